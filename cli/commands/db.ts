@@ -1,0 +1,31 @@
+import { Command } from 'commander';
+import type { CliRuntime } from '../runtime.js';
+import { table } from '../output.js';
+import type { GlobalOptions } from '../runtime.js';
+
+export function dbCommand(runtime: CliRuntime): Command {
+  const db = new Command('db').description('database schema');
+
+  db.command('migrate')
+    .description('apply pending migrations')
+    .addHelpText('after', '\nExample:\n  $ forumctl db migrate --json')
+    .action(async (_options: unknown, command: Command) => {
+      const session = await runtime.connect();
+      const applied = await session.migrations.up();
+      const json = command.optsWithGlobals<GlobalOptions>().json;
+      runtime.io.out(json ? JSON.stringify({ applied }) : applied.length ? `applied: ${applied.join(', ')}` : 'nothing to apply');
+    });
+
+  db.command('status')
+    .description('list applied and pending migrations')
+    .addHelpText('after', '\nExample:\n  $ forumctl db status')
+    .action(async (_options: unknown, command: Command) => {
+      const session = await runtime.connect();
+      const status = await session.migrations.status();
+      const json = command.optsWithGlobals<GlobalOptions>().json;
+      const rows = [...status.executed.map((name) => [name, 'applied']), ...status.pending.map((name) => [name, 'pending'])];
+      runtime.io.out(json ? JSON.stringify(status) : table(['migration', 'state'], rows));
+    });
+
+  return db;
+}

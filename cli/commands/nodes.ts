@@ -1,0 +1,64 @@
+import { Command } from 'commander';
+import type { CliRuntime } from '../runtime.js';
+import { table } from '../output.js';
+import { action, idArgument, integerOption, OK_RESULT } from './shared.js';
+
+export function nodesCommand(runtime: CliRuntime): Command {
+  const nodes = new Command('nodes').description('nodes (the categories topics belong to)');
+
+  nodes
+    .command('create <name>')
+    .description('create a node')
+    .option('--summary <summary>', 'one line about the node')
+    .option('--sort <n>', 'higher sorts first', '0')
+    .option('--hidden', 'hide its topics from anonymous visitors')
+    .addHelpText('after', '\nExample:\n  $ forumctl nodes create Ruby --summary "All things Ruby" --sort 10 --json')
+    .action(
+      action(runtime, async (context, name: string, options: { summary?: string; sort: string; hidden?: boolean }) => {
+        const { useCases } = context.session;
+        const id = await useCases.createNode.execute({
+          name,
+          summary: options.summary,
+          sort: integerOption(options.sort, 'sort'),
+          hidden: options.hidden ?? false,
+        });
+        const node = (await useCases.nodes.get(id))!;
+        return { json: context.session.wire.node(node), text: `created node ${node.name} (id ${node.id})` };
+      }),
+    );
+
+  nodes
+    .command('list')
+    .description('list nodes, highest sort first')
+    .addHelpText('after', '\nExample:\n  $ forumctl nodes list --json')
+    .action(
+      action(runtime, async (context) => {
+        const list = await context.session.useCases.nodes.list();
+        return {
+          json: { nodes: list.map((node) => ({ ...context.session.wire.node(node), hidden: node.hidden })) },
+          text: table(
+            ['id', 'name', 'sort', 'topics', 'hidden'],
+            list.map((n) => [n.id, n.name, n.sort, n.topicsCount, n.hidden]),
+          ),
+        };
+      }),
+    );
+
+  for (const [verb, hidden] of [
+    ['hide', true],
+    ['unhide', false],
+  ] as const) {
+    nodes
+      .command(`${verb} <id>`)
+      .description(hidden ? 'hide a node from anonymous topic lists' : 'show a hidden node again')
+      .addHelpText('after', `\nExample:\n  $ forumctl nodes ${verb} 3`)
+      .action(
+        action(runtime, async (context, id: string) => {
+          await context.session.useCases.setNodeHidden.execute(idArgument(id, 'id'), hidden);
+          return OK_RESULT(`node ${id} is ${hidden ? 'hidden' : 'visible'}`);
+        }),
+      );
+  }
+
+  return nodes;
+}

@@ -1,0 +1,130 @@
+import { Command } from 'commander';
+import { InvalidInput, NotFound } from '../../src/domain/shared/errors.js';
+import { isRole, ROLES } from '../../src/domain/users/role.js';
+import type { UserDetailView } from '../../src/application/read-models.js';
+import type { ActionContext, CliRuntime } from '../runtime.js';
+import { table } from '../output.js';
+import { action, idArgument, OK_RESULT } from './shared.js';
+
+async function userByLogin(context: ActionContext, login: string): Promise<UserDetailView> {
+  const user = await context.session.useCases.users.byLogin(login);
+  if (!user) throw new NotFound(`user ${login}`);
+  return user;
+}
+
+function userRows(users: UserDetailView[]) {
+  return table(
+    ['id', 'login', 'name', 'email', 'role', 'topics'],
+    users.map((u) => [u.id, u.login, u.name, u.email, u.role, u.topicsCount]),
+  );
+}
+
+/** The operator sees every field of a user, email included. */
+const presentForOperator = (context: ActionContext, user: UserDetailView) => context.session.wire.userDetail(user, user);
+
+export function usersCommand(runtime: CliRuntime): Command {
+  const users = new Command('users').description('user accounts, roles and per-user blocks');
+
+  users
+    .command('create <login>')
+    .description('create a user; without --password the password is read from stdin')
+    .requiredOption('--email <email>', 'email address')
+    .option('--password <password>', 'password (at least 8 characters)')
+    .option('--name <name>', 'display name')
+    .option('--admin', 'make the user an administrator')
+    .addHelpText('after', '\nExample:\n  $ echo "s3cret-pass" | forumctl users create alice --email alice@example.com --json')
+    .action(
+      action(
+        runtime,
+        async (context, login: string, options: { email: string; password?: string; name?: string; admin?: boolean }) => {
+          const password = options.password ?? (await context.io.readStdin()).split(/\r?\n/)[0] ?? '';
+          if (password === '') throw new InvalidInput('password', 'password is missing: pass --password or pipe it on stdin');
+          const { useCases } = context.session;
+          const id = await useCases.createUser.execute({
+            login,
+            email: options.email,
+            password,
+            name: options.name,
+            role: options.admin ? 'admin' : 'member',
+          });
+          const user = (await useCases.users.byId(id))!;
+          return { json: presentForOperator(context, user), text: `created user ${user.login} (id ${user.id}, ${user.role})` };
+        },
+      ),
+    );
+
+  users
+    .command('list')
+    .description('list users')
+    .option('--offset <n>', 'skip this many', '0')
+    .option('--limit <n>', 'at most this many', '100')
+    .addHelpText('after', '\nExample:\n  $ forumctl users list --limit 20')
+    .action(
+      action(runtime, async (context, options: { offset: string; limit: string }) => {
+        const list = await context.session.useCases.users.list(
+          Number(options.offset) || 0,
+          Math.min(Number(options.limit) || 100, 10_000),
+        );
+        return { json: { users: list.map((user) => presentForOperator(context, user)) }, text: userRows(list) };
+      }),
+    );
+
+  users
+    .command('show <login>')
+    .description('show one user')
+    .addHelpText('after', '\nExample:\n  $ forumctl users show alice --json')
+    .action(
+      action(runtime, async (context, login: string) => {
+        const user = await userByLogin(context, login);
+        return { json: presentForOperator(context, user), text: userRows([user]) };
+      }),
+    );
+
+  users
+    .command('role <login> <role>')
+    .description(`change a user's role (${ROLES.join(' | ')})`)
+    .addHelpText('after', '\nExample:\n  $ forumctl users role mallory blocked')
+    .action(
+      action(runtime, async (context, login: string, role: string) => {
+        if (!isRole(role)) throw new InvalidInput('role', `role must be one of ${ROLES.join(', ')}`);
+        await context.session.useCases.changeRole.execute(context.actor, login, role);
+        return OK_RESULT(`${login} is now ${role}`);
+      }),
+    );
+
+  for (const [verb, block] of [
+    ['block-node', true],
+    ['unblock-node', false],
+  ] as const) {
+    users
+      .command(`${verb} <login> <node-id>`)
+      .description(`${block ? 'hide' : 'show again'} a node's topics in the user's default topic list`)
+      .addHelpText('after', `\nExample:\n  $ forumctl users ${verb} alice 3`)
+      .action(
+        action(runtime, async (context, login: string, nodeId: string) => {
+          const user = await userByLogin(context, login);
+          await context.session.useCases.blockNode.execute(user.id, idArgument(nodeId, 'node-id'), block);
+          return OK_RESULT(`${login} ${block ? 'blocks' : 'no longer blocks'} node ${nodeId}`);
+        }),
+      );
+  }
+
+  for (const [verb, block] of [
+    ['block-user', true],
+    ['unblock-user', false],
+  ] as const) {
+    users
+      .command(`${verb} <login> <other-login>`)
+      .description(`${block ? 'hide' : 'show again'} another user's topics in the user's default topic list`)
+      .addHelpText('after', `\nExample:\n  $ forumctl users ${verb} alice mallory`)
+      .action(
+        action(runtime, async (context, login: string, other: string) => {
+          const user = await userByLogin(context, login);
+          await context.session.useCases.blockUser.execute(user.id, other, block);
+          return OK_RESULT(`${login} ${block ? 'blocks' : 'no longer blocks'} ${other}`);
+        }),
+      );
+  }
+
+  return users;
+}

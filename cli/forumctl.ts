@@ -1,0 +1,74 @@
+import 'reflect-metadata';
+import { createInterface } from 'node:readline/promises';
+import { loadConfig } from '../src/config.js';
+import { buildContainer, useCasesOf } from '../src/container.js';
+import { openDatabase, type Database } from '../src/adapters/persistence/database.js';
+import { migrate, migrationStatus } from '../src/adapters/persistence/orm.js';
+import { Wire } from '../src/adapters/presentation/wire.js';
+import { buildProgram } from './program.js';
+import { errorLine, exitCodeFor } from './output.js';
+import type { CliRuntime, CliSession } from './runtime.js';
+
+/** Entry: runtime -> program -> parseAsync -> close. Exit codes through process.exitCode, never process.exit. */
+async function main(argv: string[]): Promise<void> {
+  const config = loadConfig();
+  let database: Database | null = null;
+  let session: CliSession | null = null;
+
+  const runtime: CliRuntime = {
+    async connect() {
+      if (session) return session;
+      database = await openDatabase(config, { poolMax: 4 });
+      const db = database;
+      // Commands other than `db` need the schema: bring it up to date, as the server does at start.
+      await migrate(db.orm);
+      session = {
+        useCases: useCasesOf(buildContainer(db.orm, config)),
+        wire: new Wire(config.publicUrl),
+        scope: db.scope,
+        migrations: { up: () => migrate(db.orm), status: () => migrationStatus(db.orm) },
+      };
+      return session;
+    },
+    io: {
+      out: (text) => process.stdout.write(`${text}\n`),
+      err: (text) => process.stderr.write(`${text}\n`),
+      readStdin: async () => {
+        if (process.stdin.isTTY) {
+          const rl = createInterface({ input: process.stdin, output: process.stderr });
+          try {
+            return await rl.question('password: ');
+          } finally {
+            rl.close();
+          }
+        }
+        const chunks: Buffer[] = [];
+        for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString('utf8');
+      },
+      stdinIsTerminal: Boolean(process.stdin.isTTY),
+      stderrIsTerminal: Boolean(process.stderr.isTTY),
+      confirm: async (question) => {
+        const rl = createInterface({ input: process.stdin, output: process.stderr });
+        try {
+          return /^y(es)?$/i.test((await rl.question(question)).trim());
+        } finally {
+          rl.close();
+        }
+      },
+    },
+  };
+
+  try {
+    await buildProgram(runtime).parseAsync(argv);
+  } catch (error) {
+    const code = exitCodeFor(error);
+    // Commander has already printed its own message (and help) for parse errors.
+    if (!(error instanceof Error && error.name === 'CommanderError')) process.stderr.write(`${errorLine(error)}\n`);
+    process.exitCode = code;
+  } finally {
+    await (database as Database | null)?.close();
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,31 @@
+import { Command } from 'commander';
+import type { CliRuntime } from './runtime.js';
+import { dbCommand } from './commands/db.js';
+import { nodesCommand } from './commands/nodes.js';
+import { tokensCommand } from './commands/tokens.js';
+import { topicsCommand } from './commands/topics.js';
+import { usersCommand } from './commands/users.js';
+
+/** The whole command tree, testable without a process: tests pass a runtime with captured output. */
+export function buildProgram(runtime: CliRuntime): Command {
+  const program = new Command('forumctl')
+    .description('moderate and maintain a forum: users, nodes, topics, tokens, the database')
+    .option('--json', 'print one JSON document on stdout')
+    .option('--as <login>', 'act as this user (default: the built-in system moderator)')
+    .option('--yes', 'do not ask before destructive commands')
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (text) => runtime.io.out(text.trimEnd()), writeErr: (text) => runtime.io.err(text.trimEnd()) });
+
+  for (const command of [dbCommand, usersCommand, nodesCommand, topicsCommand, tokensCommand]) {
+    program.addCommand(command(runtime));
+  }
+  // Every subcommand reports parse errors through the same output and exits through the caller.
+  const configure = (command: Command) => {
+    command
+      .exitOverride()
+      .configureOutput({ writeOut: (t) => runtime.io.out(t.trimEnd()), writeErr: (t) => runtime.io.err(t.trimEnd()) });
+    command.commands.forEach(configure);
+  };
+  configure(program);
+  return program;
+}

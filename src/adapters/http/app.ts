@@ -1,0 +1,66 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { UseCases } from '../../application/use-cases.js';
+import type { Wire } from '../presentation/wire.js';
+import { resolveActor } from './auth.js';
+import { errorMapper } from './error-mapper.js';
+import { mergeParams } from './params.js';
+import { topicRoutes } from './routes/topics.js';
+import { nodeRoutes, userRoutes } from './routes/nodes-users.js';
+import { systemRoutes } from './routes/system.js';
+
+export interface HttpDependencies {
+  useCases: UseCases;
+  wire: Wire;
+  /** Runs the rest of a request inside its own persistence context. */
+  scope<T>(work: () => Promise<T>): Promise<T>;
+  isReady(): Promise<boolean>;
+  logger: Logger;
+}
+
+const BODY_LIMIT = '1mb';
+
+/** Existing clients call every path with a `.json` suffix too. */
+async function stripJsonSuffix(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+  if (ctx.path.endsWith('.json')) ctx.path = ctx.path.slice(0, -'.json'.length);
+  await next();
+}
+
+async function notFound(ctx: Koa.Context): Promise<void> {
+  ctx.status = 404;
+  ctx.body = { error: 'ResourceNotFound' };
+}
+
+export function createApp({ useCases, wire, scope, isReady, logger }: HttpDependencies): Koa {
+  const app = new Koa();
+  const requestLogger = pinoHttp({ logger, quietReqLogger: true });
+
+  app.use(async (ctx, next) => {
+    requestLogger(ctx.req, ctx.res);
+    await next();
+  });
+  app.use(errorMapper(logger));
+  app.use(stripJsonSuffix);
+  app.use(systemRoutes(isReady).routes());
+  app.use(
+    bodyParser({
+      enableTypes: ['json', 'form'],
+      jsonLimit: BODY_LIMIT,
+      formLimit: BODY_LIMIT,
+      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    }),
+  );
+  app.use(mergeParams);
+  app.use((_ctx, next) => scope(next));
+  app.use(resolveActor(useCases.authenticate));
+
+  const api = new Router({ prefix: '/api/v3' });
+  for (const routes of [topicRoutes(useCases, wire), nodeRoutes(useCases, wire), userRoutes(useCases, wire)])
+    api.use(routes.routes());
+  app.use(api.routes());
+  app.use(notFound);
+  return app;
+}

@@ -1,0 +1,37 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { Migration20261121000000_initial } from './migrations/Migration20261121000000_initial.js';
+import { SCHEMAS } from './schemas.js';
+
+/** Listed, not discovered: no glob at run time, and the build output is all that is needed. */
+export const MIGRATIONS = [{ name: 'Migration20261121000000_initial', class: Migration20261121000000_initial }];
+
+export async function createOrm(clientUrl: string, options: { poolMax?: number; debug?: boolean } = {}): Promise<MikroORM> {
+  return MikroORM.init({
+    clientUrl,
+    entities: SCHEMAS,
+    discovery: { warnWhenNoEntities: false },
+    extensions: [Migrator],
+    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, silent: true, snapshot: false },
+    pool: { min: 0, max: options.poolMax ?? 10 },
+    debug: options.debug ?? false,
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+  });
+}
+
+export interface MigrationStatus {
+  executed: string[];
+  pending: string[];
+}
+
+export async function migrate(orm: MikroORM): Promise<string[]> {
+  const applied = await orm.getMigrator().up();
+  return applied.map((migration) => migration.name);
+}
+
+export async function migrationStatus(orm: MikroORM): Promise<MigrationStatus> {
+  const migrator = orm.getMigrator();
+  const [executed, pending] = await Promise.all([migrator.getExecutedMigrations(), migrator.getPendingMigrations()]);
+  return { executed: executed.map((m) => m.name), pending: pending.map((m) => m.name) };
+}

@@ -1,0 +1,264 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type {
+  NodeReadModel,
+  NodeView,
+  TopicDetailView,
+  TopicListQuery,
+  TopicListType,
+  TopicReadModel,
+  TopicView,
+  TopicViewerMeta,
+  UserDetailView,
+  UserReadModel,
+} from '../../application/read-models.js';
+import type { Viewer } from '../../domain/users/role.js';
+
+/**
+ * The read side: one SQL statement per request, straight into views. Every value travels as a bound parameter;
+ * the only SQL chosen in code is from the closed tables below.
+ */
+
+const TOPIC_COLUMNS = `
+  t.id, t.title, t.created_at, t.updated_at, t.replied_at, t.replies_count, t.node_id, n.name as node_name,
+  t.last_reply_user_id, t.last_reply_user_login, t.grade, t.likes_count, t.hits, t.lock_node, t.closed_at,
+  u.id as user_id, u.login as user_login, u.name as user_name,
+  case when t.user_id = ? then exists(
+    select 1 from replies r where r.topic_id = t.id and r.user_id <> t.user_id and r.action is null and r.deleted_at is null
+  ) else false end as has_replies_from_others`;
+
+const LIST_SHAPES: Record<TopicListType, { where: string; orderBy: string }> = {
+  last_actived: { where: '', orderBy: 't.last_active_at desc, t.id desc' },
+  recent: { where: '', orderBy: 't.id desc' },
+  no_reply: { where: 'and t.replies_count = 0', orderBy: 't.last_active_at desc, t.id desc' },
+  popular: { where: 'and t.likes_count > 5', orderBy: 't.last_active_at desc, t.id desc' },
+  excellent: { where: "and t.grade = 'excellent'", orderBy: 't.id desc' },
+};
+
+interface TopicRow {
+  id: number;
+  title: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  replied_at: Timestamp | null;
+  replies_count: number;
+  node_id: number;
+  node_name: string;
+  last_reply_user_id: number | null;
+  last_reply_user_login: string | null;
+  grade: 'normal' | 'excellent';
+  likes_count: number;
+  hits: number;
+  lock_node: boolean;
+  closed_at: Timestamp | null;
+  user_id: number;
+  user_login: string;
+  user_name: string | null;
+  has_replies_from_others: boolean;
+}
+
+interface TopicDetailRow extends TopicRow {
+  body: string;
+  body_html: string;
+}
+
+/**
+ * Raw rows carry timestamps as PostgreSQL prints them (MikroORM installs string parsers for its own hydration):
+ * `2026-11-21 08:15:30.12+00`, in UTC since the ORM forces the session time zone.
+ */
+type Timestamp = Date | string;
+
+function toDate(value: Timestamp): Date;
+function toDate(value: Timestamp | null): Date | null;
+function toDate(value: Timestamp | null): Date | null {
+  if (value === null || value instanceof Date) return value;
+  return new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
+}
+
+function topicView(row: TopicRow): TopicView {
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+    repliedAt: toDate(row.replied_at),
+    repliesCount: row.replies_count,
+    nodeId: row.node_id,
+    nodeName: row.node_name,
+    lastReplyUserId: row.last_reply_user_id,
+    lastReplyUserLogin: row.last_reply_user_login,
+    grade: row.grade,
+    likesCount: row.likes_count,
+    hits: row.hits,
+    lockNode: row.lock_node,
+    closedAt: toDate(row.closed_at),
+    user: { id: row.user_id, login: row.user_login, name: row.user_name },
+    hasRepliesFromOthers: row.has_replies_from_others,
+  };
+}
+
+function topicDetailView(row: TopicDetailRow): TopicDetailView {
+  return { ...topicView(row), body: row.body, bodyHtml: row.body_html };
+}
+
+export class SqlTopicReadModel implements TopicReadModel {
+  constructor(private readonly em: EntityManager) {}
+
+  async list(query: TopicListQuery, viewer: Viewer | null): Promise<TopicView[]> {
+    const shape = LIST_SHAPES[query.type];
+    const params: unknown[] = [viewer?.id ?? null];
+    let scope: string;
+    if (query.nodeId !== null) {
+      scope = 'and t.node_id = ?';
+      params.push(query.nodeId);
+    } else if (viewer) {
+      scope = `and not exists (select 1 from node_blocks b where b.user_id = ? and b.node_id = t.node_id)
+               and not exists (select 1 from user_blocks b where b.user_id = ? and b.blocked_user_id = t.user_id)`;
+      params.push(viewer.id, viewer.id);
+    } else {
+      scope = 'and not n.hidden';
+    }
+    params.push(query.limit, query.offset);
+    const rows = await this.em.execute<TopicRow[]>(
+      `select ${TOPIC_COLUMNS}
+       from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+       where t.deleted_at is null ${scope} ${shape.where}
+       order by ${shape.orderBy}
+       limit ? offset ?`,
+      params,
+    );
+    return rows.map(topicView);
+  }
+
+  async detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null> {
+    const rows = await this.em.execute<TopicDetailRow[]>(
+      `select ${TOPIC_COLUMNS}, t.body, t.body_html
+       from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+       where t.id = ? and t.deleted_at is null`,
+      [viewer?.id ?? null, id],
+    );
+    return rows[0] ? topicDetailView(rows[0]) : null;
+  }
+
+  async detailCountingHit(id: number, viewer: Viewer | null): Promise<{ topic: TopicDetailView; meta: TopicViewerMeta } | null> {
+    const viewerId = viewer?.id ?? null;
+    const rows = await this.em.execute<(TopicDetailRow & TopicViewerMeta)[]>(
+      `with t as (update topics set hits = hits + 1 where id = ? and deleted_at is null returning *)
+       select ${TOPIC_COLUMNS}, t.body, t.body_html,
+         exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = ?) as followed,
+         exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = ?) as liked,
+         exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = ?) as favorited
+       from t join users u on u.id = t.user_id join nodes n on n.id = t.node_id`,
+      [id, viewerId, viewerId, viewerId, viewerId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { topic: topicDetailView(row), meta: { followed: row.followed, liked: row.liked, favorited: row.favorited } };
+  }
+}
+
+interface NodeRow {
+  id: number;
+  name: string;
+  summary: string;
+  sort: number;
+  topics_count: number;
+  hidden: boolean;
+  updated_at: Timestamp;
+}
+
+const NODE_COLUMNS = 'id, name, summary, sort, topics_count, hidden, updated_at';
+
+function nodeView(row: NodeRow): NodeView {
+  return {
+    id: row.id,
+    name: row.name,
+    summary: row.summary,
+    sort: row.sort,
+    topicsCount: row.topics_count,
+    hidden: row.hidden,
+    updatedAt: toDate(row.updated_at),
+  };
+}
+
+export class SqlNodeReadModel implements NodeReadModel {
+  constructor(private readonly em: EntityManager) {}
+
+  async list(): Promise<NodeView[]> {
+    const rows = await this.em.execute<NodeRow[]>(`select ${NODE_COLUMNS} from nodes order by sort desc, id`);
+    return rows.map(nodeView);
+  }
+
+  async get(id: number): Promise<NodeView | null> {
+    const rows = await this.em.execute<NodeRow[]>(`select ${NODE_COLUMNS} from nodes where id = ?`, [id]);
+    return rows[0] ? nodeView(rows[0]) : null;
+  }
+}
+
+interface UserRow {
+  id: number;
+  login: string;
+  name: string | null;
+  email: string;
+  role: UserDetailView['role'];
+  created_at: Timestamp;
+  topics_count: number;
+  replies_count: number;
+  followers_count: number;
+  following_count: number;
+  favorites_count: number;
+  location: string | null;
+  company: string | null;
+  twitter: string | null;
+  github: string | null;
+  website: string | null;
+  tagline: string | null;
+  bio: string | null;
+}
+
+const USER_COLUMNS = `id, login, name, email, role, created_at, topics_count, replies_count, followers_count, following_count,
+  favorites_count, location, company, twitter, github, website, tagline, bio`;
+
+function userDetailView(row: UserRow): UserDetailView {
+  return {
+    id: row.id,
+    login: row.login,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    createdAt: toDate(row.created_at),
+    topicsCount: row.topics_count,
+    repliesCount: row.replies_count,
+    followersCount: row.followers_count,
+    followingCount: row.following_count,
+    favoritesCount: row.favorites_count,
+    location: row.location,
+    company: row.company,
+    twitter: row.twitter,
+    github: row.github,
+    website: row.website,
+    tagline: row.tagline,
+    bio: row.bio,
+  };
+}
+
+export class SqlUserReadModel implements UserReadModel {
+  constructor(private readonly em: EntityManager) {}
+
+  async byId(id: number): Promise<UserDetailView | null> {
+    const rows = await this.em.execute<UserRow[]>(`select ${USER_COLUMNS} from users where id = ?`, [id]);
+    return rows[0] ? userDetailView(rows[0]) : null;
+  }
+
+  async byLogin(login: string): Promise<UserDetailView | null> {
+    const rows = await this.em.execute<UserRow[]>(`select ${USER_COLUMNS} from users where lower(login) = lower(?)`, [login]);
+    return rows[0] ? userDetailView(rows[0]) : null;
+  }
+
+  async list(offset: number, limit: number): Promise<UserDetailView[]> {
+    const rows = await this.em.execute<UserRow[]>(`select ${USER_COLUMNS} from users order by id limit ? offset ?`, [
+      limit,
+      offset,
+    ]);
+    return rows.map(userDetailView);
+  }
+}

@@ -1,0 +1,247 @@
+import { raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ActingUser } from '../../application/actor.js';
+import type { AccessTokenStore, TokenRecord } from '../../application/tokens/access-tokens.js';
+import { NO_POINT_NODE_NAME, Node } from '../../domain/nodes/node.js';
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
+import type { NewNotification } from '../../domain/notifications/notification.js';
+import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
+import { Reply } from '../../domain/replies/reply.js';
+import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
+import { Topic } from '../../domain/topics/topic.js';
+import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import type { Role } from '../../domain/users/role.js';
+import { User } from '../../domain/users/user.js';
+import type { UserCounter, UserRepository } from '../../domain/users/user-repository.js';
+
+/**
+ * Every repository works on `em`, MikroORM's context-aware manager: inside a unit of work it is the
+ * transaction's fork, so aggregates, atomic counters and join rows all commit (or roll back) together.
+ * Join rows use `on conflict do nothing` and report whether a row really changed: idempotent under concurrency.
+ */
+async function changed(em: EntityManager, sql: string, params: unknown[]): Promise<boolean> {
+  const rows = await em.execute<{ n: number }[]>(
+    `with changed as (${sql} returning 1) select count(*)::int as n from changed`,
+    params,
+  );
+  return rows[0]!.n > 0;
+}
+
+export class MikroOrmUserRepository implements UserRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  findById(id: number): Promise<User | null> {
+    return this.em.findOne(User, { id });
+  }
+
+  async findByLogin(login: string): Promise<User | null> {
+    return this.em.findOne(User, { [raw('lower(login)')]: login.toLowerCase() } as object);
+  }
+
+  async findByLoginOrEmail(loginOrEmail: string): Promise<User | null> {
+    const key = loginOrEmail.toLowerCase();
+    return this.em.findOne(User, { $or: [{ [raw('lower(login)')]: key }, { [raw('lower(email)')]: key }] } as object);
+  }
+
+  async isTaken(login: string, email: string): Promise<{ login: boolean; email: boolean }> {
+    const rows = await this.em.execute<{ login: boolean; email: boolean }[]>(
+      'select exists(select 1 from users where lower(login) = lower(?)) as login, exists(select 1 from users where lower(email) = lower(?)) as email',
+      [login, email],
+    );
+    return rows[0]!;
+  }
+
+  async add(user: User): Promise<void> {
+    await this.em.persist(user).flush();
+  }
+
+  async blockNode(userId: number, nodeId: number): Promise<void> {
+    await this.em.execute('insert into node_blocks (user_id, node_id) values (?, ?) on conflict do nothing', [userId, nodeId]);
+  }
+
+  async unblockNode(userId: number, nodeId: number): Promise<void> {
+    await this.em.execute('delete from node_blocks where user_id = ? and node_id = ?', [userId, nodeId]);
+  }
+
+  async blockUser(userId: number, blockedUserId: number): Promise<void> {
+    await this.em.execute('insert into user_blocks (user_id, blocked_user_id) values (?, ?) on conflict do nothing', [
+      userId,
+      blockedUserId,
+    ]);
+  }
+
+  async unblockUser(userId: number, blockedUserId: number): Promise<void> {
+    await this.em.execute('delete from user_blocks where user_id = ? and blocked_user_id = ?', [userId, blockedUserId]);
+  }
+
+  async adjustCounter(userId: number, counter: UserCounter, delta: number): Promise<void> {
+    const column = USER_COUNTER_COLUMNS[counter];
+    await this.em.execute(`update users set ${column} = greatest(${column} + ?, 0) where id = ?`, [delta, userId]);
+  }
+}
+
+/** Fixed column names: the only text ever spliced into SQL here, from a closed map. */
+const USER_COUNTER_COLUMNS: Record<UserCounter, string> = {
+  topicsCount: 'topics_count',
+  repliesCount: 'replies_count',
+  favoritesCount: 'favorites_count',
+  followersCount: 'followers_count',
+  followingCount: 'following_count',
+};
+
+export class MikroOrmNodeRepository implements NodeRepository {
+  private noPointId: number | null = null;
+
+  constructor(private readonly em: EntityManager) {}
+
+  findById(id: number): Promise<Node | null> {
+    return this.em.findOne(Node, { id });
+  }
+
+  /** The NoPoint node never changes id: looked up once, then by primary key. */
+  async noPoint(): Promise<Node> {
+    if (this.noPointId !== null) {
+      const node = await this.findById(this.noPointId);
+      if (node) return node;
+    }
+    const node = await this.em.findOneOrFail(Node, { name: NO_POINT_NODE_NAME });
+    this.noPointId = node.id;
+    return node;
+  }
+
+  async nameTaken(name: string): Promise<boolean> {
+    const rows = await this.em.execute<{ taken: boolean }[]>(
+      'select exists(select 1 from nodes where lower(name) = lower(?)) as taken',
+      [name],
+    );
+    return rows[0]!.taken;
+  }
+
+  async add(node: Node): Promise<void> {
+    await this.em.persist(node).flush();
+  }
+
+  async adjustTopicsCount(nodeId: number, delta: number): Promise<void> {
+    await this.em.execute('update nodes set topics_count = greatest(topics_count + ?, 0) where id = ?', [delta, nodeId]);
+  }
+}
+
+export class MikroOrmTopicRepository implements TopicRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  findVisible(id: number): Promise<Topic | null> {
+    return this.em.findOne(Topic, { id, deletedAt: null });
+  }
+
+  async add(topic: Topic): Promise<void> {
+    await this.em.persist(topic).flush();
+  }
+
+  follow(topicId: number, userId: number): Promise<boolean> {
+    return changed(this.em, 'insert into topic_follows (topic_id, user_id) values (?, ?) on conflict do nothing', [
+      topicId,
+      userId,
+    ]);
+  }
+
+  unfollow(topicId: number, userId: number): Promise<boolean> {
+    return changed(this.em, 'delete from topic_follows where topic_id = ? and user_id = ?', [topicId, userId]);
+  }
+
+  favorite(topicId: number, userId: number): Promise<boolean> {
+    return changed(this.em, 'insert into topic_favorites (user_id, topic_id) values (?, ?) on conflict do nothing', [
+      userId,
+      topicId,
+    ]);
+  }
+
+  unfavorite(topicId: number, userId: number): Promise<boolean> {
+    return changed(this.em, 'delete from topic_favorites where user_id = ? and topic_id = ?', [userId, topicId]);
+  }
+}
+
+export class MikroOrmReplyRepository implements ReplyRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  async add(reply: Reply): Promise<void> {
+    await this.em.persist(reply).flush();
+  }
+
+  async hasVisibleRepliesFromOthers(topicId: number, authorId: number): Promise<boolean> {
+    const rows = await this.em.execute<{ found: boolean }[]>(
+      `select exists(select 1 from replies where topic_id = ? and user_id <> ? and action is null and deleted_at is null) as found`,
+      [topicId, authorId],
+    );
+    return rows[0]!.found;
+  }
+}
+
+export class SqlNotificationRepository implements NotificationRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  async addAll(notifications: readonly NewNotification[]): Promise<void> {
+    if (notifications.length === 0) return;
+    const values = notifications.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const params = notifications.flatMap((n) => [
+      n.userId,
+      n.actorId,
+      n.type,
+      n.topicId ?? null,
+      n.replyId ?? null,
+      n.nodeId ?? null,
+      n.mentionType ?? null,
+    ]);
+    await this.em.execute(
+      `insert into notifications (user_id, actor_id, type, topic_id, reply_id, node_id, mention_type) values ${values}`,
+      params,
+    );
+  }
+
+  async markReadForTopic(userId: number, topicId: number): Promise<void> {
+    await this.em.execute(
+      'update notifications set read_at = now(), updated_at = now() where user_id = ? and topic_id = ? and read_at is null',
+      [userId, topicId],
+    );
+  }
+
+  async deleteForTopic(topicId: number): Promise<void> {
+    await this.em.execute('delete from notifications where topic_id = ?', [topicId]);
+  }
+}
+
+export class SqlAccessTokenStore implements AccessTokenStore {
+  constructor(private readonly em: EntityManager) {}
+
+  async add(record: TokenRecord): Promise<void> {
+    await this.em.execute(
+      `insert into oauth_tokens (access_digest, refresh_digest, user_id, client_id, scope, expires_at, created_at)
+       values (?, ?, ?, ?, ?, ?, ?)`,
+      [
+        record.accessDigest,
+        record.refreshDigest,
+        record.userId,
+        record.clientId,
+        record.scope,
+        record.expiresAt,
+        record.createdAt,
+      ],
+    );
+  }
+
+  async userForAccessDigest(digest: string, now: Date): Promise<ActingUser | null> {
+    const rows = await this.em.execute<{ id: number; login: string; role: Role }[]>(
+      `select u.id, u.login, u.role from oauth_tokens t join users u on u.id = t.user_id
+       where t.access_digest = ? and t.revoked_at is null and t.expires_at > ?`,
+      [digest, now],
+    );
+    return rows[0] ?? null;
+  }
+
+  async revoke(digest: string, now: Date): Promise<boolean> {
+    return changed(
+      this.em,
+      'update oauth_tokens set revoked_at = ? where (access_digest = ? or refresh_digest = ?) and revoked_at is null',
+      [now, digest, digest],
+    );
+  }
+}

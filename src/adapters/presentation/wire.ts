@@ -1,0 +1,88 @@
+/** The wire shapes of contract §5, shared by the HTTP API and forumctl's --json output. */
+import type { NodeView, TopicDetailView, TopicView, UserDetailView, UserView } from '../../application/read-models.js';
+import { policy } from '../../domain/shared/policy.js';
+import type { Viewer } from '../../domain/users/role.js';
+
+// Views to wire JSON, exactly as contract §5 names the keys. The caller's abilities are computed here, by the policy.
+
+const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString());
+
+const LEVEL_NAMES = { member: 'Member', admin: 'Admin', blocked: 'Banned' } as const;
+
+export class Wire {
+  /** `publicUrl`: where clients reach this service (absolute avatar URLs are built from it). */
+  constructor(private readonly publicUrl: string) {
+    this.publicUrl = publicUrl.replace(/\/+$/, '');
+  }
+
+  avatarUrl(login: string): string {
+    return `${this.publicUrl}/avatars/${encodeURIComponent(login)}.svg`;
+  }
+
+  user(user: UserView) {
+    return { id: user.id, login: user.login, name: user.name, avatar_url: this.avatarUrl(user.login) };
+  }
+
+  topic(topic: TopicView, viewer: Viewer | null) {
+    return {
+      id: topic.id,
+      title: topic.title,
+      created_at: iso(topic.createdAt),
+      updated_at: iso(topic.updatedAt),
+      replied_at: iso(topic.repliedAt),
+      replies_count: topic.repliesCount,
+      node_id: topic.nodeId,
+      node_name: topic.nodeName,
+      last_reply_user_id: topic.lastReplyUserId,
+      last_reply_user_login: topic.lastReplyUserLogin,
+      grade: topic.grade,
+      excellent: topic.grade === 'excellent' ? 1 : 0,
+      likes_count: topic.likesCount,
+      hits: topic.hits,
+      lock_node: topic.lockNode,
+      closed_at: iso(topic.closedAt),
+      deleted: false,
+      user: this.user(topic.user),
+      abilities: policy.topicAbilities(viewer, { userId: topic.user.id, hasRepliesFromOthers: topic.hasRepliesFromOthers }),
+    };
+  }
+
+  topicDetail(topic: TopicDetailView, viewer: Viewer | null) {
+    return { ...this.topic(topic, viewer), body: topic.body, body_html: topic.bodyHtml };
+  }
+
+  node(node: NodeView) {
+    return {
+      id: node.id,
+      name: node.name,
+      summary: node.summary,
+      sort: node.sort,
+      topics_count: node.topicsCount,
+      updated_at: iso(node.updatedAt),
+    };
+  }
+
+  userDetail(user: UserDetailView, viewer: Viewer | null) {
+    return {
+      ...this.user(user),
+      email: viewer?.id === user.id ? user.email : '',
+      created_at: iso(user.createdAt),
+      topics_count: user.topicsCount,
+      replies_count: user.repliesCount,
+      followers_count: user.followersCount,
+      following_count: user.followingCount,
+      favorites_count: user.favoritesCount,
+      level: user.role,
+      level_name: LEVEL_NAMES[user.role],
+      location: user.location,
+      company: user.company,
+      twitter: user.twitter,
+      github: user.github,
+      website: user.website,
+      tagline: user.tagline,
+      bio: user.bio,
+    };
+  }
+}
+
+export const OK = { ok: 1 } as const;

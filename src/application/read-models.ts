@@ -1,0 +1,106 @@
+import type { Viewer } from '../domain/users/role.js';
+import type { Grade } from '../domain/topics/topic.js';
+import type { Role } from '../domain/users/role.js';
+
+/**
+ * Views for the read side: filled straight from SQL, one query per request, no aggregate loaded.
+ * They carry facts, not wire JSON: the HTTP presenters shape them and compute the caller's abilities.
+ */
+
+export interface UserView {
+  id: number;
+  login: string;
+  name: string | null;
+}
+
+export interface TopicView {
+  id: number;
+  title: string;
+  createdAt: Date;
+  updatedAt: Date;
+  repliedAt: Date | null;
+  repliesCount: number;
+  nodeId: number;
+  nodeName: string;
+  lastReplyUserId: number | null;
+  lastReplyUserLogin: string | null;
+  grade: Grade;
+  likesCount: number;
+  hits: number;
+  lockNode: boolean;
+  closedAt: Date | null;
+  user: UserView;
+  /** For the destroy ability; computed only when the viewer is the author (false otherwise). */
+  hasRepliesFromOthers: boolean;
+}
+
+export interface TopicDetailView extends TopicView {
+  body: string;
+  bodyHtml: string;
+}
+
+export interface TopicViewerMeta {
+  followed: boolean;
+  liked: boolean;
+  favorited: boolean;
+}
+
+export const TOPIC_LIST_TYPES = ['last_actived', 'recent', 'no_reply', 'popular', 'excellent'] as const;
+export type TopicListType = (typeof TOPIC_LIST_TYPES)[number];
+
+export interface TopicListQuery {
+  type: TopicListType;
+  nodeId: number | null;
+  offset: number;
+  limit: number;
+}
+
+export interface TopicReadModel {
+  list(query: TopicListQuery, viewer: Viewer | null): Promise<TopicView[]>;
+  detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null>;
+  /** Counts one hit atomically and returns the detail with the hit included, in one round trip. */
+  detailCountingHit(id: number, viewer: Viewer | null): Promise<{ topic: TopicDetailView; meta: TopicViewerMeta } | null>;
+}
+export const TopicReadModel = Symbol.for('TopicReadModel');
+
+export interface NodeView {
+  id: number;
+  name: string;
+  summary: string;
+  sort: number;
+  topicsCount: number;
+  hidden: boolean;
+  updatedAt: Date;
+}
+
+export interface NodeReadModel {
+  /** Ordered by sort descending, then id. */
+  list(): Promise<NodeView[]>;
+  get(id: number): Promise<NodeView | null>;
+}
+export const NodeReadModel = Symbol.for('NodeReadModel');
+
+export interface UserDetailView extends UserView {
+  email: string;
+  role: Role;
+  createdAt: Date;
+  topicsCount: number;
+  repliesCount: number;
+  followersCount: number;
+  followingCount: number;
+  favoritesCount: number;
+  location: string | null;
+  company: string | null;
+  twitter: string | null;
+  github: string | null;
+  website: string | null;
+  tagline: string | null;
+  bio: string | null;
+}
+
+export interface UserReadModel {
+  byId(id: number): Promise<UserDetailView | null>;
+  byLogin(login: string): Promise<UserDetailView | null>;
+  list(offset: number, limit: number): Promise<UserDetailView[]>;
+}
+export const UserReadModel = Symbol.for('UserReadModel');

@@ -1,0 +1,46 @@
+import { DENIED, policy } from '../../domain/shared/policy.js';
+import { Forbidden } from '../../domain/shared/errors.js';
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
+import { Topic } from '../../domain/topics/topic.js';
+import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import type { UserRepository } from '../../domain/users/user-repository.js';
+import { type Actor, requireUser } from '../actor.js';
+import { type RawParam, requiredId, requiredText } from '../params.js';
+import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
+import type { TopicRelocation } from './relocation.js';
+
+export interface CreateTopicInput {
+  title?: RawParam;
+  body?: RawParam;
+  nodeId?: RawParam;
+}
+
+export class CreateTopic {
+  constructor(
+    private readonly topics: TopicRepository,
+    private readonly nodes: NodeRepository,
+    private readonly users: UserRepository,
+    private readonly relocation: TopicRelocation,
+    private readonly markdown: MarkdownRenderer,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Returns the new topic's id. Checks parameters before the permission, as the contract orders it. */
+  async execute(actor: Actor, input: CreateTopicInput): Promise<number> {
+    const user = requireUser(actor);
+    const title = requiredText(input.title, 'title');
+    const nodeId = requiredId(input.nodeId, 'node_id');
+    const body = requiredText(input.body, 'body');
+    if (!policy.createTopic(user)) throw new Forbidden(DENIED.createTopic);
+
+    return this.uow.run(async () => {
+      const topic = Topic.open({ userId: user.id, nodeId, title, body, bodyHtml: this.markdown.render(body) }, this.clock.now());
+      await this.relocation.requireNode(nodeId);
+      await this.topics.add(topic);
+      await this.nodes.adjustTopicsCount(nodeId, +1);
+      await this.users.adjustCounter(user.id, 'topicsCount', +1);
+      return topic.id;
+    });
+  }
+}

@@ -1,0 +1,36 @@
+import { Forbidden } from '../../domain/shared/errors.js';
+import { policy } from '../../domain/shared/policy.js';
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
+import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
+import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
+import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import type { UserRepository } from '../../domain/users/user-repository.js';
+import { type Actor, requireUser } from '../actor.js';
+import type { Clock, UnitOfWork } from '../ports.js';
+import { loadTopic } from './load.js';
+
+/** Soft deletion: the topic stays in the database, recorded with who deleted it, and answers 404 from then on. */
+export class DeleteTopic {
+  constructor(
+    private readonly topics: TopicRepository,
+    private readonly replies: ReplyRepository,
+    private readonly nodes: NodeRepository,
+    private readonly users: UserRepository,
+    private readonly notifications: NotificationRepository,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, id: number): Promise<void> {
+    const user = requireUser(actor);
+    await this.uow.run(async () => {
+      const topic = await loadTopic(this.topics, id);
+      const hasRepliesFromOthers = await this.replies.hasVisibleRepliesFromOthers(topic.id, topic.userId);
+      if (!policy.destroyTopic(user, { userId: topic.userId, hasRepliesFromOthers })) throw new Forbidden();
+      topic.softDelete(user.id, this.clock.now());
+      await this.nodes.adjustTopicsCount(topic.nodeId, -1);
+      await this.users.adjustCounter(topic.userId, 'topicsCount', -1);
+      await this.notifications.deleteForTopic(topic.id);
+    });
+  }
+}

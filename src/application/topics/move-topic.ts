@@ -1,0 +1,31 @@
+import { Forbidden } from '../../domain/shared/errors.js';
+import { policy } from '../../domain/shared/policy.js';
+import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import { type Actor, requireUser } from '../actor.js';
+import type { Clock, UnitOfWork } from '../ports.js';
+import { loadTopic } from './load.js';
+import type { TopicRelocation } from './relocation.js';
+
+/** Node relocation as an administrator's update does it: the topic moves and its node is locked. */
+export class MoveTopic {
+  constructor(
+    private readonly topics: TopicRepository,
+    private readonly relocation: TopicRelocation,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Returns whether the topic changed node. */
+  async execute(actor: Actor, id: number, nodeId: number): Promise<boolean> {
+    const user = requireUser(actor);
+    return this.uow.run(async () => {
+      const topic = await loadTopic(this.topics, id);
+      if (!policy.changeLockedNode(user)) throw new Forbidden();
+      await this.relocation.requireNode(nodeId);
+      const fromNodeId = topic.nodeId;
+      if (!topic.requestNode(nodeId, true, this.clock.now())) return false;
+      await this.relocation.moved(topic, fromNodeId, user);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import { Forbidden, InvalidInput } from '../../domain/shared/errors.js';
+import { type RawParam, requiredText } from '../params.js';
+import { DENIED, policy } from '../../domain/shared/policy.js';
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
+import { Reply, type SystemEvent } from '../../domain/replies/reply.js';
+import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
+import type { Topic } from '../../domain/topics/topic.js';
+import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import { type Actor, type ActingUser, requireUser } from '../actor.js';
+import type { Clock, UnitOfWork } from '../ports.js';
+import { loadTopic } from './load.js';
+import type { TopicRelocation } from './relocation.js';
+
+export const TOPIC_ACTIONS = ['excellent', 'unexcellent', 'normal', 'ban', 'close', 'open'] as const;
+export type TopicActionType = (typeof TOPIC_ACTIONS)[number];
+
+export function isTopicAction(value: string): value is TopicActionType {
+  return (TOPIC_ACTIONS as readonly string[]).includes(value);
+}
+
+/**
+ * The moderation actions of `POST /topics/:id/action` (and `/ban`, and forumctl): each changes the topic and, when
+ * something really changed, records a system event among its replies. Repeating an action is harmless.
+ */
+export class TopicAction {
+  constructor(
+    private readonly topics: TopicRepository,
+    private readonly replies: ReplyRepository,
+    private readonly nodes: NodeRepository,
+    private readonly relocation: TopicRelocation,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, id: number, type: RawParam): Promise<void> {
+    const user = requireUser(actor);
+    await this.uow.run(async () => {
+      const topic = await loadTopic(this.topics, id);
+      const action = requiredText(type, 'type').toLowerCase();
+      if (!isTopicAction(action)) throw new InvalidInput('type', `type must be one of ${TOPIC_ACTIONS.join(', ')}`);
+      const event = await this.apply(action, topic, user);
+      if (event) await this.replies.add(Reply.event({ topicId: topic.id, userId: user.id, action: event }, this.clock.now()));
+    });
+  }
+
+  /** Applies the action; returns the system event to record, or null when nothing changed. */
+  private async apply(action: TopicActionType, topic: Topic, user: ActingUser): Promise<SystemEvent | null> {
+    const now = this.clock.now();
+    switch (action) {
+      case 'ban': {
+        if (!policy.banTopic(user)) throw new Forbidden(DENIED.banTopic);
+        const fromNodeId = topic.nodeId;
+        const noPoint = await this.nodes.noPoint();
+        if (!topic.ban(noPoint.id, now)) return null;
+        if (fromNodeId !== noPoint.id) await this.relocation.moved(topic, fromNodeId, user);
+        return 'ban';
+      }
+      case 'excellent':
+        if (!policy.gradeTopic(user)) throw new Forbidden();
+        return topic.regrade('excellent', now) ? 'excellent' : null;
+      case 'unexcellent':
+      case 'normal':
+        if (!policy.gradeTopic(user)) throw new Forbidden();
+        return topic.regrade('normal', now) ? 'unexcellent' : null;
+      case 'close':
+        if (!policy.closeTopic(user, topic)) throw new Forbidden();
+        return topic.close(now) ? 'close' : null;
+      case 'open':
+        if (!policy.closeTopic(user, topic)) throw new Forbidden();
+        return topic.reopen(now) ? 'reopen' : null;
+    }
+  }
+}

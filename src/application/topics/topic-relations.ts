@@ -1,0 +1,34 @@
+import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import type { UserRepository } from '../../domain/users/user-repository.js';
+import { type Actor, requireUser } from '../actor.js';
+import type { UnitOfWork } from '../ports.js';
+import { loadTopic } from './load.js';
+
+/** Follow or unfollow a topic: idempotent, open to every user (blocked ones included). */
+export class FollowTopic {
+  constructor(private readonly topics: TopicRepository) {}
+
+  async execute(actor: Actor, id: number, follow: boolean): Promise<void> {
+    const user = requireUser(actor);
+    await loadTopic(this.topics, id);
+    await (follow ? this.topics.follow(id, user.id) : this.topics.unfollow(id, user.id));
+  }
+}
+
+/** Favorite or unfavorite a topic: idempotent; the user's favorites counter moves only on a real change. */
+export class FavoriteTopic {
+  constructor(
+    private readonly topics: TopicRepository,
+    private readonly users: UserRepository,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(actor: Actor, id: number, favorite: boolean): Promise<void> {
+    const user = requireUser(actor);
+    await this.uow.run(async () => {
+      await loadTopic(this.topics, id);
+      const changed = await (favorite ? this.topics.favorite(id, user.id) : this.topics.unfavorite(id, user.id));
+      if (changed) await this.users.adjustCounter(user.id, 'favoritesCount', favorite ? +1 : -1);
+    });
+  }
+}

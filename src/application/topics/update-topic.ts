@@ -1,0 +1,45 @@
+import { Forbidden } from '../../domain/shared/errors.js';
+import { policy } from '../../domain/shared/policy.js';
+import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import { type Actor, requireUser } from '../actor.js';
+import { type RawParam, requiredId, requiredText } from '../params.js';
+import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
+import { loadTopic } from './load.js';
+import type { TopicRelocation } from './relocation.js';
+
+export interface UpdateTopicInput {
+  id: number;
+  title?: RawParam;
+  body?: RawParam;
+  nodeId?: RawParam;
+}
+
+export class UpdateTopic {
+  constructor(
+    private readonly topics: TopicRepository,
+    private readonly relocation: TopicRelocation,
+    private readonly markdown: MarkdownRenderer,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The permission is checked before the parameters: who may not edit learns nothing about the input. */
+  async execute(actor: Actor, input: UpdateTopicInput): Promise<void> {
+    const user = requireUser(actor);
+    await this.uow.run(async () => {
+      const topic = await loadTopic(this.topics, input.id);
+      if (!policy.updateTopic(user, topic)) throw new Forbidden();
+      const title = requiredText(input.title, 'title');
+      const nodeId = requiredId(input.nodeId, 'node_id');
+      const body = requiredText(input.body, 'body');
+
+      const now = this.clock.now();
+      topic.edit({ title, body, bodyHtml: this.markdown.render(body) }, now);
+      const fromNodeId = topic.nodeId;
+      if (topic.requestNode(nodeId, policy.changeLockedNode(user), now)) {
+        await this.relocation.requireNode(nodeId);
+        await this.relocation.moved(topic, fromNodeId, user);
+      }
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import type { NodeReadModel, TopicReadModel, UserReadModel } from './read-models.js';
+import type { CreateNode, SetNodeHidden } from './nodes/manage-nodes.js';
+import type { Authenticate, IssueToken, RevokeToken } from './tokens/access-tokens.js';
+import type { CreateTopic } from './topics/create-topic.js';
+import type { DeleteTopic } from './topics/delete-topic.js';
+import type { ListTopics } from './topics/list-topics.js';
+import type { MoveTopic } from './topics/move-topic.js';
+import type { ShowTopic } from './topics/show-topic.js';
+import type { TopicAction } from './topics/topic-action.js';
+import type { FavoriteTopic, FollowTopic } from './topics/topic-relations.js';
+import type { UpdateTopic } from './topics/update-topic.js';
+import type { CreateUser } from './users/create-user.js';
+import type { BlockNode, BlockUser, ChangeRole } from './users/manage-users.js';
+
+/**
+ * Everything the driving adapters (HTTP, forumctl) may call: the use cases, and the read models for reads that
+ * carry no rule. Built once by the container; the adapters never see the container itself.
+ */
+export interface UseCases {
+  authenticate: Authenticate;
+  issueToken: IssueToken;
+  revokeToken: RevokeToken;
+
+  listTopics: ListTopics;
+  showTopic: ShowTopic;
+  createTopic: CreateTopic;
+  updateTopic: UpdateTopic;
+  deleteTopic: DeleteTopic;
+  followTopic: FollowTopic;
+  favoriteTopic: FavoriteTopic;
+  topicAction: TopicAction;
+  moveTopic: MoveTopic;
+
+  createUser: CreateUser;
+  changeRole: ChangeRole;
+  blockNode: BlockNode;
+  blockUser: BlockUser;
+
+  createNode: CreateNode;
+  setNodeHidden: SetNodeHidden;
+
+  topics: TopicReadModel;
+  nodes: NodeReadModel;
+  users: UserReadModel;
+}
+export const UseCases = Symbol.for('UseCases');

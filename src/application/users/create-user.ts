@@ -1,0 +1,40 @@
+import { RuleViolated } from '../../domain/shared/errors.js';
+import type { Role } from '../../domain/users/role.js';
+import { User } from '../../domain/users/user.js';
+import type { UserRepository } from '../../domain/users/user-repository.js';
+import type { Clock, PasswordHasher, UnitOfWork } from '../ports.js';
+
+export interface CreateUserInput {
+  login: string;
+  email: string;
+  password: string;
+  name?: string;
+  role?: Role;
+}
+
+export const MIN_PASSWORD = 8;
+
+/** Registers a user (an operator's act through forumctl). Returns the new user's id. */
+export class CreateUser {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: CreateUserInput): Promise<number> {
+    if (input.password.length < MIN_PASSWORD) {
+      throw new RuleViolated(`Validation failed: Password is too short (minimum is ${MIN_PASSWORD} characters)`);
+    }
+    const passwordHash = await this.hasher.hash(input.password);
+    return this.uow.run(async () => {
+      const user = User.register({ ...input, passwordHash, role: input.role ?? 'member' }, this.clock.now());
+      const taken = await this.users.isTaken(user.login, user.email);
+      if (taken.login) throw new RuleViolated('Validation failed: Login has already been taken');
+      if (taken.email) throw new RuleViolated('Validation failed: Email has already been taken');
+      await this.users.add(user);
+      return user.id;
+    });
+  }
+}

@@ -1,0 +1,162 @@
+import 'reflect-metadata';
+import { Container, ContainerModule, type ContainerModuleLoadOptions, type ServiceIdentifier } from 'inversify';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { Clock, MarkdownRenderer, PasswordHasher, SecretGenerator, UnitOfWork } from './application/ports.js';
+import { NodeReadModel, TopicReadModel, UserReadModel } from './application/read-models.js';
+import { UseCases } from './application/use-cases.js';
+import { CreateNode, SetNodeHidden } from './application/nodes/manage-nodes.js';
+import { AccessTokenStore, Authenticate, IssueToken, RevokeToken } from './application/tokens/access-tokens.js';
+import { CreateTopic } from './application/topics/create-topic.js';
+import { DeleteTopic } from './application/topics/delete-topic.js';
+import { ListTopics } from './application/topics/list-topics.js';
+import { MoveTopic } from './application/topics/move-topic.js';
+import { TopicRelocation } from './application/topics/relocation.js';
+import { ShowTopic } from './application/topics/show-topic.js';
+import { TopicAction } from './application/topics/topic-action.js';
+import { FavoriteTopic, FollowTopic } from './application/topics/topic-relations.js';
+import { UpdateTopic } from './application/topics/update-topic.js';
+import { CreateUser } from './application/users/create-user.js';
+import { BlockNode, BlockUser, ChangeRole } from './application/users/manage-users.js';
+import { NodeRepository } from './domain/nodes/node-repository.js';
+import { NotificationRepository } from './domain/notifications/notification-repository.js';
+import { ReplyRepository } from './domain/replies/reply-repository.js';
+import { TopicRepository } from './domain/topics/topic-repository.js';
+import { UserRepository } from './domain/users/user-repository.js';
+import { SqlNodeReadModel, SqlTopicReadModel, SqlUserReadModel } from './adapters/persistence/read-models.js';
+import {
+  MikroOrmNodeRepository,
+  MikroOrmReplyRepository,
+  MikroOrmTopicRepository,
+  MikroOrmUserRepository,
+  SqlAccessTokenStore,
+  SqlNotificationRepository,
+} from './adapters/persistence/repositories.js';
+import { MikroOrmUnitOfWork } from './adapters/persistence/unit-of-work.js';
+import { Argon2PasswordHasher } from './adapters/system/argon2-hasher.js';
+import { SystemClock } from './adapters/system/clock.js';
+import { SanitizingMarkdownRenderer } from './adapters/system/markdown.js';
+import { RandomSecretGenerator } from './adapters/system/secret-generator.js';
+import type { Config } from './config.js';
+
+const Em = Symbol.for('EntityManager');
+const AppConfig = Symbol.for('Config');
+
+type Bind = ContainerModuleLoadOptions['bind'];
+
+/** A singleton built by `factory` from the services named in `deps`, in order: no decorators in the core. */
+function provide<T, A extends unknown[]>(
+  bind: Bind,
+  id: ServiceIdentifier<T>,
+  factory: (...args: A) => T,
+  deps: ServiceIdentifier[],
+): void {
+  bind(id)
+    .toResolvedValue(factory as (...args: unknown[]) => T, deps as never)
+    .inSingletonScope();
+}
+
+const systemModule = new ContainerModule(({ bind }) => {
+  bind(Clock).toConstantValue(new SystemClock());
+  bind(PasswordHasher).toConstantValue(new Argon2PasswordHasher());
+  bind(SecretGenerator).toConstantValue(new RandomSecretGenerator());
+  bind(MarkdownRenderer).toConstantValue(new SanitizingMarkdownRenderer());
+});
+
+const persistenceModule = new ContainerModule(({ bind }) => {
+  provide(bind, UnitOfWork, (em: EntityManager) => new MikroOrmUnitOfWork(em), [Em]);
+  provide(bind, UserRepository, (em: EntityManager) => new MikroOrmUserRepository(em), [Em]);
+  provide(bind, NodeRepository, (em: EntityManager) => new MikroOrmNodeRepository(em), [Em]);
+  provide(bind, TopicRepository, (em: EntityManager) => new MikroOrmTopicRepository(em), [Em]);
+  provide(bind, ReplyRepository, (em: EntityManager) => new MikroOrmReplyRepository(em), [Em]);
+  provide(bind, NotificationRepository, (em: EntityManager) => new SqlNotificationRepository(em), [Em]);
+  provide(bind, AccessTokenStore, (em: EntityManager) => new SqlAccessTokenStore(em), [Em]);
+  provide(bind, TopicReadModel, (em: EntityManager) => new SqlTopicReadModel(em), [Em]);
+  provide(bind, NodeReadModel, (em: EntityManager) => new SqlNodeReadModel(em), [Em]);
+  provide(bind, UserReadModel, (em: EntityManager) => new SqlUserReadModel(em), [Em]);
+});
+
+const useCaseModule = new ContainerModule(({ bind }) => {
+  const useCase = <T, A extends unknown[]>(Class: new (...args: A) => T, deps: ServiceIdentifier[]) =>
+    provide(bind, Class, (...args: A) => new Class(...args), deps);
+
+  useCase(Authenticate, [AccessTokenStore, SecretGenerator, Clock]);
+  provide(
+    bind,
+    IssueToken,
+    (store: AccessTokenStore, secrets: SecretGenerator, clock: Clock, config: Config) =>
+      new IssueToken(store, secrets, clock, config.tokenLifetimeSeconds),
+    [AccessTokenStore, SecretGenerator, Clock, AppConfig],
+  );
+  useCase(RevokeToken, [AccessTokenStore, SecretGenerator, Clock]);
+
+  useCase(TopicRelocation, [NodeRepository, NotificationRepository]);
+  useCase(ListTopics, [TopicReadModel, NodeReadModel]);
+  useCase(ShowTopic, [TopicReadModel, NotificationRepository]);
+  useCase(CreateTopic, [TopicRepository, NodeRepository, UserRepository, TopicRelocation, MarkdownRenderer, UnitOfWork, Clock]);
+  useCase(UpdateTopic, [TopicRepository, TopicRelocation, MarkdownRenderer, UnitOfWork, Clock]);
+  useCase(DeleteTopic, [
+    TopicRepository,
+    ReplyRepository,
+    NodeRepository,
+    UserRepository,
+    NotificationRepository,
+    UnitOfWork,
+    Clock,
+  ]);
+  useCase(FollowTopic, [TopicRepository]);
+  useCase(FavoriteTopic, [TopicRepository, UserRepository, UnitOfWork]);
+  useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
+  useCase(MoveTopic, [TopicRepository, TopicRelocation, UnitOfWork, Clock]);
+
+  useCase(CreateUser, [UserRepository, PasswordHasher, UnitOfWork, Clock]);
+  useCase(ChangeRole, [UserRepository, UnitOfWork, Clock]);
+  useCase(BlockNode, [UserRepository, NodeRepository]);
+  useCase(BlockUser, [UserRepository]);
+
+  useCase(CreateNode, [NodeRepository, UnitOfWork, Clock]);
+  useCase(SetNodeHidden, [NodeRepository, UnitOfWork, Clock]);
+
+  const ids = {
+    authenticate: Authenticate,
+    issueToken: IssueToken,
+    revokeToken: RevokeToken,
+    listTopics: ListTopics,
+    showTopic: ShowTopic,
+    createTopic: CreateTopic,
+    updateTopic: UpdateTopic,
+    deleteTopic: DeleteTopic,
+    followTopic: FollowTopic,
+    favoriteTopic: FavoriteTopic,
+    topicAction: TopicAction,
+    moveTopic: MoveTopic,
+    createUser: CreateUser,
+    changeRole: ChangeRole,
+    blockNode: BlockNode,
+    blockUser: BlockUser,
+    createNode: CreateNode,
+    setNodeHidden: SetNodeHidden,
+    topics: TopicReadModel,
+    nodes: NodeReadModel,
+    users: UserReadModel,
+  } satisfies Record<keyof UseCases, ServiceIdentifier>;
+  const names = Object.keys(ids) as (keyof UseCases)[];
+  provide(
+    bind,
+    UseCases,
+    (...services: unknown[]) => Object.fromEntries(names.map((name, i) => [name, services[i]])) as unknown as UseCases,
+    names.map((name) => ids[name]),
+  );
+});
+
+/** The one composition root, shared by the HTTP server, forumctl and the tests. */
+export function buildContainer(orm: MikroORM, config: Config): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.bind(Em).toConstantValue(orm.em);
+  container.bind(AppConfig).toConstantValue(config);
+  container.load(systemModule, persistenceModule, useCaseModule);
+  return container;
+}
+
+export function useCasesOf(container: Container): UseCases {
+  return container.get<UseCases>(UseCases);
+}

@@ -1,0 +1,10 @@
+import type { NewNotification } from './notification.js';
+
+export interface NotificationRepository {
+  addAll(notifications: readonly NewNotification[]): Promise<void>;
+  /** Marks the user's unread notifications about a topic and its replies as read. */
+  markReadForTopic(userId: number, topicId: number): Promise<void>;
+  /** A deleted topic takes its notifications (and those of its replies) with it. */
+  deleteForTopic(topicId: number): Promise<void>;
+}
+export const NotificationRepository = Symbol.for('NotificationRepository');

@@ -1,0 +1,130 @@
+import { requireText } from '../shared/text.js';
+
+export type Grade = 'normal' | 'excellent';
+
+export const MAX_TITLE = 255;
+export const MAX_TOPIC_BODY = 100_000;
+
+export interface TopicContent {
+  title: string;
+  body: string;
+  /** The body rendered by the Markdown port: the domain never parses Markdown itself. */
+  bodyHtml: string;
+}
+
+/**
+ * The topic aggregate: its content, where it lives (node and lock), its grade and whether it is closed or deleted.
+ * Counters (hits, likes, replies, last reply) are not part of it: they change by atomic SQL, never read-modify-write.
+ */
+export class Topic {
+  id!: number;
+  userId!: number;
+  nodeId!: number;
+  title!: string;
+  body!: string;
+  bodyHtml!: string;
+  lockNode!: boolean;
+  grade!: Grade;
+  closedAt!: Date | null;
+  deletedAt!: Date | null;
+  deletedById!: number | null;
+  lastActiveAt!: Date;
+  createdAt!: Date;
+  updatedAt!: Date;
+
+  static open(input: TopicContent & { userId: number; nodeId: number }, now: Date): Topic {
+    const topic = new Topic();
+    Object.assign(topic, {
+      userId: input.userId,
+      nodeId: input.nodeId,
+      ...Topic.validContent(input),
+      lockNode: false,
+      grade: 'normal',
+      closedAt: null,
+      deletedAt: null,
+      deletedById: null,
+      lastActiveAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return topic;
+  }
+
+  private static validContent(content: TopicContent): TopicContent {
+    return {
+      title: requireText(content.title, 'Title', MAX_TITLE).trim(),
+      body: requireText(content.body, 'Body', MAX_TOPIC_BODY),
+      bodyHtml: content.bodyHtml,
+    };
+  }
+
+  edit(content: TopicContent, now: Date): void {
+    Object.assign(this, Topic.validContent(content));
+    this.updatedAt = now;
+  }
+
+  /**
+   * The node rules of an update, exactly as the contract's state table gives them:
+   * an administrator moves the topic and locks its node when the node changes; anyone else moves it only while
+   * the node is not locked (the rest of the update still applies). Returns whether the topic changed node.
+   */
+  requestNode(nodeId: number, byAdmin: boolean, now: Date): boolean {
+    if (byAdmin) {
+      if (nodeId === this.nodeId) return false;
+      this.lockNode = true;
+    } else if (this.lockNode || nodeId === this.nodeId) {
+      return false;
+    }
+    this.nodeId = nodeId;
+    this.updatedAt = now;
+    return true;
+  }
+
+  /** Moves the topic to the no-point node and locks it there. Returns false when it was banned already. */
+  ban(noPointNodeId: number, now: Date): boolean {
+    if (this.nodeId === noPointNodeId && this.lockNode) return false;
+    this.nodeId = noPointNodeId;
+    this.lockNode = true;
+    this.updatedAt = now;
+    return true;
+  }
+
+  isExcellent(): boolean {
+    return this.grade === 'excellent';
+  }
+
+  /** Returns whether the grade changed. */
+  regrade(grade: Grade, now: Date): boolean {
+    if (this.grade === grade) return false;
+    this.grade = grade;
+    this.updatedAt = now;
+    return true;
+  }
+
+  isClosed(): boolean {
+    return this.closedAt !== null;
+  }
+
+  /** Returns whether the topic was open. */
+  close(now: Date): boolean {
+    if (this.isClosed()) return false;
+    this.closedAt = now;
+    this.updatedAt = now;
+    return true;
+  }
+
+  /** Returns whether the topic was closed. */
+  reopen(now: Date): boolean {
+    if (!this.isClosed()) return false;
+    this.closedAt = null;
+    this.updatedAt = now;
+    return true;
+  }
+
+  /** Soft deletion, recording who did it; a deleted topic answers as not found everywhere. */
+  softDelete(byUserId: number, now: Date): void {
+    this.deletedAt = now;
+    this.deletedById = byUserId;
+    this.updatedAt = now;
+  }
+}

@@ -1,0 +1,48 @@
+import 'reflect-metadata';
+import { loadConfig } from './config.js';
+import { buildContainer, useCasesOf } from './container.js';
+import { createApp } from './adapters/http/app.js';
+import { createLogger } from './adapters/http/logger.js';
+import { Wire } from './adapters/presentation/wire.js';
+import { listen } from './adapters/http/server.js';
+import { openDatabase } from './adapters/persistence/database.js';
+import { migrate } from './adapters/persistence/orm.js';
+
+/** HTTP entry: open the database, apply pending migrations, serve; on SIGTERM/SIGINT drain and exit 0. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config);
+  const applied = await migrate(database.orm);
+  if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
+
+  const useCases = useCasesOf(buildContainer(database.orm, config));
+  const app = createApp({ useCases, wire: new Wire(config.publicUrl), scope: database.scope, isReady: database.isReady, logger });
+  const server = await listen(app, config.port, config.host);
+  logger.info(
+    { url: server.url, database: config.databaseUrl ? 'external' : `embedded (${config.dataDir})` },
+    'forum is listening',
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    try {
+      await server.stop();
+      await database.close();
+      process.exitCode = 0;
+    } catch (error) {
+      logger.error({ err: error }, 'unclean shutdown');
+      process.exitCode = 1;
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
