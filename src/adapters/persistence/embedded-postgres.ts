@@ -84,6 +84,8 @@ export class EmbeddedPostgres {
 
   private async ensureInitialised(): Promise<Credentials> {
     await mkdir(this.dataDir, { recursive: true });
+    // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its cluster folder.
+    if (isRoot()) await chmod(this.dataDir, 0o711);
     if (existsSync(path.join(this.clusterDir, 'PG_VERSION'))) return this.readCredentials();
     const credentials = { user: 'forum', password: randomBytes(18).toString('base64url') };
     await writeFile(this.credentialsFile, JSON.stringify(credentials), { mode: 0o600 });

@@ -1,0 +1,51 @@
+import supertest from 'supertest';
+import type { ActingUser } from '../../src/application/actor.js';
+import type { Role } from '../../src/domain/users/role.js';
+import { testEnv } from './env.js';
+
+export interface TestUser extends ActingUser {
+  token: string;
+  auth: { Authorization: string };
+}
+
+/** The HTTP API of the test environment, through `app.callback()` (no port). */
+export function api() {
+  return supertest(testEnv().app.callback());
+}
+
+/** A user with a live access token. Inserted directly: hashing a password per test would only slow the suite. */
+export async function makeUser(login: string, role: Role = 'member'): Promise<TestUser> {
+  const env = testEnv();
+  const [row] = await env.sql<{ id: number }>('insert into users (login, email, role) values (?, ?, ?) returning id', [
+    login,
+    `${login.toLowerCase()}@example.com`,
+    role,
+  ]);
+  const issued = await env.scope(() => env.useCases.issueToken.execute({ userId: row!.id, clientId: null }));
+  return { id: row!.id, login, role, token: issued.access_token, auth: { Authorization: `Bearer ${issued.access_token}` } };
+}
+
+export async function makeNode(name: string, options: { hidden?: boolean; sort?: number } = {}): Promise<number> {
+  const env = testEnv();
+  return env.scope(() => env.useCases.createNode.execute({ name, ...options }));
+}
+
+export async function makeTopic(author: ActingUser, nodeId: number, title = 'A topic', body = 'Some **body**'): Promise<number> {
+  const env = testEnv();
+  return env.scope(() => env.useCases.createTopic.execute(author, { title, body, nodeId }));
+}
+
+/** A reply row as issue 3's use cases will write it; enough for rules that look at replies. */
+export async function insertReply(topicId: number, userId: number, options: { action?: string; deleted?: boolean } = {}) {
+  const [row] = await testEnv().sql<{ id: number }>(
+    `insert into replies (topic_id, user_id, body, body_html, action, deleted_at)
+     values (?, ?, 'a reply', '<p>a reply</p>', ?, ?) returning id`,
+    [topicId, userId, options.action ?? null, options.deleted ? new Date() : null],
+  );
+  return row!.id;
+}
+
+export async function topicRow(id: number) {
+  const [row] = await testEnv().sql<Record<string, unknown>>('select * from topics where id = ?', [id]);
+  return row!;
+}

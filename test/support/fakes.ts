@@ -1,0 +1,130 @@
+import type { Clock, MarkdownRenderer, UnitOfWork } from '../../src/application/ports.js';
+import { Node } from '../../src/domain/nodes/node.js';
+import type { NodeRepository } from '../../src/domain/nodes/node-repository.js';
+import type { NewNotification } from '../../src/domain/notifications/notification.js';
+import type { NotificationRepository } from '../../src/domain/notifications/notification-repository.js';
+import type { Reply } from '../../src/domain/replies/reply.js';
+import type { ReplyRepository } from '../../src/domain/replies/reply-repository.js';
+import type { Topic } from '../../src/domain/topics/topic.js';
+import type { TopicRepository } from '../../src/domain/topics/topic-repository.js';
+import type { UserCounter, UserRepository } from '../../src/domain/users/user-repository.js';
+import type { User } from '../../src/domain/users/user.js';
+
+/** In-memory stand-ins for the ports, for use-case tests without I/O. */
+
+export const fixedClock: Clock = { now: () => new Date('2026-11-21T08:00:00.000Z') };
+export const plainMarkdown: MarkdownRenderer = { render: (text) => `<p>${text}</p>` };
+export const immediateUnitOfWork: UnitOfWork = { run: (work) => work() };
+
+export class FakeTopics implements TopicRepository {
+  readonly rows = new Map<number, Topic>();
+  readonly follows = new Set<string>();
+  readonly favorites = new Set<string>();
+  private nextId = 1;
+
+  async findVisible(id: number) {
+    const topic = this.rows.get(id);
+    return topic && topic.deletedAt === null ? topic : null;
+  }
+  async add(topic: Topic) {
+    topic.id = this.nextId++;
+    this.rows.set(topic.id, topic);
+  }
+  private toggle(set: Set<string>, key: string, on: boolean) {
+    const had = set.has(key);
+    if (on) set.add(key);
+    else set.delete(key);
+    return had !== on;
+  }
+  async follow(topicId: number, userId: number) {
+    return this.toggle(this.follows, `${topicId}:${userId}`, true);
+  }
+  async unfollow(topicId: number, userId: number) {
+    return this.toggle(this.follows, `${topicId}:${userId}`, false);
+  }
+  async favorite(topicId: number, userId: number) {
+    return this.toggle(this.favorites, `${topicId}:${userId}`, true);
+  }
+  async unfavorite(topicId: number, userId: number) {
+    return this.toggle(this.favorites, `${topicId}:${userId}`, false);
+  }
+}
+
+export class FakeNodes implements NodeRepository {
+  readonly rows = new Map<number, Node>();
+  readonly counts = new Map<number, number>();
+
+  constructor(names: string[] = ['NoPoint', 'General', 'Ruby']) {
+    names.forEach((name, i) => {
+      const node = Node.create({ name, hidden: name === 'NoPoint' }, fixedClock.now());
+      node.id = i + 1;
+      this.rows.set(node.id, node);
+    });
+  }
+  async findById(id: number) {
+    return this.rows.get(id) ?? null;
+  }
+  async noPoint() {
+    return [...this.rows.values()].find((node) => node.name === 'NoPoint')!;
+  }
+  async nameTaken(name: string) {
+    return [...this.rows.values()].some((node) => node.name.toLowerCase() === name.toLowerCase());
+  }
+  async add(node: Node) {
+    node.id = this.rows.size + 1;
+    this.rows.set(node.id, node);
+  }
+  async adjustTopicsCount(nodeId: number, delta: number) {
+    this.counts.set(nodeId, (this.counts.get(nodeId) ?? 0) + delta);
+  }
+}
+
+export class FakeReplies implements ReplyRepository {
+  readonly rows: Reply[] = [];
+  async add(reply: Reply) {
+    reply.id = this.rows.length + 1;
+    this.rows.push(reply);
+  }
+  async hasVisibleRepliesFromOthers(topicId: number, authorId: number) {
+    return this.rows.some((r) => r.topicId === topicId && r.userId !== authorId && r.action === null && r.deletedAt === null);
+  }
+}
+
+export class FakeNotifications implements NotificationRepository {
+  readonly rows: NewNotification[] = [];
+  readonly readFor: string[] = [];
+  async addAll(notifications: readonly NewNotification[]) {
+    this.rows.push(...notifications);
+  }
+  async markReadForTopic(userId: number, topicId: number) {
+    this.readFor.push(`${userId}:${topicId}`);
+  }
+  async deleteForTopic(topicId: number) {
+    for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i]!.topicId === topicId) this.rows.splice(i, 1);
+  }
+}
+
+export class FakeUsers implements UserRepository {
+  readonly counters = new Map<string, number>();
+  async findById() {
+    return null;
+  }
+  async findByLogin() {
+    return null;
+  }
+  async findByLoginOrEmail() {
+    return null;
+  }
+  async isTaken() {
+    return { login: false, email: false };
+  }
+  async add(_user: User) {}
+  async blockNode() {}
+  async unblockNode() {}
+  async blockUser() {}
+  async unblockUser() {}
+  async adjustCounter(userId: number, counter: UserCounter, delta: number) {
+    const key = `${userId}:${counter}`;
+    this.counters.set(key, (this.counters.get(key) ?? 0) + delta);
+  }
+}
