@@ -15,6 +15,9 @@ function missing(parameter: string): InvalidInput {
 
 export function requiredText(value: RawParam, parameter: string): string {
   if (value === undefined || value === null) throw missing(parameter);
+  // PostgreSQL text cannot hold NUL; it is never part of real prose either.
+  if (typeof value === 'string' && value.includes('\u0000'))
+    throw new InvalidInput(parameter, `${parameter} must not contain NUL characters`);
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   throw new InvalidInput(parameter, `${parameter} must be a string`);
