@@ -5,8 +5,7 @@ import { buildContainer, useCasesOf } from '../src/container.js';
 import { openDatabase, type Database } from '../src/adapters/persistence/database.js';
 import { migrate, migrationStatus } from '../src/adapters/persistence/orm.js';
 import { Wire } from '../src/adapters/presentation/wire.js';
-import { buildProgram } from './program.js';
-import { errorLine, exitCodeFor } from './output.js';
+import { runForumctl } from './program.js';
 import type { CliRuntime, CliSession } from './runtime.js';
 
 /** Entry: runtime -> program -> parseAsync -> close. Exit codes through process.exitCode, never process.exit. */
@@ -60,12 +59,7 @@ async function main(argv: string[]): Promise<void> {
   };
 
   try {
-    await buildProgram(runtime).parseAsync(argv);
-  } catch (error) {
-    const code = exitCodeFor(error);
-    // Commander has already printed its own message (and help) for parse errors.
-    if (!(error instanceof Error && error.name === 'CommanderError')) process.stderr.write(`${errorLine(error)}\n`);
-    process.exitCode = code;
+    process.exitCode = await runForumctl(runtime, argv.slice(2));
   } finally {
     await (database as Database | null)?.close();
   }

@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from './runtime.js';
+import { errorLine, exitCodeFor } from './output.js';
+import { CommanderError } from 'commander';
 import { dbCommand } from './commands/db.js';
 import { nodesCommand } from './commands/nodes.js';
 import { tokensCommand } from './commands/tokens.js';
@@ -28,4 +30,18 @@ export function buildProgram(runtime: CliRuntime): Command {
   };
   configure(program);
   return program;
+}
+
+/**
+ * Runs one forumctl invocation and returns its exit code. Errors become one line on stderr (Commander has
+ * already printed its own parse errors and help).
+ */
+export async function runForumctl(runtime: CliRuntime, args: string[]): Promise<number> {
+  try {
+    await buildProgram(runtime).parseAsync(args, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CommanderError)) runtime.io.err(errorLine(error));
+    return exitCodeFor(error);
+  }
 }

@@ -32,7 +32,10 @@ export function usersCommand(runtime: CliRuntime): Command {
     .option('--password <password>', 'password (at least 8 characters)')
     .option('--name <name>', 'display name')
     .option('--admin', 'make the user an administrator')
-    .addHelpText('after', '\nExample:\n  $ echo "s3cret-pass" | forumctl users create alice --email alice@example.com --json')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ forumctl users create bob --email bob@example.com --password "long-enough" --admin\n  $ echo "s3cret-pass" | forumctl users create alice --email alice@example.com --json',
+    )
     .action(
       action(
         runtime,

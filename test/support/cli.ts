@@ -1,0 +1,50 @@
+import { runForumctl } from '../../cli/program.js';
+import type { CliRuntime } from '../../cli/runtime.js';
+import { migrate, migrationStatus } from '../../src/adapters/persistence/orm.js';
+import { testEnv } from './env.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as the one JSON document `--json` promises. */
+  json<T = Record<string, unknown>>(): T;
+}
+
+/** Runs forumctl through `buildProgram` against the test database, capturing its output. */
+export async function forumctl(
+  args: string[],
+  options: { stdin?: string; terminal?: boolean; answer?: boolean } = {},
+): Promise<CliResult> {
+  const env = testEnv();
+  const out: string[] = [];
+  const err: string[] = [];
+  const questions: string[] = [];
+  const runtime: CliRuntime = {
+    connect: async () => ({
+      useCases: env.useCases,
+      wire: env.wire,
+      scope: env.scope,
+      migrations: { up: () => migrate(env.orm), status: () => migrationStatus(env.orm) },
+    }),
+    io: {
+      out: (text) => out.push(text),
+      err: (text) => err.push(text),
+      readStdin: async () => options.stdin ?? '',
+      stdinIsTerminal: options.terminal ?? false,
+      stderrIsTerminal: false,
+      confirm: async (question) => {
+        questions.push(question);
+        return options.answer ?? false;
+      },
+    },
+  };
+  const code = await runForumctl(runtime, args);
+  const stdout = out.join('\n');
+  return {
+    code,
+    stdout,
+    stderr: [...questions, ...err].join('\n'),
+    json: <T>() => JSON.parse(stdout) as T,
+  };
+}
