@@ -4,6 +4,7 @@ import { errorLine, exitCodeFor } from './output.js';
 import { CommanderError } from 'commander';
 import { dbCommand } from './commands/db.js';
 import { nodesCommand } from './commands/nodes.js';
+import { repliesCommand } from './commands/replies.js';
 import { tokensCommand } from './commands/tokens.js';
 import { topicsCommand } from './commands/topics.js';
 import { usersCommand } from './commands/users.js';
@@ -18,7 +19,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     .showHelpAfterError()
     .configureOutput({ writeOut: (text) => runtime.io.out(text.trimEnd()), writeErr: (text) => runtime.io.err(text.trimEnd()) });
 
-  for (const command of [dbCommand, usersCommand, nodesCommand, topicsCommand, tokensCommand]) {
+  for (const command of [dbCommand, usersCommand, nodesCommand, topicsCommand, repliesCommand, tokensCommand]) {
     program.addCommand(command(runtime));
   }
   // Every subcommand reports parse errors through the same output and exits through the caller.

@@ -2,7 +2,13 @@ import 'reflect-metadata';
 import { Container, ContainerModule, type ContainerModuleLoadOptions, type ServiceIdentifier } from 'inversify';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Clock, MarkdownRenderer, PasswordHasher, SecretGenerator, UnitOfWork } from './application/ports.js';
-import { NodeReadModel, TopicReadModel, UserReadModel } from './application/read-models.js';
+import { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from './application/read-models.js';
+import { LikeObject } from './application/likes/like.js';
+import { CreateReply } from './application/replies/create-reply.js';
+import { DeleteReply } from './application/replies/delete-reply.js';
+import { ListReplies } from './application/replies/list-replies.js';
+import { UpdateReply } from './application/replies/update-reply.js';
+import { LikeRepository } from './domain/likes/like-repository.js';
 import { UseCases } from './application/use-cases.js';
 import { CreateNode, SetNodeHidden } from './application/nodes/manage-nodes.js';
 import { AccessTokenStore, Authenticate, IssueToken, RevokeToken } from './application/tokens/access-tokens.js';
@@ -22,13 +28,14 @@ import { NotificationRepository } from './domain/notifications/notification-repo
 import { ReplyRepository } from './domain/replies/reply-repository.js';
 import { TopicRepository } from './domain/topics/topic-repository.js';
 import { UserRepository } from './domain/users/user-repository.js';
-import { SqlNodeReadModel, SqlTopicReadModel, SqlUserReadModel } from './adapters/persistence/read-models.js';
+import { SqlNodeReadModel, SqlReplyReadModel, SqlTopicReadModel, SqlUserReadModel } from './adapters/persistence/read-models.js';
 import {
   MikroOrmNodeRepository,
   MikroOrmReplyRepository,
   MikroOrmTopicRepository,
   MikroOrmUserRepository,
   SqlAccessTokenStore,
+  SqlLikeRepository,
   SqlNotificationRepository,
 } from './adapters/persistence/repositories.js';
 import { MikroOrmUnitOfWork } from './adapters/persistence/unit-of-work.js';
@@ -70,6 +77,8 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, ReplyRepository, (em: EntityManager) => new MikroOrmReplyRepository(em), [Em]);
   provide(bind, NotificationRepository, (em: EntityManager) => new SqlNotificationRepository(em), [Em]);
   provide(bind, AccessTokenStore, (em: EntityManager) => new SqlAccessTokenStore(em), [Em]);
+  provide(bind, LikeRepository, (em: EntityManager) => new SqlLikeRepository(em), [Em]);
+  provide(bind, ReplyReadModel, (em: EntityManager) => new SqlReplyReadModel(em), [Em]);
   provide(bind, TopicReadModel, (em: EntityManager) => new SqlTopicReadModel(em), [Em]);
   provide(bind, NodeReadModel, (em: EntityManager) => new SqlNodeReadModel(em), [Em]);
   provide(bind, UserReadModel, (em: EntityManager) => new SqlUserReadModel(em), [Em]);
@@ -108,6 +117,12 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(MoveTopic, [TopicRepository, TopicRelocation, UnitOfWork, Clock]);
 
+  useCase(ListReplies, [TopicRepository, ReplyReadModel]);
+  useCase(CreateReply, [TopicRepository, ReplyRepository, UserRepository, MarkdownRenderer, UnitOfWork, Clock]);
+  useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, UnitOfWork, Clock]);
+  useCase(DeleteReply, [ReplyRepository, TopicRepository, UserRepository, NotificationRepository, UnitOfWork, Clock]);
+  useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
+
   useCase(CreateUser, [UserRepository, PasswordHasher, UnitOfWork, Clock]);
   useCase(ChangeRole, [UserRepository, UnitOfWork, Clock]);
   useCase(BlockNode, [UserRepository, NodeRepository]);
@@ -129,6 +144,11 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     favoriteTopic: FavoriteTopic,
     topicAction: TopicAction,
     moveTopic: MoveTopic,
+    listReplies: ListReplies,
+    createReply: CreateReply,
+    updateReply: UpdateReply,
+    deleteReply: DeleteReply,
+    like: LikeObject,
     createUser: CreateUser,
     changeRole: ChangeRole,
     blockNode: BlockNode,
@@ -136,6 +156,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     createNode: CreateNode,
     setNodeHidden: SetNodeHidden,
     topics: TopicReadModel,
+    replies: ReplyReadModel,
     nodes: NodeReadModel,
     users: UserReadModel,
   } satisfies Record<keyof UseCases, ServiceIdentifier>;

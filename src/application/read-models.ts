@@ -1,6 +1,7 @@
 import type { Viewer } from '../domain/users/role.js';
 import type { Grade } from '../domain/topics/topic.js';
 import type { Role } from '../domain/users/role.js';
+import type { SystemEvent } from '../domain/replies/reply.js';
 
 /**
  * Views for the read side: filled straight from SQL, one query per request, no aggregate loaded.
@@ -104,3 +105,35 @@ export interface UserReadModel {
   list(offset: number, limit: number): Promise<UserDetailView[]>;
 }
 export const UserReadModel = Symbol.for('UserReadModel');
+
+export interface ReplyView {
+  id: number;
+  topicId: number;
+  body: string;
+  bodyHtml: string;
+  action: SystemEvent | null;
+  likesCount: number;
+  likedUserIds: number[];
+  deleted: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  user: UserView;
+}
+
+export interface ReplyDetailView extends ReplyView {
+  topicTitle: string;
+}
+
+export interface ReplyPage {
+  replies: ReplyView[];
+  /** Among the returned replies, those the viewer liked (empty for anonymous callers). */
+  likedReplyIds: number[];
+}
+
+export interface ReplyReadModel {
+  /** Ordered by id; deleted replies and system events included. One round trip. */
+  listForTopic(topicId: number, page: { offset: number; limit: number }, viewer: Viewer | null): Promise<ReplyPage>;
+  /** A visible reply of a visible topic, or null. */
+  detail(id: number): Promise<ReplyDetailView | null>;
+}
+export const ReplyReadModel = Symbol.for('ReplyReadModel');

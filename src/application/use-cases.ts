@@ -1,4 +1,9 @@
-import type { NodeReadModel, TopicReadModel, UserReadModel } from './read-models.js';
+import type { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from './read-models.js';
+import type { LikeObject } from './likes/like.js';
+import type { CreateReply } from './replies/create-reply.js';
+import type { DeleteReply } from './replies/delete-reply.js';
+import type { ListReplies } from './replies/list-replies.js';
+import type { UpdateReply } from './replies/update-reply.js';
 import type { CreateNode, SetNodeHidden } from './nodes/manage-nodes.js';
 import type { Authenticate, IssueToken, RevokeToken } from './tokens/access-tokens.js';
 import type { CreateTopic } from './topics/create-topic.js';
@@ -31,6 +36,12 @@ export interface UseCases {
   topicAction: TopicAction;
   moveTopic: MoveTopic;
 
+  listReplies: ListReplies;
+  createReply: CreateReply;
+  updateReply: UpdateReply;
+  deleteReply: DeleteReply;
+  like: LikeObject;
+
   createUser: CreateUser;
   changeRole: ChangeRole;
   blockNode: BlockNode;
@@ -40,6 +51,7 @@ export interface UseCases {
   setNodeHidden: SetNodeHidden;
 
   topics: TopicReadModel;
+  replies: ReplyReadModel;
   nodes: NodeReadModel;
   users: UserReadModel;
 }

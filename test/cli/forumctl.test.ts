@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api, makeNode, makeTopic, makeUser } from '../support/builders.js';
+import { api, makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 
@@ -208,6 +208,22 @@ describe('forumctl topics', () => {
   });
 });
 
+describe('forumctl replies', () => {
+  it('delete soft-deletes as the system moderator; --as another member exits 3; unknown exits 4', async () => {
+    const alice = await makeUser('alice');
+    const bob = await makeUser('bob');
+    const topicId = await makeTopic(alice, await makeNode('General'));
+    const replyId = await makeReply(bob, topicId);
+    expect((await forumctl(['replies', 'delete', String(replyId), '--as', 'alice'])).code).to.equal(3);
+    const res = await forumctl(['replies', 'delete', String(replyId), '--json']);
+    expect(res.code).to.equal(0);
+    expect(res.json()).to.deep.equal({ ok: 1 });
+    await api().get(`/api/v3/replies/${replyId}`).expect(404);
+    expect((await api().get(`/api/v3/topics/${topicId}`).expect(200)).body.topic.replies_count).to.equal(0);
+    expect((await forumctl(['replies', 'delete', String(replyId)])).code).to.equal(4);
+  });
+});
+
 describe('forumctl tokens', () => {
   it('issue prints the OAuth token object; the token works on the API until revoked', async () => {
     await makeUser('alice');
@@ -245,12 +261,15 @@ describe('forumctl help', () => {
       ['topics', 'ban'],
       ['topics', 'move'],
       ['topics', 'close'],
+      ['replies', 'delete'],
       ['tokens', 'issue'],
       ['tokens', 'revoke'],
     ]) {
       const res = await forumctl([...command, '--help']);
       expect(res.code, command.join(' ')).to.equal(0);
-      expect(res.stdout, command.join(' ')).to.match(/Examples?:/).and.include('$ forumctl');
+      expect(res.stdout, command.join(' '))
+        .to.match(/Examples?:/)
+        .and.include('$ forumctl');
     }
   });
 

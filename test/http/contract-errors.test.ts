@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api, makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
+import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
 
 describe('error contract', () => {
@@ -146,6 +146,62 @@ describe('hostile values at every topic parameter', () => {
       expectNo500((await api().get('/api/v3/topics').query({ access_token: value })).status, `access_token=${value}`);
       const header = `Bearer ${value}`.replace(/[^\x20-\x7e]/g, '?');
       expectNo500((await api().get('/api/v3/topics').set('Authorization', header)).status, `Authorization: ${header}`);
+    }
+  });
+});
+
+describe('hostile values at every reply and like parameter', () => {
+  let alice: TestUser;
+  let topicId: number;
+  let replyId: number;
+
+  beforeEach(async () => {
+    alice = await makeUser('alice');
+    topicId = await makeTopic(alice, await makeNode('General'));
+    replyId = await makeReply(alice, topicId);
+  });
+
+  it('GET /topics/:id/replies: offset, limit and the path id', async () => {
+    for (const param of ['offset', 'limit']) {
+      for (const value of HOSTILE) {
+        const res = await api()
+          .get(`/api/v3/topics/${topicId}/replies`)
+          .set(alice.auth)
+          .query({ [param]: value as string });
+        expect(res.status, `${param}=${JSON.stringify(value)}`).to.be.below(500);
+      }
+    }
+    for (const value of HOSTILE.filter((v): v is string => typeof v === 'string' && v.length < 100)) {
+      const res = await api().get(`/api/v3/topics/${encodeURIComponent(value)}/replies`);
+      expect(res.status, value).to.be.below(500);
+    }
+  });
+
+  it('POST /topics/:id/replies and POST /replies/:id: body; GET, POST, DELETE /replies/:id with hostile ids', async () => {
+    for (const value of HOSTILE) {
+      const created = await api().post(`/api/v3/topics/${topicId}/replies`).set(alice.auth).send({ body: value });
+      expect(created.status, `create body=${JSON.stringify(value)}`).to.be.below(500);
+      const updated = await api().post(`/api/v3/replies/${replyId}`).set(alice.auth).send({ body: value });
+      expect(updated.status, `update body=${JSON.stringify(value)}`).to.be.below(500);
+    }
+    for (const value of HOSTILE.filter((v): v is string => typeof v === 'string' && v.length < 100)) {
+      const path = `/api/v3/replies/${encodeURIComponent(value)}`;
+      expect((await api().get(path)).status, path).to.be.below(500);
+      expect((await api().post(path).set(alice.auth).send({ body: 'x' })).status, path).to.be.below(500);
+      expect((await api().delete(path).set(alice.auth)).status, path).to.be.below(500);
+    }
+  });
+
+  it('POST and DELETE /likes: obj_type and obj_id', async () => {
+    const bob = await makeUser('bob');
+    for (const value of HOSTILE) {
+      for (const body of [
+        { obj_type: value, obj_id: topicId },
+        { obj_type: 'reply', obj_id: value },
+      ]) {
+        expect((await api().post('/api/v3/likes').set(bob.auth).send(body)).status, JSON.stringify(body)).to.be.below(500);
+        expect((await api().delete('/api/v3/likes').set(bob.auth).send(body)).status, JSON.stringify(body)).to.be.below(500);
+      }
     }
   });
 });

@@ -49,3 +49,8 @@ export async function topicRow(id: number) {
   const [row] = await testEnv().sql<Record<string, unknown>>('select * from topics where id = ?', [id]);
   return row!;
 }
+
+export async function makeReply(author: ActingUser, topicId: number, body = 'a reply'): Promise<number> {
+  const env = testEnv();
+  return env.scope(() => env.useCases.createReply.execute(author, { topicId, body }));
+}

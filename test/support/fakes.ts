@@ -30,6 +30,11 @@ export class FakeTopics implements TopicRepository {
     topic.id = this.nextId++;
     this.rows.set(topic.id, topic);
   }
+  readonly replyCounts = new Map<number, number>();
+  async recordReply(topicId: number) {
+    this.replyCounts.set(topicId, (this.replyCounts.get(topicId) ?? 0) + 1);
+  }
+  async recountReplies() {}
   private toggle(set: Set<string>, key: string, on: boolean) {
     const had = set.has(key);
     if (on) set.add(key);
@@ -81,6 +86,10 @@ export class FakeNodes implements NodeRepository {
 
 export class FakeReplies implements ReplyRepository {
   readonly rows: Reply[] = [];
+  async findVisible(id: number) {
+    return this.rows.find((r) => r.id === id && r.deletedAt === null) ?? null;
+  }
+  async save() {}
   async add(reply: Reply) {
     reply.id = this.rows.length + 1;
     this.rows.push(reply);
@@ -98,6 +107,9 @@ export class FakeNotifications implements NotificationRepository {
   }
   async markReadForTopic(userId: number, topicId: number) {
     this.readFor.push(`${userId}:${topicId}`);
+  }
+  async deleteForReply(replyId: number) {
+    for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i]!.replyId === replyId) this.rows.splice(i, 1);
   }
   async deleteForTopic(topicId: number) {
     for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i]!.topicId === topicId) this.rows.splice(i, 1);

@@ -8,6 +8,7 @@ import type { Wire } from '../presentation/wire.js';
 import { resolveActor } from './auth.js';
 import { errorMapper } from './error-mapper.js';
 import { mergeParams } from './params.js';
+import { replyRoutes } from './routes/replies.js';
 import { topicRoutes } from './routes/topics.js';
 import { nodeRoutes, userRoutes } from './routes/nodes-users.js';
 import { systemRoutes } from './routes/system.js';
@@ -58,7 +59,12 @@ export function createApp({ useCases, wire, scope, isReady, logger }: HttpDepend
   app.use(resolveActor(useCases.authenticate));
 
   const api = new Router({ prefix: '/api/v3' });
-  for (const routes of [topicRoutes(useCases, wire), nodeRoutes(useCases, wire), userRoutes(useCases, wire)])
+  for (const routes of [
+    topicRoutes(useCases, wire),
+    replyRoutes(useCases, wire),
+    nodeRoutes(useCases, wire),
+    userRoutes(useCases, wire),
+  ])
     api.use(routes.routes());
   app.use(api.routes());
   app.use(notFound);

@@ -2,6 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type {
   NodeReadModel,
   NodeView,
+  ReplyDetailView,
+  ReplyPage,
+  ReplyReadModel,
+  ReplyView,
   TopicDetailView,
   TopicListQuery,
   TopicListType,
@@ -260,5 +264,70 @@ export class SqlUserReadModel implements UserReadModel {
       offset,
     ]);
     return rows.map(userDetailView);
+  }
+}
+
+interface ReplyRow {
+  id: number;
+  topic_id: number;
+  body: string;
+  body_html: string;
+  action: ReplyView['action'];
+  likes_count: number;
+  liked_user_ids: number[];
+  deleted: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  user_id: number;
+  user_login: string;
+  user_name: string | null;
+}
+
+const REPLY_COLUMNS = `
+  r.id, r.topic_id, r.body, r.body_html, r.action, r.likes_count, r.deleted_at is not null as deleted, r.created_at, r.updated_at,
+  u.id as user_id, u.login as user_login, u.name as user_name,
+  array(select l.user_id from likes l where l.target_type = 'reply' and l.target_id = r.id order by l.created_at, l.user_id)
+    as liked_user_ids`;
+
+function replyView(row: ReplyRow): ReplyView {
+  return {
+    id: row.id,
+    topicId: row.topic_id,
+    body: row.body,
+    bodyHtml: row.body_html,
+    action: row.action,
+    likesCount: row.likes_count,
+    likedUserIds: row.liked_user_ids,
+    deleted: row.deleted,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+    user: { id: row.user_id, login: row.user_login, name: row.user_name },
+  };
+}
+
+export class SqlReplyReadModel implements ReplyReadModel {
+  constructor(private readonly em: EntityManager) {}
+
+  async listForTopic(topicId: number, page: { offset: number; limit: number }, viewer: Viewer | null): Promise<ReplyPage> {
+    const rows = await this.em.execute<(ReplyRow & { liked: boolean })[]>(
+      `select ${REPLY_COLUMNS},
+         exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = ?) as liked
+       from replies r join users u on u.id = r.user_id
+       where r.topic_id = ?
+       order by r.id
+       limit ? offset ?`,
+      [viewer?.id ?? null, topicId, page.limit, page.offset],
+    );
+    return { replies: rows.map(replyView), likedReplyIds: rows.filter((row) => row.liked).map((row) => row.id) };
+  }
+
+  async detail(id: number): Promise<ReplyDetailView | null> {
+    const rows = await this.em.execute<(ReplyRow & { topic_title: string })[]>(
+      `select ${REPLY_COLUMNS}, t.title as topic_title
+       from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
+       where r.id = ? and r.deleted_at is null and t.deleted_at is null`,
+      [id],
+    );
+    return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;
   }
 }

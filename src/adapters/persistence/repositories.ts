@@ -1,6 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActingUser } from '../../application/actor.js';
+import type { LikeRepository, LikeTarget } from '../../domain/likes/like-repository.js';
 import type { AccessTokenStore, TokenRecord } from '../../application/tokens/access-tokens.js';
 import { NO_POINT_NODE_NAME, Node } from '../../domain/nodes/node.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
@@ -137,6 +138,41 @@ export class MikroOrmTopicRepository implements TopicRepository {
     await this.em.persist(topic).flush();
   }
 
+  async recordReply(topicId: number, reply: { id: number; userId: number; login: string; at: Date }): Promise<void> {
+    // Row-locked and re-evaluated by PostgreSQL under concurrency: the count never loses an increment, and the
+    // last-reply fields only ever move forward to a later reply.
+    await this.em.execute(
+      `update topics set
+         replies_count = replies_count + 1,
+         last_reply_id = case when last_reply_id is null or last_reply_id < ? then ? else last_reply_id end,
+         last_reply_user_id = case when last_reply_id is null or last_reply_id < ? then ? else last_reply_user_id end,
+         last_reply_user_login = case when last_reply_id is null or last_reply_id < ? then ? else last_reply_user_login end,
+         replied_at = case when last_reply_id is null or last_reply_id < ? then ? else replied_at end,
+         last_active_at = greatest(last_active_at, ?)
+       where id = ?`,
+      [reply.id, reply.id, reply.id, reply.userId, reply.id, reply.login, reply.id, reply.at, reply.at, topicId],
+    );
+  }
+
+  async recountReplies(topicId: number): Promise<void> {
+    // Lock the topic first: the recount below then runs on a snapshot taken after every concurrent reply that
+    // got to the topic before us has committed, and replies after us wait for our commit.
+    await this.em.execute('select id from topics where id = ? for update', [topicId]);
+    await this.em.execute(
+      `update topics t set
+         replies_count = (select count(*) from replies r where r.topic_id = t.id and r.action is null and r.deleted_at is null),
+         last_reply_id = last.id, last_reply_user_id = last.user_id, last_reply_user_login = last.login, replied_at = last.created_at
+       from (select ?::int as id) target
+       left join lateral (
+         select r.id, r.user_id, u.login, r.created_at from replies r join users u on u.id = r.user_id
+         where r.topic_id = target.id and r.action is null and r.deleted_at is null
+         order by r.id desc limit 1
+       ) last on true
+       where t.id = target.id`,
+      [topicId],
+    );
+  }
+
   follow(topicId: number, userId: number): Promise<boolean> {
     return changed(this.em, 'insert into topic_follows (topic_id, user_id) values (?, ?) on conflict do nothing', [
       topicId,
@@ -163,7 +199,15 @@ export class MikroOrmTopicRepository implements TopicRepository {
 export class MikroOrmReplyRepository implements ReplyRepository {
   constructor(private readonly em: EntityManager) {}
 
+  findVisible(id: number): Promise<Reply | null> {
+    return this.em.findOne(Reply, { id, deletedAt: null });
+  }
+
   async add(reply: Reply): Promise<void> {
+    await this.em.persist(reply).flush();
+  }
+
+  async save(reply: Reply): Promise<void> {
     await this.em.persist(reply).flush();
   }
 
@@ -207,6 +251,10 @@ export class SqlNotificationRepository implements NotificationRepository {
   async deleteForTopic(topicId: number): Promise<void> {
     await this.em.execute('delete from notifications where topic_id = ?', [topicId]);
   }
+
+  async deleteForReply(replyId: number): Promise<void> {
+    await this.em.execute('delete from notifications where reply_id = ?', [replyId]);
+  }
 }
 
 export class SqlAccessTokenStore implements AccessTokenStore {
@@ -243,5 +291,43 @@ export class SqlAccessTokenStore implements AccessTokenStore {
       'update oauth_tokens set revoked_at = ? where (access_digest = ? or refresh_digest = ?) and revoked_at is null',
       [now, digest, digest],
     );
+  }
+}
+
+/** Fixed table names per target: the only text spliced into these statements, from a closed map. */
+const LIKE_TABLES: Record<LikeTarget, string> = { topic: 'topics', reply: 'replies' };
+
+export class SqlLikeRepository implements LikeRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  add(target: LikeTarget, targetId: number, userId: number): Promise<boolean> {
+    return changed(this.em, 'insert into likes (target_type, target_id, user_id) values (?, ?, ?) on conflict do nothing', [
+      target,
+      targetId,
+      userId,
+    ]);
+  }
+
+  remove(target: LikeTarget, targetId: number, userId: number): Promise<boolean> {
+    return changed(this.em, 'delete from likes where target_type = ? and target_id = ? and user_id = ?', [
+      target,
+      targetId,
+      userId,
+    ]);
+  }
+
+  async adjustCount(target: LikeTarget, targetId: number, delta: number): Promise<number> {
+    const rows = await this.em.execute<{ likes_count: number }[]>(
+      `update ${LIKE_TABLES[target]} set likes_count = greatest(likes_count + ?, 0) where id = ? returning likes_count`,
+      [delta, targetId],
+    );
+    return rows[0]?.likes_count ?? 0;
+  }
+
+  async count(target: LikeTarget, targetId: number): Promise<number> {
+    const rows = await this.em.execute<{ likes_count: number }[]>(`select likes_count from ${LIKE_TABLES[target]} where id = ?`, [
+      targetId,
+    ]);
+    return rows[0]?.likes_count ?? 0;
   }
 }

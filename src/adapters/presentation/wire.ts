@@ -1,5 +1,13 @@
 /** The wire shapes of contract §5, shared by the HTTP API and forumctl's --json output. */
-import type { NodeView, TopicDetailView, TopicView, UserDetailView, UserView } from '../../application/read-models.js';
+import type {
+  NodeView,
+  ReplyDetailView,
+  ReplyView,
+  TopicDetailView,
+  TopicView,
+  UserDetailView,
+  UserView,
+} from '../../application/read-models.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { Viewer } from '../../domain/users/role.js';
 
@@ -49,6 +57,30 @@ export class Wire {
 
   topicDetail(topic: TopicDetailView, viewer: Viewer | null) {
     return { ...this.topic(topic, viewer), body: topic.body, body_html: topic.bodyHtml };
+  }
+
+  /** A deleted reply keeps its place in the stream but shows no text. */
+  reply(reply: ReplyView, viewer: Viewer | null) {
+    return {
+      id: reply.id,
+      body: reply.deleted ? '' : reply.body,
+      body_html: reply.deleted ? '' : reply.bodyHtml,
+      topic_id: reply.topicId,
+      created_at: iso(reply.createdAt),
+      updated_at: iso(reply.updatedAt),
+      likes_count: reply.likesCount,
+      liked_user_ids: reply.likedUserIds,
+      action: reply.action,
+      deleted: reply.deleted,
+      user: this.user(reply.user),
+      abilities: reply.deleted
+        ? { update: false, destroy: false }
+        : policy.replyAbilities(viewer, { userId: reply.user.id, isSystemEvent: reply.action !== null }),
+    };
+  }
+
+  replyDetail(reply: ReplyDetailView, viewer: Viewer | null) {
+    return { ...this.reply(reply, viewer), topic_title: reply.topicTitle };
   }
 
   node(node: NodeView) {

@@ -6,5 +6,7 @@ export interface NotificationRepository {
   markReadForTopic(userId: number, topicId: number): Promise<void>;
   /** A deleted topic takes its notifications (and those of its replies) with it. */
   deleteForTopic(topicId: number): Promise<void>;
+  /** A deleted reply takes its notifications with it. */
+  deleteForReply(replyId: number): Promise<void>;
 }
 export const NotificationRepository = Symbol.for('NotificationRepository');

@@ -1,7 +1,11 @@
 import type { Reply } from './reply.js';
 
 export interface ReplyRepository {
+  /** A reply that is not deleted, or null. (Whether its topic is visible is the caller's question.) */
+  findVisible(id: number): Promise<Reply | null>;
   add(reply: Reply): Promise<void>;
+  /** Writes a loaded reply's changes now (inside the caller's unit of work). */
+  save(reply: Reply): Promise<void>;
   /** True when the topic has visible (not deleted, not system) replies by someone other than `authorId`. */
   hasVisibleRepliesFromOthers(topicId: number, authorId: number): Promise<boolean>;
 }

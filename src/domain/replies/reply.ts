@@ -39,4 +39,17 @@ export class Reply {
   isSystemEvent(): boolean {
     return this.action !== null;
   }
+
+  edit(body: string, bodyHtml: string, now: Date): void {
+    this.body = requireText(body, 'Body', MAX_REPLY_BODY);
+    this.bodyHtml = bodyHtml;
+    this.updatedAt = now;
+  }
+
+  /** Soft deletion: the row stays (floor numbers stay stable), shown as deleted, recorded with who did it. */
+  softDelete(byUserId: number, now: Date): void {
+    this.deletedAt = now;
+    this.deletedById = byUserId;
+    this.updatedAt = now;
+  }
 }

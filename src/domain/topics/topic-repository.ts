@@ -4,6 +4,13 @@ export interface TopicRepository {
   /** A topic that is not deleted, or null. */
   findVisible(id: number): Promise<Topic | null>;
   add(topic: Topic): Promise<void>;
+  /**
+   * A visible reply was written: one more reply, and the last-reply fields and last activity move to it unless a
+   * later reply got there first (concurrent replies never lose an update).
+   */
+  recordReply(topicId: number, reply: { id: number; userId: number; login: string; at: Date }): Promise<void>;
+  /** Recomputes replies_count and the last-reply fields from the visible replies (after a deletion). */
+  recountReplies(topicId: number): Promise<void>;
   /** Idempotent: returns whether a row was added or removed. */
   follow(topicId: number, userId: number): Promise<boolean>;
   unfollow(topicId: number, userId: number): Promise<boolean>;

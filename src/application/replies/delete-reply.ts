@@ -1,0 +1,34 @@
+import { Forbidden } from '../../domain/shared/errors.js';
+import { policy } from '../../domain/shared/policy.js';
+import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
+import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
+import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import type { UserRepository } from '../../domain/users/user-repository.js';
+import { type Actor, requireUser } from '../actor.js';
+import type { Clock, UnitOfWork } from '../ports.js';
+import { loadReply } from './load.js';
+
+/** Soft deletion; the topic's counters and last-reply fields are recomputed so they stay true. */
+export class DeleteReply {
+  constructor(
+    private readonly replies: ReplyRepository,
+    private readonly topics: TopicRepository,
+    private readonly users: UserRepository,
+    private readonly notifications: NotificationRepository,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, id: number): Promise<void> {
+    const user = requireUser(actor);
+    await this.uow.run(async () => {
+      const { reply } = await loadReply(this.replies, this.topics, id);
+      if (!policy.destroyReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
+      reply.softDelete(user.id, this.clock.now());
+      await this.replies.save(reply);
+      await this.topics.recountReplies(reply.topicId);
+      await this.users.adjustCounter(reply.userId, 'repliesCount', -1);
+      await this.notifications.deleteForReply(reply.id);
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import { InvalidInput } from '../../domain/shared/errors.js';
+import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import type { Actor } from '../actor.js';
+import type { ReplyPage, ReplyReadModel } from '../read-models.js';
+import { pageOffset } from '../topics/list-topics.js';
+import { loadTopic } from '../topics/load.js';
+
+export const REPLY_PAGE_LIMIT = { min: 0, max: 1000, default: 20 } as const;
+
+/** A topic's replies by id, deleted ones and system events included (floor numbers stay stable). */
+export class ListReplies {
+  constructor(
+    private readonly topics: TopicRepository,
+    private readonly replies: ReplyReadModel,
+  ) {}
+
+  async execute(actor: Actor, input: { topicId: number; offset?: number; limit?: number }): Promise<ReplyPage> {
+    const limit = input.limit ?? REPLY_PAGE_LIMIT.default;
+    if (limit < REPLY_PAGE_LIMIT.min || limit > REPLY_PAGE_LIMIT.max) {
+      throw new InvalidInput('limit', `limit must be between ${REPLY_PAGE_LIMIT.min} and ${REPLY_PAGE_LIMIT.max}`);
+    }
+    const offset = pageOffset(input.offset);
+    await loadTopic(this.topics, input.topicId);
+    return this.replies.listForTopic(input.topicId, { offset, limit }, actor);
+  }
+}

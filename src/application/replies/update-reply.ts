@@ -1,0 +1,29 @@
+import { Forbidden } from '../../domain/shared/errors.js';
+import { policy } from '../../domain/shared/policy.js';
+import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
+import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import { type Actor, requireUser } from '../actor.js';
+import { type RawParam, requiredText } from '../params.js';
+import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
+import { loadReply } from './load.js';
+
+export class UpdateReply {
+  constructor(
+    private readonly replies: ReplyRepository,
+    private readonly topics: TopicRepository,
+    private readonly markdown: MarkdownRenderer,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The ability check precedes the parameter check, as the source says. */
+  async execute(actor: Actor, input: { id: number; body?: RawParam }): Promise<void> {
+    const user = requireUser(actor);
+    await this.uow.run(async () => {
+      const { reply } = await loadReply(this.replies, this.topics, input.id);
+      if (!policy.updateReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
+      const body = requiredText(input.body, 'body');
+      reply.edit(body, this.markdown.render(body), this.clock.now());
+    });
+  }
+}
