@@ -2,12 +2,26 @@ import 'reflect-metadata';
 import { Container, ContainerModule, type ContainerModuleLoadOptions, type ServiceIdentifier } from 'inversify';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Clock, MarkdownRenderer, PasswordHasher, SecretGenerator, UnitOfWork } from './application/ports.js';
-import { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from './application/read-models.js';
+import {
+  NodeReadModel,
+  NotificationReadModel,
+  ReplyReadModel,
+  TopicReadModel,
+  UserReadModel,
+} from './application/read-models.js';
 import { LikeObject } from './application/likes/like.js';
 import { CreateReply } from './application/replies/create-reply.js';
 import { DeleteReply } from './application/replies/delete-reply.js';
 import { ListReplies } from './application/replies/list-replies.js';
 import { UpdateReply } from './application/replies/update-reply.js';
+import { Notifier } from './application/notifications/notifier.js';
+import {
+  CountUnreadNotifications,
+  DeleteAllNotifications,
+  DeleteNotification,
+  ListNotifications,
+  MarkNotificationsRead,
+} from './application/notifications/manage-notifications.js';
 import { LikeRepository } from './domain/likes/like-repository.js';
 import { UseCases } from './application/use-cases.js';
 import { CreateNode, SetNodeHidden } from './application/nodes/manage-nodes.js';
@@ -22,13 +36,19 @@ import { TopicAction } from './application/topics/topic-action.js';
 import { FavoriteTopic, FollowTopic } from './application/topics/topic-relations.js';
 import { UpdateTopic } from './application/topics/update-topic.js';
 import { CreateUser } from './application/users/create-user.js';
-import { BlockNode, BlockUser, ChangeRole } from './application/users/manage-users.js';
+import { BlockNode, BlockUser, ChangeRole, FollowUser, ShowUser } from './application/users/manage-users.js';
 import { NodeRepository } from './domain/nodes/node-repository.js';
 import { NotificationRepository } from './domain/notifications/notification-repository.js';
 import { ReplyRepository } from './domain/replies/reply-repository.js';
 import { TopicRepository } from './domain/topics/topic-repository.js';
 import { UserRepository } from './domain/users/user-repository.js';
-import { SqlNodeReadModel, SqlReplyReadModel, SqlTopicReadModel, SqlUserReadModel } from './adapters/persistence/read-models.js';
+import {
+  SqlNodeReadModel,
+  SqlNotificationReadModel,
+  SqlReplyReadModel,
+  SqlTopicReadModel,
+  SqlUserReadModel,
+} from './adapters/persistence/read-models.js';
 import {
   MikroOrmNodeRepository,
   MikroOrmReplyRepository,
@@ -78,6 +98,7 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, NotificationRepository, (em: EntityManager) => new SqlNotificationRepository(em), [Em]);
   provide(bind, AccessTokenStore, (em: EntityManager) => new SqlAccessTokenStore(em), [Em]);
   provide(bind, LikeRepository, (em: EntityManager) => new SqlLikeRepository(em), [Em]);
+  provide(bind, NotificationReadModel, (em: EntityManager) => new SqlNotificationReadModel(em), [Em]);
   provide(bind, ReplyReadModel, (em: EntityManager) => new SqlReplyReadModel(em), [Em]);
   provide(bind, TopicReadModel, (em: EntityManager) => new SqlTopicReadModel(em), [Em]);
   provide(bind, NodeReadModel, (em: EntityManager) => new SqlNodeReadModel(em), [Em]);
@@ -99,9 +120,19 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(RevokeToken, [AccessTokenStore, SecretGenerator, Clock]);
 
   useCase(TopicRelocation, [NodeRepository, NotificationRepository]);
+  useCase(Notifier, [UserRepository, TopicRepository, NotificationRepository]);
   useCase(ListTopics, [TopicReadModel, NodeReadModel]);
   useCase(ShowTopic, [TopicReadModel, NotificationRepository]);
-  useCase(CreateTopic, [TopicRepository, NodeRepository, UserRepository, TopicRelocation, MarkdownRenderer, UnitOfWork, Clock]);
+  useCase(CreateTopic, [
+    TopicRepository,
+    NodeRepository,
+    UserRepository,
+    TopicRelocation,
+    Notifier,
+    MarkdownRenderer,
+    UnitOfWork,
+    Clock,
+  ]);
   useCase(UpdateTopic, [TopicRepository, TopicRelocation, MarkdownRenderer, UnitOfWork, Clock]);
   useCase(DeleteTopic, [
     TopicRepository,
@@ -118,12 +149,20 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(MoveTopic, [TopicRepository, TopicRelocation, UnitOfWork, Clock]);
 
   useCase(ListReplies, [TopicRepository, ReplyReadModel]);
-  useCase(CreateReply, [TopicRepository, ReplyRepository, UserRepository, MarkdownRenderer, UnitOfWork, Clock]);
+  useCase(CreateReply, [TopicRepository, ReplyRepository, UserRepository, Notifier, MarkdownRenderer, UnitOfWork, Clock]);
   useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, UnitOfWork, Clock]);
   useCase(DeleteReply, [ReplyRepository, TopicRepository, UserRepository, NotificationRepository, UnitOfWork, Clock]);
   useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
 
+  useCase(ListNotifications, [NotificationReadModel]);
+  useCase(CountUnreadNotifications, [NotificationReadModel]);
+  useCase(MarkNotificationsRead, [NotificationRepository]);
+  useCase(DeleteNotification, [NotificationRepository]);
+  useCase(DeleteAllNotifications, [NotificationRepository]);
+
   useCase(CreateUser, [UserRepository, PasswordHasher, UnitOfWork, Clock]);
+  useCase(ShowUser, [UserReadModel]);
+  useCase(FollowUser, [UserRepository, Notifier, UnitOfWork]);
   useCase(ChangeRole, [UserRepository, UnitOfWork, Clock]);
   useCase(BlockNode, [UserRepository, NodeRepository]);
   useCase(BlockUser, [UserRepository]);
@@ -149,7 +188,14 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     updateReply: UpdateReply,
     deleteReply: DeleteReply,
     like: LikeObject,
+    listNotifications: ListNotifications,
+    countUnreadNotifications: CountUnreadNotifications,
+    markNotificationsRead: MarkNotificationsRead,
+    deleteNotification: DeleteNotification,
+    deleteAllNotifications: DeleteAllNotifications,
     createUser: CreateUser,
+    showUser: ShowUser,
+    followUser: FollowUser,
     changeRole: ChangeRole,
     blockNode: BlockNode,
     blockUser: BlockUser,

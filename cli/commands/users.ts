@@ -106,7 +106,7 @@ export function usersCommand(runtime: CliRuntime): Command {
       .action(
         action(runtime, async (context, login: string, nodeId: string) => {
           const user = await userByLogin(context, login);
-          await context.session.useCases.blockNode.execute(user.id, idArgument(nodeId, 'node-id'), block);
+          await context.session.useCases.blockNode.execute(user, idArgument(nodeId, 'node-id'), block);
           return OK_RESULT(`${login} ${block ? 'blocks' : 'no longer blocks'} node ${nodeId}`);
         }),
       );
@@ -123,7 +123,7 @@ export function usersCommand(runtime: CliRuntime): Command {
       .action(
         action(runtime, async (context, login: string, other: string) => {
           const user = await userByLogin(context, login);
-          await context.session.useCases.blockUser.execute(user.id, other, block);
+          await context.session.useCases.blockUser.execute(user, other, block);
           return OK_RESULT(`${login} ${block ? 'blocks' : 'no longer blocks'} ${other}`);
         }),
       );

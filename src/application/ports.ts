@@ -11,9 +11,16 @@ export interface UnitOfWork {
 }
 export const UnitOfWork = Symbol.for('UnitOfWork');
 
-/** Markdown to sanitized HTML. */
+export interface RenderedMarkdown {
+  /** Sanitized HTML. */
+  html: string;
+  /** Logins written as `@login` in the text (not in code or links), in order of appearance, as written. */
+  mentions: string[];
+}
+
+/** Markdown to sanitized HTML, and the mentions it contains. */
 export interface MarkdownRenderer {
-  render(markdown: string): string;
+  render(markdown: string): RenderedMarkdown;
 }
 export const MarkdownRenderer = Symbol.for('MarkdownRenderer');
 

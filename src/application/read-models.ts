@@ -2,6 +2,7 @@ import type { Viewer } from '../domain/users/role.js';
 import type { Grade } from '../domain/topics/topic.js';
 import type { Role } from '../domain/users/role.js';
 import type { SystemEvent } from '../domain/replies/reply.js';
+import type { NotificationType } from '../domain/notifications/notification.js';
 
 /**
  * Views for the read side: filled straight from SQL, one query per request, no aggregate loaded.
@@ -103,6 +104,7 @@ export interface UserReadModel {
   byId(id: number): Promise<UserDetailView | null>;
   byLogin(login: string): Promise<UserDetailView | null>;
   list(offset: number, limit: number): Promise<UserDetailView[]>;
+  relation(viewerId: number, userId: number): Promise<UserRelationView>;
 }
 export const UserReadModel = Symbol.for('UserReadModel');
 
@@ -137,3 +139,31 @@ export interface ReplyReadModel {
   detail(id: number): Promise<ReplyDetailView | null>;
 }
 export const ReplyReadModel = Symbol.for('ReplyReadModel');
+
+export interface NotificationView {
+  id: number;
+  type: NotificationType;
+  read: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  mentionType: 'Topic' | 'Reply' | null;
+  /** Null where there is none, or where the related record was deleted. */
+  actor: UserView | null;
+  topic: TopicView | null;
+  reply: ReplyView | null;
+  node: NodeView | null;
+}
+
+export interface NotificationReadModel {
+  /** The user's notifications, newest (highest id) first, related records embedded: one round trip. */
+  list(userId: number, page: { offset: number; limit: number }, viewer: Viewer): Promise<NotificationView[]>;
+  unreadCount(userId: number): Promise<number>;
+}
+export const NotificationReadModel = Symbol.for('NotificationReadModel');
+
+export interface UserRelationView {
+  /** The viewer follows the user. */
+  followed: boolean;
+  /** The viewer blocked the user. */
+  blocked: boolean;
+}

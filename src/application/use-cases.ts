@@ -1,4 +1,11 @@
 import type { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from './read-models.js';
+import type {
+  CountUnreadNotifications,
+  DeleteAllNotifications,
+  DeleteNotification,
+  ListNotifications,
+  MarkNotificationsRead,
+} from './notifications/manage-notifications.js';
 import type { LikeObject } from './likes/like.js';
 import type { CreateReply } from './replies/create-reply.js';
 import type { DeleteReply } from './replies/delete-reply.js';
@@ -15,7 +22,7 @@ import type { TopicAction } from './topics/topic-action.js';
 import type { FavoriteTopic, FollowTopic } from './topics/topic-relations.js';
 import type { UpdateTopic } from './topics/update-topic.js';
 import type { CreateUser } from './users/create-user.js';
-import type { BlockNode, BlockUser, ChangeRole } from './users/manage-users.js';
+import type { BlockNode, BlockUser, ChangeRole, FollowUser, ShowUser } from './users/manage-users.js';
 
 /**
  * Everything the driving adapters (HTTP, forumctl) may call: the use cases, and the read models for reads that
@@ -42,7 +49,15 @@ export interface UseCases {
   deleteReply: DeleteReply;
   like: LikeObject;
 
+  listNotifications: ListNotifications;
+  countUnreadNotifications: CountUnreadNotifications;
+  markNotificationsRead: MarkNotificationsRead;
+  deleteNotification: DeleteNotification;
+  deleteAllNotifications: DeleteAllNotifications;
+
   createUser: CreateUser;
+  showUser: ShowUser;
+  followUser: FollowUser;
   changeRole: ChangeRole;
   blockNode: BlockNode;
   blockUser: BlockUser;

@@ -13,7 +13,9 @@ import type { User } from '../../src/domain/users/user.js';
 /** In-memory stand-ins for the ports, for use-case tests without I/O. */
 
 export const fixedClock: Clock = { now: () => new Date('2026-11-21T08:00:00.000Z') };
-export const plainMarkdown: MarkdownRenderer = { render: (text) => `<p>${text}</p>` };
+export const plainMarkdown: MarkdownRenderer = {
+  render: (text) => ({ html: `<p>${text}</p>`, mentions: [...text.matchAll(/@(\w+)/g)].map((m) => m[1]!) }),
+};
 export const immediateUnitOfWork: UnitOfWork = { run: (work) => work() };
 
 export class FakeTopics implements TopicRepository {
@@ -35,6 +37,9 @@ export class FakeTopics implements TopicRepository {
     this.replyCounts.set(topicId, (this.replyCounts.get(topicId) ?? 0) + 1);
   }
   async recountReplies() {}
+  async followerIds() {
+    return [];
+  }
   private toggle(set: Set<string>, key: string, on: boolean) {
     const had = set.has(key);
     if (on) set.add(key);
@@ -108,6 +113,11 @@ export class FakeNotifications implements NotificationRepository {
   async markReadForTopic(userId: number, topicId: number) {
     this.readFor.push(`${userId}:${topicId}`);
   }
+  async markRead() {}
+  async deleteOne() {
+    return false;
+  }
+  async deleteAll() {}
   async deleteForReply(replyId: number) {
     for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i]!.replyId === replyId) this.rows.splice(i, 1);
   }
@@ -135,6 +145,21 @@ export class FakeUsers implements UserRepository {
   async unblockNode() {}
   async blockUser() {}
   async unblockUser() {}
+  async idsByLogins() {
+    return [];
+  }
+  async followerIds() {
+    return [];
+  }
+  async whoBlocked() {
+    return [];
+  }
+  async follow() {
+    return true;
+  }
+  async unfollow() {
+    return true;
+  }
   async adjustCounter(userId: number, counter: UserCounter, delta: number) {
     const key = `${userId}:${counter}`;
     this.counters.set(key, (this.counters.get(key) ?? 0) + delta);

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { ActingUser } from '../../src/application/actor.js';
 import { CreateTopic } from '../../src/application/topics/create-topic.js';
 import { TopicRelocation } from '../../src/application/topics/relocation.js';
+import { Notifier } from '../../src/application/notifications/notifier.js';
 import { TopicAction } from '../../src/application/topics/topic-action.js';
 import { UpdateTopic } from '../../src/application/topics/update-topic.js';
 import { DeleteTopic } from '../../src/application/topics/delete-topic.js';
@@ -29,13 +30,14 @@ function world() {
   const replies = new FakeReplies();
   const notifications = new FakeNotifications();
   const relocation = new TopicRelocation(nodes, notifications);
+  const notifier = new Notifier(users, topics, notifications);
   return {
     topics,
     nodes,
     users,
     replies,
     notifications,
-    create: new CreateTopic(topics, nodes, users, relocation, plainMarkdown, immediateUnitOfWork, fixedClock),
+    create: new CreateTopic(topics, nodes, users, relocation, notifier, plainMarkdown, immediateUnitOfWork, fixedClock),
     update: new UpdateTopic(topics, relocation, plainMarkdown, immediateUnitOfWork, fixedClock),
     destroy: new DeleteTopic(topics, replies, nodes, users, notifications, immediateUnitOfWork, fixedClock),
     action: new TopicAction(topics, replies, nodes, relocation, immediateUnitOfWork, fixedClock),

@@ -8,6 +8,7 @@ import type { Wire } from '../presentation/wire.js';
 import { resolveActor } from './auth.js';
 import { errorMapper } from './error-mapper.js';
 import { mergeParams } from './params.js';
+import { notificationRoutes } from './routes/notifications.js';
 import { replyRoutes } from './routes/replies.js';
 import { topicRoutes } from './routes/topics.js';
 import { nodeRoutes, userRoutes } from './routes/nodes-users.js';
@@ -62,6 +63,7 @@ export function createApp({ useCases, wire, scope, isReady, logger }: HttpDepend
   for (const routes of [
     topicRoutes(useCases, wire),
     replyRoutes(useCases, wire),
+    notificationRoutes(useCases, wire),
     nodeRoutes(useCases, wire),
     userRoutes(useCases, wire),
   ])

@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type {
   NodeReadModel,
   NodeView,
+  NotificationReadModel,
+  NotificationView,
   ReplyDetailView,
   ReplyPage,
   ReplyReadModel,
@@ -14,8 +16,10 @@ import type {
   TopicViewerMeta,
   UserDetailView,
   UserReadModel,
+  UserRelationView,
 } from '../../application/read-models.js';
 import type { Viewer } from '../../domain/users/role.js';
+import { couldBeLogin } from '../../domain/users/user.js';
 
 /**
  * The read side: one SQL statement per request, straight into views. Every value travels as a bound parameter;
@@ -254,8 +258,18 @@ export class SqlUserReadModel implements UserReadModel {
   }
 
   async byLogin(login: string): Promise<UserDetailView | null> {
+    if (!couldBeLogin(login)) return null;
     const rows = await this.em.execute<UserRow[]>(`select ${USER_COLUMNS} from users where lower(login) = lower(?)`, [login]);
     return rows[0] ? userDetailView(rows[0]) : null;
+  }
+
+  async relation(viewerId: number, userId: number): Promise<UserRelationView> {
+    const rows = await this.em.execute<UserRelationView[]>(
+      `select exists(select 1 from user_follows where follower_id = ? and followee_id = ?) as followed,
+              exists(select 1 from user_blocks where user_id = ? and blocked_user_id = ?) as blocked`,
+      [viewerId, userId, viewerId, userId],
+    );
+    return rows[0]!;
   }
 
   async list(offset: number, limit: number): Promise<UserDetailView[]> {
@@ -329,5 +343,62 @@ export class SqlReplyReadModel implements ReplyReadModel {
       [id],
     );
     return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;
+  }
+}
+
+interface NotificationRow {
+  id: number;
+  type: NotificationView['type'];
+  read: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  mention_type: NotificationView['mentionType'];
+  actor: { id: number; login: string; name: string | null } | null;
+  topic: TopicRow | null;
+  reply: ReplyRow | null;
+  node: NodeRow | null;
+}
+
+export class SqlNotificationReadModel implements NotificationReadModel {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Related records come as JSON from scalar subqueries that reuse the same column lists as the other views. */
+  async list(userId: number, page: { offset: number; limit: number }, viewer: Viewer): Promise<NotificationView[]> {
+    const rows = await this.em.execute<NotificationRow[]>(
+      `select nt.id, nt.type, nt.read_at is not null as read, nt.created_at, nt.updated_at, nt.mention_type,
+         case when a.id is null then null else jsonb_build_object('id', a.id, 'login', a.login, 'name', a.name) end as actor,
+         (select to_jsonb(x) from (
+            select ${TOPIC_COLUMNS} from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+            where t.id = nt.topic_id and t.deleted_at is null) x) as topic,
+         (select to_jsonb(x) from (
+            select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id
+            where r.id = nt.reply_id and r.deleted_at is null) x) as reply,
+         (select to_jsonb(x) from (select ${NODE_COLUMNS} from nodes where id = nt.node_id) x) as node
+       from notifications nt left join users a on a.id = nt.actor_id
+       where nt.user_id = ?
+       order by nt.id desc
+       limit ? offset ?`,
+      [viewer.id, userId, page.limit, page.offset],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      type: row.type,
+      read: row.read,
+      createdAt: toDate(row.created_at),
+      updatedAt: toDate(row.updated_at),
+      mentionType: row.mention_type,
+      actor: row.actor,
+      topic: row.topic ? topicView(row.topic) : null,
+      reply: row.reply ? replyView(row.reply) : null,
+      node: row.node ? nodeView(row.node) : null,
+    }));
+  }
+
+  async unreadCount(userId: number): Promise<number> {
+    const rows = await this.em.execute<{ count: number }[]>(
+      'select count(*)::int as count from notifications where user_id = ? and read_at is null',
+      [userId],
+    );
+    return rows[0]!.count;
   }
 }

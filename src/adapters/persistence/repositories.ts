@@ -12,7 +12,7 @@ import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import { Topic } from '../../domain/topics/topic.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import type { Role } from '../../domain/users/role.js';
-import { User } from '../../domain/users/user.js';
+import { couldBeLogin, User } from '../../domain/users/user.js';
 import type { UserCounter, UserRepository } from '../../domain/users/user-repository.js';
 
 /**
@@ -20,6 +20,11 @@ import type { UserCounter, UserRepository } from '../../domain/users/user-reposi
  * transaction's fork, so aggregates, atomic counters and join rows all commit (or roll back) together.
  * Join rows use `on conflict do nothing` and report whether a row really changed: idempotent under concurrency.
  */
+/** `?, ?, ?` for a list of bound values (never the values themselves). */
+function placeholders(values: readonly unknown[]): string {
+  return values.map(() => '?').join(', ');
+}
+
 async function changed(em: EntityManager, sql: string, params: unknown[]): Promise<boolean> {
   const rows = await em.execute<{ n: number }[]>(
     `with changed as (${sql} returning 1) select count(*)::int as n from changed`,
@@ -36,6 +41,7 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   async findByLogin(login: string): Promise<User | null> {
+    if (!couldBeLogin(login)) return null;
     return this.em.findOne(User, { [raw('lower(login)')]: login.toLowerCase() } as object);
   }
 
@@ -73,6 +79,44 @@ export class MikroOrmUserRepository implements UserRepository {
 
   async unblockUser(userId: number, blockedUserId: number): Promise<void> {
     await this.em.execute('delete from user_blocks where user_id = ? and blocked_user_id = ?', [userId, blockedUserId]);
+  }
+
+  async idsByLogins(logins: readonly string[]): Promise<number[]> {
+    if (logins.length === 0) return [];
+    const wanted = logins.map((login) => login.toLowerCase());
+    const rows = await this.em.execute<{ id: number; login: string }[]>(
+      `select id, lower(login) as login from users where lower(login) in (${placeholders(wanted)})`,
+      wanted,
+    );
+    const idOf = new Map(rows.map((row) => [row.login, row.id]));
+    return wanted.flatMap((login) => (idOf.has(login) ? [idOf.get(login)!] : []));
+  }
+
+  async followerIds(userId: number): Promise<number[]> {
+    const rows = await this.em.execute<{ id: number }[]>('select follower_id as id from user_follows where followee_id = ?', [
+      userId,
+    ]);
+    return rows.map((row) => row.id);
+  }
+
+  async whoBlocked(actorId: number, userIds: readonly number[]): Promise<number[]> {
+    if (userIds.length === 0) return [];
+    const rows = await this.em.execute<{ id: number }[]>(
+      `select user_id as id from user_blocks where blocked_user_id = ? and user_id in (${placeholders(userIds)})`,
+      [actorId, ...userIds],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  follow(followerId: number, followeeId: number): Promise<boolean> {
+    return changed(this.em, 'insert into user_follows (follower_id, followee_id) values (?, ?) on conflict do nothing', [
+      followerId,
+      followeeId,
+    ]);
+  }
+
+  unfollow(followerId: number, followeeId: number): Promise<boolean> {
+    return changed(this.em, 'delete from user_follows where follower_id = ? and followee_id = ?', [followerId, followeeId]);
   }
 
   async adjustCounter(userId: number, counter: UserCounter, delta: number): Promise<void> {
@@ -173,6 +217,11 @@ export class MikroOrmTopicRepository implements TopicRepository {
     );
   }
 
+  async followerIds(topicId: number): Promise<number[]> {
+    const rows = await this.em.execute<{ id: number }[]>('select user_id as id from topic_follows where topic_id = ?', [topicId]);
+    return rows.map((row) => row.id);
+  }
+
   follow(topicId: number, userId: number): Promise<boolean> {
     return changed(this.em, 'insert into topic_follows (topic_id, user_id) values (?, ?) on conflict do nothing', [
       topicId,
@@ -223,8 +272,14 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 export class SqlNotificationRepository implements NotificationRepository {
   constructor(private readonly em: EntityManager) {}
 
+  /** Bulk inserts, a thousand rows a statement (well under PostgreSQL's limit on bound parameters). */
   async addAll(notifications: readonly NewNotification[]): Promise<void> {
-    if (notifications.length === 0) return;
+    for (let start = 0; start < notifications.length; start += 1000) {
+      await this.insert(notifications.slice(start, start + 1000));
+    }
+  }
+
+  private async insert(notifications: readonly NewNotification[]): Promise<void> {
     const values = notifications.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
     const params = notifications.flatMap((n) => [
       n.userId,
@@ -239,6 +294,23 @@ export class SqlNotificationRepository implements NotificationRepository {
       `insert into notifications (user_id, actor_id, type, topic_id, reply_id, node_id, mention_type) values ${values}`,
       params,
     );
+  }
+
+  async markRead(userId: number, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.em.execute(
+      `update notifications set read_at = now(), updated_at = now()
+       where user_id = ? and read_at is null and id in (${placeholders(ids)})`,
+      [userId, ...ids],
+    );
+  }
+
+  deleteOne(userId: number, id: number): Promise<boolean> {
+    return changed(this.em, 'delete from notifications where user_id = ? and id = ?', [userId, id]);
+  }
+
+  async deleteAll(userId: number): Promise<void> {
+    await this.em.execute('delete from notifications where user_id = ?', [userId]);
   }
 
   async markReadForTopic(userId: number, topicId: number): Promise<void> {

@@ -1,6 +1,7 @@
 /** The wire shapes of contract §5, shared by the HTTP API and forumctl's --json output. */
 import type {
   NodeView,
+  NotificationView,
   ReplyDetailView,
   ReplyView,
   TopicDetailView,
@@ -81,6 +82,43 @@ export class Wire {
 
   replyDetail(reply: ReplyDetailView, viewer: Viewer | null) {
     return { ...this.reply(reply, viewer), topic_title: reply.topicTitle };
+  }
+
+  /** Contract §5: the related records by type; a key whose record was deleted is absent. */
+  notification(notification: NotificationView, viewer: Viewer) {
+    const { topic, reply, node } = notification;
+    const related: Record<string, unknown> = {};
+    switch (notification.type) {
+      case 'TopicReply':
+        if (reply) related.reply = this.reply(reply, viewer);
+        if (topic) related.topic = this.topic(topic, viewer);
+        break;
+      case 'Mention': {
+        related.mention_type = notification.mentionType;
+        const mention =
+          notification.mentionType === 'Reply' ? reply && this.reply(reply, viewer) : topic && this.topic(topic, viewer);
+        if (mention) related.mention = mention;
+        break;
+      }
+      case 'NodeChanged':
+        if (topic) related.topic = this.topic(topic, viewer);
+        if (node) related.node = this.node(node);
+        break;
+      case 'Topic':
+        if (topic) related.topic = this.topic(topic, viewer);
+        break;
+      case 'Follow':
+        break;
+    }
+    return {
+      id: notification.id,
+      type: notification.type,
+      read: notification.read,
+      created_at: iso(notification.createdAt),
+      updated_at: iso(notification.updatedAt),
+      ...(notification.actor ? { actor: this.user(notification.actor) } : {}),
+      ...related,
+    };
   }
 
   node(node: NodeView) {

@@ -1,10 +1,14 @@
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
-import type { MarkdownRenderer } from '../../application/ports.js';
+import type { MarkdownRenderer, RenderedMarkdown } from '../../application/ports.js';
+
+/** `@login` preceded by nothing that makes it part of a word, an e-mail address or a path. */
+const MENTION = /(?:^|[^A-Za-z0-9_.@/-])@([A-Za-z0-9_.-]{2,20})/g;
 
 /**
  * markdown-it with raw HTML off (its link validation already refuses `javascript:` and friends), then
  * sanitize-html as a second wall: only the tags Markdown produces, only safe URL schemes, no event attributes.
+ * A core rule collects `@mentions` from text tokens outside links; code spans and blocks are not text tokens.
  */
 export class SanitizingMarkdownRenderer implements MarkdownRenderer {
   private readonly markdown = new MarkdownIt({ html: false, linkify: true, breaks: false });
@@ -54,7 +58,27 @@ export class SanitizingMarkdownRenderer implements MarkdownRenderer {
     transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener' }) },
   };
 
-  render(markdown: string): string {
-    return sanitizeHtml(this.markdown.render(markdown), this.sanitizeOptions).trimEnd();
+  constructor() {
+    this.markdown.core.ruler.push('collect_mentions', (state) => {
+      const env = state.env as { mentions?: string[] };
+      const mentions = (env.mentions ??= []);
+      for (const block of state.tokens) {
+        if (block.type !== 'inline' || !block.children) continue;
+        let linkDepth = 0;
+        for (const token of block.children) {
+          if (token.type === 'link_open') linkDepth++;
+          else if (token.type === 'link_close') linkDepth--;
+          else if (token.type === 'text' && linkDepth === 0) {
+            for (const match of token.content.matchAll(MENTION)) mentions.push(match[1]!.replace(/[.-]+$/, ''));
+          }
+        }
+      }
+    });
+  }
+
+  render(markdown: string): RenderedMarkdown {
+    const env: { mentions?: string[] } = {};
+    const html = sanitizeHtml(this.markdown.render(markdown, env), this.sanitizeOptions).trimEnd();
+    return { html, mentions: (env.mentions ?? []).filter((login) => login.length >= 2) };
   }
 }

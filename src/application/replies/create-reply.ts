@@ -8,12 +8,14 @@ import { type Actor, requireUser } from '../actor.js';
 import { type RawParam, requiredText } from '../params.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import { loadTopic } from '../topics/load.js';
+import type { Notifier } from '../notifications/notifier.js';
 
 export class CreateReply {
   constructor(
     private readonly topics: TopicRepository,
     private readonly replies: ReplyRepository,
     private readonly users: UserRepository,
+    private readonly notifier: Notifier,
     private readonly markdown: MarkdownRenderer,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -31,13 +33,12 @@ export class CreateReply {
       if (!policy.createReply(user)) throw new Forbidden(DENIED.createReply);
       if (topic.isClosed()) throw new RuleViolated('Validation failed: Topic is closed and takes no new replies');
 
-      const reply = Reply.write(
-        { topicId: topic.id, userId: user.id, body, bodyHtml: this.markdown.render(body) },
-        this.clock.now(),
-      );
+      const rendered = this.markdown.render(body);
+      const reply = Reply.write({ topicId: topic.id, userId: user.id, body, bodyHtml: rendered.html }, this.clock.now());
       await this.replies.add(reply);
       await this.topics.recordReply(topic.id, { id: reply.id, userId: user.id, login: user.login, at: reply.createdAt });
       await this.users.adjustCounter(user.id, 'repliesCount', +1);
+      await this.notifier.replyCreated(reply, topic, rendered.mentions);
       return reply.id;
     });
   }

@@ -23,7 +23,7 @@ export class UpdateReply {
       const { reply } = await loadReply(this.replies, this.topics, input.id);
       if (!policy.updateReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
       const body = requiredText(input.body, 'body');
-      reply.edit(body, this.markdown.render(body), this.clock.now());
+      reply.edit(body, this.markdown.render(body).html, this.clock.now());
     });
   }
 }

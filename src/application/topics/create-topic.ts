@@ -8,6 +8,7 @@ import { type Actor, requireUser } from '../actor.js';
 import { type RawParam, requiredId, requiredText } from '../params.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import type { TopicRelocation } from './relocation.js';
+import type { Notifier } from '../notifications/notifier.js';
 
 export interface CreateTopicInput {
   title?: RawParam;
@@ -21,6 +22,7 @@ export class CreateTopic {
     private readonly nodes: NodeRepository,
     private readonly users: UserRepository,
     private readonly relocation: TopicRelocation,
+    private readonly notifier: Notifier,
     private readonly markdown: MarkdownRenderer,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -35,11 +37,13 @@ export class CreateTopic {
     if (!policy.createTopic(user)) throw new Forbidden(DENIED.createTopic);
 
     return this.uow.run(async () => {
-      const topic = Topic.open({ userId: user.id, nodeId, title, body, bodyHtml: this.markdown.render(body) }, this.clock.now());
+      const rendered = this.markdown.render(body);
+      const topic = Topic.open({ userId: user.id, nodeId, title, body, bodyHtml: rendered.html }, this.clock.now());
       await this.relocation.requireNode(nodeId);
       await this.topics.add(topic);
       await this.nodes.adjustTopicsCount(nodeId, +1);
       await this.users.adjustCounter(user.id, 'topicsCount', +1);
+      await this.notifier.topicCreated(topic, rendered.mentions);
       return topic.id;
     });
   }

@@ -34,7 +34,7 @@ export class UpdateTopic {
       const body = requiredText(input.body, 'body');
 
       const now = this.clock.now();
-      topic.edit({ title, body, bodyHtml: this.markdown.render(body) }, now);
+      topic.edit({ title, body, bodyHtml: this.markdown.render(body).html }, now);
       const fromNodeId = topic.nodeId;
       if (topic.requestNode(nodeId, policy.changeLockedNode(user), now)) {
         await this.relocation.requireNode(nodeId);

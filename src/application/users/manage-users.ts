@@ -4,7 +4,9 @@ import type { Role } from '../../domain/users/role.js';
 import type { User } from '../../domain/users/user.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser, SYSTEM_LOGIN } from '../actor.js';
+import type { Notifier } from '../notifications/notifier.js';
 import type { Clock, UnitOfWork } from '../ports.js';
+import type { UserDetailView, UserReadModel, UserRelationView } from '../read-models.js';
 
 export async function loadUserByLogin(users: UserRepository, login: string): Promise<User> {
   const user = await users.findByLogin(login);
@@ -31,26 +33,62 @@ export class ChangeRole {
   }
 }
 
-/** A user's own block list of nodes: topics there leave their default topic list. Idempotent. */
+/** A user's profile, with the viewer's relation to them (`followed`, `blocked`; both false when anonymous). */
+export class ShowUser {
+  constructor(private readonly users: UserReadModel) {}
+
+  async execute(actor: Actor, login: string): Promise<{ user: UserDetailView; meta: UserRelationView }> {
+    const user = await this.users.byLogin(login);
+    if (!user) throw new NotFound('user');
+    const meta = actor ? await this.users.relation(actor.id, user.id) : { followed: false, blocked: false };
+    return { user, meta };
+  }
+}
+
+/** Follow or unfollow a user: idempotent; counters move and the followee hears of it only on a real change. */
+export class FollowUser {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly notifier: Notifier,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(actor: Actor, login: string, follow: boolean): Promise<void> {
+    const user = requireUser(actor);
+    await this.uow.run(async () => {
+      const other = await loadUserByLogin(this.users, login);
+      if (other.id === user.id) throw new RuleViolated('Validation failed: a user cannot follow themselves');
+      const changed = await (follow ? this.users.follow(user.id, other.id) : this.users.unfollow(user.id, other.id));
+      if (!changed) return;
+      await this.users.adjustCounter(other.id, 'followersCount', follow ? +1 : -1);
+      await this.users.adjustCounter(user.id, 'followingCount', follow ? +1 : -1);
+      if (follow) await this.notifier.userFollowed(user.id, other.id);
+    });
+  }
+}
+
+/** The actor's own block list of nodes: topics there leave their default topic list. Idempotent. */
 export class BlockNode {
   constructor(
     private readonly users: UserRepository,
     private readonly nodes: NodeRepository,
   ) {}
 
-  async execute(userId: number, nodeId: number, block: boolean): Promise<void> {
+  async execute(actor: Actor, nodeId: number, block: boolean): Promise<void> {
+    const user = requireUser(actor);
     if (!(await this.nodes.findById(nodeId))) throw new NotFound('node');
-    await (block ? this.users.blockNode(userId, nodeId) : this.users.unblockNode(userId, nodeId));
+    await (block ? this.users.blockNode(user.id, nodeId) : this.users.unblockNode(user.id, nodeId));
   }
 }
 
-/** A user's own block list of users: their topics leave the default topic list. Idempotent. */
+/** The actor's own block list of users: their topics leave the default topic list, their notifications stop. Idempotent. */
 export class BlockUser {
   constructor(private readonly users: UserRepository) {}
 
-  async execute(userId: number, otherLogin: string, block: boolean): Promise<void> {
+  async execute(actor: Actor, otherLogin: string, block: boolean): Promise<void> {
+    const user = requireUser(actor);
     const other = await loadUserByLogin(this.users, otherLogin);
-    if (other.id === userId) throw new RuleViolated('Validation failed: a user cannot block themselves');
-    await (block ? this.users.blockUser(userId, other.id) : this.users.unblockUser(userId, other.id));
+    if (other.id === user.id) throw new RuleViolated('Validation failed: a user cannot block themselves');
+    await (block ? this.users.blockUser(user.id, other.id) : this.users.unblockUser(user.id, other.id));
   }
 }

@@ -12,6 +12,7 @@ export interface TopicRepository {
   /** Recomputes replies_count and the last-reply fields from the visible replies (after a deletion). */
   recountReplies(topicId: number): Promise<void>;
   /** Idempotent: returns whether a row was added or removed. */
+  followerIds(topicId: number): Promise<number[]>;
   follow(topicId: number, userId: number): Promise<boolean>;
   unfollow(topicId: number, userId: number): Promise<boolean>;
   favorite(topicId: number, userId: number): Promise<boolean>;

@@ -13,6 +13,14 @@ export interface UserRepository {
   blockUser(userId: number, blockedUserId: number): Promise<void>;
   unblockUser(userId: number, blockedUserId: number): Promise<void>;
   adjustCounter(userId: number, counter: UserCounter, delta: number): Promise<void>;
+  /** Ids of the users with these logins (case-insensitive), in the order the logins are given; unknown ones are skipped. */
+  idsByLogins(logins: readonly string[]): Promise<number[]>;
+  followerIds(userId: number): Promise<number[]>;
+  /** Among `userIds`, those who blocked `actorId`. */
+  whoBlocked(actorId: number, userIds: readonly number[]): Promise<number[]>;
+  /** Idempotent: returns whether the relation changed. */
+  follow(followerId: number, followeeId: number): Promise<boolean>;
+  unfollow(followerId: number, followeeId: number): Promise<boolean>;
 }
 export const UserRepository = Symbol.for('UserRepository');
 

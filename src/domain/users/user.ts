@@ -2,6 +2,11 @@ import { RuleViolated } from '../shared/errors.js';
 import type { Role } from './role.js';
 
 const LOGIN_PATTERN = /^[A-Za-z0-9_.-]{2,20}$/;
+
+/** Whether a string could be a login at all: anything else cannot name a user, so nobody needs to look it up. */
+export function couldBeLogin(value: string): boolean {
+  return LOGIN_PATTERN.test(value);
+}
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface NewUser {

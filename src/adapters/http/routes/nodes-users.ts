@@ -1,10 +1,10 @@
-import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
+import Router, { type RouterMiddleware } from '@koa/router';
 import { requireUser } from '../../../application/actor.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import { actorOf } from '../auth.js';
 import { pathId } from '../params.js';
-import type { Wire } from '../../presentation/wire.js';
+import { OK, type Wire } from '../../presentation/wire.js';
 
 export function nodeRoutes(app: UseCases, wire: Wire): Router {
   const router = new Router();
@@ -18,6 +18,16 @@ export function nodeRoutes(app: UseCases, wire: Wire): Router {
     if (!node) throw new NotFound('node');
     ctx.body = { node: wire.node(node) };
   });
+
+  for (const [verb, block] of [
+    ['block', true],
+    ['unblock', false],
+  ] as const) {
+    router.post(`/nodes/:id/${verb}`, async (ctx) => {
+      await app.blockNode.execute(actorOf(ctx), pathId(ctx.params.id), block);
+      ctx.body = OK;
+    });
+  }
 
   return router;
 }
@@ -33,6 +43,31 @@ export function userRoutes(app: UseCases, wire: Wire): Router {
   };
   router.get('/hello', me);
   router.get('/users/me', me);
+
+  router.get('/users/:login', async (ctx) => {
+    const actor = actorOf(ctx);
+    const { user, meta } = await app.showUser.execute(actor, ctx.params.login!);
+    ctx.body = { user: wire.userDetail(user, actor), meta };
+  });
+
+  for (const [verb, on] of [
+    ['follow', true],
+    ['unfollow', false],
+  ] as const) {
+    router.post(`/users/:login/${verb}`, async (ctx) => {
+      await app.followUser.execute(actorOf(ctx), ctx.params.login!, on);
+      ctx.body = OK;
+    });
+  }
+  for (const [verb, on] of [
+    ['block', true],
+    ['unblock', false],
+  ] as const) {
+    router.post(`/users/:login/${verb}`, async (ctx) => {
+      await app.blockUser.execute(actorOf(ctx), ctx.params.login!, on);
+      ctx.body = OK;
+    });
+  }
 
   return router;
 }

@@ -1,0 +1,58 @@
+import { InvalidInput, NotFound } from '../../domain/shared/errors.js';
+import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
+import { type Actor, requireUser } from '../actor.js';
+import { type RawParam, requiredId } from '../params.js';
+import type { NotificationReadModel, NotificationView } from '../read-models.js';
+import { pageLimit, pageOffset } from '../topics/list-topics.js';
+
+/** Every notification operation acts on the caller's own notifications only. */
+
+export class ListNotifications {
+  constructor(private readonly notifications: NotificationReadModel) {}
+
+  async execute(actor: Actor, input: { offset?: number; limit?: number }): Promise<NotificationView[]> {
+    const user = requireUser(actor);
+    const page = { offset: pageOffset(input.offset), limit: pageLimit(input.limit) };
+    return this.notifications.list(user.id, page, user);
+  }
+}
+
+export class CountUnreadNotifications {
+  constructor(private readonly notifications: NotificationReadModel) {}
+
+  async execute(actor: Actor): Promise<number> {
+    return this.notifications.unreadCount(requireUser(actor).id);
+  }
+}
+
+/** `ids` is required and must be an array; ids of other users' notifications are ignored; an empty array does nothing. */
+export class MarkNotificationsRead {
+  constructor(private readonly notifications: NotificationRepository) {}
+
+  async execute(actor: Actor, ids: RawParam): Promise<void> {
+    const user = requireUser(actor);
+    if (ids === undefined || ids === null) throw new InvalidInput('ids', 'ids is missing');
+    if (!Array.isArray(ids)) throw new InvalidInput('ids', 'ids must be an array of notification ids');
+    if (ids.length > 1000) throw new InvalidInput('ids', 'ids may list at most 1000 notifications');
+    const wanted = [...new Set(ids.map((id) => requiredId(id, 'ids')))];
+    await this.notifications.markRead(user.id, wanted);
+  }
+}
+
+export class DeleteNotification {
+  constructor(private readonly notifications: NotificationRepository) {}
+
+  /** Another user's notification is not found, exactly like one that does not exist. */
+  async execute(actor: Actor, id: number): Promise<void> {
+    const user = requireUser(actor);
+    if (!(await this.notifications.deleteOne(user.id, id))) throw new NotFound('notification');
+  }
+}
+
+export class DeleteAllNotifications {
+  constructor(private readonly notifications: NotificationRepository) {}
+
+  async execute(actor: Actor): Promise<void> {
+    await this.notifications.deleteAll(requireUser(actor).id);
+  }
+}
