@@ -2,7 +2,9 @@ import { Command } from 'commander';
 import type { CliRuntime } from './runtime.js';
 import { errorLine, exitCodeFor } from './output.js';
 import { CommanderError } from 'commander';
+import { appsCommand } from './commands/apps.js';
 import { dbCommand } from './commands/db.js';
+import { maintenanceCommand } from './commands/maintenance.js';
 import { nodesCommand } from './commands/nodes.js';
 import { repliesCommand } from './commands/replies.js';
 import { tokensCommand } from './commands/tokens.js';
@@ -19,7 +21,16 @@ export function buildProgram(runtime: CliRuntime): Command {
     .showHelpAfterError()
     .configureOutput({ writeOut: (text) => runtime.io.out(text.trimEnd()), writeErr: (text) => runtime.io.err(text.trimEnd()) });
 
-  for (const command of [dbCommand, usersCommand, nodesCommand, topicsCommand, repliesCommand, tokensCommand]) {
+  for (const command of [
+    dbCommand,
+    usersCommand,
+    nodesCommand,
+    topicsCommand,
+    repliesCommand,
+    appsCommand,
+    tokensCommand,
+    maintenanceCommand,
+  ]) {
     program.addCommand(command(runtime));
   }
   // Every subcommand reports parse errors through the same output and exits through the caller.

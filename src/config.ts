@@ -1,4 +1,4 @@
-import { DEFAULT_TOKEN_LIFETIME_SECONDS } from './application/tokens/access-tokens.js';
+import { DEFAULT_REFRESH_LIFETIME_SECONDS, DEFAULT_TOKEN_LIFETIME_SECONDS } from './application/tokens/access-tokens.js';
 
 /** Everything the environment configures, read and checked once. */
 export interface Config {
@@ -10,6 +10,11 @@ export interface Config {
   databaseUrl: string | null;
   dataDir: string;
   tokenLifetimeSeconds: number;
+  refreshTokenLifetimeSeconds: number;
+  /** Failed password grants allowed per account and per address within the window, then 429 until it ends. */
+  loginThrottle: { perAccount: number; perAddress: number; windowSeconds: number };
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
+  trustProxy: boolean;
   logLevel: string;
 }
 
@@ -23,6 +28,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || null,
     dataDir: env.FORUM_DATA_DIR || './.data',
     tokenLifetimeSeconds: integer(env, 'ACCESS_TOKEN_TTL', DEFAULT_TOKEN_LIFETIME_SECONDS, 1, 10 * 365 * 86_400),
+    refreshTokenLifetimeSeconds: integer(env, 'REFRESH_TOKEN_TTL', DEFAULT_REFRESH_LIFETIME_SECONDS, 1, 10 * 365 * 86_400),
+    loginThrottle: {
+      perAccount: integer(env, 'LOGIN_MAX_FAILURES', 10, 1, 1_000_000),
+      perAddress: integer(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 100, 1, 1_000_000),
+      windowSeconds: integer(env, 'LOGIN_THROTTLE_WINDOW', 900, 1, 86_400),
+    },
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

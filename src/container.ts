@@ -25,7 +25,17 @@ import {
 import { LikeRepository } from './domain/likes/like-repository.js';
 import { UseCases } from './application/use-cases.js';
 import { CreateNode, SetNodeHidden } from './application/nodes/manage-nodes.js';
-import { AccessTokenStore, Authenticate, IssueToken, RevokeToken } from './application/tokens/access-tokens.js';
+import {
+  AccessTokenStore,
+  Authenticate,
+  IssueToken,
+  LookupRefreshToken,
+  PurgeTokens,
+  RevokeToken,
+} from './application/tokens/access-tokens.js';
+import { AuthenticateClient, ClientStore, CreateApp, ListApps } from './application/oauth/clients.js';
+import { LoginThrottle, PasswordLogin } from './application/oauth/password-login.js';
+import { PostgresLoginThrottle, SqlClientStore } from './adapters/persistence/oauth-stores.js';
 import { CreateTopic } from './application/topics/create-topic.js';
 import { DeleteTopic } from './application/topics/delete-topic.js';
 import { ListTopics } from './application/topics/list-topics.js';
@@ -97,6 +107,11 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, ReplyRepository, (em: EntityManager) => new MikroOrmReplyRepository(em), [Em]);
   provide(bind, NotificationRepository, (em: EntityManager) => new SqlNotificationRepository(em), [Em]);
   provide(bind, AccessTokenStore, (em: EntityManager) => new SqlAccessTokenStore(em), [Em]);
+  provide(bind, ClientStore, (em: EntityManager) => new SqlClientStore(em), [Em]);
+  provide(bind, LoginThrottle, (em: EntityManager, config: Config) => new PostgresLoginThrottle(em, config.loginThrottle), [
+    Em,
+    AppConfig,
+  ]);
   provide(bind, LikeRepository, (em: EntityManager) => new SqlLikeRepository(em), [Em]);
   provide(bind, NotificationReadModel, (em: EntityManager) => new SqlNotificationReadModel(em), [Em]);
   provide(bind, ReplyReadModel, (em: EntityManager) => new SqlReplyReadModel(em), [Em]);
@@ -114,10 +129,19 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     bind,
     IssueToken,
     (store: AccessTokenStore, secrets: SecretGenerator, clock: Clock, config: Config) =>
-      new IssueToken(store, secrets, clock, config.tokenLifetimeSeconds),
+      new IssueToken(store, secrets, clock, {
+        accessSeconds: config.tokenLifetimeSeconds,
+        refreshSeconds: config.refreshTokenLifetimeSeconds,
+      }),
     [AccessTokenStore, SecretGenerator, Clock, AppConfig],
   );
   useCase(RevokeToken, [AccessTokenStore, SecretGenerator, Clock]);
+  useCase(LookupRefreshToken, [AccessTokenStore, SecretGenerator, Clock]);
+  useCase(PurgeTokens, [AccessTokenStore, Clock]);
+  useCase(PasswordLogin, [UserRepository, PasswordHasher, LoginThrottle]);
+  useCase(AuthenticateClient, [ClientStore, SecretGenerator]);
+  useCase(CreateApp, [ClientStore, SecretGenerator, Clock]);
+  useCase(ListApps, [ClientStore]);
 
   useCase(TopicRelocation, [NodeRepository, NotificationRepository]);
   useCase(Notifier, [UserRepository, TopicRepository, NotificationRepository]);
@@ -174,6 +198,12 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     authenticate: Authenticate,
     issueToken: IssueToken,
     revokeToken: RevokeToken,
+    lookupRefreshToken: LookupRefreshToken,
+    purgeTokens: PurgeTokens,
+    passwordLogin: PasswordLogin,
+    authenticateClient: AuthenticateClient,
+    createApp: CreateApp,
+    listApps: ListApps,
     listTopics: ListTopics,
     showTopic: ShowTopic,
     createTopic: CreateTopic,

@@ -17,7 +17,15 @@ async function main(): Promise<void> {
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
 
   const useCases = useCasesOf(buildContainer(database.orm, config));
-  const app = createApp({ useCases, wire: new Wire(config.publicUrl), scope: database.scope, isReady: database.isReady, logger });
+  const app = createApp({
+    useCases,
+    wire: new Wire(config.publicUrl),
+    scope: database.scope,
+    isReady: database.isReady,
+    logger,
+    tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
+    trustProxy: config.trustProxy,
+  });
   const server = await listen(app, config.port, config.host);
   logger.info(
     { url: server.url, database: config.databaseUrl ? 'external' : `embedded (${config.dataDir})` },

@@ -12,7 +12,9 @@ import type { DeleteReply } from './replies/delete-reply.js';
 import type { ListReplies } from './replies/list-replies.js';
 import type { UpdateReply } from './replies/update-reply.js';
 import type { CreateNode, SetNodeHidden } from './nodes/manage-nodes.js';
-import type { Authenticate, IssueToken, RevokeToken } from './tokens/access-tokens.js';
+import type { Authenticate, IssueToken, LookupRefreshToken, PurgeTokens, RevokeToken } from './tokens/access-tokens.js';
+import type { AuthenticateClient, CreateApp, ListApps } from './oauth/clients.js';
+import type { PasswordLogin } from './oauth/password-login.js';
 import type { CreateTopic } from './topics/create-topic.js';
 import type { DeleteTopic } from './topics/delete-topic.js';
 import type { ListTopics } from './topics/list-topics.js';
@@ -32,6 +34,12 @@ export interface UseCases {
   authenticate: Authenticate;
   issueToken: IssueToken;
   revokeToken: RevokeToken;
+  lookupRefreshToken: LookupRefreshToken;
+  purgeTokens: PurgeTokens;
+  passwordLogin: PasswordLogin;
+  authenticateClient: AuthenticateClient;
+  createApp: CreateApp;
+  listApps: ListApps;
 
   listTopics: ListTopics;
   showTopic: ShowTopic;

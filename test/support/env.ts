@@ -35,13 +35,26 @@ export function testEnv(): TestEnv {
 
 export async function startTestEnv(): Promise<void> {
   const database = await createTestDatabase();
-  const config: Config = { ...loadConfig({}), databaseUrl: database.url, publicUrl: PUBLIC_URL };
+  const config: Config = {
+    ...loadConfig({}),
+    databaseUrl: database.url,
+    publicUrl: PUBLIC_URL,
+    // Small enough for a test to reach the limit and wait the window out.
+    loginThrottle: { perAccount: 3, perAddress: 20, windowSeconds: 2 },
+  };
   const orm = await createOrm(database.url, { poolMax: 20 });
   await migrate(orm);
   const useCases = useCasesOf(buildContainer(orm, config));
   const wire = new Wire(PUBLIC_URL);
   const scope = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
-  const app = createApp({ useCases, wire, scope, isReady: () => orm.isConnected(), logger: pino({ level: 'silent' }) });
+  const app = createApp({
+    useCases,
+    wire,
+    scope,
+    isReady: () => orm.isConnected(),
+    logger: pino({ level: 'silent' }),
+    tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
+  });
   const env: TestEnv = {
     config,
     orm,
@@ -65,7 +78,7 @@ export async function stopTestEnv(): Promise<void> {
 /** Empties every table but keeps what the first migration created (NoPoint and the system user). */
 async function resetData(orm: MikroORM): Promise<void> {
   await orm.em.fork().execute(`
-    truncate notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
+    truncate login_throttle, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
       oauth_clients, replies, topics restart identity cascade;
     delete from users where login <> 'system';
     delete from nodes where name <> 'NoPoint';

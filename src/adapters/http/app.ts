@@ -9,6 +9,7 @@ import { resolveActor } from './auth.js';
 import { errorMapper } from './error-mapper.js';
 import { mergeParams } from './params.js';
 import { notificationRoutes } from './routes/notifications.js';
+import { oauthRoutes } from './routes/oauth.js';
 import { replyRoutes } from './routes/replies.js';
 import { topicRoutes } from './routes/topics.js';
 import { nodeRoutes, userRoutes } from './routes/nodes-users.js';
@@ -21,6 +22,9 @@ export interface HttpDependencies {
   scope<T>(work: () => Promise<T>): Promise<T>;
   isReady(): Promise<boolean>;
   logger: Logger;
+  tokenLifetimes: { accessSeconds: number; refreshSeconds: number };
+  /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
+  trustProxy?: boolean;
 }
 
 const BODY_LIMIT = '1mb';
@@ -36,8 +40,8 @@ async function notFound(ctx: Koa.Context): Promise<void> {
   ctx.body = { error: 'ResourceNotFound' };
 }
 
-export function createApp({ useCases, wire, scope, isReady, logger }: HttpDependencies): Koa {
-  const app = new Koa();
+export function createApp({ useCases, wire, scope, isReady, logger, tokenLifetimes, trustProxy }: HttpDependencies): Koa {
+  const app = new Koa({ proxy: trustProxy ?? false });
   const requestLogger = pinoHttp({ logger, quietReqLogger: true });
 
   app.use(async (ctx, next) => {
@@ -58,6 +62,8 @@ export function createApp({ useCases, wire, scope, isReady, logger }: HttpDepend
   app.use(mergeParams);
   app.use((_ctx, next) => scope(next));
   app.use(resolveActor(useCases.authenticate));
+
+  app.use(oauthRoutes(useCases, tokenLifetimes).routes());
 
   const api = new Router({ prefix: '/api/v3' });
   for (const routes of [

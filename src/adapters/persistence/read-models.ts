@@ -20,6 +20,7 @@ import type {
 } from '../../application/read-models.js';
 import type { Viewer } from '../../domain/users/role.js';
 import { couldBeLogin } from '../../domain/users/user.js';
+import { type Timestamp, toDate } from './timestamps.js';
 
 /**
  * The read side: one SQL statement per request, straight into views. Every value travels as a bound parameter;
@@ -67,19 +68,6 @@ interface TopicRow {
 interface TopicDetailRow extends TopicRow {
   body: string;
   body_html: string;
-}
-
-/**
- * Raw rows carry timestamps as PostgreSQL prints them (MikroORM installs string parsers for its own hydration):
- * `2026-11-21 08:15:30.12+00`, in UTC since the ORM forces the session time zone.
- */
-type Timestamp = Date | string;
-
-function toDate(value: Timestamp): Date;
-function toDate(value: Timestamp | null): Date | null;
-function toDate(value: Timestamp | null): Date | null {
-  if (value === null || value instanceof Date) return value;
-  return new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
 }
 
 function topicView(row: TopicRow): TopicView {

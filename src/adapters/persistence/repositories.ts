@@ -2,7 +2,8 @@ import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActingUser } from '../../application/actor.js';
 import type { LikeRepository, LikeTarget } from '../../domain/likes/like-repository.js';
-import type { AccessTokenStore, TokenRecord } from '../../application/tokens/access-tokens.js';
+import type { AccessTokenStore, RefreshGrant, TokenRecord } from '../../application/tokens/access-tokens.js';
+import { type Timestamp, toDate } from './timestamps.js';
 import { NO_POINT_NODE_NAME, Node } from '../../domain/nodes/node.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import type { NewNotification } from '../../domain/notifications/notification.js';
@@ -334,8 +335,8 @@ export class SqlAccessTokenStore implements AccessTokenStore {
 
   async add(record: TokenRecord): Promise<void> {
     await this.em.execute(
-      `insert into oauth_tokens (access_digest, refresh_digest, user_id, client_id, scope, expires_at, created_at)
-       values (?, ?, ?, ?, ?, ?, ?)`,
+      `insert into oauth_tokens (access_digest, refresh_digest, user_id, client_id, scope, expires_at, refresh_expires_at, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         record.accessDigest,
         record.refreshDigest,
@@ -343,6 +344,7 @@ export class SqlAccessTokenStore implements AccessTokenStore {
         record.clientId,
         record.scope,
         record.expiresAt,
+        record.refreshExpiresAt,
         record.createdAt,
       ],
     );
@@ -355,6 +357,33 @@ export class SqlAccessTokenStore implements AccessTokenStore {
       [digest, now],
     );
     return rows[0] ?? null;
+  }
+
+  async refreshGrant(digest: string, now: Date): Promise<RefreshGrant | null> {
+    const rows = await this.em.execute<
+      { user_id: number; client_id: number | null; scope: string; refresh_expires_at: Timestamp | null }[]
+    >(
+      `select user_id, client_id, scope, refresh_expires_at from oauth_tokens
+       where refresh_digest = ? and revoked_at is null and user_id is not null
+         and (refresh_expires_at is null or refresh_expires_at > ?)`,
+      [digest, now],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { userId: row.user_id, clientId: row.client_id, scope: row.scope, refreshExpiresAt: toDate(row.refresh_expires_at) };
+  }
+
+  async purge(now: Date): Promise<number> {
+    const rows = await this.em.execute<{ n: number }[]>(
+      `with gone as (
+         delete from oauth_tokens
+         where revoked_at is not null
+            or (expires_at <= ? and (refresh_digest is null or refresh_expires_at <= ?))
+         returning 1)
+       select count(*)::int as n from gone`,
+      [now, now],
+    );
+    return rows[0]!.n;
   }
 
   async revoke(digest: string, now: Date): Promise<boolean> {

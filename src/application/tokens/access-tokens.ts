@@ -10,15 +10,28 @@ export interface TokenRecord {
   clientId: number | null;
   scope: string;
   expiresAt: Date;
+  refreshExpiresAt: Date | null;
   createdAt: Date;
+}
+
+/** A live refresh token: who it is for, which client holds it, until when. */
+export interface RefreshGrant {
+  userId: number;
+  clientId: number | null;
+  scope: string;
+  refreshExpiresAt: Date | null;
 }
 
 export interface AccessTokenStore {
   add(record: TokenRecord): Promise<void>;
   /** The user behind a live (unexpired, unrevoked) access token digest. */
   userForAccessDigest(digest: string, now: Date): Promise<ActingUser | null>;
-  /** Revokes the pair that either digest belongs to; returns whether one was found. */
+  /** The grant behind a live (unexpired, unrevoked) refresh token digest. */
+  refreshGrant(digest: string, now: Date): Promise<RefreshGrant | null>;
+  /** Revokes the pair that either digest belongs to; returns whether a live one was found. */
   revoke(digest: string, now: Date): Promise<boolean>;
+  /** Deletes revoked tokens and tokens that can no longer be used (access and refresh expired). */
+  purge(now: Date): Promise<number>;
 }
 export const AccessTokenStore = Symbol.for('AccessTokenStore');
 
@@ -33,17 +46,25 @@ export interface IssuedToken {
 }
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_400;
+export const DEFAULT_REFRESH_LIFETIME_SECONDS = 30 * 86_400;
+export const TOKEN_SCOPE = 'all';
 
+export interface TokenLifetimes {
+  accessSeconds: number;
+  refreshSeconds: number;
+}
+
+/** Issues an access token, and a refresh token whenever there is a user (not for client credentials). */
 export class IssueToken {
   constructor(
     private readonly store: AccessTokenStore,
     private readonly secrets: SecretGenerator,
     private readonly clock: Clock,
-    private readonly defaultLifetimeSeconds: number,
+    private readonly lifetimes: TokenLifetimes,
   ) {}
 
   async execute(input: { userId: number | null; clientId: number | null; expiresIn?: number }): Promise<IssuedToken> {
-    const lifetime = input.expiresIn ?? this.defaultLifetimeSeconds;
+    const lifetime = input.expiresIn ?? this.lifetimes.accessSeconds;
     if (!Number.isInteger(lifetime) || lifetime < 1)
       throw new InvalidInput('expires_in', 'expires_in must be a positive whole number');
     const now = this.clock.now();
@@ -54,8 +75,9 @@ export class IssueToken {
       refreshDigest: refresh === null ? null : this.secrets.digest(refresh),
       userId: input.userId,
       clientId: input.clientId,
-      scope: 'all',
+      scope: TOKEN_SCOPE,
       expiresAt: new Date(now.getTime() + lifetime * 1000),
+      refreshExpiresAt: refresh === null ? null : new Date(now.getTime() + this.lifetimes.refreshSeconds * 1000),
       createdAt: now,
     });
     return {
@@ -63,7 +85,7 @@ export class IssueToken {
       token_type: 'Bearer',
       expires_in: lifetime,
       ...(refresh === null ? {} : { refresh_token: refresh }),
-      scope: 'all',
+      scope: TOKEN_SCOPE,
       created_at: Math.floor(now.getTime() / 1000),
     };
   }
@@ -83,6 +105,21 @@ export class Authenticate {
   }
 }
 
+/** The grant behind a refresh token, if it is still live. */
+export class LookupRefreshToken {
+  constructor(
+    private readonly store: AccessTokenStore,
+    private readonly secrets: SecretGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(token: string): Promise<RefreshGrant | null> {
+    if (!token || token.length > 512) return null;
+    return this.store.refreshGrant(this.secrets.digest(token), this.clock.now());
+  }
+}
+
+/** Revokes an access or refresh token together with its pair (RFC 7009); false when no live token matched. */
 export class RevokeToken {
   constructor(
     private readonly store: AccessTokenStore,
@@ -91,6 +128,19 @@ export class RevokeToken {
   ) {}
 
   async execute(token: string): Promise<boolean> {
+    if (!token || token.length > 512) return false;
     return this.store.revoke(this.secrets.digest(token), this.clock.now());
+  }
+}
+
+/** Maintenance: removes tokens nobody can use any more. Returns how many. */
+export class PurgeTokens {
+  constructor(
+    private readonly store: AccessTokenStore,
+    private readonly clock: Clock,
+  ) {}
+
+  execute(): Promise<number> {
+    return this.store.purge(this.clock.now());
   }
 }

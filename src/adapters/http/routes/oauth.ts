@@ -1,0 +1,121 @@
+import Router from '@koa/router';
+import OAuth2Server, { OAuthError, Request as OAuthRequest, Response as OAuthResponse } from '@node-oauth/oauth2-server';
+import type { UseCases } from '../../../application/use-cases.js';
+import type { IssuedToken } from '../../../application/tokens/access-tokens.js';
+import { TOKEN_SCOPE } from '../../../application/tokens/access-tokens.js';
+import { DomainError } from '../../../domain/shared/errors.js';
+import type { Params } from '../params.js';
+
+const GRANTS = ['password', 'refresh_token', 'client_credentials'];
+
+/**
+ * The library's model, for one request: each callback is a call into the application. Tokens are issued by our
+ * own IssueToken (digests stored, `created_at` included) and handed back to the glue as `issued`.
+ */
+function oauthModel(app: UseCases, address: string) {
+  return {
+    async getClient(clientId: string, clientSecret: string) {
+      const client = await app.authenticateClient.execute(clientId, clientSecret);
+      return client ? { id: client.id, grants: GRANTS } : false;
+    },
+    async getUser(username: string, password: string) {
+      return (await app.passwordLogin.execute({ username, password, address })) ?? false;
+    },
+    /** Client credentials: a token with no user behind it. */
+    async getUserFromClient() {
+      return { id: null };
+    },
+    async validateScope(_user: unknown, _client: unknown, scope?: string[]) {
+      return !scope || scope.every((s) => s === TOKEN_SCOPE) ? [TOKEN_SCOPE] : false;
+    },
+    async saveToken(_generated: unknown, client: { id: number }, user: { id: number | null }) {
+      const issued = await app.issueToken.execute({ userId: user.id, clientId: client.id });
+      return {
+        accessToken: issued.access_token,
+        refreshToken: issued.refresh_token,
+        scope: [issued.scope],
+        client,
+        user,
+        issued,
+      };
+    },
+    async getRefreshToken(refreshToken: string) {
+      const grant = await app.lookupRefreshToken.execute(refreshToken);
+      if (!grant) return false;
+      return {
+        refreshToken,
+        refreshTokenExpiresAt: grant.refreshExpiresAt ?? undefined,
+        scope: [grant.scope],
+        client: { id: grant.clientId },
+        user: { id: grant.userId },
+      };
+    },
+    /** Rotation: the used refresh token and its access token stop working at once; a reused one is `invalid_grant`. */
+    async revokeToken(token: { refreshToken: string }) {
+      return app.revokeToken.execute(token.refreshToken);
+    },
+    async getAccessToken() {
+      return false;
+    },
+  };
+}
+
+/** Only string parameters reach the library: anything else counts as absent (`invalid_request`). */
+function stringParams(params: Params): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+/**
+ * RFC 6749 token endpoint and RFC 7009 revocation, glued to @node-oauth/oauth2-server. The library insists on a
+ * form body; real clients also send JSON, so it is handed the merged parameters as a form request. An
+ * Authorization header that is not Basic (clients send `Bearer null` here) is not client authentication.
+ */
+export function oauthRoutes(app: UseCases, lifetimes: { accessSeconds: number; refreshSeconds: number }): Router {
+  const router = new Router();
+
+  router.post('/oauth/token', async (ctx) => {
+    const authorization = ctx.get('authorization');
+    const request = new OAuthRequest({
+      method: 'POST',
+      query: {},
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': '1',
+        ...(/^basic\s/i.test(authorization) ? { authorization } : {}),
+      },
+      body: stringParams(ctx.state.params as Params),
+    });
+    const server = new OAuth2Server({
+      model: oauthModel(app, ctx.ip),
+      accessTokenLifetime: lifetimes.accessSeconds,
+      refreshTokenLifetime: lifetimes.refreshSeconds,
+      allowExtendedTokenAttributes: true,
+      alwaysIssueNewRefreshToken: true,
+      // The library types ids as strings; ours are numbers, which it only compares with each other.
+    } as unknown as ConstructorParameters<typeof OAuth2Server>[0]);
+    ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+    try {
+      const token = (await server.token(request, new OAuthResponse())) as unknown as { issued: IssuedToken };
+      ctx.body = token.issued;
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      const inner = (error as OAuthError & { inner?: unknown }).inner;
+      if (inner instanceof DomainError || error.name === 'server_error') throw inner ?? error;
+      // RFC 6749 §5.2: a client that failed to authenticate gets 401 and a challenge.
+      const invalidClient = error.name === 'invalid_client';
+      ctx.status = invalidClient ? 401 : error.code;
+      if (invalidClient) ctx.set('WWW-Authenticate', 'Basic realm="forum"');
+      ctx.body = { error: error.name, error_description: error.message };
+    }
+  });
+
+  /** RFC 7009: the answer is 200 whether or not the token was known, so it reveals nothing. */
+  router.post('/oauth/revoke', async (ctx) => {
+    const token = (ctx.state.params as Params).token;
+    if (typeof token === 'string') await app.revokeToken.execute(token);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {};
+  });
+
+  return router;
+}
