@@ -7,6 +7,7 @@ import { migrate, migrationStatus } from '../src/adapters/persistence/orm.js';
 import { Wire } from '../src/adapters/presentation/wire.js';
 import { runForumctl } from './program.js';
 import type { CliRuntime, CliSession } from './runtime.js';
+import { terminalProgress } from './output.js';
 
 /** Entry: runtime -> program -> parseAsync -> close. Exit codes through process.exitCode, never process.exit. */
 async function main(argv: string[]): Promise<void> {
@@ -47,6 +48,7 @@ async function main(argv: string[]): Promise<void> {
       },
       stdinIsTerminal: Boolean(process.stdin.isTTY),
       stderrIsTerminal: Boolean(process.stderr.isTTY),
+      progress: (label) => terminalProgress(label),
       confirm: async (question) => {
         const rl = createInterface({ input: process.stdin, output: process.stderr });
         try {

@@ -1,4 +1,6 @@
+import cliProgress from 'cli-progress';
 import Table from 'cli-table3';
+import type { ProgressBar } from './runtime.js';
 import { CommanderError } from 'commander';
 import { DomainError, type ErrorCode } from '../src/domain/shared/errors.js';
 
@@ -32,4 +34,26 @@ export function table(head: string[], rows: (string | number | boolean | null)[]
   const t = new Table({ head, style: { head: [], border: [] } });
   t.push(...rows.map((row) => row.map((cell) => (cell === null ? '' : String(cell)))));
   return t.toString();
+}
+
+/** cli-progress on stderr, only when stderr is a terminal: nothing is written into pipes or logs. */
+export function terminalProgress(label: string): ProgressBar {
+  if (!process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
+  const bar = new cliProgress.SingleBar(
+    { format: `${label.padEnd(14)} [{bar}] {percentage}% {value}/{total}`, stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) {
+        bar.start(total, done);
+        started = true;
+      } else {
+        bar.setTotal(total);
+        bar.update(done);
+      }
+    },
+    stop: () => started && bar.stop(),
+  };
 }

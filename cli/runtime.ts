@@ -23,6 +23,13 @@ export interface CliIo {
   stderrIsTerminal: boolean;
   /** Asks a yes/no question on the terminal. */
   confirm(question: string): Promise<boolean>;
+  /** A progress bar on stderr when it is a terminal; silent otherwise (scripts, --json pipes). */
+  progress(label: string): ProgressBar;
+}
+
+export interface ProgressBar {
+  update(done: number, total: number): void;
+  stop(): void;
 }
 
 export interface CliRuntime {

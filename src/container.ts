@@ -40,6 +40,9 @@ import { CreateTopic } from './application/topics/create-topic.js';
 import { DeleteTopic } from './application/topics/delete-topic.js';
 import { ListTopics } from './application/topics/list-topics.js';
 import { MoveTopic } from './application/topics/move-topic.js';
+import { MoveNodeTopics } from './application/topics/move-node-topics.js';
+import { CounterMaintenance, PurgeNotifications, Recount } from './application/maintenance/maintenance.js';
+import { SqlCounterMaintenance } from './adapters/persistence/counter-maintenance.js';
 import { TopicRelocation } from './application/topics/relocation.js';
 import { ShowTopic } from './application/topics/show-topic.js';
 import { TopicAction } from './application/topics/topic-action.js';
@@ -112,6 +115,7 @@ const persistenceModule = new ContainerModule(({ bind }) => {
     Em,
     AppConfig,
   ]);
+  provide(bind, CounterMaintenance, (em: EntityManager) => new SqlCounterMaintenance(em), [Em]);
   provide(bind, LikeRepository, (em: EntityManager) => new SqlLikeRepository(em), [Em]);
   provide(bind, NotificationReadModel, (em: EntityManager) => new SqlNotificationReadModel(em), [Em]);
   provide(bind, ReplyReadModel, (em: EntityManager) => new SqlReplyReadModel(em), [Em]);
@@ -171,6 +175,9 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(FavoriteTopic, [TopicRepository, UserRepository, UnitOfWork]);
   useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(MoveTopic, [TopicRepository, TopicRelocation, UnitOfWork, Clock]);
+  useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
+  useCase(Recount, [CounterMaintenance]);
+  useCase(PurgeNotifications, [CounterMaintenance, Clock]);
 
   useCase(ListReplies, [TopicRepository, ReplyReadModel]);
   useCase(CreateReply, [TopicRepository, ReplyRepository, UserRepository, Notifier, MarkdownRenderer, UnitOfWork, Clock]);
@@ -213,6 +220,9 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     favoriteTopic: FavoriteTopic,
     topicAction: TopicAction,
     moveTopic: MoveTopic,
+    moveNodeTopics: MoveNodeTopics,
+    recount: Recount,
+    purgeNotifications: PurgeNotifications,
     listReplies: ListReplies,
     createReply: CreateReply,
     updateReply: UpdateReply,

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
-import { action } from './shared.js';
+import { action, confirmed, integerOption } from './shared.js';
+import { table } from '../output.js';
+import { InvalidInput } from '../../src/domain/shared/errors.js';
 
 export function maintenanceCommand(runtime: CliRuntime): Command {
   const maintenance = new Command('maintenance').description('maintenance jobs for operators and scripts');
@@ -13,6 +15,44 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
       action(runtime, async (context) => {
         const purged = await context.session.useCases.purgeTokens.execute();
         return { json: { purged }, text: `purged ${purged} token(s)` };
+      }),
+    );
+
+  maintenance
+    .command('recount')
+    .description('recompute every counter and last-reply field from the rows, in short batches; prints what it corrected')
+    .option('--batch-size <n>', 'rows per batch (each batch is one short transaction)', '5000')
+    .addHelpText('after', '\nExample:\n  $ forumctl maintenance recount --json')
+    .action(
+      action(runtime, async (context, options: { batchSize: string }) => {
+        const batchSize = integerOption(options.batchSize, 'batch-size')!;
+        if (batchSize < 1) throw new InvalidInput('batch-size', 'batch-size must be at least 1');
+        const bars: { stop(): void }[] = [];
+        const corrected = await context.session.useCases.recount.execute({
+          batchSize,
+          onProgress: (family) => {
+            const bar = context.io.progress(family);
+            bars.push(bar);
+            return (done, total) => bar.update(done, total);
+          },
+        });
+        bars.forEach((bar) => bar.stop());
+        const rows = Object.entries(corrected).map(([family, count]) => [family, count]);
+        return { json: { corrected }, text: table(['rows', 'corrected'], rows) };
+      }),
+    );
+
+  maintenance
+    .command('purge-notifications')
+    .description('delete notifications older than a number of days, in batches')
+    .requiredOption('--older-than <days>', 'age in days')
+    .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-notifications --older-than 90 --yes')
+    .action(
+      action(runtime, async (context, options: { olderThan: string }) => {
+        const days = integerOption(options.olderThan, 'older-than')!;
+        await confirmed(context, `Delete every notification older than ${days} days?`);
+        const purged = await context.session.useCases.purgeNotifications.execute(days);
+        return { json: { purged }, text: `purged ${purged} notification(s)` };
       }),
     );
 

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
-import { action, confirmed, idArgument, OK_RESULT } from './shared.js';
+import { InvalidInput } from '../../src/domain/shared/errors.js';
+import { action, confirmed, idArgument, integerOption, OK_RESULT } from './shared.js';
 
 /** Moderation of topics, through the same use cases and policy as the HTTP API. */
 export function topicsCommand(runtime: CliRuntime): Command {
@@ -33,19 +34,57 @@ export function topicsCommand(runtime: CliRuntime): Command {
     );
 
   topics
-    .command('move <id>')
-    .description("relocate a topic to another node and lock it there, as an administrator's update does")
-    .requiredOption('--node <node-id>', 'the node to move it to')
-    .addHelpText('after', '\nExample:\n  $ forumctl topics move 42 --node 7')
+    .command('move [id]')
+    .description(
+      "relocate a topic to another node and lock it there, as an administrator's update does; " +
+        'or, with --from-node and --to-node, every topic of a node, in batches',
+    )
+    .option('--node <node-id>', 'the node to move the topic to')
+    .option('--from-node <node-id>', 'bulk: the node to empty')
+    .option('--to-node <node-id>', 'bulk: the node to move its topics to')
+    .option('--batch-size <n>', 'bulk: topics per transaction', '500')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ forumctl topics move 42 --node 7\n  $ forumctl topics move --from-node 3 --to-node 7 --yes --json',
+    )
     .action(
-      action(runtime, async (context, id: string, options: { node: string }) => {
-        const topicId = idArgument(id, 'id');
-        const moved = await context.session.useCases.moveTopic.execute(context.actor, topicId, idArgument(options.node, 'node'));
-        return {
-          json: { ok: 1, moved },
-          text: moved ? `topic ${topicId} moved to node ${options.node}` : `topic ${topicId} already in node ${options.node}`,
-        };
-      }),
+      action(
+        runtime,
+        async (
+          context,
+          id: string | undefined,
+          options: { node?: string; fromNode?: string; toNode?: string; batchSize: string },
+        ) => {
+          if (id !== undefined && options.node !== undefined && options.fromNode === undefined && options.toNode === undefined) {
+            const topicId = idArgument(id, 'id');
+            const moved = await context.session.useCases.moveTopic.execute(
+              context.actor,
+              topicId,
+              idArgument(options.node, 'node'),
+            );
+            return {
+              json: { ok: 1, moved },
+              text: moved ? `topic ${topicId} moved to node ${options.node}` : `topic ${topicId} already in node ${options.node}`,
+            };
+          }
+          if (id === undefined && options.node === undefined && options.fromNode !== undefined && options.toNode !== undefined) {
+            const fromNodeId = idArgument(options.fromNode, 'from-node');
+            const toNodeId = idArgument(options.toNode, 'to-node');
+            const batchSize = integerOption(options.batchSize, 'batch-size')!;
+            if (batchSize < 1) throw new InvalidInput('batch-size', 'batch-size must be at least 1');
+            await confirmed(context, `Move every topic of node ${fromNodeId} to node ${toNodeId}?`);
+            const bar = context.io.progress('moving topics');
+            const summary = await context.session.useCases.moveNodeTopics.execute(
+              context.actor,
+              { fromNodeId, toNodeId, batchSize },
+              (done, total) => bar.update(done, total),
+            );
+            bar.stop();
+            return { json: summary, text: `moved ${summary.moved} topic(s) from node ${fromNodeId} to node ${toNodeId}` };
+          }
+          throw new InvalidInput('move', 'give either <id> --node <node-id>, or --from-node <node-id> --to-node <node-id>');
+        },
+      ),
     );
 
   for (const [verb, type, done] of [

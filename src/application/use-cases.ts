@@ -15,6 +15,8 @@ import type { CreateNode, SetNodeHidden } from './nodes/manage-nodes.js';
 import type { Authenticate, IssueToken, LookupRefreshToken, PurgeTokens, RevokeToken } from './tokens/access-tokens.js';
 import type { AuthenticateClient, CreateApp, ListApps } from './oauth/clients.js';
 import type { PasswordLogin } from './oauth/password-login.js';
+import type { PurgeNotifications, Recount } from './maintenance/maintenance.js';
+import type { MoveNodeTopics } from './topics/move-node-topics.js';
 import type { CreateTopic } from './topics/create-topic.js';
 import type { DeleteTopic } from './topics/delete-topic.js';
 import type { ListTopics } from './topics/list-topics.js';
@@ -50,6 +52,7 @@ export interface UseCases {
   favoriteTopic: FavoriteTopic;
   topicAction: TopicAction;
   moveTopic: MoveTopic;
+  moveNodeTopics: MoveNodeTopics;
 
   listReplies: ListReplies;
   createReply: CreateReply;
@@ -69,6 +72,9 @@ export interface UseCases {
   changeRole: ChangeRole;
   blockNode: BlockNode;
   blockUser: BlockUser;
+
+  recount: Recount;
+  purgeNotifications: PurgeNotifications;
 
   createNode: CreateNode;
   setNodeHidden: SetNodeHidden;

@@ -264,6 +264,19 @@ describe('forumctl help', () => {
       ['replies', 'delete'],
       ['tokens', 'issue'],
       ['tokens', 'revoke'],
+      ['apps', 'create'],
+      ['apps', 'list'],
+      ['maintenance', 'recount'],
+      ['maintenance', 'purge-notifications'],
+      ['maintenance', 'purge-tokens'],
+      ['users', 'unblock-node'],
+      ['users', 'block-user'],
+      ['nodes', 'list'],
+      ['nodes', 'unhide'],
+      ['topics', 'delete'],
+      ['topics', 'excellent'],
+      ['topics', 'unexcellent'],
+      ['topics', 'open'],
     ]) {
       const res = await forumctl([...command, '--help']);
       expect(res.code, command.join(' ')).to.equal(0);

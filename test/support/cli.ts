@@ -33,6 +33,7 @@ export async function forumctl(
       readStdin: async () => options.stdin ?? '',
       stdinIsTerminal: options.terminal ?? false,
       stderrIsTerminal: false,
+      progress: () => ({ update: () => undefined, stop: () => undefined }),
       confirm: async (question) => {
         questions.push(question);
         return options.answer ?? false;

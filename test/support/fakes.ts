@@ -32,6 +32,12 @@ export class FakeTopics implements TopicRepository {
     topic.id = this.nextId++;
     this.rows.set(topic.id, topic);
   }
+  async visibleInNode(nodeId: number, afterId: number, limit: number) {
+    return [...this.rows.values()].filter((t) => t.nodeId === nodeId && t.deletedAt === null && t.id > afterId).slice(0, limit);
+  }
+  async countVisibleInNode(nodeId: number) {
+    return [...this.rows.values()].filter((t) => t.nodeId === nodeId && t.deletedAt === null).length;
+  }
   readonly replyCounts = new Map<number, number>();
   async recordReply(topicId: number) {
     this.replyCounts.set(topicId, (this.replyCounts.get(topicId) ?? 0) + 1);

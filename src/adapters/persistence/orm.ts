@@ -2,12 +2,14 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { Migration20261121000000_initial } from './migrations/Migration20261121000000_initial.js';
 import { Migration20261122000000_oauth } from './migrations/Migration20261122000000_oauth.js';
+import { Migration20261122010000_maintenance } from './migrations/Migration20261122010000_maintenance.js';
 import { SCHEMAS } from './schemas.js';
 
 /** Listed, not discovered: no glob at run time, and the build output is all that is needed. */
 export const MIGRATIONS = [
   { name: 'Migration20261121000000_initial', class: Migration20261121000000_initial },
   { name: 'Migration20261122000000_oauth', class: Migration20261122000000_oauth },
+  { name: 'Migration20261122010000_maintenance', class: Migration20261122010000_maintenance },
 ];
 
 export async function createOrm(clientUrl: string, options: { poolMax?: number; debug?: boolean } = {}): Promise<MikroORM> {

@@ -183,6 +183,14 @@ export class MikroOrmTopicRepository implements TopicRepository {
     await this.em.persist(topic).flush();
   }
 
+  visibleInNode(nodeId: number, afterId: number, limit: number): Promise<Topic[]> {
+    return this.em.find(Topic, { nodeId, deletedAt: null, id: { $gt: afterId } }, { orderBy: { id: 'asc' }, limit });
+  }
+
+  async countVisibleInNode(nodeId: number): Promise<number> {
+    return this.em.count(Topic, { nodeId, deletedAt: null });
+  }
+
   async recordReply(topicId: number, reply: { id: number; userId: number; login: string; at: Date }): Promise<void> {
     // Row-locked and re-evaluated by PostgreSQL under concurrency: the count never loses an increment, and the
     // last-reply fields only ever move forward to a later reply.

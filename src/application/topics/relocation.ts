@@ -20,11 +20,21 @@ export class TopicRelocation {
   }
 
   async moved(topic: Topic, fromNodeId: number, actor: ActingUser): Promise<void> {
-    await this.nodes.adjustTopicsCount(fromNodeId, -1);
-    await this.nodes.adjustTopicsCount(topic.nodeId, +1);
+    await this.movedMany([topic], fromNodeId, actor);
+  }
+
+  /** Topics that all left `fromNodeId` (for one node each, or one target in bulk): counters move once per node. */
+  async movedMany(topics: readonly Topic[], fromNodeId: number, actor: ActingUser): Promise<void> {
+    if (topics.length === 0) return;
+    await this.nodes.adjustTopicsCount(fromNodeId, -topics.length);
+    const arrivals = new Map<number, number>();
+    for (const topic of topics) arrivals.set(topic.nodeId, (arrivals.get(topic.nodeId) ?? 0) + 1);
+    for (const [nodeId, count] of arrivals) await this.nodes.adjustTopicsCount(nodeId, count);
     if (actor.role === 'admin') {
       await this.notifications.addAll(
-        nodeChanged({ topicId: topic.id, ownerId: topic.userId, actorId: actor.id, nodeId: topic.nodeId }),
+        topics.flatMap((topic) =>
+          nodeChanged({ topicId: topic.id, ownerId: topic.userId, actorId: actor.id, nodeId: topic.nodeId }),
+        ),
       );
     }
   }

@@ -4,6 +4,9 @@ export interface TopicRepository {
   /** A topic that is not deleted, or null. */
   findVisible(id: number): Promise<Topic | null>;
   add(topic: Topic): Promise<void>;
+  /** Up to `limit` visible topics of a node with ids above `afterId`, by id (for batch jobs). */
+  visibleInNode(nodeId: number, afterId: number, limit: number): Promise<Topic[]>;
+  countVisibleInNode(nodeId: number): Promise<number>;
   /**
    * A visible reply was written: one more reply, and the last-reply fields and last activity move to it unless a
    * later reply got there first (concurrent replies never lose an update).

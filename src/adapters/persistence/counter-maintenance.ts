@@ -1,0 +1,94 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CounterFamily, CounterMaintenance } from '../../application/maintenance/maintenance.js';
+
+/**
+ * For each family: lock the batch's rows, then recompute from a fresh snapshot (a second statement) and write
+ * only the rows whose stored values differ. Locking first means a concurrent write either lands before the
+ * recount sees the rows, or waits for it: the recount never overwrites a newer count with an older one.
+ */
+const RECOUNTS: Record<CounterFamily, { table: string; fresh: string; columns: string[] }> = {
+  topics: {
+    table: 'topics',
+    fresh: `
+      select t.id,
+        (select count(*)::int from replies r where r.topic_id = t.id and r.action is null and r.deleted_at is null) as replies_count,
+        last.id as last_reply_id, last.user_id as last_reply_user_id, last.login as last_reply_user_login,
+        last.created_at as replied_at,
+        (select count(*)::int from likes l where l.target_type = 'topic' and l.target_id = t.id) as likes_count
+      from topics t
+      left join lateral (
+        select r.id, r.user_id, u.login, r.created_at from replies r join users u on u.id = r.user_id
+        where r.topic_id = t.id and r.action is null and r.deleted_at is null order by r.id desc limit 1
+      ) last on true
+      where t.id between ? and ?`,
+    columns: ['replies_count', 'last_reply_id', 'last_reply_user_id', 'last_reply_user_login', 'replied_at', 'likes_count'],
+  },
+  replies: {
+    table: 'replies',
+    fresh: `
+      select r.id, (select count(*)::int from likes l where l.target_type = 'reply' and l.target_id = r.id) as likes_count
+      from replies r where r.id between ? and ?`,
+    columns: ['likes_count'],
+  },
+  nodes: {
+    table: 'nodes',
+    fresh: `
+      select n.id, (select count(*)::int from topics t where t.node_id = n.id and t.deleted_at is null) as topics_count
+      from nodes n where n.id between ? and ?`,
+    columns: ['topics_count'],
+  },
+  users: {
+    table: 'users',
+    fresh: `
+      select u.id,
+        (select count(*)::int from topics t where t.user_id = u.id and t.deleted_at is null) as topics_count,
+        (select count(*)::int from replies r where r.user_id = u.id and r.action is null and r.deleted_at is null) as replies_count,
+        (select count(*)::int from user_follows f where f.followee_id = u.id) as followers_count,
+        (select count(*)::int from user_follows f where f.follower_id = u.id) as following_count,
+        (select count(*)::int from topic_favorites f where f.user_id = u.id) as favorites_count
+      from users u where u.id between ? and ?`,
+    columns: ['topics_count', 'replies_count', 'followers_count', 'following_count', 'favorites_count'],
+  },
+};
+
+export class SqlCounterMaintenance implements CounterMaintenance {
+  constructor(private readonly em: EntityManager) {}
+
+  async idRange(family: CounterFamily): Promise<{ min: number; max: number } | null> {
+    const rows = await this.em.execute<{ min: number | null; max: number | null }[]>(
+      `select min(id) as min, max(id) as max from ${RECOUNTS[family].table}`,
+    );
+    const { min, max } = rows[0]!;
+    return min === null || max === null ? null : { min, max };
+  }
+
+  async recount(family: CounterFamily, from: number, to: number): Promise<number> {
+    const { table, fresh, columns } = RECOUNTS[family];
+    const stored = columns.map((column) => `x.${column}`).join(', ');
+    const recomputed = columns.map((column) => `f.${column}`).join(', ');
+    return this.em.transactional(async (em) => {
+      await em.execute(`select id from ${table} where id between ? and ? for update`, [from, to]);
+      const rows = await em.execute<{ n: number }[]>(
+        `with f as (${fresh}),
+         fixed as (
+           update ${table} x set ${columns.map((column) => `${column} = f.${column}`).join(', ')}
+           from f where x.id = f.id and (${stored}) is distinct from (${recomputed})
+           returning 1)
+         select count(*)::int as n from fixed`,
+        [from, to],
+      );
+      return rows[0]!.n;
+    });
+  }
+
+  async purgeNotifications(before: Date, limit: number): Promise<number> {
+    const rows = await this.em.execute<{ n: number }[]>(
+      `with gone as (
+         delete from notifications where id in (select id from notifications where created_at < ? order by id limit ?)
+         returning 1)
+       select count(*)::int as n from gone`,
+      [before, limit],
+    );
+    return rows[0]!.n;
+  }
+}
