@@ -26,7 +26,9 @@ export function exitCodeFor(error: unknown): number {
 export function errorLine(error: unknown): string {
   if (error instanceof DomainError && error.code === 'NotFound') return `error: ${error.message}`;
   const message = error instanceof Error ? error.message : String(error);
-  return `error: ${message.split('\n')[0]}`;
+  // Driver errors read "<the SQL> - <what PostgreSQL said>": the second part is the one a person needs.
+  const reason = message.includes(' - ') ? message.slice(message.lastIndexOf(' - ') + 3) : message;
+  return `error: ${reason.replace(/\s+/g, ' ').trim()}`;
 }
 
 /** A plain table: no colours, so it reads the same piped into a file. */

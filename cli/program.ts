@@ -7,6 +7,7 @@ import { dbCommand } from './commands/db.js';
 import { maintenanceCommand } from './commands/maintenance.js';
 import { nodesCommand } from './commands/nodes.js';
 import { repliesCommand } from './commands/replies.js';
+import { seedCommand } from './commands/seed.js';
 import { tokensCommand } from './commands/tokens.js';
 import { topicsCommand } from './commands/topics.js';
 import { usersCommand } from './commands/users.js';
@@ -30,6 +31,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     appsCommand,
     tokensCommand,
     maintenanceCommand,
+    seedCommand,
   ]) {
     program.addCommand(command(runtime));
   }

@@ -43,6 +43,8 @@ import { MoveTopic } from './application/topics/move-topic.js';
 import { MoveNodeTopics } from './application/topics/move-node-topics.js';
 import { CounterMaintenance, PurgeNotifications, Recount } from './application/maintenance/maintenance.js';
 import { SqlCounterMaintenance } from './adapters/persistence/counter-maintenance.js';
+import { DataSeeder, SeedDatabase } from './application/maintenance/seed.js';
+import { SqlDataSeeder } from './adapters/persistence/seeder.js';
 import { TopicRelocation } from './application/topics/relocation.js';
 import { ShowTopic } from './application/topics/show-topic.js';
 import { TopicAction } from './application/topics/topic-action.js';
@@ -116,6 +118,7 @@ const persistenceModule = new ContainerModule(({ bind }) => {
     AppConfig,
   ]);
   provide(bind, CounterMaintenance, (em: EntityManager) => new SqlCounterMaintenance(em), [Em]);
+  provide(bind, DataSeeder, (em: EntityManager) => new SqlDataSeeder(em), [Em]);
   provide(bind, LikeRepository, (em: EntityManager) => new SqlLikeRepository(em), [Em]);
   provide(bind, NotificationReadModel, (em: EntityManager) => new SqlNotificationReadModel(em), [Em]);
   provide(bind, ReplyReadModel, (em: EntityManager) => new SqlReplyReadModel(em), [Em]);
@@ -178,8 +181,9 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(Recount, [CounterMaintenance]);
   useCase(PurgeNotifications, [CounterMaintenance, Clock]);
+  useCase(SeedDatabase, [DataSeeder, PasswordHasher]);
 
-  useCase(ListReplies, [TopicRepository, ReplyReadModel]);
+  useCase(ListReplies, [TopicReadModel, ReplyReadModel]);
   useCase(CreateReply, [TopicRepository, ReplyRepository, UserRepository, Notifier, MarkdownRenderer, UnitOfWork, Clock]);
   useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, UnitOfWork, Clock]);
   useCase(DeleteReply, [ReplyRepository, TopicRepository, UserRepository, NotificationRepository, UnitOfWork, Clock]);
@@ -223,6 +227,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     moveNodeTopics: MoveNodeTopics,
     recount: Recount,
     purgeNotifications: PurgeNotifications,
+    seedDatabase: SeedDatabase,
     listReplies: ListReplies,
     createReply: CreateReply,
     updateReply: UpdateReply,

@@ -59,6 +59,8 @@ export interface TopicListQuery {
 
 export interface TopicReadModel {
   list(query: TopicListQuery, viewer: Viewer | null): Promise<TopicView[]>;
+  /** Whether a topic exists and is not deleted. */
+  isVisible(id: number): Promise<boolean>;
   detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null>;
   /** Counts one hit atomically and returns the detail with the hit included, in one round trip. */
   detailCountingHit(id: number, viewer: Viewer | null): Promise<{ topic: TopicDetailView; meta: TopicViewerMeta } | null>;

@@ -16,6 +16,7 @@ import type { Authenticate, IssueToken, LookupRefreshToken, PurgeTokens, RevokeT
 import type { AuthenticateClient, CreateApp, ListApps } from './oauth/clients.js';
 import type { PasswordLogin } from './oauth/password-login.js';
 import type { PurgeNotifications, Recount } from './maintenance/maintenance.js';
+import type { SeedDatabase } from './maintenance/seed.js';
 import type { MoveNodeTopics } from './topics/move-node-topics.js';
 import type { CreateTopic } from './topics/create-topic.js';
 import type { DeleteTopic } from './topics/delete-topic.js';
@@ -75,6 +76,7 @@ export interface UseCases {
 
   recount: Recount;
   purgeNotifications: PurgeNotifications;
+  seedDatabase: SeedDatabase;
 
   createNode: CreateNode;
   setNodeHidden: SetNodeHidden;

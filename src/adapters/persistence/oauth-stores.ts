@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Sql } from './sql.js';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { ClientApp, ClientStore } from '../../application/oauth/clients.js';
 import type { LoginThrottle } from '../../application/oauth/password-login.js';
@@ -23,7 +24,11 @@ const clientApp = (row: ClientRow): ClientApp => ({
 });
 
 export class SqlClientStore implements ClientStore {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   async add(app: {
     name: string;
@@ -32,7 +37,7 @@ export class SqlClientStore implements ClientStore {
     redirectUri: string | null;
     createdAt: Date;
   }): Promise<ClientApp> {
-    const rows = await this.em.execute<ClientRow[]>(
+    const rows = await this.sql.all<ClientRow>(
       `insert into oauth_clients (name, uid, secret_digest, redirect_uri, created_at) values (?, ?, ?, ?, ?)
        returning id, name, uid, redirect_uri, created_at`,
       [app.name, app.clientId, app.secretDigest, app.redirectUri, app.createdAt],
@@ -41,14 +46,12 @@ export class SqlClientStore implements ClientStore {
   }
 
   async list(): Promise<ClientApp[]> {
-    const rows = await this.em.execute<ClientRow[]>(
-      'select id, name, uid, redirect_uri, created_at from oauth_clients order by id',
-    );
+    const rows = await this.sql.all<ClientRow>('select id, name, uid, redirect_uri, created_at from oauth_clients order by id');
     return rows.map(clientApp);
   }
 
   async authenticate(clientId: string, secretDigest: string): Promise<ClientApp | null> {
-    const rows = await this.em.execute<ClientRow[]>(
+    const rows = await this.sql.all<ClientRow>(
       'select id, name, uid, redirect_uri, created_at from oauth_clients where uid = ? and secret_digest = ?',
       [clientId, secretDigest],
     );

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Sql } from './sql.js';
 import type {
   NodeReadModel,
   NodeView,
@@ -97,7 +98,11 @@ function topicDetailView(row: TopicDetailRow): TopicDetailView {
 }
 
 export class SqlTopicReadModel implements TopicReadModel {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   async list(query: TopicListQuery, viewer: Viewer | null): Promise<TopicView[]> {
     const shape = LIST_SHAPES[query.type];
@@ -114,7 +119,7 @@ export class SqlTopicReadModel implements TopicReadModel {
       scope = 'and not n.hidden';
     }
     params.push(query.limit, query.offset);
-    const rows = await this.em.execute<TopicRow[]>(
+    const rows = await this.sql.all<TopicRow>(
       `select ${TOPIC_COLUMNS}
        from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
        where t.deleted_at is null ${scope} ${shape.where}
@@ -125,8 +130,12 @@ export class SqlTopicReadModel implements TopicReadModel {
     return rows.map(topicView);
   }
 
+  async isVisible(id: number): Promise<boolean> {
+    return (await this.sql.one('select 1 from topics where id = ? and deleted_at is null', [id])) !== null;
+  }
+
   async detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null> {
-    const rows = await this.em.execute<TopicDetailRow[]>(
+    const rows = await this.sql.all<TopicDetailRow>(
       `select ${TOPIC_COLUMNS}, t.body, t.body_html
        from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
        where t.id = ? and t.deleted_at is null`,
@@ -137,7 +146,7 @@ export class SqlTopicReadModel implements TopicReadModel {
 
   async detailCountingHit(id: number, viewer: Viewer | null): Promise<{ topic: TopicDetailView; meta: TopicViewerMeta } | null> {
     const viewerId = viewer?.id ?? null;
-    const rows = await this.em.execute<(TopicDetailRow & TopicViewerMeta)[]>(
+    const rows = await this.sql.all<TopicDetailRow & TopicViewerMeta>(
       `with t as (update topics set hits = hits + 1 where id = ? and deleted_at is null returning *)
        select ${TOPIC_COLUMNS}, t.body, t.body_html,
          exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = ?) as followed,
@@ -177,15 +186,19 @@ function nodeView(row: NodeRow): NodeView {
 }
 
 export class SqlNodeReadModel implements NodeReadModel {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   async list(): Promise<NodeView[]> {
-    const rows = await this.em.execute<NodeRow[]>(`select ${NODE_COLUMNS} from nodes order by sort desc, id`);
+    const rows = await this.sql.all<NodeRow>(`select ${NODE_COLUMNS} from nodes order by sort desc, id`);
     return rows.map(nodeView);
   }
 
   async get(id: number): Promise<NodeView | null> {
-    const rows = await this.em.execute<NodeRow[]>(`select ${NODE_COLUMNS} from nodes where id = ?`, [id]);
+    const rows = await this.sql.all<NodeRow>(`select ${NODE_COLUMNS} from nodes where id = ?`, [id]);
     return rows[0] ? nodeView(rows[0]) : null;
   }
 }
@@ -238,21 +251,25 @@ function userDetailView(row: UserRow): UserDetailView {
 }
 
 export class SqlUserReadModel implements UserReadModel {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   async byId(id: number): Promise<UserDetailView | null> {
-    const rows = await this.em.execute<UserRow[]>(`select ${USER_COLUMNS} from users where id = ?`, [id]);
+    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users where id = ?`, [id]);
     return rows[0] ? userDetailView(rows[0]) : null;
   }
 
   async byLogin(login: string): Promise<UserDetailView | null> {
     if (!couldBeLogin(login)) return null;
-    const rows = await this.em.execute<UserRow[]>(`select ${USER_COLUMNS} from users where lower(login) = lower(?)`, [login]);
+    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users where lower(login) = lower(?)`, [login]);
     return rows[0] ? userDetailView(rows[0]) : null;
   }
 
   async relation(viewerId: number, userId: number): Promise<UserRelationView> {
-    const rows = await this.em.execute<UserRelationView[]>(
+    const rows = await this.sql.all<UserRelationView>(
       `select exists(select 1 from user_follows where follower_id = ? and followee_id = ?) as followed,
               exists(select 1 from user_blocks where user_id = ? and blocked_user_id = ?) as blocked`,
       [viewerId, userId, viewerId, userId],
@@ -261,10 +278,7 @@ export class SqlUserReadModel implements UserReadModel {
   }
 
   async list(offset: number, limit: number): Promise<UserDetailView[]> {
-    const rows = await this.em.execute<UserRow[]>(`select ${USER_COLUMNS} from users order by id limit ? offset ?`, [
-      limit,
-      offset,
-    ]);
+    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users order by id limit ? offset ?`, [limit, offset]);
     return rows.map(userDetailView);
   }
 }
@@ -308,10 +322,14 @@ function replyView(row: ReplyRow): ReplyView {
 }
 
 export class SqlReplyReadModel implements ReplyReadModel {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   async listForTopic(topicId: number, page: { offset: number; limit: number }, viewer: Viewer | null): Promise<ReplyPage> {
-    const rows = await this.em.execute<(ReplyRow & { liked: boolean })[]>(
+    const rows = await this.sql.all<ReplyRow & { liked: boolean }>(
       `select ${REPLY_COLUMNS},
          exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = ?) as liked
        from replies r join users u on u.id = r.user_id
@@ -324,7 +342,7 @@ export class SqlReplyReadModel implements ReplyReadModel {
   }
 
   async detail(id: number): Promise<ReplyDetailView | null> {
-    const rows = await this.em.execute<(ReplyRow & { topic_title: string })[]>(
+    const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
       `select ${REPLY_COLUMNS}, t.title as topic_title
        from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
        where r.id = ? and r.deleted_at is null and t.deleted_at is null`,
@@ -348,11 +366,15 @@ interface NotificationRow {
 }
 
 export class SqlNotificationReadModel implements NotificationReadModel {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   /** Related records come as JSON from scalar subqueries that reuse the same column lists as the other views. */
   async list(userId: number, page: { offset: number; limit: number }, viewer: Viewer): Promise<NotificationView[]> {
-    const rows = await this.em.execute<NotificationRow[]>(
+    const rows = await this.sql.all<NotificationRow>(
       `select nt.id, nt.type, nt.read_at is not null as read, nt.created_at, nt.updated_at, nt.mention_type,
          case when a.id is null then null else jsonb_build_object('id', a.id, 'login', a.login, 'name', a.name) end as actor,
          (select to_jsonb(x) from (
@@ -383,7 +405,7 @@ export class SqlNotificationReadModel implements NotificationReadModel {
   }
 
   async unreadCount(userId: number): Promise<number> {
-    const rows = await this.em.execute<{ count: number }[]>(
+    const rows = await this.sql.all<{ count: number }>(
       'select count(*)::int as count from notifications where user_id = ? and read_at is null',
       [userId],
     );

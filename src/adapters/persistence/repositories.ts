@@ -1,5 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Sql } from './sql.js';
 import type { ActingUser } from '../../application/actor.js';
 import type { LikeRepository, LikeTarget } from '../../domain/likes/like-repository.js';
 import type { AccessTokenStore, RefreshGrant, TokenRecord } from '../../application/tokens/access-tokens.js';
@@ -26,16 +27,20 @@ function placeholders(values: readonly unknown[]): string {
   return values.map(() => '?').join(', ');
 }
 
-async function changed(em: EntityManager, sql: string, params: unknown[]): Promise<boolean> {
-  const rows = await em.execute<{ n: number }[]>(
-    `with changed as (${sql} returning 1) select count(*)::int as n from changed`,
+async function changed(sql: Sql, statement: string, params: unknown[]): Promise<boolean> {
+  const rows = await sql.all<{ n: number }>(
+    `with changed as (${statement} returning 1) select count(*)::int as n from changed`,
     params,
   );
   return rows[0]!.n > 0;
 }
 
 export class MikroOrmUserRepository implements UserRepository {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   findById(id: number): Promise<User | null> {
     return this.em.findOne(User, { id });
@@ -52,7 +57,7 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   async isTaken(login: string, email: string): Promise<{ login: boolean; email: boolean }> {
-    const rows = await this.em.execute<{ login: boolean; email: boolean }[]>(
+    const rows = await this.sql.all<{ login: boolean; email: boolean }>(
       'select exists(select 1 from users where lower(login) = lower(?)) as login, exists(select 1 from users where lower(email) = lower(?)) as email',
       [login, email],
     );
@@ -64,28 +69,28 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   async blockNode(userId: number, nodeId: number): Promise<void> {
-    await this.em.execute('insert into node_blocks (user_id, node_id) values (?, ?) on conflict do nothing', [userId, nodeId]);
+    await this.sql.all('insert into node_blocks (user_id, node_id) values (?, ?) on conflict do nothing', [userId, nodeId]);
   }
 
   async unblockNode(userId: number, nodeId: number): Promise<void> {
-    await this.em.execute('delete from node_blocks where user_id = ? and node_id = ?', [userId, nodeId]);
+    await this.sql.all('delete from node_blocks where user_id = ? and node_id = ?', [userId, nodeId]);
   }
 
   async blockUser(userId: number, blockedUserId: number): Promise<void> {
-    await this.em.execute('insert into user_blocks (user_id, blocked_user_id) values (?, ?) on conflict do nothing', [
+    await this.sql.all('insert into user_blocks (user_id, blocked_user_id) values (?, ?) on conflict do nothing', [
       userId,
       blockedUserId,
     ]);
   }
 
   async unblockUser(userId: number, blockedUserId: number): Promise<void> {
-    await this.em.execute('delete from user_blocks where user_id = ? and blocked_user_id = ?', [userId, blockedUserId]);
+    await this.sql.all('delete from user_blocks where user_id = ? and blocked_user_id = ?', [userId, blockedUserId]);
   }
 
   async idsByLogins(logins: readonly string[]): Promise<number[]> {
     if (logins.length === 0) return [];
     const wanted = logins.map((login) => login.toLowerCase());
-    const rows = await this.em.execute<{ id: number; login: string }[]>(
+    const rows = await this.sql.all<{ id: number; login: string }>(
       `select id, lower(login) as login from users where lower(login) in (${placeholders(wanted)})`,
       wanted,
     );
@@ -94,15 +99,13 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   async followerIds(userId: number): Promise<number[]> {
-    const rows = await this.em.execute<{ id: number }[]>('select follower_id as id from user_follows where followee_id = ?', [
-      userId,
-    ]);
+    const rows = await this.sql.all<{ id: number }>('select follower_id as id from user_follows where followee_id = ?', [userId]);
     return rows.map((row) => row.id);
   }
 
   async whoBlocked(actorId: number, userIds: readonly number[]): Promise<number[]> {
     if (userIds.length === 0) return [];
-    const rows = await this.em.execute<{ id: number }[]>(
+    const rows = await this.sql.all<{ id: number }>(
       `select user_id as id from user_blocks where blocked_user_id = ? and user_id in (${placeholders(userIds)})`,
       [actorId, ...userIds],
     );
@@ -110,19 +113,19 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   follow(followerId: number, followeeId: number): Promise<boolean> {
-    return changed(this.em, 'insert into user_follows (follower_id, followee_id) values (?, ?) on conflict do nothing', [
+    return changed(this.sql, 'insert into user_follows (follower_id, followee_id) values (?, ?) on conflict do nothing', [
       followerId,
       followeeId,
     ]);
   }
 
   unfollow(followerId: number, followeeId: number): Promise<boolean> {
-    return changed(this.em, 'delete from user_follows where follower_id = ? and followee_id = ?', [followerId, followeeId]);
+    return changed(this.sql, 'delete from user_follows where follower_id = ? and followee_id = ?', [followerId, followeeId]);
   }
 
   async adjustCounter(userId: number, counter: UserCounter, delta: number): Promise<void> {
     const column = USER_COUNTER_COLUMNS[counter];
-    await this.em.execute(`update users set ${column} = greatest(${column} + ?, 0) where id = ?`, [delta, userId]);
+    await this.sql.all(`update users set ${column} = greatest(${column} + ?, 0) where id = ?`, [delta, userId]);
   }
 }
 
@@ -138,7 +141,11 @@ const USER_COUNTER_COLUMNS: Record<UserCounter, string> = {
 export class MikroOrmNodeRepository implements NodeRepository {
   private noPointId: number | null = null;
 
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   findById(id: number): Promise<Node | null> {
     return this.em.findOne(Node, { id });
@@ -156,7 +163,7 @@ export class MikroOrmNodeRepository implements NodeRepository {
   }
 
   async nameTaken(name: string): Promise<boolean> {
-    const rows = await this.em.execute<{ taken: boolean }[]>(
+    const rows = await this.sql.all<{ taken: boolean }>(
       'select exists(select 1 from nodes where lower(name) = lower(?)) as taken',
       [name],
     );
@@ -168,12 +175,16 @@ export class MikroOrmNodeRepository implements NodeRepository {
   }
 
   async adjustTopicsCount(nodeId: number, delta: number): Promise<void> {
-    await this.em.execute('update nodes set topics_count = greatest(topics_count + ?, 0) where id = ?', [delta, nodeId]);
+    await this.sql.all('update nodes set topics_count = greatest(topics_count + ?, 0) where id = ?', [delta, nodeId]);
   }
 }
 
 export class MikroOrmTopicRepository implements TopicRepository {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   findVisible(id: number): Promise<Topic | null> {
     return this.em.findOne(Topic, { id, deletedAt: null });
@@ -194,7 +205,7 @@ export class MikroOrmTopicRepository implements TopicRepository {
   async recordReply(topicId: number, reply: { id: number; userId: number; login: string; at: Date }): Promise<void> {
     // Row-locked and re-evaluated by PostgreSQL under concurrency: the count never loses an increment, and the
     // last-reply fields only ever move forward to a later reply.
-    await this.em.execute(
+    await this.sql.all(
       `update topics set
          replies_count = replies_count + 1,
          last_reply_id = case when last_reply_id is null or last_reply_id < ? then ? else last_reply_id end,
@@ -210,8 +221,8 @@ export class MikroOrmTopicRepository implements TopicRepository {
   async recountReplies(topicId: number): Promise<void> {
     // Lock the topic first: the recount below then runs on a snapshot taken after every concurrent reply that
     // got to the topic before us has committed, and replies after us wait for our commit.
-    await this.em.execute('select id from topics where id = ? for update', [topicId]);
-    await this.em.execute(
+    await this.sql.all('select id from topics where id = ? for update', [topicId]);
+    await this.sql.all(
       `update topics t set
          replies_count = (select count(*) from replies r where r.topic_id = t.id and r.action is null and r.deleted_at is null),
          last_reply_id = last.id, last_reply_user_id = last.user_id, last_reply_user_login = last.login, replied_at = last.created_at
@@ -227,35 +238,39 @@ export class MikroOrmTopicRepository implements TopicRepository {
   }
 
   async followerIds(topicId: number): Promise<number[]> {
-    const rows = await this.em.execute<{ id: number }[]>('select user_id as id from topic_follows where topic_id = ?', [topicId]);
+    const rows = await this.sql.all<{ id: number }>('select user_id as id from topic_follows where topic_id = ?', [topicId]);
     return rows.map((row) => row.id);
   }
 
   follow(topicId: number, userId: number): Promise<boolean> {
-    return changed(this.em, 'insert into topic_follows (topic_id, user_id) values (?, ?) on conflict do nothing', [
+    return changed(this.sql, 'insert into topic_follows (topic_id, user_id) values (?, ?) on conflict do nothing', [
       topicId,
       userId,
     ]);
   }
 
   unfollow(topicId: number, userId: number): Promise<boolean> {
-    return changed(this.em, 'delete from topic_follows where topic_id = ? and user_id = ?', [topicId, userId]);
+    return changed(this.sql, 'delete from topic_follows where topic_id = ? and user_id = ?', [topicId, userId]);
   }
 
   favorite(topicId: number, userId: number): Promise<boolean> {
-    return changed(this.em, 'insert into topic_favorites (user_id, topic_id) values (?, ?) on conflict do nothing', [
+    return changed(this.sql, 'insert into topic_favorites (user_id, topic_id) values (?, ?) on conflict do nothing', [
       userId,
       topicId,
     ]);
   }
 
   unfavorite(topicId: number, userId: number): Promise<boolean> {
-    return changed(this.em, 'delete from topic_favorites where user_id = ? and topic_id = ?', [userId, topicId]);
+    return changed(this.sql, 'delete from topic_favorites where user_id = ? and topic_id = ?', [userId, topicId]);
   }
 }
 
 export class MikroOrmReplyRepository implements ReplyRepository {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   findVisible(id: number): Promise<Reply | null> {
     return this.em.findOne(Reply, { id, deletedAt: null });
@@ -270,7 +285,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
   }
 
   async hasVisibleRepliesFromOthers(topicId: number, authorId: number): Promise<boolean> {
-    const rows = await this.em.execute<{ found: boolean }[]>(
+    const rows = await this.sql.all<{ found: boolean }>(
       `select exists(select 1 from replies where topic_id = ? and user_id <> ? and action is null and deleted_at is null) as found`,
       [topicId, authorId],
     );
@@ -279,7 +294,11 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 }
 
 export class SqlNotificationRepository implements NotificationRepository {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   /** Bulk inserts, a thousand rows a statement (well under PostgreSQL's limit on bound parameters). */
   async addAll(notifications: readonly NewNotification[]): Promise<void> {
@@ -299,7 +318,7 @@ export class SqlNotificationRepository implements NotificationRepository {
       n.nodeId ?? null,
       n.mentionType ?? null,
     ]);
-    await this.em.execute(
+    await this.sql.all(
       `insert into notifications (user_id, actor_id, type, topic_id, reply_id, node_id, mention_type) values ${values}`,
       params,
     );
@@ -307,7 +326,7 @@ export class SqlNotificationRepository implements NotificationRepository {
 
   async markRead(userId: number, ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.em.execute(
+    await this.sql.all(
       `update notifications set read_at = now(), updated_at = now()
        where user_id = ? and read_at is null and id in (${placeholders(ids)})`,
       [userId, ...ids],
@@ -315,34 +334,38 @@ export class SqlNotificationRepository implements NotificationRepository {
   }
 
   deleteOne(userId: number, id: number): Promise<boolean> {
-    return changed(this.em, 'delete from notifications where user_id = ? and id = ?', [userId, id]);
+    return changed(this.sql, 'delete from notifications where user_id = ? and id = ?', [userId, id]);
   }
 
   async deleteAll(userId: number): Promise<void> {
-    await this.em.execute('delete from notifications where user_id = ?', [userId]);
+    await this.sql.all('delete from notifications where user_id = ?', [userId]);
   }
 
   async markReadForTopic(userId: number, topicId: number): Promise<void> {
-    await this.em.execute(
+    await this.sql.all(
       'update notifications set read_at = now(), updated_at = now() where user_id = ? and topic_id = ? and read_at is null',
       [userId, topicId],
     );
   }
 
   async deleteForTopic(topicId: number): Promise<void> {
-    await this.em.execute('delete from notifications where topic_id = ?', [topicId]);
+    await this.sql.all('delete from notifications where topic_id = ?', [topicId]);
   }
 
   async deleteForReply(replyId: number): Promise<void> {
-    await this.em.execute('delete from notifications where reply_id = ?', [replyId]);
+    await this.sql.all('delete from notifications where reply_id = ?', [replyId]);
   }
 }
 
 export class SqlAccessTokenStore implements AccessTokenStore {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   async add(record: TokenRecord): Promise<void> {
-    await this.em.execute(
+    await this.sql.all(
       `insert into oauth_tokens (access_digest, refresh_digest, user_id, client_id, scope, expires_at, refresh_expires_at, created_at)
        values (?, ?, ?, ?, ?, ?, ?, ?)`,
       [
@@ -359,7 +382,7 @@ export class SqlAccessTokenStore implements AccessTokenStore {
   }
 
   async userForAccessDigest(digest: string, now: Date): Promise<ActingUser | null> {
-    const rows = await this.em.execute<{ id: number; login: string; role: Role }[]>(
+    const rows = await this.sql.all<{ id: number; login: string; role: Role }>(
       `select u.id, u.login, u.role from oauth_tokens t join users u on u.id = t.user_id
        where t.access_digest = ? and t.revoked_at is null and t.expires_at > ?`,
       [digest, now],
@@ -368,9 +391,12 @@ export class SqlAccessTokenStore implements AccessTokenStore {
   }
 
   async refreshGrant(digest: string, now: Date): Promise<RefreshGrant | null> {
-    const rows = await this.em.execute<
-      { user_id: number; client_id: number | null; scope: string; refresh_expires_at: Timestamp | null }[]
-    >(
+    const rows = await this.sql.all<{
+      user_id: number;
+      client_id: number | null;
+      scope: string;
+      refresh_expires_at: Timestamp | null;
+    }>(
       `select user_id, client_id, scope, refresh_expires_at from oauth_tokens
        where refresh_digest = ? and revoked_at is null and user_id is not null
          and (refresh_expires_at is null or refresh_expires_at > ?)`,
@@ -382,7 +408,7 @@ export class SqlAccessTokenStore implements AccessTokenStore {
   }
 
   async purge(now: Date): Promise<number> {
-    const rows = await this.em.execute<{ n: number }[]>(
+    const rows = await this.sql.all<{ n: number }>(
       `with gone as (
          delete from oauth_tokens
          where revoked_at is not null
@@ -396,7 +422,7 @@ export class SqlAccessTokenStore implements AccessTokenStore {
 
   async revoke(digest: string, now: Date): Promise<boolean> {
     return changed(
-      this.em,
+      this.sql,
       'update oauth_tokens set revoked_at = ? where (access_digest = ? or refresh_digest = ?) and revoked_at is null',
       [now, digest, digest],
     );
@@ -407,10 +433,14 @@ export class SqlAccessTokenStore implements AccessTokenStore {
 const LIKE_TABLES: Record<LikeTarget, string> = { topic: 'topics', reply: 'replies' };
 
 export class SqlLikeRepository implements LikeRepository {
-  constructor(private readonly em: EntityManager) {}
+  private readonly sql: Sql;
+
+  constructor(private readonly em: EntityManager) {
+    this.sql = new Sql(em);
+  }
 
   add(target: LikeTarget, targetId: number, userId: number): Promise<boolean> {
-    return changed(this.em, 'insert into likes (target_type, target_id, user_id) values (?, ?, ?) on conflict do nothing', [
+    return changed(this.sql, 'insert into likes (target_type, target_id, user_id) values (?, ?, ?) on conflict do nothing', [
       target,
       targetId,
       userId,
@@ -418,7 +448,7 @@ export class SqlLikeRepository implements LikeRepository {
   }
 
   remove(target: LikeTarget, targetId: number, userId: number): Promise<boolean> {
-    return changed(this.em, 'delete from likes where target_type = ? and target_id = ? and user_id = ?', [
+    return changed(this.sql, 'delete from likes where target_type = ? and target_id = ? and user_id = ?', [
       target,
       targetId,
       userId,
@@ -426,7 +456,7 @@ export class SqlLikeRepository implements LikeRepository {
   }
 
   async adjustCount(target: LikeTarget, targetId: number, delta: number): Promise<number> {
-    const rows = await this.em.execute<{ likes_count: number }[]>(
+    const rows = await this.sql.all<{ likes_count: number }>(
       `update ${LIKE_TABLES[target]} set likes_count = greatest(likes_count + ?, 0) where id = ? returning likes_count`,
       [delta, targetId],
     );
@@ -434,7 +464,7 @@ export class SqlLikeRepository implements LikeRepository {
   }
 
   async count(target: LikeTarget, targetId: number): Promise<number> {
-    const rows = await this.em.execute<{ likes_count: number }[]>(`select likes_count from ${LIKE_TABLES[target]} where id = ?`, [
+    const rows = await this.sql.all<{ likes_count: number }>(`select likes_count from ${LIKE_TABLES[target]} where id = ?`, [
       targetId,
     ]);
     return rows[0]?.likes_count ?? 0;

@@ -2,12 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { SecretGenerator } from '../../application/ports.js';
 
 /**
- * 256-bit random tokens. They are stored as SHA-256 digests: the secret has full entropy, so a fast digest is
+ * 256-bit random tokens, in hex: safe in URLs, headers and shells, and never starting with "-" (which a command
+ * line would take for an option). They are stored as SHA-256 digests: the secret has full entropy, so a fast digest is
  * enough (a slow hash is for guessable passwords) and lookups stay a single indexed equality.
  */
 export class RandomSecretGenerator implements SecretGenerator {
   generate(): string {
-    return randomBytes(32).toString('base64url');
+    return randomBytes(32).toString('hex');
   }
 
   digest(secret: string): string {

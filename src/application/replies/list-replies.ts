@@ -1,16 +1,14 @@
-import { InvalidInput } from '../../domain/shared/errors.js';
-import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import { InvalidInput, NotFound } from '../../domain/shared/errors.js';
 import type { Actor } from '../actor.js';
-import type { ReplyPage, ReplyReadModel } from '../read-models.js';
+import type { ReplyPage, ReplyReadModel, TopicReadModel } from '../read-models.js';
 import { pageOffset } from '../topics/list-topics.js';
-import { loadTopic } from '../topics/load.js';
 
 export const REPLY_PAGE_LIMIT = { min: 0, max: 1000, default: 20 } as const;
 
 /** A topic's replies by id, deleted ones and system events included (floor numbers stay stable). */
 export class ListReplies {
   constructor(
-    private readonly topics: TopicRepository,
+    private readonly topics: TopicReadModel,
     private readonly replies: ReplyReadModel,
   ) {}
 
@@ -20,7 +18,7 @@ export class ListReplies {
       throw new InvalidInput('limit', `limit must be between ${REPLY_PAGE_LIMIT.min} and ${REPLY_PAGE_LIMIT.max}`);
     }
     const offset = pageOffset(input.offset);
-    await loadTopic(this.topics, input.topicId);
+    if (!(await this.topics.isVisible(input.topicId))) throw new NotFound('topic');
     return this.replies.listForTopic(input.topicId, { offset, limit }, actor);
   }
 }

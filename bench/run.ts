@@ -1,0 +1,377 @@
+/**
+ * `npm run bench`: seeds a database (once; kept under .data-bench), starts this service and the minimal
+ * reference server on it, loads both with autocannon scenario by scenario, and prints each figure with its
+ * ratio to the reference. Results also go to bench-results/<date>.json.
+ *
+ *   npm run bench -- --sizes 10000,100000 --duration 10 --connections 32
+ */
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Table from 'cli-table3';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { buildContainer, useCasesOf } from '../src/container.js';
+import { EmbeddedPostgres } from '../src/adapters/persistence/embedded-postgres.js';
+import { createOrm, migrate } from '../src/adapters/persistence/orm.js';
+import type { SeedPlan } from '../src/application/maintenance/seed.js';
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '32' },
+    only: { type: 'string' },
+    out: { type: 'string', default: 'bench-results' },
+  },
+});
+const sizes = args.sizes.split(',').map(Number);
+const duration = Number(args.duration);
+const warmup = Number(args.warmup);
+const connections = Number(args.connections);
+
+/** The default data set scales with the topic count: 10 replies, 5 likes and 10 notifications per topic. */
+function planFor(topics: number): SeedPlan {
+  return { users: 1_000, nodes: 20, topics, replies: topics * 10, likes: topics * 5, notifications: topics * 10 };
+}
+
+interface Fixtures {
+  token: string;
+  topicIds: number[];
+  nodeIds: number[];
+}
+
+interface Scenario {
+  name: string;
+  /** Compared with the reference server (which serves only the read paths). */
+  reference: boolean;
+  /** Held to the 0.6 throughput / 1.5 p99 target. */
+  target: boolean;
+  request(fixtures: Fixtures): autocannon.Request;
+}
+
+const random = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
+const auth = (fixtures: Fixtures) => ({ authorization: `Bearer ${fixtures.token}` });
+
+const SCENARIOS: Scenario[] = [
+  { name: 'GET /topics', reference: true, target: true, request: () => ({ method: 'GET', path: '/api/v3/topics' }) },
+  {
+    name: 'GET /topics?type=excellent',
+    reference: true,
+    target: true,
+    request: () => ({ method: 'GET', path: '/api/v3/topics?type=excellent' }),
+  },
+  {
+    name: 'GET /topics?node_id=…',
+    reference: true,
+    target: true,
+    request: (f) => ({
+      method: 'GET',
+      path: '/api/v3/topics',
+      setupRequest: (req) => ({ ...req, path: `/api/v3/topics?node_id=${random(f.nodeIds)}` }),
+    }),
+  },
+  {
+    name: 'GET /topics/:id (user)',
+    reference: true,
+    target: true,
+    request: (f) => ({
+      method: 'GET',
+      path: '/api/v3/topics/1',
+      headers: auth(f),
+      setupRequest: (req) => ({ ...req, path: `/api/v3/topics/${random(f.topicIds)}` }),
+    }),
+  },
+  {
+    name: 'GET /topics/:id/replies (user)',
+    reference: true,
+    target: true,
+    request: (f) => ({
+      method: 'GET',
+      path: '/api/v3/topics/1/replies',
+      headers: auth(f),
+      setupRequest: (req) => ({ ...req, path: `/api/v3/topics/${random(f.topicIds)}/replies?limit=20` }),
+    }),
+  },
+  {
+    name: 'GET /notifications/unread_count',
+    reference: false,
+    target: false,
+    request: (f) => ({ method: 'GET', path: '/api/v3/notifications/unread_count', headers: auth(f) }),
+  },
+  {
+    name: 'POST /topics/:id/replies',
+    reference: false,
+    target: false,
+    request: (f) => ({
+      method: 'POST',
+      path: '/api/v3/topics/1/replies',
+      headers: { ...auth(f), 'content-type': 'application/json' },
+      body: JSON.stringify({ body: 'A benchmark reply, with **Markdown** and a mention of @seed1.' }),
+      setupRequest: (req) => ({ ...req, path: `/api/v3/topics/${random(f.topicIds)}/replies` }),
+    }),
+  },
+];
+
+interface Measurement {
+  size: number;
+  scenario: string;
+  server: 'forum' | 'reference';
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  rssMb: number;
+}
+
+async function main(): Promise<void> {
+  const measurements: Measurement[] = [];
+  for (const size of sizes) {
+    const url = await benchDatabase(size);
+    const fixtures = await prepare(url, size);
+    const ours = await startServer('dist/src/main.js', url);
+    const reference = await startServer('dist/bench/reference-server.js', url);
+    try {
+      for (const scenario of SCENARIOS.filter((s) => !args.only || s.name.includes(args.only))) {
+        measurements.push(await measure(size, scenario, 'forum', ours, fixtures));
+        if (scenario.reference) measurements.push(await measure(size, scenario, 'reference', reference, fixtures));
+      }
+    } finally {
+      await Promise.all([ours.stop(), reference.stop()]);
+    }
+  }
+  report(measurements);
+}
+
+/** A seeded database per size: BENCH_DATABASE_URL's server, or an embedded PostgreSQL under .data-bench. */
+async function benchDatabase(size: number): Promise<string> {
+  const name = `forum_bench_${size}`;
+  let url: string;
+  if (process.env.BENCH_DATABASE_URL) {
+    const server = new URL(process.env.BENCH_DATABASE_URL);
+    server.pathname = `/${name}`;
+    url = server.toString();
+    const admin = new URL(process.env.BENCH_DATABASE_URL);
+    admin.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    const exists = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (exists.rowCount === 0) await client.query(`create database ${pg.escapeIdentifier(name)}`);
+    await client.end();
+  } else {
+    const cluster = new EmbeddedPostgres(process.env.FORUM_DATA_DIR ?? '.data-bench', 'postgres');
+    await cluster.ensureRunning();
+    url = await cluster.urlFor(name);
+  }
+  const orm = await createOrm(url, { poolMax: 4 });
+  try {
+    await migrate(orm);
+    const [row] = await orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from topics');
+    if (row!.n < size) {
+      if (row!.n > 0) throw new Error(`${name} holds ${row!.n} topics, not ${size}: drop it to reseed`);
+      console.error(`seeding ${name}: ${JSON.stringify(planFor(size))}`);
+      const started = Date.now();
+      const useCases = useCasesOf(buildContainer(orm, loadConfig({ DATABASE_URL: url })));
+      await useCases.seedDatabase.execute(planFor(size), 'seed-password', (step, done, total) => {
+        if (done === total) console.error(`  ${step}: ${total}`);
+      });
+      console.error(`seeded in ${Math.round((Date.now() - started) / 1000)} s`);
+    }
+  } finally {
+    await orm.close(true);
+  }
+  return url;
+}
+
+/** A seeded user with a token, and samples of visible topics and of nodes to pick from at random. */
+async function prepare(url: string, size: number): Promise<Fixtures> {
+  const orm = await createOrm(url, { poolMax: 2 });
+  try {
+    const em = orm.em.fork();
+    const [user] = await em.execute<{ id: number }[]>("select id from users where login like 'seed%' order by id limit 1");
+    const useCases = useCasesOf(buildContainer(orm, loadConfig({ DATABASE_URL: url })));
+    const issued = await useCases.issueToken.execute({ userId: user!.id, clientId: null, expiresIn: 7 * 86_400 });
+    const topics = await em.execute<{ id: number }[]>(
+      'select t.id from topics t join nodes n on n.id = t.node_id where t.deleted_at is null and not n.hidden order by random() limit 10000',
+    );
+    const nodes = await em.execute<{ id: number }[]>("select id from nodes where name like 'Seed node%'");
+    console.error(`size ${size}: ${topics.length} sample topics, ${nodes.length} nodes`);
+    return { token: issued.access_token, topicIds: topics.map((t) => t.id), nodeIds: nodes.map((n) => n.id) };
+  } finally {
+    await orm.close(true);
+  }
+}
+
+interface RunningServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function startServer(entry: string, databaseUrl: string): Promise<RunningServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [entry], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function measure(
+  size: number,
+  scenario: Scenario,
+  server: Measurement['server'],
+  target: RunningServer,
+  fixtures: Fixtures,
+) {
+  const options = { url: target.url, connections, requests: [scenario.request(fixtures)] };
+  await autocannon({ ...options, duration: warmup });
+  const result = await autocannon({ ...options, duration });
+  const measurement: Measurement = {
+    size,
+    scenario: scenario.name,
+    server,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    rssMb: await rssMb(target.pid),
+  };
+  console.error(
+    `${size} ${server.padEnd(9)} ${scenario.name.padEnd(34)} ${measurement.requestsPerSecond} req/s, p99 ${measurement.p99} ms`,
+  );
+  return measurement;
+}
+
+async function rssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function report(measurements: Measurement[]): void {
+  const table = new Table({
+    head: [
+      'topics',
+      'scenario',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'errors',
+      'RSS MB',
+      'ref req/s',
+      'ref p99',
+      'req/s ratio',
+      'p99 ratio',
+      'target',
+    ],
+    style: { head: [], border: [] },
+  });
+  const rows: unknown[] = [];
+  for (const ours of measurements.filter((m) => m.server === 'forum')) {
+    const ref = measurements.find((m) => m.server === 'reference' && m.size === ours.size && m.scenario === ours.scenario);
+    const scenario = SCENARIOS.find((s) => s.name === ours.scenario)!;
+    const throughputRatio = ref ? ours.requestsPerSecond / ref.requestsPerSecond : null;
+    const p99Ratio = ref ? ours.p99 / Math.max(ref.p99, 1) : null;
+    const met =
+      scenario.target && throughputRatio !== null && p99Ratio !== null ? throughputRatio >= 0.6 && p99Ratio <= 1.5 : null;
+    rows.push({ ...ours, reference: ref ?? null, throughputRatio, p99Ratio, targetMet: met });
+    table.push([
+      ours.size,
+      ours.scenario,
+      ours.requestsPerSecond,
+      ours.p50,
+      ours.p99,
+      ours.errors,
+      ours.rssMb,
+      ref?.requestsPerSecond ?? '',
+      ref?.p99 ?? '',
+      throughputRatio?.toFixed(2) ?? '',
+      p99Ratio?.toFixed(2) ?? '',
+      met === null ? (ours.errors === 0 ? 'no errors' : 'ERRORS') : met ? 'met' : 'MISSED',
+    ]);
+  }
+  console.log(table.toString());
+
+  const scaling: unknown[] = [];
+  if (sizes.length > 1) {
+    const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
+    const scale = new Table({
+      head: ['scenario', `req/s at ${small}`, `req/s at ${large}`, 'change', 'target (≥ -20 %)'],
+      style: { head: [], border: [] },
+    });
+    for (const scenario of new Set(measurements.map((m) => m.scenario))) {
+      const at = (size: number) => measurements.find((m) => m.server === 'forum' && m.size === size && m.scenario === scenario);
+      const [a, b] = [at(small), at(large)];
+      if (!a || !b) continue;
+      const change = b.requestsPerSecond / a.requestsPerSecond - 1;
+      scaling.push({ scenario, small: a.requestsPerSecond, large: b.requestsPerSecond, change });
+      scale.push([
+        scenario,
+        a.requestsPerSecond,
+        b.requestsPerSecond,
+        `${(change * 100).toFixed(1)} %`,
+        change >= -0.2 ? 'met' : 'MISSED',
+      ]);
+    }
+    console.log(scale.toString());
+  }
+
+  const machine = {
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+  };
+  const file = path.join(args.out, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  void mkdir(args.out, { recursive: true })
+    .then(() =>
+      writeFile(
+        file,
+        JSON.stringify(
+          { date: new Date().toISOString(), machine, settings: { sizes, duration, warmup, connections }, rows, scaling },
+          null,
+          2,
+        ),
+      ),
+    )
+    .then(() => console.error(`results written to ${file}`));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,153 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DataSeeder, SeedPlan, SeedStep } from '../../application/maintenance/seed.js';
+
+const BODY = `A seeded topic body with **some Markdown**, a [link](https://example.com) and a list:
+
+- one
+- two`;
+const BODY_HTML = `<p>A seeded topic body with <strong>some Markdown</strong>, a <a href="https://example.com" rel="nofollow noopener">link</a> and a list:</p>
+<ul>
+<li>one</li>
+<li>two</li>
+</ul>`;
+const REPLY = 'Thanks, that helps. I tried it and it **works**.';
+const REPLY_HTML = '<p>Thanks, that helps. I tried it and it <strong>works</strong>.</p>';
+
+/** Rows per statement: large enough to be fast, small enough to show progress and keep each statement short. */
+const CHUNK = 100_000;
+
+/**
+ * Generates data with `generate_series` inside PostgreSQL: users, nodes, topics spread over a year, replies,
+ * likes and notifications, then sets every counter and last-reply field with set-based updates.
+ */
+export class SqlDataSeeder implements DataSeeder {
+  constructor(private readonly em: EntityManager) {}
+
+  async seed(plan: SeedPlan, passwordHash: string, onStep: (step: SeedStep, done: number, total: number) => void): Promise<void> {
+    // One transaction: a seed that fails half-way leaves nothing behind.
+    await this.em.fork().transactional((em) => this.seedIn(em, plan, passwordHash, onStep));
+    // Fresh statistics, so that the planner sees the new data at once.
+    await this.em.fork().execute('analyze');
+  }
+
+  private async seedIn(
+    em: EntityManager,
+    plan: SeedPlan,
+    passwordHash: string,
+    onStep: (step: SeedStep, done: number, total: number) => void,
+  ): Promise<void> {
+    const base = async (table: string) =>
+      (await em.execute<{ n: number }[]>(`select coalesce(max(id), 0)::int as n from ${table}`))[0]!.n;
+    const chunked = async (step: SeedStep, total: number, insert: (from: number, to: number) => Promise<unknown>) => {
+      onStep(step, 0, total);
+      for (let from = 1; from <= total; from += CHUNK) {
+        const to = Math.min(from + CHUNK - 1, total);
+        await insert(from, to);
+        onStep(step, to, total);
+      }
+    };
+
+    // Rows are picked at random from the ids each step really produced (sequences may have gaps).
+    const pick = (table: string) => `(select array_agg(id) as ids from ${table} where id >= ?)`;
+    const any = (alias: string) => `${alias}.ids[1 + floor(random() * array_length(${alias}.ids, 1))::int]`;
+
+    const firstUser = (await base('users')) + 1;
+    await chunked('users', plan.users, (from, to) =>
+      em.execute(
+        `insert into users (login, name, email, password_hash, role, created_at, updated_at)
+         select 'seed' || (? + g - 1), 'Seed user ' || (? + g - 1), 'seed' || (? + g - 1) || '@seed.example', ?, 'member', now(), now()
+         from generate_series(?::int, ?::int) g`,
+        [firstUser, firstUser, firstUser, passwordHash, from, to],
+      ),
+    );
+    const firstNode = (await base('nodes')) + 1;
+    await chunked('nodes', plan.nodes, (from, to) =>
+      em.execute(
+        `insert into nodes (name, summary, sort) select 'Seed node ' || (? + g - 1), 'A seeded node', g
+         from generate_series(?::int, ?::int) g`,
+        [firstNode, from, to],
+      ),
+    );
+
+    const firstTopic = (await base('topics')) + 1;
+    await chunked('topics', plan.topics, (from, to) =>
+      em.execute(
+        `insert into topics (user_id, node_id, title, body, body_html, grade, created_at, updated_at, last_active_at)
+         select ${any('u')}, ${any('n')}, 'Seeded topic number ' || g, ?, ?,
+                case when random() < 0.02 then 'excellent' else 'normal' end, t.at, t.at, t.at
+         from ${pick('users')} u, ${pick('nodes')} n, generate_series(?::int, ?::int) g,
+              lateral (select now() - random() * interval '365 days' + g * interval '0 seconds' as at) t`,
+        [BODY, BODY_HTML, firstUser, firstNode, from, to],
+      ),
+    );
+
+    const firstReply = (await base('replies')) + 1;
+    await chunked('replies', plan.replies, (from, to) =>
+      em.execute(
+        `insert into replies (topic_id, user_id, body, body_html, created_at, updated_at)
+         select ${any('t')}, ${any('u')}, ?, ?, x.at, x.at
+         from ${pick('topics')} t, ${pick('users')} u, generate_series(?::int, ?::int) g,
+              lateral (select now() - random() * interval '300 days' + g * interval '0 seconds' as at) x`,
+        [REPLY, REPLY_HTML, firstTopic, firstUser, from, to],
+      ),
+    );
+
+    // Likes: half on topics, half on replies; duplicates and likes of one's own content are skipped.
+    await chunked('likes', plan.likes, (from, to) =>
+      em.execute(
+        `insert into likes (target_type, target_id, user_id)
+         select l.kind, l.target, l.liker from (
+           select case when g % 2 = 0 then 'topic' else 'reply' end as kind,
+                  case when g % 2 = 0 then ${any('t')} else coalesce(${any('r')}, ${any('t')}) end as target,
+                  ${any('u')} as liker
+           from ${pick('topics')} t, ${pick('replies')} r, ${pick('users')} u, generate_series(?::int, ?::int) g) l
+         where l.target is not null
+           and not exists (select 1 from topics x where l.kind = 'topic' and x.id = l.target and x.user_id = l.liker)
+           and not exists (select 1 from replies x where l.kind = 'reply' and x.id = l.target and x.user_id = l.liker)
+         on conflict do nothing`,
+        [firstTopic, firstReply, firstUser, from, to],
+      ),
+    );
+
+    // Notifications: the topic author hears of the seeded replies (TopicReply), most of them already read.
+    const lastReply = await base('replies');
+    await chunked('notifications', plan.notifications, (from, to) =>
+      em.execute(
+        `insert into notifications (user_id, actor_id, type, topic_id, reply_id, read_at, created_at, updated_at)
+         select t.user_id, r.user_id, 'TopicReply', r.topic_id, r.id, case when random() < 0.8 then r.created_at end,
+                r.created_at, r.created_at
+         from replies r join topics t on t.id = r.topic_id
+         where r.id between ?::int + ? - 1 and ?::int + ? - 1 and r.id <= ? and t.user_id <> r.user_id`,
+        [firstReply, from, firstReply, to, lastReply],
+      ),
+    );
+
+    onStep('counters', 0, 5);
+    await em.execute(`
+      update topics t set replies_count = c.n, last_reply_id = c.last_id, last_active_at = greatest(t.last_active_at, c.last_at)
+      from (select topic_id, count(*)::int as n, max(id) as last_id, max(created_at) as last_at
+            from replies where action is null and deleted_at is null group by topic_id) c
+      where t.id = c.topic_id`);
+    await em.execute(`
+      update topics t set last_reply_user_id = r.user_id, last_reply_user_login = u.login, replied_at = r.created_at
+      from replies r join users u on u.id = r.user_id where r.id = t.last_reply_id`);
+    onStep('counters', 2, 5);
+    await em.execute(`
+      update topics t set likes_count = c.n from (select target_id, count(*)::int as n from likes where target_type = 'topic' group by target_id) c
+      where t.id = c.target_id`);
+    await em.execute(`
+      update replies r set likes_count = c.n from (select target_id, count(*)::int as n from likes where target_type = 'reply' group by target_id) c
+      where r.id = c.target_id`);
+    onStep('counters', 4, 5);
+    await em.execute(`
+      update nodes n set topics_count = c.n from (select node_id, count(*)::int as n from topics where deleted_at is null group by node_id) c
+      where n.id = c.node_id`);
+    await em.execute(`
+      update users u set topics_count = coalesce(t.n, 0), replies_count = coalesce(r.n, 0)
+      from users x
+      left join (select user_id, count(*)::int as n from topics where deleted_at is null group by user_id) t on t.user_id = x.id
+      left join (select user_id, count(*)::int as n from replies where action is null and deleted_at is null group by user_id) r on r.user_id = x.id
+      where u.id = x.id`);
+    onStep('counters', 5, 5);
+  }
+}
