@@ -128,6 +128,8 @@ interface Measurement {
   p99: number;
   errors: number;
   rssMb: number;
+  /** Server process CPU time (user + system) per request: the cost of our code path, apart from the database's. */
+  cpuMicrosPerRequest: number;
 }
 
 async function main(): Promise<void> {
@@ -248,7 +250,9 @@ async function measure(
 ) {
   const options = { url: target.url, connections, requests: [scenario.request(fixtures)] };
   await autocannon({ ...options, duration: warmup });
+  const cpuBefore = await cpuMicros(target.pid);
   const result = await autocannon({ ...options, duration });
+  const cpuUsed = (await cpuMicros(target.pid)) - cpuBefore;
   const measurement: Measurement = {
     size,
     scenario: scenario.name,
@@ -258,11 +262,19 @@ async function measure(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
     rssMb: await rssMb(target.pid),
+    cpuMicrosPerRequest: Math.round(cpuUsed / Math.max(result.requests.total, 1)),
   };
   console.error(
     `${size} ${server.padEnd(9)} ${scenario.name.padEnd(34)} ${measurement.requestsPerSecond} req/s, p99 ${measurement.p99} ms`,
   );
   return measurement;
+}
+
+/** utime + stime of a process from /proc (clock ticks of 10 ms), in microseconds. */
+async function cpuMicros(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10_000;
 }
 
 async function rssMb(pid: number): Promise<number> {
@@ -292,8 +304,10 @@ function report(measurements: Measurement[]): void {
       'p99 ms',
       'errors',
       'RSS MB',
+      'CPU µs/req',
       'ref req/s',
       'ref p99',
+      'ref CPU µs/req',
       'req/s ratio',
       'p99 ratio',
       'target',
@@ -317,8 +331,10 @@ function report(measurements: Measurement[]): void {
       ours.p99,
       ours.errors,
       ours.rssMb,
+      ours.cpuMicrosPerRequest,
       ref?.requestsPerSecond ?? '',
       ref?.p99 ?? '',
+      ref?.cpuMicrosPerRequest ?? '',
       throughputRatio?.toFixed(2) ?? '',
       p99Ratio?.toFixed(2) ?? '',
       met === null ? (ours.errors === 0 ? 'no errors' : 'ERRORS') : met ? 'met' : 'MISSED',

@@ -36,9 +36,10 @@ export class CreateReply {
       const rendered = this.markdown.render(body);
       const reply = Reply.write({ topicId: topic.id, userId: user.id, body, bodyHtml: rendered.html }, this.clock.now());
       await this.replies.add(reply);
+      await this.notifier.replyCreated(reply, topic, rendered.mentions);
+      // Counter rows are shared by every writer: update them last, so their row locks are held only until commit.
       await this.topics.recordReply(topic.id, { id: reply.id, userId: user.id, login: user.login, at: reply.createdAt });
       await this.users.adjustCounter(user.id, 'repliesCount', +1);
-      await this.notifier.replyCreated(reply, topic, rendered.mentions);
       return reply.id;
     });
   }

@@ -41,9 +41,10 @@ export class CreateTopic {
       const topic = Topic.open({ userId: user.id, nodeId, title, body, bodyHtml: rendered.html }, this.clock.now());
       await this.relocation.requireNode(nodeId);
       await this.topics.add(topic);
+      await this.notifier.topicCreated(topic, rendered.mentions);
+      // Counter rows are shared by every writer: update them last, so their row locks are held only until commit.
       await this.nodes.adjustTopicsCount(nodeId, +1);
       await this.users.adjustCounter(user.id, 'topicsCount', +1);
-      await this.notifier.topicCreated(topic, rendered.mentions);
       return topic.id;
     });
   }
