@@ -32,3 +32,35 @@ describe('the server process', () => {
     expect(output).to.include('shutting down');
   });
 });
+
+describe('request logs', () => {
+  it('write one structured line per request, with an id, and never a credential', async () => {
+    const { pino } = await import('pino');
+    const { Writable } = await import('node:stream');
+    const { createApp } = await import('../../src/adapters/http/app.js');
+    const supertest = (await import('supertest')).default;
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    });
+    const env = testEnv();
+    const app = createApp({
+      useCases: env.useCases,
+      wire: env.wire,
+      scope: env.scope,
+      isReady: async () => true,
+      logger: pino({ level: 'info' }, sink),
+      tokenLifetimes: { accessSeconds: 60, refreshSeconds: 60 },
+    });
+    const res = await supertest(app.callback()).get('/api/v3/topics?access_token=s3cret&limit=5').set('X-Request-Id', 'abc-123');
+    expect(res.headers['x-request-id']).to.equal('abc-123');
+    await new Promise((resolve) => setImmediate(resolve));
+    const line = lines.find((l) => l.msg === 'request completed')!;
+    expect(line).to.include({ reqId: 'abc-123', method: 'GET', status: 200, userId: null });
+    expect(line.url).to.equal('/api/v3/topics?access_token=[REDACTED]&limit=5');
+    expect(JSON.stringify(lines)).to.not.include('s3cret');
+  });
+});
