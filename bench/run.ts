@@ -18,7 +18,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { buildContainer, useCasesOf } from '../src/container.js';
 import { EmbeddedPostgres } from '../src/adapters/persistence/embedded-postgres.js';
-import { createOrm, migrate } from '../src/adapters/persistence/orm.js';
+import { connect, migrate } from '../src/adapters/persistence/orm.js';
 import type { SeedPlan } from '../src/application/maintenance/seed.js';
 
 const { values: args } = parseArgs({
@@ -171,7 +171,8 @@ async function benchDatabase(size: number): Promise<string> {
     await cluster.ensureRunning();
     url = await cluster.urlFor(name);
   }
-  const orm = await createOrm(url, { poolMax: 4 });
+  const persistence = await connect(url, { poolMax: 4 });
+  const { orm } = persistence;
   try {
     await migrate(orm);
     const [row] = await orm.em.fork().execute<{ n: number }[]>('select count(*)::int as n from topics');
@@ -179,25 +180,26 @@ async function benchDatabase(size: number): Promise<string> {
       if (row!.n > 0) throw new Error(`${name} holds ${row!.n} topics, not ${size}: drop it to reseed`);
       console.error(`seeding ${name}: ${JSON.stringify(planFor(size))}`);
       const started = Date.now();
-      const useCases = useCasesOf(buildContainer(orm, loadConfig({ DATABASE_URL: url })));
+      const useCases = useCasesOf(buildContainer(persistence, loadConfig({ DATABASE_URL: url })));
       await useCases.seedDatabase.execute(planFor(size), 'seed-password', (step, done, total) => {
         if (done === total) console.error(`  ${step}: ${total}`);
       });
       console.error(`seeded in ${Math.round((Date.now() - started) / 1000)} s`);
     }
   } finally {
-    await orm.close(true);
+    await persistence.close();
   }
   return url;
 }
 
 /** A seeded user with a token, and samples of visible topics and of nodes to pick from at random. */
 async function prepare(url: string, size: number): Promise<Fixtures> {
-  const orm = await createOrm(url, { poolMax: 2 });
+  const persistence = await connect(url, { poolMax: 2 });
+  const { orm } = persistence;
   try {
     const em = orm.em.fork();
     const [user] = await em.execute<{ id: number }[]>("select id from users where login like 'seed%' order by id limit 1");
-    const useCases = useCasesOf(buildContainer(orm, loadConfig({ DATABASE_URL: url })));
+    const useCases = useCasesOf(buildContainer(persistence, loadConfig({ DATABASE_URL: url })));
     const issued = await useCases.issueToken.execute({ userId: user!.id, clientId: null, expiresIn: 7 * 86_400 });
     const topics = await em.execute<{ id: number }[]>(
       'select t.id from topics t join nodes n on n.id = t.node_id where t.deleted_at is null and not n.hidden order by random() limit 10000',
@@ -206,7 +208,7 @@ async function prepare(url: string, size: number): Promise<Fixtures> {
     console.error(`size ${size}: ${topics.length} sample topics, ${nodes.length} nodes`);
     return { token: issued.access_token, topicIds: topics.map((t) => t.id), nodeIds: nodes.map((n) => n.id) };
   } finally {
-    await orm.close(true);
+    await persistence.close();
   }
 }
 

@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<void> {
       // Commands other than `db` need the schema: bring it up to date, as the server does at start.
       await migrate(db.orm);
       session = {
-        useCases: useCasesOf(buildContainer(db.orm, config)),
+        useCases: useCasesOf(buildContainer(db, config)),
         wire: new Wire(config.publicUrl),
         scope: db.scope,
         migrations: { up: () => migrate(db.orm), status: () => migrationStatus(db.orm) },

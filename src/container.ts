@@ -74,6 +74,7 @@ import {
   SqlNotificationRepository,
 } from './adapters/persistence/repositories.js';
 import { MikroOrmUnitOfWork } from './adapters/persistence/unit-of-work.js';
+import type { Sql } from './adapters/persistence/sql.js';
 import { Argon2PasswordHasher } from './adapters/system/argon2-hasher.js';
 import { SystemClock } from './adapters/system/clock.js';
 import { SanitizingMarkdownRenderer } from './adapters/system/markdown.js';
@@ -81,6 +82,7 @@ import { RandomSecretGenerator } from './adapters/system/secret-generator.js';
 import type { Config } from './config.js';
 
 const Em = Symbol.for('EntityManager');
+const SqlRunner = Symbol.for('Sql');
 const AppConfig = Symbol.for('Config');
 
 type Bind = ContainerModuleLoadOptions['bind'];
@@ -106,25 +108,25 @@ const systemModule = new ContainerModule(({ bind }) => {
 
 const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, UnitOfWork, (em: EntityManager) => new MikroOrmUnitOfWork(em), [Em]);
-  provide(bind, UserRepository, (em: EntityManager) => new MikroOrmUserRepository(em), [Em]);
-  provide(bind, NodeRepository, (em: EntityManager) => new MikroOrmNodeRepository(em), [Em]);
-  provide(bind, TopicRepository, (em: EntityManager) => new MikroOrmTopicRepository(em), [Em]);
-  provide(bind, ReplyRepository, (em: EntityManager) => new MikroOrmReplyRepository(em), [Em]);
-  provide(bind, NotificationRepository, (em: EntityManager) => new SqlNotificationRepository(em), [Em]);
-  provide(bind, AccessTokenStore, (em: EntityManager) => new SqlAccessTokenStore(em), [Em]);
-  provide(bind, ClientStore, (em: EntityManager) => new SqlClientStore(em), [Em]);
+  provide(bind, UserRepository, (em: EntityManager, sql: Sql) => new MikroOrmUserRepository(em, sql), [Em, SqlRunner]);
+  provide(bind, NodeRepository, (em: EntityManager, sql: Sql) => new MikroOrmNodeRepository(em, sql), [Em, SqlRunner]);
+  provide(bind, TopicRepository, (em: EntityManager, sql: Sql) => new MikroOrmTopicRepository(em, sql), [Em, SqlRunner]);
+  provide(bind, ReplyRepository, (em: EntityManager, sql: Sql) => new MikroOrmReplyRepository(em, sql), [Em, SqlRunner]);
+  provide(bind, NotificationRepository, (sql: Sql) => new SqlNotificationRepository(sql), [SqlRunner]);
+  provide(bind, AccessTokenStore, (sql: Sql) => new SqlAccessTokenStore(sql), [SqlRunner]);
+  provide(bind, ClientStore, (sql: Sql) => new SqlClientStore(sql), [SqlRunner]);
   provide(bind, LoginThrottle, (em: EntityManager, config: Config) => new PostgresLoginThrottle(em, config.loginThrottle), [
     Em,
     AppConfig,
   ]);
   provide(bind, CounterMaintenance, (em: EntityManager) => new SqlCounterMaintenance(em), [Em]);
   provide(bind, DataSeeder, (em: EntityManager) => new SqlDataSeeder(em), [Em]);
-  provide(bind, LikeRepository, (em: EntityManager) => new SqlLikeRepository(em), [Em]);
-  provide(bind, NotificationReadModel, (em: EntityManager) => new SqlNotificationReadModel(em), [Em]);
-  provide(bind, ReplyReadModel, (em: EntityManager) => new SqlReplyReadModel(em), [Em]);
-  provide(bind, TopicReadModel, (em: EntityManager) => new SqlTopicReadModel(em), [Em]);
-  provide(bind, NodeReadModel, (em: EntityManager) => new SqlNodeReadModel(em), [Em]);
-  provide(bind, UserReadModel, (em: EntityManager) => new SqlUserReadModel(em), [Em]);
+  provide(bind, LikeRepository, (sql: Sql) => new SqlLikeRepository(sql), [SqlRunner]);
+  provide(bind, NotificationReadModel, (sql: Sql) => new SqlNotificationReadModel(sql), [SqlRunner]);
+  provide(bind, ReplyReadModel, (sql: Sql) => new SqlReplyReadModel(sql), [SqlRunner]);
+  provide(bind, TopicReadModel, (sql: Sql) => new SqlTopicReadModel(sql), [SqlRunner]);
+  provide(bind, NodeReadModel, (sql: Sql) => new SqlNodeReadModel(sql), [SqlRunner]);
+  provide(bind, UserReadModel, (sql: Sql) => new SqlUserReadModel(sql), [SqlRunner]);
 });
 
 const useCaseModule = new ContainerModule(({ bind }) => {
@@ -261,9 +263,10 @@ const useCaseModule = new ContainerModule(({ bind }) => {
 });
 
 /** The one composition root, shared by the HTTP server, forumctl and the tests. */
-export function buildContainer(orm: MikroORM, config: Config): Container {
+export function buildContainer(persistence: { orm: MikroORM; sql: Sql }, config: Config): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  container.bind(Em).toConstantValue(orm.em);
+  container.bind(Em).toConstantValue(persistence.orm.em);
+  container.bind(SqlRunner).toConstantValue(persistence.sql);
   container.bind(AppConfig).toConstantValue(config);
   container.load(systemModule, persistenceModule, useCaseModule);
   return container;

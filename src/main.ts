@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const applied = await migrate(database.orm);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
 
-  const useCases = useCasesOf(buildContainer(database.orm, config));
+  const useCases = useCasesOf(buildContainer(database, config));
   const app = createApp({
     useCases,
     wire: new Wire(config.publicUrl),

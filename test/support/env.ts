@@ -6,7 +6,7 @@ import type { UseCases } from '../../src/application/use-cases.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildContainer, useCasesOf } from '../../src/container.js';
 import { createApp } from '../../src/adapters/http/app.js';
-import { createOrm, migrate } from '../../src/adapters/persistence/orm.js';
+import { connect, migrate, type Persistence } from '../../src/adapters/persistence/orm.js';
 import { Wire } from '../../src/adapters/presentation/wire.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -26,7 +26,7 @@ export interface TestEnv {
   reset(): Promise<void>;
 }
 
-let current: { env: TestEnv; database: TestDatabase } | null = null;
+let current: { env: TestEnv; database: TestDatabase; persistence: Persistence } | null = null;
 
 export function testEnv(): TestEnv {
   if (!current) throw new Error('the test environment is not started (root hooks did not run)');
@@ -42,9 +42,10 @@ export async function startTestEnv(): Promise<void> {
     // Small enough for a test to reach the limit and wait the window out.
     loginThrottle: { perAccount: 3, perAddress: 20, windowSeconds: 2 },
   };
-  const orm = await createOrm(database.url, { poolMax: 20 });
+  const persistence = await connect(database.url, { poolMax: 20 });
+  const { orm } = persistence;
   await migrate(orm);
-  const useCases = useCasesOf(buildContainer(orm, config));
+  const useCases = useCasesOf(buildContainer(persistence, config));
   const wire = new Wire(PUBLIC_URL);
   const scope = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
   const app = createApp({
@@ -65,12 +66,12 @@ export async function startTestEnv(): Promise<void> {
     scope,
     reset: () => resetData(orm),
   };
-  current = { env, database };
+  current = { env, database, persistence };
 }
 
 export async function stopTestEnv(): Promise<void> {
   if (!current) return;
-  await current.env.orm.close(true);
+  await current.persistence.close();
   await current.database.drop();
   current = null;
 }

@@ -24,11 +24,7 @@ const clientApp = (row: ClientRow): ClientApp => ({
 });
 
 export class SqlClientStore implements ClientStore {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(private readonly sql: Sql) {}
 
   async add(app: {
     name: string;

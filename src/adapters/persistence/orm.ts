@@ -1,4 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { Sql } from './sql.js';
 import { Migrator } from '@mikro-orm/migrations';
 import { Migration20261121000000_initial } from './migrations/Migration20261121000000_initial.js';
 import { Migration20261122000000_oauth } from './migrations/Migration20261122000000_oauth.js';
@@ -24,6 +26,26 @@ export async function createOrm(clientUrl: string, options: { poolMax?: number; 
     allowGlobalContext: false,
     forceUtcTimezone: true,
   });
+}
+
+/** The ORM (for aggregates and transactions) and the SQL runner (prepared statements on a pg pool of its own). */
+export interface Persistence {
+  orm: MikroORM;
+  sql: Sql;
+  close(): Promise<void>;
+}
+
+export async function connect(clientUrl: string, options: { poolMax?: number } = {}): Promise<Persistence> {
+  const orm = await createOrm(clientUrl, options);
+  const pool = new pg.Pool({ connectionString: clientUrl, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 });
+  return {
+    orm,
+    sql: new Sql(orm.em, pool),
+    async close() {
+      await pool.end();
+      await orm.close(true);
+    },
+  };
 }
 
 export interface MigrationStatus {

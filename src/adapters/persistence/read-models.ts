@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Sql } from './sql.js';
 import type {
   NodeReadModel,
@@ -98,11 +97,7 @@ function topicDetailView(row: TopicDetailRow): TopicDetailView {
 }
 
 export class SqlTopicReadModel implements TopicReadModel {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(private readonly sql: Sql) {}
 
   async list(query: TopicListQuery, viewer: Viewer | null): Promise<TopicView[]> {
     const shape = LIST_SHAPES[query.type];
@@ -186,11 +181,7 @@ function nodeView(row: NodeRow): NodeView {
 }
 
 export class SqlNodeReadModel implements NodeReadModel {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(private readonly sql: Sql) {}
 
   async list(): Promise<NodeView[]> {
     const rows = await this.sql.all<NodeRow>(`select ${NODE_COLUMNS} from nodes order by sort desc, id`);
@@ -251,11 +242,7 @@ function userDetailView(row: UserRow): UserDetailView {
 }
 
 export class SqlUserReadModel implements UserReadModel {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(private readonly sql: Sql) {}
 
   async byId(id: number): Promise<UserDetailView | null> {
     const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users where id = ?`, [id]);
@@ -322,11 +309,7 @@ function replyView(row: ReplyRow): ReplyView {
 }
 
 export class SqlReplyReadModel implements ReplyReadModel {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(private readonly sql: Sql) {}
 
   async listForTopic(topicId: number, page: { offset: number; limit: number }, viewer: Viewer | null): Promise<ReplyPage> {
     const rows = await this.sql.all<ReplyRow & { liked: boolean }>(
@@ -366,11 +349,7 @@ interface NotificationRow {
 }
 
 export class SqlNotificationReadModel implements NotificationReadModel {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(private readonly sql: Sql) {}
 
   /** Related records come as JSON from scalar subqueries that reuse the same column lists as the other views. */
   async list(userId: number, page: { offset: number; limit: number }, viewer: Viewer): Promise<NotificationView[]> {

@@ -36,11 +36,10 @@ async function changed(sql: Sql, statement: string, params: unknown[]): Promise<
 }
 
 export class MikroOrmUserRepository implements UserRepository {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(
+    private readonly em: EntityManager,
+    private readonly sql: Sql,
+  ) {}
 
   findById(id: number): Promise<User | null> {
     return this.em.findOne(User, { id });
@@ -141,11 +140,10 @@ const USER_COUNTER_COLUMNS: Record<UserCounter, string> = {
 export class MikroOrmNodeRepository implements NodeRepository {
   private noPointId: number | null = null;
 
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(
+    private readonly em: EntityManager,
+    private readonly sql: Sql,
+  ) {}
 
   findById(id: number): Promise<Node | null> {
     return this.em.findOne(Node, { id });
@@ -180,11 +178,10 @@ export class MikroOrmNodeRepository implements NodeRepository {
 }
 
 export class MikroOrmTopicRepository implements TopicRepository {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(
+    private readonly em: EntityManager,
+    private readonly sql: Sql,
+  ) {}
 
   findVisible(id: number): Promise<Topic | null> {
     return this.em.findOne(Topic, { id, deletedAt: null });
@@ -266,11 +263,10 @@ export class MikroOrmTopicRepository implements TopicRepository {
 }
 
 export class MikroOrmReplyRepository implements ReplyRepository {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(
+    private readonly em: EntityManager,
+    private readonly sql: Sql,
+  ) {}
 
   findVisible(id: number): Promise<Reply | null> {
     return this.em.findOne(Reply, { id, deletedAt: null });
@@ -294,11 +290,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 }
 
 export class SqlNotificationRepository implements NotificationRepository {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(private readonly sql: Sql) {}
 
   /** Bulk inserts, a thousand rows a statement (well under PostgreSQL's limit on bound parameters). */
   async addAll(notifications: readonly NewNotification[]): Promise<void> {
@@ -358,11 +350,7 @@ export class SqlNotificationRepository implements NotificationRepository {
 }
 
 export class SqlAccessTokenStore implements AccessTokenStore {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(private readonly sql: Sql) {}
 
   async add(record: TokenRecord): Promise<void> {
     await this.sql.all(
@@ -433,11 +421,7 @@ export class SqlAccessTokenStore implements AccessTokenStore {
 const LIKE_TABLES: Record<LikeTarget, string> = { topic: 'topics', reply: 'replies' };
 
 export class SqlLikeRepository implements LikeRepository {
-  private readonly sql: Sql;
-
-  constructor(private readonly em: EntityManager) {
-    this.sql = new Sql(em);
-  }
+  constructor(private readonly sql: Sql) {}
 
   add(target: LikeTarget, targetId: number, userId: number): Promise<boolean> {
     return changed(this.sql, 'insert into likes (target_type, target_id, user_id) values (?, ?, ?) on conflict do nothing', [
