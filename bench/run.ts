@@ -9,7 +9,6 @@ import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -17,7 +16,7 @@ import Table from 'cli-table3';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { buildContainer, useCasesOf } from '../src/container.js';
-import { EmbeddedPostgres } from '../src/adapters/persistence/embedded-postgres.js';
+import { EmbeddedPostgres, freePort } from '../src/adapters/persistence/embedded-postgres.js';
 import { connect, migrate } from '../src/adapters/persistence/orm.js';
 import type { SeedPlan } from '../src/application/maintenance/seed.js';
 
@@ -283,17 +282,6 @@ async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function report(measurements: Measurement[]): void {

@@ -196,7 +196,8 @@ async function pgCtlBinary(): Promise<string> {
   return binaries.pg_ctl;
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
