@@ -131,6 +131,9 @@ interface Measurement {
   cpuMicrosPerRequest: number;
 }
 
+/** Embedded clusters this run started or used: stopped at the end unless something else still uses them. */
+const clusters: EmbeddedPostgres[] = [];
+
 async function main(): Promise<void> {
   const measurements: Measurement[] = [];
   for (const size of sizes) {
@@ -148,6 +151,7 @@ async function main(): Promise<void> {
     }
   }
   report(measurements);
+  for (const cluster of clusters) await cluster.stopIfIdle();
 }
 
 /** A seeded database per size: BENCH_DATABASE_URL's server, or an embedded PostgreSQL under .data-bench. */
@@ -168,6 +172,7 @@ async function benchDatabase(size: number): Promise<string> {
   } else {
     const cluster = new EmbeddedPostgres(process.env.FORUM_DATA_DIR ?? '.data-bench', 'postgres');
     await cluster.ensureRunning();
+    clusters.push(cluster);
     url = await cluster.urlFor(name);
   }
   const persistence = await connect(url, { poolMax: 4 });

@@ -159,3 +159,55 @@ describe('forumctl topics move, in bulk', () => {
     expect((await forumctl(['topics', 'move', '--from-node', String(from), '--to-node', String(from)])).code).to.equal(2);
   });
 });
+
+describe('forumctl seed', () => {
+  it('generates the asked amounts in bulk, with consistent counters', async () => {
+    const env = testEnv();
+    const res = await forumctl([
+      'seed',
+      '--users',
+      '5',
+      '--nodes',
+      '2',
+      '--topics',
+      '20',
+      '--replies',
+      '100',
+      '--likes',
+      '40',
+      '--notifications',
+      '50',
+      '--json',
+    ]);
+    expect(res.code, res.stderr).to.equal(0);
+    expect(res.json<{ seeded: Record<string, number> }>().seeded).to.deep.equal({
+      users: 5,
+      nodes: 2,
+      topics: 20,
+      replies: 100,
+      likes: 40,
+      notifications: 50,
+    });
+    const [counts] = await env.sql<Record<string, number>>(
+      `select (select count(*)::int from users where login like 'seed%') as users, (select count(*)::int from topics) as topics,
+              (select count(*)::int from replies) as replies, (select count(*)::int from notifications) as notifications`,
+    );
+    expect(counts).to.include({ users: 5, topics: 20, replies: 100 });
+    expect(counts!.notifications).to.be.within(1, 50);
+    expect((await forumctl(['maintenance', 'recount', '--json'])).json()).to.deep.equal({
+      corrected: { topics: 0, replies: 0, nodes: 0, users: 0 },
+    });
+    const login = (await env.sql<{ login: string }>("select login from users where login like 'seed%' order by id limit 1"))[0]!
+      .login;
+    const app = (await forumctl(['apps', 'create', 'seed test', '--json'])).json<{ client_id: string; client_secret: string }>();
+    await api()
+      .post('/oauth/token')
+      .send({ grant_type: 'password', username: login, password: 'seed-password', ...app })
+      .expect(200);
+  });
+
+  it('refuses impossible plans with exit 2', async () => {
+    expect((await forumctl(['seed', '--users', '0', '--topics', '5'])).code).to.equal(2);
+    expect((await forumctl(['seed', '--topics', 'many'])).code).to.equal(2);
+  });
+});

@@ -64,3 +64,25 @@ describe('request logs', () => {
     expect(JSON.stringify(lines)).to.not.include('s3cret');
   });
 });
+
+describe('GET /readyz', () => {
+  it('answers 503 while the database does not answer', async () => {
+    const { pino } = await import('pino');
+    const { createApp } = await import('../../src/adapters/http/app.js');
+    const supertest = (await import('supertest')).default;
+    const env = testEnv();
+    const app = createApp({
+      useCases: env.useCases,
+      wire: env.wire,
+      scope: env.scope,
+      isReady: async () => {
+        throw new Error('connection refused');
+      },
+      logger: pino({ level: 'silent' }),
+      tokenLifetimes: { accessSeconds: 60, refreshSeconds: 60 },
+    });
+    const res = await supertest(app.callback()).get('/readyz').expect(503);
+    expect(res.body).to.deep.equal({ status: 'unavailable' });
+    await supertest(app.callback()).get('/healthz').expect(200, { status: 'ok' });
+  });
+});
