@@ -52,6 +52,7 @@ import { FavoriteTopic, FollowTopic } from './application/topics/topic-relations
 import { UpdateTopic } from './application/topics/update-topic.js';
 import { CreateUser } from './application/users/create-user.js';
 import { BlockNode, BlockUser, ChangeRole, FollowUser, ShowUser } from './application/users/manage-users.js';
+import { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from './application/users/user-lists.js';
 import { NodeRepository } from './domain/nodes/node-repository.js';
 import { NotificationRepository } from './domain/notifications/notification-repository.js';
 import { ReplyRepository } from './domain/replies/reply-repository.js';
@@ -200,6 +201,10 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(CreateUser, [UserRepository, PasswordHasher, UnitOfWork, Clock]);
   useCase(ShowUser, [UserReadModel]);
   useCase(FollowUser, [UserRepository, Notifier, UnitOfWork]);
+  useCase(ListUserTopics, [UserReadModel, TopicReadModel]);
+  useCase(ListUserFavorites, [UserReadModel, TopicReadModel]);
+  useCase(ListUserReplies, [UserReadModel, ReplyReadModel]);
+  useCase(ListFollows, [UserReadModel]);
   useCase(ChangeRole, [UserRepository, UnitOfWork, Clock]);
   useCase(BlockNode, [UserRepository, NodeRepository]);
   useCase(BlockUser, [UserRepository]);
@@ -243,6 +248,10 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     createUser: CreateUser,
     showUser: ShowUser,
     followUser: FollowUser,
+    listUserTopics: ListUserTopics,
+    listUserFavorites: ListUserFavorites,
+    listUserReplies: ListUserReplies,
+    listFollows: ListFollows,
     changeRole: ChangeRole,
     blockNode: BlockNode,
     blockUser: BlockUser,

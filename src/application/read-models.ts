@@ -47,6 +47,14 @@ export interface TopicViewerMeta {
   favorited: boolean;
 }
 
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+export const USER_TOPIC_ORDERS = ['recent', 'likes', 'replies'] as const;
+export type UserTopicOrder = (typeof USER_TOPIC_ORDERS)[number];
+
 export const TOPIC_LIST_TYPES = ['last_actived', 'recent', 'no_reply', 'popular', 'excellent'] as const;
 export type TopicListType = (typeof TOPIC_LIST_TYPES)[number];
 
@@ -59,6 +67,10 @@ export interface TopicListQuery {
 
 export interface TopicReadModel {
   list(query: TopicListQuery, viewer: Viewer | null): Promise<TopicView[]>;
+  /** A user's visible topics. */
+  byUser(userId: number, order: UserTopicOrder, page: Page, viewer: Viewer | null): Promise<TopicView[]>;
+  /** The visible topics a user favorited, most recently favorited first. */
+  favoritesOf(userId: number, page: Page, viewer: Viewer | null): Promise<TopicView[]>;
   /** Whether a topic exists and is not deleted. */
   isVisible(id: number): Promise<boolean>;
   detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null>;
@@ -107,6 +119,10 @@ export interface UserReadModel {
   byLogin(login: string): Promise<UserDetailView | null>;
   list(offset: number, limit: number): Promise<UserDetailView[]>;
   relation(viewerId: number, userId: number): Promise<UserRelationView>;
+  /** Who follows the user, newest first. */
+  followers(userId: number, page: Page): Promise<UserView[]>;
+  /** Whom the user follows, newest first. */
+  following(userId: number, page: Page): Promise<UserView[]>;
 }
 export const UserReadModel = Symbol.for('UserReadModel');
 
@@ -139,6 +155,8 @@ export interface ReplyReadModel {
   listForTopic(topicId: number, page: { offset: number; limit: number }, viewer: Viewer | null): Promise<ReplyPage>;
   /** A visible reply of a visible topic, or null. */
   detail(id: number): Promise<ReplyDetailView | null>;
+  /** A user's visible replies (not system events) on visible topics, newest first. */
+  byUser(userId: number, page: Page): Promise<ReplyDetailView[]>;
 }
 export const ReplyReadModel = Symbol.for('ReplyReadModel');
 

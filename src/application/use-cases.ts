@@ -28,6 +28,7 @@ import type { FavoriteTopic, FollowTopic } from './topics/topic-relations.js';
 import type { UpdateTopic } from './topics/update-topic.js';
 import type { CreateUser } from './users/create-user.js';
 import type { BlockNode, BlockUser, ChangeRole, FollowUser, ShowUser } from './users/manage-users.js';
+import type { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from './users/user-lists.js';
 
 /**
  * Everything the driving adapters (HTTP, forumctl) may call: the use cases, and the read models for reads that
@@ -70,6 +71,10 @@ export interface UseCases {
   createUser: CreateUser;
   showUser: ShowUser;
   followUser: FollowUser;
+  listUserTopics: ListUserTopics;
+  listUserFavorites: ListUserFavorites;
+  listUserReplies: ListUserReplies;
+  listFollows: ListFollows;
   changeRole: ChangeRole;
   blockNode: BlockNode;
   blockUser: BlockUser;

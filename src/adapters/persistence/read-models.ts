@@ -2,6 +2,7 @@ import { Sql } from './sql.js';
 import type {
   NodeReadModel,
   NodeView,
+  Page,
   NotificationReadModel,
   NotificationView,
   ReplyDetailView,
@@ -17,6 +18,8 @@ import type {
   UserDetailView,
   UserReadModel,
   UserRelationView,
+  UserTopicOrder,
+  UserView,
 } from '../../application/read-models.js';
 import type { Viewer } from '../../domain/users/role.js';
 import { couldBeLogin } from '../../domain/users/user.js';
@@ -34,6 +37,12 @@ const TOPIC_COLUMNS = `
   case when t.user_id = ? then exists(
     select 1 from replies r where r.topic_id = t.id and r.user_id <> t.user_id and r.action is null and r.deleted_at is null
   ) else false end as has_replies_from_others`;
+
+const USER_TOPIC_ORDER: Record<UserTopicOrder, string> = {
+  recent: 't.id desc',
+  likes: 't.likes_count desc, t.id desc',
+  replies: 't.replies_count desc, t.id desc',
+};
 
 const LIST_SHAPES: Record<TopicListType, { where: string; orderBy: string }> = {
   last_actived: { where: '', orderBy: 't.last_active_at desc, t.id desc' },
@@ -121,6 +130,30 @@ export class SqlTopicReadModel implements TopicReadModel {
        order by ${shape.orderBy}
        limit ? offset ?`,
       params,
+    );
+    return rows.map(topicView);
+  }
+
+  async byUser(userId: number, order: UserTopicOrder, page: Page, viewer: Viewer | null): Promise<TopicView[]> {
+    const rows = await this.sql.all<TopicRow>(
+      `select ${TOPIC_COLUMNS}
+       from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+       where t.user_id = ? and t.deleted_at is null
+       order by ${USER_TOPIC_ORDER[order]}
+       limit ? offset ?`,
+      [viewer?.id ?? null, userId, page.limit, page.offset],
+    );
+    return rows.map(topicView);
+  }
+
+  async favoritesOf(userId: number, page: Page, viewer: Viewer | null): Promise<TopicView[]> {
+    const rows = await this.sql.all<TopicRow>(
+      `select ${TOPIC_COLUMNS}
+       from topic_favorites f join topics t on t.id = f.topic_id join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+       where f.user_id = ? and t.deleted_at is null
+       order by f.created_at desc, t.id desc
+       limit ? offset ?`,
+      [viewer?.id ?? null, userId, page.limit, page.offset],
     );
     return rows.map(topicView);
   }
@@ -264,6 +297,22 @@ export class SqlUserReadModel implements UserReadModel {
     return rows[0]!;
   }
 
+  async followers(userId: number, page: Page): Promise<UserView[]> {
+    return this.sql.all<UserView>(
+      `select u.id, u.login, u.name from user_follows f join users u on u.id = f.follower_id
+       where f.followee_id = ? order by f.created_at desc, u.id desc limit ? offset ?`,
+      [userId, page.limit, page.offset],
+    );
+  }
+
+  async following(userId: number, page: Page): Promise<UserView[]> {
+    return this.sql.all<UserView>(
+      `select u.id, u.login, u.name from user_follows f join users u on u.id = f.followee_id
+       where f.follower_id = ? order by f.created_at desc, u.id desc limit ? offset ?`,
+      [userId, page.limit, page.offset],
+    );
+  }
+
   async list(offset: number, limit: number): Promise<UserDetailView[]> {
     const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users order by id limit ? offset ?`, [limit, offset]);
     return rows.map(userDetailView);
@@ -332,6 +381,18 @@ export class SqlReplyReadModel implements ReplyReadModel {
       [id],
     );
     return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;
+  }
+
+  async byUser(userId: number, page: Page): Promise<ReplyDetailView[]> {
+    const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
+      `select ${REPLY_COLUMNS}, t.title as topic_title
+       from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
+       where r.user_id = ? and r.deleted_at is null and r.action is null and t.deleted_at is null
+       order by r.id desc
+       limit ? offset ?`,
+      [userId, page.limit, page.offset],
+    );
+    return rows.map((row) => ({ ...replyView(row), topicTitle: row.topic_title }));
   }
 }
 

@@ -3,7 +3,8 @@ import { requireUser } from '../../../application/actor.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import { actorOf } from '../auth.js';
-import { pathId } from '../params.js';
+import { z } from 'zod';
+import { type Params, param, parseParams, pathId } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
 
 export function nodeRoutes(app: UseCases, wire: Wire): Router {
@@ -43,6 +44,34 @@ export function userRoutes(app: UseCases, wire: Wire): Router {
   };
   router.get('/hello', me);
   router.get('/users/me', me);
+
+  const listQuery = z.object({ offset: param.optionalInteger, limit: param.optionalInteger, order: param.optionalText });
+  const page = (ctx: { state: { params: Params } }) => parseParams(listQuery, ctx.state.params);
+
+  router.get('/users/:login/topics', async (ctx) => {
+    const actor = actorOf(ctx);
+    const topics = await app.listUserTopics.execute(actor, ctx.params.login!, page(ctx));
+    ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
+  });
+
+  router.get('/users/:login/favorites', async (ctx) => {
+    const actor = actorOf(ctx);
+    const topics = await app.listUserFavorites.execute(actor, ctx.params.login!, page(ctx));
+    ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
+  });
+
+  router.get('/users/:login/replies', async (ctx) => {
+    const actor = actorOf(ctx);
+    const replies = await app.listUserReplies.execute(ctx.params.login!, page(ctx));
+    ctx.body = { replies: replies.map((reply) => wire.replyDetail(reply, actor)) };
+  });
+
+  for (const direction of ['followers', 'following'] as const) {
+    router.get(`/users/:login/${direction}`, async (ctx) => {
+      const users = await app.listFollows.execute(ctx.params.login!, direction, page(ctx));
+      ctx.body = { [direction]: users.map((user) => wire.user(user)) };
+    });
+  }
 
   router.get('/users/:login', async (ctx) => {
     const actor = actorOf(ctx);

@@ -1,0 +1,80 @@
+import { NotFound } from '../../domain/shared/errors.js';
+import type { Actor } from '../actor.js';
+import type {
+  Page,
+  ReplyDetailView,
+  ReplyReadModel,
+  TopicReadModel,
+  TopicView,
+  UserReadModel,
+  UserTopicOrder,
+  UserView,
+} from '../read-models.js';
+import { USER_TOPIC_ORDERS } from '../read-models.js';
+import { pageLimit, pageOffset } from '../topics/list-topics.js';
+
+/** The lists of a user's profile (contract §7): offset and limit 1..150 like every list; an unknown login is 404. */
+
+export interface UserListInput {
+  offset?: number;
+  limit?: number;
+}
+
+async function resolve(users: UserReadModel, login: string, input: UserListInput): Promise<{ userId: number; page: Page }> {
+  const page = { offset: pageOffset(input.offset), limit: pageLimit(input.limit) };
+  const user = await users.byLogin(login);
+  if (!user) throw new NotFound('user');
+  return { userId: user.id, page };
+}
+
+/** An unknown order lists by recency, as an unknown topic list type does. */
+function topicOrder(order: string | undefined): UserTopicOrder {
+  const lowered = (order ?? '').toLowerCase();
+  return (USER_TOPIC_ORDERS as readonly string[]).includes(lowered) ? (lowered as UserTopicOrder) : 'recent';
+}
+
+export class ListUserTopics {
+  constructor(
+    private readonly users: UserReadModel,
+    private readonly topics: TopicReadModel,
+  ) {}
+
+  async execute(actor: Actor, login: string, input: UserListInput & { order?: string }): Promise<TopicView[]> {
+    const { userId, page } = await resolve(this.users, login, input);
+    return this.topics.byUser(userId, topicOrder(input.order), page, actor);
+  }
+}
+
+export class ListUserFavorites {
+  constructor(
+    private readonly users: UserReadModel,
+    private readonly topics: TopicReadModel,
+  ) {}
+
+  async execute(actor: Actor, login: string, input: UserListInput): Promise<TopicView[]> {
+    const { userId, page } = await resolve(this.users, login, input);
+    return this.topics.favoritesOf(userId, page, actor);
+  }
+}
+
+export class ListUserReplies {
+  constructor(
+    private readonly users: UserReadModel,
+    private readonly replies: ReplyReadModel,
+  ) {}
+
+  async execute(login: string, input: UserListInput): Promise<ReplyDetailView[]> {
+    const { userId, page } = await resolve(this.users, login, input);
+    return this.replies.byUser(userId, page);
+  }
+}
+
+export class ListFollows {
+  constructor(private readonly users: UserReadModel) {}
+
+  /** `followers`: who follows the user; `following`: whom the user follows. */
+  async execute(login: string, direction: 'followers' | 'following', input: UserListInput): Promise<UserView[]> {
+    const { userId, page } = await resolve(this.users, login, input);
+    return direction === 'followers' ? this.users.followers(userId, page) : this.users.following(userId, page);
+  }
+}
