@@ -110,6 +110,15 @@ describe('OAuth 2.0 over HTTP', () => {
     expect((await token({ grant_type: 'refresh_token', ...app }).expect(400)).body.error).to.equal('invalid_request');
   });
 
+  it('refreshes a token issued by forumctl through any authenticated client, but not a token of another client', async () => {
+    const issued = (await forumctl(['tokens', 'issue', 'alice', '--json'])).json<{ refresh_token: string }>();
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: issued.refresh_token, ...app }).expect(200);
+    await hello(refreshed.body.access_token).expect(200);
+    const other = await makeApp();
+    const res = await token({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token, ...other }).expect(400);
+    expect(res.body.error).to.equal('invalid_grant');
+  });
+
   it('refuses a scope other than "all"', async () => {
     const res = await token({
       grant_type: 'password',

@@ -13,9 +13,12 @@ const GRANTS = ['password', 'refresh_token', 'client_credentials'];
  * own IssueToken (digests stored, `created_at` included) and handed back to the glue as `issued`.
  */
 function oauthModel(app: UseCases, address: string) {
+  /** The client this request authenticated (the library asks for it first). */
+  let requestingClientId: number | null = null;
   return {
     async getClient(clientId: string, clientSecret: string) {
       const client = await app.authenticateClient.execute(clientId, clientSecret);
+      requestingClientId = client?.id ?? null;
       return client ? { id: client.id, grants: GRANTS } : false;
     },
     async getUser(username: string, password: string) {
@@ -46,7 +49,8 @@ function oauthModel(app: UseCases, address: string) {
         refreshToken,
         refreshTokenExpiresAt: grant.refreshExpiresAt ?? undefined,
         scope: [grant.scope],
-        client: { id: grant.clientId },
+        // A refresh token issued by forumctl belongs to no client: whichever authenticated client holds it may use it.
+        client: { id: grant.clientId ?? requestingClientId },
         user: { id: grant.userId },
       };
     },
