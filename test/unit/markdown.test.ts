@@ -19,3 +19,19 @@ describe('SanitizingMarkdownRenderer: mentions', () => {
     expect(mentions('@ a @b')).to.deep.equal([]);
   });
 });
+
+describe('SanitizingMarkdownRenderer: mention links', () => {
+  const renderer = new SanitizingMarkdownRenderer();
+
+  it('renders @login as a user-mention link, as homeland does', () => {
+    expect(renderer.render('thanks @carol.').html).to.equal(
+      '<p>thanks <a href="/carol" class="user-mention" rel="nofollow noopener">@carol</a>.</p>',
+    );
+  });
+
+  it('leaves code, links and e-mail addresses alone, and lets no other class through', () => {
+    const html = renderer.render('`@code` [@link](https://example.com) <a class="evil" href="/x">@x</a>').html;
+    expect(html).to.not.include('user-mention');
+    expect(html).to.not.match(/<a[^>]*class="evil"/);
+  });
+});

@@ -44,14 +44,14 @@ export class SanitizingMarkdownRenderer implements MarkdownRenderer {
       'td',
     ],
     allowedAttributes: {
-      a: ['href', 'title', 'rel'],
+      a: ['href', 'title', 'rel', 'class'],
       img: ['src', 'alt', 'title'],
       code: ['class'],
       ol: ['start'],
       th: ['style'],
       td: ['style'],
     },
-    allowedClasses: { code: [/^language-[\w-]+$/] },
+    allowedClasses: { code: [/^language-[\w-]+$/], a: ['user-mention'] },
     allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
     allowedSchemes: ['http', 'https', 'mailto'],
     allowProtocolRelative: false,
@@ -59,19 +59,43 @@ export class SanitizingMarkdownRenderer implements MarkdownRenderer {
   };
 
   constructor() {
-    this.markdown.core.ruler.push('collect_mentions', (state) => {
+    // Mentions become links (`<a href="/login" class="user-mention">@login</a>`, as homeland renders them, which
+    // clients look for) and are collected for notifications.
+    this.markdown.core.ruler.push('mentions', (state) => {
       const env = state.env as { mentions?: string[] };
       const mentions = (env.mentions ??= []);
       for (const block of state.tokens) {
         if (block.type !== 'inline' || !block.children) continue;
         let linkDepth = 0;
+        const children = [];
         for (const token of block.children) {
           if (token.type === 'link_open') linkDepth++;
           else if (token.type === 'link_close') linkDepth--;
-          else if (token.type === 'text' && linkDepth === 0) {
-            for (const match of token.content.matchAll(MENTION)) mentions.push(match[1]!.replace(/[.-]+$/, ''));
+          if (token.type !== 'text' || linkDepth > 0) {
+            children.push(token);
+            continue;
           }
+          let last = 0;
+          for (const match of token.content.matchAll(MENTION)) {
+            const login = match[1]!.replace(/[.-]+$/, '');
+            if (login.length < 2) continue;
+            mentions.push(login);
+            const at = match.index + match[0].indexOf('@');
+            const text = (content: string) => Object.assign(new state.Token('text', '', 0), { content });
+            if (at > last) children.push(text(token.content.slice(last, at)));
+            const open = new state.Token('link_open', 'a', 1);
+            open.attrs = [
+              ['href', `/${login}`],
+              ['class', 'user-mention'],
+            ];
+            children.push(open, text(`@${login}`), new state.Token('link_close', 'a', -1));
+            last = at + 1 + login.length;
+          }
+          if (last === 0) children.push(token);
+          else if (last < token.content.length)
+            children.push(Object.assign(new state.Token('text', '', 0), { content: token.content.slice(last) }));
         }
+        block.children = children;
       }
     });
   }
@@ -79,6 +103,6 @@ export class SanitizingMarkdownRenderer implements MarkdownRenderer {
   render(markdown: string): RenderedMarkdown {
     const env: { mentions?: string[] } = {};
     const html = sanitizeHtml(this.markdown.render(markdown, env), this.sanitizeOptions).trimEnd();
-    return { html, mentions: (env.mentions ?? []).filter((login) => login.length >= 2) };
+    return { html, mentions: env.mentions ?? [] };
   }
 }
