@@ -38,6 +38,9 @@ export interface Persistence {
 export async function connect(clientUrl: string, options: { poolMax?: number } = {}): Promise<Persistence> {
   const orm = await createOrm(clientUrl, options);
   const pool = new pg.Pool({ connectionString: clientUrl, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 });
+  // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool, which also emits 'error':
+  // unheard, that event would end the process. The next query simply gets a fresh connection.
+  pool.on('error', () => undefined);
   return {
     orm,
     sql: new Sql(orm.em, pool),
