@@ -1,4 +1,4 @@
-import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { NotFound } from '../../../domain/shared/errors.js';
 import type { UseCases } from '../../../application/use-cases.js';
