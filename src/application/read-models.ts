@@ -119,10 +119,8 @@ export interface UserReadModel {
   byLogin(login: string): Promise<UserDetailView | null>;
   list(offset: number, limit: number): Promise<UserDetailView[]>;
   relation(viewerId: number, userId: number): Promise<UserRelationView>;
-  /** Who follows the user, newest first. */
-  followers(userId: number, page: Page): Promise<UserView[]>;
-  /** Whom the user follows, newest first. */
-  following(userId: number, page: Page): Promise<UserView[]>;
+  /** `followers`: who follows the user; `following`: whom the user follows; newest first. */
+  follows(userId: number, direction: FollowDirection, page: Page): Promise<UserView[]>;
 }
 export const UserReadModel = Symbol.for('UserReadModel');
 
@@ -180,6 +178,8 @@ export interface NotificationReadModel {
   unreadCount(userId: number): Promise<number>;
 }
 export const NotificationReadModel = Symbol.for('NotificationReadModel');
+
+export type FollowDirection = 'followers' | 'following';
 
 export interface UserRelationView {
   /** The viewer follows the user. */

@@ -1,6 +1,7 @@
 import { Sql } from './sql.js';
 import type {
   NodeReadModel,
+  FollowDirection,
   NodeView,
   Page,
   NotificationReadModel,
@@ -297,18 +298,11 @@ export class SqlUserReadModel implements UserReadModel {
     return rows[0]!;
   }
 
-  async followers(userId: number, page: Page): Promise<UserView[]> {
+  async follows(userId: number, direction: FollowDirection, page: Page): Promise<UserView[]> {
+    const [listed, of] = direction === 'followers' ? ['follower_id', 'followee_id'] : ['followee_id', 'follower_id'];
     return this.sql.all<UserView>(
-      `select u.id, u.login, u.name from user_follows f join users u on u.id = f.follower_id
-       where f.followee_id = ? order by f.created_at desc, u.id desc limit ? offset ?`,
-      [userId, page.limit, page.offset],
-    );
-  }
-
-  async following(userId: number, page: Page): Promise<UserView[]> {
-    return this.sql.all<UserView>(
-      `select u.id, u.login, u.name from user_follows f join users u on u.id = f.followee_id
-       where f.follower_id = ? order by f.created_at desc, u.id desc limit ? offset ?`,
+      `select u.id, u.login, u.name from user_follows f join users u on u.id = f.${listed}
+       where f.${of} = ? order by f.created_at desc, u.id desc limit ? offset ?`,
       [userId, page.limit, page.offset],
     );
   }

@@ -1,6 +1,7 @@
 import { NotFound } from '../../domain/shared/errors.js';
 import type { Actor } from '../actor.js';
 import type {
+  FollowDirection,
   Page,
   ReplyDetailView,
   ReplyReadModel,
@@ -73,8 +74,8 @@ export class ListFollows {
   constructor(private readonly users: UserReadModel) {}
 
   /** `followers`: who follows the user; `following`: whom the user follows. */
-  async execute(login: string, direction: 'followers' | 'following', input: UserListInput): Promise<UserView[]> {
+  async execute(login: string, direction: FollowDirection, input: UserListInput): Promise<UserView[]> {
     const { userId, page } = await resolve(this.users, login, input);
-    return direction === 'followers' ? this.users.followers(userId, page) : this.users.following(userId, page);
+    return this.users.follows(userId, direction, page);
   }
 }
