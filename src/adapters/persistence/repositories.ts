@@ -17,11 +17,12 @@ import type { Role } from '../../domain/users/role.js';
 import { couldBeLogin, User } from '../../domain/users/user.js';
 import type { UserCounter, UserRepository } from '../../domain/users/user-repository.js';
 
-/**
- * Every repository works on `em`, MikroORM's context-aware manager: inside a unit of work it is the
- * transaction's fork, so aggregates, atomic counters and join rows all commit (or roll back) together.
+/*
+ * Aggregates go through `em`, MikroORM's context-aware manager, and raw SQL through `Sql`; inside a unit of work
+ * both use the transaction, so aggregates, atomic counters and join rows all commit (or roll back) together.
  * Join rows use `on conflict do nothing` and report whether a row really changed: idempotent under concurrency.
  */
+
 /** `?, ?, ?` for a list of bound values (never the values themselves). */
 function placeholders(values: readonly unknown[]): string {
   return values.map(() => '?').join(', ');

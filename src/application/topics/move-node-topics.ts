@@ -5,8 +5,7 @@ import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, requireUser } from '../actor.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import type { TopicRelocation } from './relocation.js';
-
-export type Progress = (done: number, total: number) => void;
+import type { Progress } from '../maintenance/maintenance.js';
 
 export interface MoveNodeTopicsResult {
   from_node_id: number;
