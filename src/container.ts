@@ -120,8 +120,8 @@ const persistenceModule = new ContainerModule(({ bind }) => {
     Em,
     AppConfig,
   ]);
-  provide(bind, CounterMaintenance, (em: EntityManager) => new SqlCounterMaintenance(em), [Em]);
-  provide(bind, DataSeeder, (em: EntityManager) => new SqlDataSeeder(em), [Em]);
+  provide(bind, CounterMaintenance, (sql: Sql, uow: UnitOfWork) => new SqlCounterMaintenance(sql, uow), [SqlRunner, UnitOfWork]);
+  provide(bind, DataSeeder, (sql: Sql, uow: UnitOfWork) => new SqlDataSeeder(sql, uow), [SqlRunner, UnitOfWork]);
   provide(bind, LikeRepository, (sql: Sql) => new SqlLikeRepository(sql), [SqlRunner]);
   provide(bind, NotificationReadModel, (sql: Sql) => new SqlNotificationReadModel(sql), [SqlRunner]);
   provide(bind, ReplyReadModel, (sql: Sql) => new SqlReplyReadModel(sql), [SqlRunner]);

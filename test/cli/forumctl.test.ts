@@ -158,7 +158,7 @@ describe('forumctl topics', () => {
     expect((await forumctl(['topics', 'delete', String(id)])).code).to.equal(0);
     await api().get(`/api/v3/topics/${id}`).expect(404);
     const [row] = await testEnv().sql<{ login: string }>(
-      'select u.login from topics t join users u on u.id = t.deleted_by_id where t.id = ?',
+      'select u.login from topics t join users u on u.id = t.deleted_by_id where t.id = $1',
       [id],
     );
     expect(row!.login).to.equal('system');

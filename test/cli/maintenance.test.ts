@@ -30,7 +30,7 @@ describe('forumctl maintenance recount', () => {
     await api().post('/api/v3/likes').set(alice.auth).send({ obj_type: 'reply', obj_id: replyId }).expect(200);
     await api().post('/api/v3/users/alice/follow').set(bob.auth).expect(200);
     const [before] = await env.sql(
-      'select replies_count, last_reply_id, last_reply_user_login, replied_at from topics where id = ?',
+      'select replies_count, last_reply_id, last_reply_user_login, replied_at from topics where id = $1',
       [topicId],
     );
 
@@ -50,15 +50,15 @@ describe('forumctl maintenance recount', () => {
     expect(fixed.json()).to.deep.equal({ corrected: { topics: 1, replies: 1, nodes: nodeCount, users: userCount } });
 
     const [after] = await env.sql(
-      'select replies_count, last_reply_id, last_reply_user_login, replied_at from topics where id = ?',
+      'select replies_count, last_reply_id, last_reply_user_login, replied_at from topics where id = $1',
       [topicId],
     );
     expect(after).to.deep.equal(before);
     const topic = (await api().get(`/api/v3/topics/${topicId}`).expect(200)).body.topic;
     expect(topic).to.include({ replies_count: 1, likes_count: 0, last_reply_user_login: 'bob' });
-    const [reply] = await env.sql<{ likes_count: number }>('select likes_count from replies where id = ?', [replyId]);
+    const [reply] = await env.sql<{ likes_count: number }>('select likes_count from replies where id = $1', [replyId]);
     expect(reply!.likes_count).to.equal(1);
-    const [general] = await env.sql<{ topics_count: number }>('select topics_count from nodes where id = ?', [node]);
+    const [general] = await env.sql<{ topics_count: number }>('select topics_count from nodes where id = $1', [node]);
     expect(general!.topics_count).to.equal(1);
     const users = await env.sql(
       "select login, topics_count, replies_count, followers_count, following_count from users where login in ('alice', 'bob') order by login",
@@ -135,7 +135,7 @@ describe('forumctl topics move, in bulk', () => {
     expect(listed).to.have.length(4);
     expect(listed.every((t: { lock_node: boolean }) => t.lock_node)).to.equal(true);
     const counts = await env.sql<{ id: number; topics_count: number }>(
-      'select id, topics_count from nodes where id in (?, ?) order by id',
+      'select id, topics_count from nodes where id in ($1, $2) order by id',
       [from, to],
     );
     expect(counts.map((c) => c.topics_count)).to.deep.equal([0, 4]);

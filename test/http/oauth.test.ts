@@ -219,7 +219,7 @@ describe('forumctl apps and token maintenance', () => {
     const revoked = await makeUser('bob');
     await testEnv().scope(() => testEnv().useCases.revokeToken.execute(revoked.token));
     await testEnv().sql(
-      "insert into oauth_tokens (access_digest, user_id, expires_at) values (repeat('e', 64), ?, now() - interval '1 day')",
+      "insert into oauth_tokens (access_digest, user_id, expires_at) values (repeat('e', 64), $1, now() - interval '1 day')",
       [alice.id],
     );
     const res = await forumctl(['maintenance', 'purge-tokens', '--json']);

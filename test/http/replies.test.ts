@@ -60,7 +60,7 @@ describe('replies over HTTP', () => {
       expect(topic).to.include({ replies_count: 1, last_reply_user_id: bob.id, last_reply_user_login: 'bob' });
       expect(topic.replied_at).to.equal(res.body.reply.created_at);
       expect((await topicRow(topicId)).last_active_at).to.not.equal(before.last_active_at);
-      const [user] = await testEnv().sql<{ replies_count: number }>('select replies_count from users where id = ?', [bob.id]);
+      const [user] = await testEnv().sql<{ replies_count: number }>('select replies_count from users where id = $1', [bob.id]);
       expect(user!.replies_count).to.equal(1);
     });
 
@@ -150,7 +150,7 @@ describe('replies over HTTP', () => {
 
     it('answers 404 for an unknown or deleted topic', async () => {
       await api().get('/api/v3/topics/9999/replies').expect(404);
-      await testEnv().sql('update topics set deleted_at = now() where id = ?', [topicId]);
+      await testEnv().sql('update topics set deleted_at = now() where id = $1', [topicId]);
       await api().get(`/api/v3/topics/${topicId}/replies`).expect(404);
     });
   });
@@ -168,7 +168,7 @@ describe('replies over HTTP', () => {
       await api().delete(`/api/v3/replies/${deleted}`).set(bob.auth).expect(200);
       await api().get(`/api/v3/replies/${deleted}`).expect(404);
       const orphan = await makeReply(bob, topicId);
-      await testEnv().sql('update topics set deleted_at = now() where id = ?', [topicId]);
+      await testEnv().sql('update topics set deleted_at = now() where id = $1', [topicId]);
       await api().get(`/api/v3/replies/${orphan}`).expect(404);
     });
   });
@@ -199,7 +199,7 @@ describe('replies over HTTP', () => {
 
     it('refuses a blocked author', async () => {
       const id = await makeReply(bob, topicId);
-      await testEnv().sql("update users set role = 'blocked' where id = ?", [bob.id]);
+      await testEnv().sql("update users set role = 'blocked' where id = $1", [bob.id]);
       await api().post(`/api/v3/replies/${id}`).set(bob.auth).send({ body: 'x' }).expect(403);
     });
   });
@@ -211,13 +211,13 @@ describe('replies over HTTP', () => {
       await api().delete(`/api/v3/replies/${last}`).set(admin.auth).expect(200, { ok: 1 });
       const topic = (await api().get(`/api/v3/topics/${topicId}`).expect(200)).body.topic;
       expect(topic).to.include({ replies_count: 1, last_reply_user_id: bob.id, last_reply_user_login: 'bob' });
-      const [firstRow] = await testEnv().sql<{ created_at: Date }>('select created_at from replies where id = ?', [first]);
+      const [firstRow] = await testEnv().sql<{ created_at: Date }>('select created_at from replies where id = $1', [first]);
       expect(new Date(topic.replied_at).getTime()).to.equal(new Date(firstRow!.created_at).getTime());
 
       await api().delete(`/api/v3/replies/${first}`).set(bob.auth).expect(200);
       const empty = (await api().get(`/api/v3/topics/${topicId}`).expect(200)).body.topic;
       expect(empty).to.include({ replies_count: 0, last_reply_user_id: null, last_reply_user_login: null, replied_at: null });
-      const [row] = await testEnv().sql<{ deleted_by_id: number }>('select deleted_by_id from replies where id = ?', [first]);
+      const [row] = await testEnv().sql<{ deleted_by_id: number }>('select deleted_by_id from replies where id = $1', [first]);
       expect(row!.deleted_by_id).to.equal(bob.id);
     });
 

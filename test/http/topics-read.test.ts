@@ -83,7 +83,7 @@ describe('GET /api/v3/topics', () => {
   it('lower-cases type and treats an unknown type as last_actived', async () => {
     const first = await makeTopic(alice, general, 'first');
     const second = await makeTopic(alice, general, 'second');
-    await testEnv().sql("update topics set last_active_at = now() + interval '1 minute' where id = ?", [first]);
+    await testEnv().sql("update topics set last_active_at = now() + interval '1 minute' where id = $1", [first]);
     const recent = await api().get('/api/v3/topics?type=RECENT').expect(200);
     expect(recent.body.topics.map((t: { id: number }) => t.id)).to.deep.equal([second, first]);
     const unknown = await api().get('/api/v3/topics?type=whatever').expect(200);
@@ -164,7 +164,7 @@ describe('GET /api/v3/topics/:id', () => {
   it("marks the viewer's unread notifications about the topic as read, and nobody else's", async () => {
     const bob = await makeUser('bob');
     const env = testEnv();
-    await env.sql("insert into notifications (user_id, type, topic_id) values (?, 'TopicReply', ?), (?, 'TopicReply', ?)", [
+    await env.sql("insert into notifications (user_id, type, topic_id) values ($1, 'TopicReply', $2), ($3, 'TopicReply', $4)", [
       alice.id,
       id,
       bob.id,
@@ -184,7 +184,7 @@ describe('GET /api/v3/topics/:id', () => {
     for (const path of ['999', 'abc', '99999999999', '-1', '1e3']) {
       expect((await api().get(`/api/v3/topics/${path}`).expect(404)).body).to.deep.equal({ error: 'ResourceNotFound' });
     }
-    await testEnv().sql('update topics set deleted_at = now() where id = ?', [id]);
+    await testEnv().sql('update topics set deleted_at = now() where id = $1', [id]);
     await api().get(`/api/v3/topics/${id}`).expect(404, { error: 'ResourceNotFound' });
   });
 });

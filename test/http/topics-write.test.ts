@@ -137,7 +137,7 @@ describe('topic writes over HTTP', () => {
     });
 
     it('keeps a locked node when the owner submits another, still updating title and body', async () => {
-      await testEnv().sql('update topics set lock_node = true where id = ?', [id]);
+      await testEnv().sql('update topics set lock_node = true where id = $1', [id]);
       const res = await api()
         .post(`/api/v3/topics/${id}`)
         .set(alice.auth)
@@ -208,7 +208,7 @@ describe('topic writes over HTTP', () => {
       await api().post(`/api/v3/topics/${id}/ban`).set(admin.auth).expect(200, { ok: 1 });
       const res = await api().get(`/api/v3/topics/${id}`).set(alice.auth).expect(200);
       expect(res.body.topic).to.include({ node_id: await noPointId(), node_name: 'NoPoint', lock_node: true });
-      const events = await testEnv().sql('select action, user_id from replies where topic_id = ?', [id]);
+      const events = await testEnv().sql('select action, user_id from replies where topic_id = $1', [id]);
       expect(events).to.deep.equal([{ action: 'ban', user_id: admin.id }]);
       const [note] = await testEnv().sql<{ type: string; user_id: number }>('select type, user_id from notifications');
       expect(note).to.deep.equal({ type: 'NodeChanged', user_id: alice.id });

@@ -21,7 +21,7 @@ describe("a user's lists over HTTP", () => {
     const gone = await makeTopic(alice, node, 'gone');
     await makeTopic(bob, node, "bob's");
     await api().delete(`/api/v3/topics/${gone}`).set(alice.auth).expect(200);
-    await testEnv().sql('update topics set likes_count = 9 where id = ?', [first]);
+    await testEnv().sql('update topics set likes_count = 9 where id = $1', [first]);
     await makeReply(bob, second);
 
     const recent = await api().get('/api/v3/users/alice/topics').expect(200);

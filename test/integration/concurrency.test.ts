@@ -13,16 +13,16 @@ describe('replies and likes under concurrency', () => {
       replies_count: number;
       last_reply_id: number;
       last_reply_user_id: number;
-      replied_at: string;
-    }>('select replies_count, last_reply_id, last_reply_user_id, replied_at from topics where id = ?', [topicId]);
-    const [last] = await env.sql<{ id: number; user_id: number; created_at: string }>(
-      'select id, user_id, created_at from replies where topic_id = ? order by id desc limit 1',
+      replied_at: Date;
+    }>('select replies_count, last_reply_id, last_reply_user_id, replied_at from topics where id = $1', [topicId]);
+    const [last] = await env.sql<{ id: number; user_id: number; created_at: Date }>(
+      'select id, user_id, created_at from replies where topic_id = $1 order by id desc limit 1',
       [topicId],
     );
     expect(topic!.replies_count).to.equal(50);
     expect(topic!.last_reply_id).to.equal(last!.id);
     expect(topic!.last_reply_user_id).to.equal(last!.user_id);
-    expect(topic!.replied_at).to.equal(last!.created_at);
+    expect(topic!.replied_at).to.deep.equal(last!.created_at);
   });
 
   it('deleting replies while others are written keeps replies_count true', async () => {
@@ -35,7 +35,7 @@ describe('replies and likes under concurrency', () => {
       ...doomed.map((id) => env.scope(() => env.useCases.deleteReply.execute(bob, id))),
       ...Array.from({ length: 10 }, () => makeReply(bob, topicId)),
     ]);
-    const [topic] = await env.sql<{ replies_count: number }>('select replies_count from topics where id = ?', [topicId]);
+    const [topic] = await env.sql<{ replies_count: number }>('select replies_count from topics where id = $1', [topicId]);
     expect(topic!.replies_count).to.equal(10);
   });
 
@@ -48,7 +48,7 @@ describe('replies and likes under concurrency', () => {
     await Promise.all(
       users.map((user) => env.scope(() => env.useCases.like.execute(user, { type: 'reply', id: replyId }, true))),
     );
-    const [reply] = await env.sql<{ likes_count: number }>('select likes_count from replies where id = ?', [replyId]);
+    const [reply] = await env.sql<{ likes_count: number }>('select likes_count from replies where id = $1', [replyId]);
     expect(reply!.likes_count).to.equal(20);
     const [likes] = await env.sql<{ n: number }>('select count(*)::int as n from likes');
     expect(likes!.n).to.equal(20);
@@ -62,7 +62,7 @@ describe('replies and likes under concurrency', () => {
     await Promise.all(
       Array.from({ length: 5 }, () => env.scope(() => env.useCases.like.execute(bob, { type: 'topic', id: topicId }, true))),
     );
-    const [topic] = await env.sql<{ likes_count: number }>('select likes_count from topics where id = ?', [topicId]);
+    const [topic] = await env.sql<{ likes_count: number }>('select likes_count from topics where id = $1', [topicId]);
     expect(topic!.likes_count).to.equal(1);
   });
 });

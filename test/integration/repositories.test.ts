@@ -29,7 +29,7 @@ describe('topic follows and favorites', () => {
     ]);
     const [counts] = await env.sql<{ follows: number; favorites: number; counter: number }>(
       `select (select count(*)::int from topic_follows) as follows, (select count(*)::int from topic_favorites) as favorites,
-              (select favorites_count from users where id = ?) as counter`,
+              (select favorites_count from users where id = $1) as counter`,
       [alice.id],
     );
     expect(counts).to.deep.equal({ follows: 1, favorites: 1, counter: 1 });
@@ -42,7 +42,7 @@ describe('topic follows and favorites', () => {
     await env.scope(() => env.useCases.favoriteTopic.execute(alice, id, true));
     await env.scope(() => env.useCases.favoriteTopic.execute(alice, id, false));
     await env.scope(() => env.useCases.favoriteTopic.execute(alice, id, false));
-    const [row] = await env.sql<{ favorites_count: number }>('select favorites_count from users where id = ?', [alice.id]);
+    const [row] = await env.sql<{ favorites_count: number }>('select favorites_count from users where id = $1', [alice.id]);
     expect(row!.favorites_count).to.equal(0);
   });
 });
@@ -58,7 +58,7 @@ describe('counters kept by the topic use cases', () => {
     await makeTopic(alice, general);
     await env.scope(() => env.useCases.moveTopic.execute(admin, id, ruby));
     const counts = async () =>
-      env.sql<{ name: string; topics_count: number }>('select name, topics_count from nodes where id in (?, ?) order by id', [
+      env.sql<{ name: string; topics_count: number }>('select name, topics_count from nodes where id in ($1, $2) order by id', [
         general,
         ruby,
       ]);
@@ -68,7 +68,7 @@ describe('counters kept by the topic use cases', () => {
     ]);
     await env.scope(() => env.useCases.deleteTopic.execute(admin, id));
     expect((await counts())[1]!.topics_count).to.equal(0);
-    const [user] = await env.sql<{ topics_count: number }>('select topics_count from users where id = ?', [alice.id]);
+    const [user] = await env.sql<{ topics_count: number }>('select topics_count from users where id = $1', [alice.id]);
     expect(user!.topics_count).to.equal(1);
   });
 
@@ -84,7 +84,7 @@ describe('counters kept by the topic use cases', () => {
         failed = true;
       });
     expect(failed).to.equal(true);
-    const [row] = await env.sql<{ title: string; node_id: number }>('select title, node_id from topics where id = ?', [id]);
+    const [row] = await env.sql<{ title: string; node_id: number }>('select title, node_id from topics where id = $1', [id]);
     expect(row).to.deep.equal({ title: 'Before', node_id: general });
   });
 });

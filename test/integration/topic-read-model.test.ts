@@ -6,10 +6,10 @@ import { testEnv } from '../support/env.js';
 /** Sets counters and activity directly, as replies and likes (later issues) would. */
 async function shape(id: number, fields: { likes?: number; replies?: number; activeMinutesAgo?: number; excellent?: boolean }) {
   await testEnv().sql(
-    `update topics set likes_count = coalesce(?, likes_count), replies_count = coalesce(?, replies_count),
-       last_active_at = coalesce(now() - make_interval(mins => ?), last_active_at),
-       grade = case when ? then 'excellent' else grade end
-     where id = ?`,
+    `update topics set likes_count = coalesce($1, likes_count), replies_count = coalesce($2, replies_count),
+       last_active_at = coalesce(now() - make_interval(mins => $3), last_active_at),
+       grade = case when $4 then 'excellent' else grade end
+     where id = $5`,
     [fields.likes ?? null, fields.replies ?? null, fields.activeMinutesAgo ?? null, fields.excellent ?? false, id],
   );
 }
@@ -71,13 +71,13 @@ describe('SqlTopicReadModel#list', () => {
   it("shows hidden nodes to users, minus their blocked nodes and blocked users' topics", async () => {
     const carol = await makeUser('carol');
     expect(await list('last_actived', carol)).to.include(ids.secret);
-    await testEnv().sql('insert into node_blocks (user_id, node_id) values (?, ?)', [carol.id, hidden]);
-    await testEnv().sql('insert into user_blocks (user_id, blocked_user_id) values (?, ?)', [carol.id, bob.id]);
+    await testEnv().sql('insert into node_blocks (user_id, node_id) values ($1, $2)', [carol.id, hidden]);
+    await testEnv().sql('insert into user_blocks (user_id, blocked_user_id) values ($1, $2)', [carol.id, bob.id]);
     expect(await list('last_actived', carol)).to.deep.equal([ids.excellent, ids.old]);
   });
 
   it('with node_id: that node only, hidden or not, and no block filters', async () => {
-    await testEnv().sql('insert into node_blocks (user_id, node_id) values (?, ?)', [alice.id, hidden]);
+    await testEnv().sql('insert into node_blocks (user_id, node_id) values ($1, $2)', [alice.id, hidden]);
     expect(await list('last_actived', null, hidden)).to.deep.equal([ids.secret]);
     expect(await list('last_actived', alice, hidden)).to.deep.equal([ids.secret]);
   });
@@ -87,7 +87,7 @@ describe('SqlTopicReadModel#list', () => {
   });
 
   it('never lists deleted topics', async () => {
-    await testEnv().sql('update topics set deleted_at = now() where id = ?', [ids.popular]);
+    await testEnv().sql('update topics set deleted_at = now() where id = $1', [ids.popular]);
     expect(await list('recent')).to.not.include(ids.popular);
   });
 
@@ -108,7 +108,7 @@ describe('SqlTopicReadModel#detailCountingHit', () => {
     const id = await makeTopic(alice, await makeNode('General'));
     const env = testEnv();
     await Promise.all(Array.from({ length: 100 }, () => env.scope(() => env.useCases.showTopic.execute(null, id))));
-    const [row] = await env.sql<{ hits: number }>('select hits from topics where id = ?', [id]);
+    const [row] = await env.sql<{ hits: number }>('select hits from topics where id = $1', [id]);
     expect(row!.hits).to.equal(100);
   });
 
@@ -116,8 +116,8 @@ describe('SqlTopicReadModel#detailCountingHit', () => {
     const alice = await makeUser('alice');
     const id = await makeTopic(alice, await makeNode('General'));
     const env = testEnv();
-    await env.sql("insert into likes (target_type, target_id, user_id) values ('topic', ?, ?)", [id, alice.id]);
-    await env.sql('insert into topic_follows (topic_id, user_id) values (?, ?)', [id, alice.id]);
+    await env.sql("insert into likes (target_type, target_id, user_id) values ('topic', $1, $2)", [id, alice.id]);
+    await env.sql('insert into topic_follows (topic_id, user_id) values ($1, $2)', [id, alice.id]);
     const shown = await env.scope(() => env.useCases.topics.detailCountingHit(id, alice));
     expect(shown!.meta).to.deep.equal({ followed: true, liked: true, favorited: false });
     const anonymous = await env.scope(() => env.useCases.topics.detailCountingHit(id, null));

@@ -16,7 +16,7 @@ export function api() {
 /** A user with a live access token. Inserted directly: hashing a password per test would only slow the suite. */
 export async function makeUser(login: string, role: Role = 'member'): Promise<TestUser> {
   const env = testEnv();
-  const [row] = await env.sql<{ id: number }>('insert into users (login, email, role) values (?, ?, ?) returning id', [
+  const [row] = await env.sql<{ id: number }>('insert into users (login, email, role) values ($1, $2, $3) returning id', [
     login,
     `${login.toLowerCase()}@example.com`,
     role,
@@ -39,14 +39,14 @@ export async function makeTopic(author: ActingUser, nodeId: number, title = 'A t
 export async function insertReply(topicId: number, userId: number, options: { action?: string; deleted?: boolean } = {}) {
   const [row] = await testEnv().sql<{ id: number }>(
     `insert into replies (topic_id, user_id, body, body_html, action, deleted_at)
-     values (?, ?, 'a reply', '<p>a reply</p>', ?, ?) returning id`,
+     values ($1, $2, 'a reply', '<p>a reply</p>', $3, $4) returning id`,
     [topicId, userId, options.action ?? null, options.deleted ? new Date() : null],
   );
   return row!.id;
 }
 
 export async function topicRow(id: number) {
-  const [row] = await testEnv().sql<Record<string, unknown>>('select * from topics where id = ?', [id]);
+  const [row] = await testEnv().sql<Record<string, unknown>>('select * from topics where id = $1', [id]);
   return row!;
 }
 

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type Koa from 'koa';
 import { pino } from 'pino';
+import pg from 'pg';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import type { UseCases } from '../../src/application/use-cases.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -16,17 +17,19 @@ export const PUBLIC_URL = 'http://forum.test';
 export interface TestEnv {
   config: Config;
   orm: MikroORM;
+  /** The service's own SQL runner (what repositories and read models use). */
+  persistence: Persistence;
   useCases: UseCases;
   wire: Wire;
   app: Koa;
-  /** Raw SQL against the test database (for arranging and for checking what landed). */
+  /** Raw SQL (`$1` placeholders) against the test database, for arranging and for checking what landed. */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   /** Runs `work` in a persistence context, as a request or a CLI action would. */
   scope<T>(work: () => Promise<T>): Promise<T>;
   reset(): Promise<void>;
 }
 
-let current: { env: TestEnv; database: TestDatabase; persistence: Persistence } | null = null;
+let current: { env: TestEnv; database: TestDatabase; persistence: Persistence; pool: pg.Pool } | null = null;
 
 export function testEnv(): TestEnv {
   if (!current) throw new Error('the test environment is not started (root hooks did not run)');
@@ -44,6 +47,7 @@ export async function startTestEnv(): Promise<void> {
   };
   const persistence = await connect(database.url, { poolMax: 20 });
   const { orm } = persistence;
+  const pool = new pg.Pool({ connectionString: database.url, max: 5 });
   await migrate(orm);
   const useCases = useCasesOf(buildContainer(persistence, config));
   const wire = new Wire(PUBLIC_URL);
@@ -59,26 +63,28 @@ export async function startTestEnv(): Promise<void> {
   const env: TestEnv = {
     config,
     orm,
+    persistence,
     useCases,
     wire,
     app,
-    sql: (query, params = []) => orm.em.fork().execute(query, params as never[]),
+    sql: async <T>(query: string, params: unknown[] = []) => (await pool.query(query, params)).rows as T[],
     scope,
-    reset: () => resetData(orm),
+    reset: () => resetData(pool),
   };
-  current = { env, database, persistence };
+  current = { env, database, persistence, pool };
 }
 
 export async function stopTestEnv(): Promise<void> {
   if (!current) return;
+  await current.pool.end();
   await current.persistence.close();
   await current.database.drop();
   current = null;
 }
 
 /** Empties every table but keeps what the first migration created (NoPoint and the system user). */
-async function resetData(orm: MikroORM): Promise<void> {
-  await orm.em.fork().execute(`
+async function resetData(pool: pg.Pool): Promise<void> {
+  await pool.query(`
     truncate login_throttle, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
       oauth_clients, replies, topics restart identity cascade;
     delete from users where login <> 'system';

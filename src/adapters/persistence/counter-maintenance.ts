@@ -1,5 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CounterFamily, CounterMaintenance } from '../../application/maintenance/maintenance.js';
+import type { UnitOfWork } from '../../application/ports.js';
+import type { Sql } from './sql.js';
 
 /**
  * For each family: lock the batch's rows, then recompute from a fresh snapshot (a second statement) and write
@@ -20,21 +21,21 @@ const RECOUNTS: Record<CounterFamily, { table: string; fresh: string; columns: s
         select r.id, r.user_id, u.login, r.created_at from replies r join users u on u.id = r.user_id
         where r.topic_id = t.id and r.action is null and r.deleted_at is null order by r.id desc limit 1
       ) last on true
-      where t.id between ? and ?`,
+      where t.id between $1 and $2`,
     columns: ['replies_count', 'last_reply_id', 'last_reply_user_id', 'last_reply_user_login', 'replied_at', 'likes_count'],
   },
   replies: {
     table: 'replies',
     fresh: `
       select r.id, (select count(*)::int from likes l where l.target_type = 'reply' and l.target_id = r.id) as likes_count
-      from replies r where r.id between ? and ?`,
+      from replies r where r.id between $1 and $2`,
     columns: ['likes_count'],
   },
   nodes: {
     table: 'nodes',
     fresh: `
       select n.id, (select count(*)::int from topics t where t.node_id = n.id and t.deleted_at is null) as topics_count
-      from nodes n where n.id between ? and ?`,
+      from nodes n where n.id between $1 and $2`,
     columns: ['topics_count'],
   },
   users: {
@@ -46,19 +47,21 @@ const RECOUNTS: Record<CounterFamily, { table: string; fresh: string; columns: s
         (select count(*)::int from user_follows f where f.followee_id = u.id) as followers_count,
         (select count(*)::int from user_follows f where f.follower_id = u.id) as following_count,
         (select count(*)::int from topic_favorites f where f.user_id = u.id) as favorites_count
-      from users u where u.id between ? and ?`,
+      from users u where u.id between $1 and $2`,
     columns: ['topics_count', 'replies_count', 'followers_count', 'following_count', 'favorites_count'],
   },
 };
 
 export class SqlCounterMaintenance implements CounterMaintenance {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
 
   async idRange(family: CounterFamily): Promise<{ min: number; max: number } | null> {
-    const rows = await this.em.execute<{ min: number | null; max: number | null }[]>(
+    const { min, max } = (await this.sql.one<{ min: number | null; max: number | null }>(
       `select min(id) as min, max(id) as max from ${RECOUNTS[family].table}`,
-    );
-    const { min, max } = rows[0]!;
+    ))!;
     return min === null || max === null ? null : { min, max };
   }
 
@@ -66,9 +69,9 @@ export class SqlCounterMaintenance implements CounterMaintenance {
     const { table, fresh, columns } = RECOUNTS[family];
     const stored = columns.map((column) => `x.${column}`).join(', ');
     const recomputed = columns.map((column) => `f.${column}`).join(', ');
-    return this.em.transactional(async (em) => {
-      await em.execute(`select id from ${table} where id between ? and ? for update`, [from, to]);
-      const rows = await em.execute<{ n: number }[]>(
+    return this.unitOfWork.run(async () => {
+      await this.sql.all(`select id from ${table} where id between $1 and $2 for update`, [from, to]);
+      const rows = await this.sql.all<{ n: number }>(
         `with f as (${fresh}),
          fixed as (
            update ${table} x set ${columns.map((column) => `${column} = f.${column}`).join(', ')}
@@ -82,9 +85,9 @@ export class SqlCounterMaintenance implements CounterMaintenance {
   }
 
   async purgeNotifications(before: Date, limit: number): Promise<number> {
-    const rows = await this.em.execute<{ n: number }[]>(
+    const rows = await this.sql.all<{ n: number }>(
       `with gone as (
-         delete from notifications where id in (select id from notifications where created_at < ? order by id limit ?)
+         delete from notifications where id in (select id from notifications where created_at < $1 order by id limit $2)
          returning 1)
        select count(*)::int as n from gone`,
       [before, limit],

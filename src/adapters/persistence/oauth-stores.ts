@@ -34,7 +34,7 @@ export class SqlClientStore implements ClientStore {
     createdAt: Date;
   }): Promise<ClientApp> {
     const rows = await this.sql.all<ClientRow>(
-      `insert into oauth_clients (name, uid, secret_digest, redirect_uri, created_at) values (?, ?, ?, ?, ?)
+      `insert into oauth_clients (name, uid, secret_digest, redirect_uri, created_at) values ($1, $2, $3, $4, $5)
        returning id, name, uid, redirect_uri, created_at`,
       [app.name, app.clientId, app.secretDigest, app.redirectUri, app.createdAt],
     );
@@ -48,7 +48,7 @@ export class SqlClientStore implements ClientStore {
 
   async authenticate(clientId: string, secretDigest: string): Promise<ClientApp | null> {
     const rows = await this.sql.all<ClientRow>(
-      'select id, name, uid, redirect_uri, created_at from oauth_clients where uid = ? and secret_digest = ?',
+      'select id, name, uid, redirect_uri, created_at from oauth_clients where uid = $1 and secret_digest = $2',
       [clientId, secretDigest],
     );
     return rows[0] ? clientApp(rows[0]) : null;

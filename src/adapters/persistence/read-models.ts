@@ -28,14 +28,15 @@ import { type Timestamp, toDate } from './timestamps.js';
 
 /**
  * The read side: one SQL statement per request, straight into views. Every value travels as a bound parameter;
- * the only SQL chosen in code is from the closed tables below.
+ * the only SQL chosen in code is from the closed tables below. Statements that show topics bind the viewer's id
+ * (or null) as `$1`: TOPIC_COLUMNS reads it to tell whether the viewer's topic has replies from others.
  */
 
 const TOPIC_COLUMNS = `
   t.id, t.title, t.created_at, t.updated_at, t.replied_at, t.replies_count, t.node_id, n.name as node_name,
   t.last_reply_user_id, t.last_reply_user_login, t.grade, t.likes_count, t.hits, t.lock_node, t.closed_at,
   u.id as user_id, u.login as user_login, u.name as user_name,
-  case when t.user_id = ? then exists(
+  case when t.user_id = $1 then exists(
     select 1 from replies r where r.topic_id = t.id and r.user_id <> t.user_id and r.action is null and r.deleted_at is null
   ) else false end as has_replies_from_others`;
 
@@ -111,25 +112,24 @@ export class SqlTopicReadModel implements TopicReadModel {
 
   async list(query: TopicListQuery, viewer: Viewer | null): Promise<TopicView[]> {
     const shape = LIST_SHAPES[query.type];
-    const params: unknown[] = [viewer?.id ?? null];
+    // $1 viewer, $2 limit, $3 offset, $4 node (only when filtering by node).
+    const params: unknown[] = [viewer?.id ?? null, query.limit, query.offset];
     let scope: string;
     if (query.nodeId !== null) {
-      scope = 'and t.node_id = ?';
+      scope = 'and t.node_id = $4';
       params.push(query.nodeId);
     } else if (viewer) {
-      scope = `and not exists (select 1 from node_blocks b where b.user_id = ? and b.node_id = t.node_id)
-               and not exists (select 1 from user_blocks b where b.user_id = ? and b.blocked_user_id = t.user_id)`;
-      params.push(viewer.id, viewer.id);
+      scope = `and not exists (select 1 from node_blocks b where b.user_id = $1 and b.node_id = t.node_id)
+               and not exists (select 1 from user_blocks b where b.user_id = $1 and b.blocked_user_id = t.user_id)`;
     } else {
       scope = 'and not n.hidden';
     }
-    params.push(query.limit, query.offset);
     const rows = await this.sql.all<TopicRow>(
       `select ${TOPIC_COLUMNS}
        from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
        where t.deleted_at is null ${scope} ${shape.where}
        order by ${shape.orderBy}
-       limit ? offset ?`,
+       limit $2 offset $3`,
       params,
     );
     return rows.map(topicView);
@@ -139,9 +139,9 @@ export class SqlTopicReadModel implements TopicReadModel {
     const rows = await this.sql.all<TopicRow>(
       `select ${TOPIC_COLUMNS}
        from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-       where t.user_id = ? and t.deleted_at is null
+       where t.user_id = $2 and t.deleted_at is null
        order by ${USER_TOPIC_ORDER[order]}
-       limit ? offset ?`,
+       limit $3 offset $4`,
       [viewer?.id ?? null, userId, page.limit, page.offset],
     );
     return rows.map(topicView);
@@ -151,38 +151,37 @@ export class SqlTopicReadModel implements TopicReadModel {
     const rows = await this.sql.all<TopicRow>(
       `select ${TOPIC_COLUMNS}
        from topic_favorites f join topics t on t.id = f.topic_id join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-       where f.user_id = ? and t.deleted_at is null
+       where f.user_id = $2 and t.deleted_at is null
        order by f.created_at desc, t.id desc
-       limit ? offset ?`,
+       limit $3 offset $4`,
       [viewer?.id ?? null, userId, page.limit, page.offset],
     );
     return rows.map(topicView);
   }
 
   async isVisible(id: number): Promise<boolean> {
-    return (await this.sql.one('select 1 from topics where id = ? and deleted_at is null', [id])) !== null;
+    return (await this.sql.one('select 1 from topics where id = $1 and deleted_at is null', [id])) !== null;
   }
 
   async detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null> {
     const rows = await this.sql.all<TopicDetailRow>(
       `select ${TOPIC_COLUMNS}, t.body, t.body_html
        from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-       where t.id = ? and t.deleted_at is null`,
+       where t.id = $2 and t.deleted_at is null`,
       [viewer?.id ?? null, id],
     );
     return rows[0] ? topicDetailView(rows[0]) : null;
   }
 
   async detailCountingHit(id: number, viewer: Viewer | null): Promise<{ topic: TopicDetailView; meta: TopicViewerMeta } | null> {
-    const viewerId = viewer?.id ?? null;
     const rows = await this.sql.all<TopicDetailRow & TopicViewerMeta>(
-      `with t as (update topics set hits = hits + 1 where id = ? and deleted_at is null returning *)
+      `with t as (update topics set hits = hits + 1 where id = $2 and deleted_at is null returning *)
        select ${TOPIC_COLUMNS}, t.body, t.body_html,
-         exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = ?) as followed,
-         exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = ?) as liked,
-         exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = ?) as favorited
+         exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = $1) as followed,
+         exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = $1) as liked,
+         exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = $1) as favorited
        from t join users u on u.id = t.user_id join nodes n on n.id = t.node_id`,
-      [id, viewerId, viewerId, viewerId, viewerId],
+      [viewer?.id ?? null, id],
     );
     const row = rows[0];
     if (!row) return null;
@@ -223,7 +222,7 @@ export class SqlNodeReadModel implements NodeReadModel {
   }
 
   async get(id: number): Promise<NodeView | null> {
-    const rows = await this.sql.all<NodeRow>(`select ${NODE_COLUMNS} from nodes where id = ?`, [id]);
+    const rows = await this.sql.all<NodeRow>(`select ${NODE_COLUMNS} from nodes where id = $1`, [id]);
     return rows[0] ? nodeView(rows[0]) : null;
   }
 }
@@ -279,21 +278,21 @@ export class SqlUserReadModel implements UserReadModel {
   constructor(private readonly sql: Sql) {}
 
   async byId(id: number): Promise<UserDetailView | null> {
-    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users where id = ?`, [id]);
+    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users where id = $1`, [id]);
     return rows[0] ? userDetailView(rows[0]) : null;
   }
 
   async byLogin(login: string): Promise<UserDetailView | null> {
     if (!couldBeLogin(login)) return null;
-    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users where lower(login) = lower(?)`, [login]);
+    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users where lower(login) = lower($1)`, [login]);
     return rows[0] ? userDetailView(rows[0]) : null;
   }
 
   async relation(viewerId: number, userId: number): Promise<UserRelationView> {
     const rows = await this.sql.all<UserRelationView>(
-      `select exists(select 1 from user_follows where follower_id = ? and followee_id = ?) as followed,
-              exists(select 1 from user_blocks where user_id = ? and blocked_user_id = ?) as blocked`,
-      [viewerId, userId, viewerId, userId],
+      `select exists(select 1 from user_follows where follower_id = $1 and followee_id = $2) as followed,
+              exists(select 1 from user_blocks where user_id = $1 and blocked_user_id = $2) as blocked`,
+      [viewerId, userId],
     );
     return rows[0]!;
   }
@@ -302,13 +301,13 @@ export class SqlUserReadModel implements UserReadModel {
     const [listed, of] = direction === 'followers' ? ['follower_id', 'followee_id'] : ['followee_id', 'follower_id'];
     return this.sql.all<UserView>(
       `select u.id, u.login, u.name from user_follows f join users u on u.id = f.${listed}
-       where f.${of} = ? order by f.created_at desc, u.id desc limit ? offset ?`,
+       where f.${of} = $1 order by f.created_at desc, u.id desc limit $2 offset $3`,
       [userId, page.limit, page.offset],
     );
   }
 
   async list(offset: number, limit: number): Promise<UserDetailView[]> {
-    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users order by id limit ? offset ?`, [limit, offset]);
+    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users order by id limit $1 offset $2`, [limit, offset]);
     return rows.map(userDetailView);
   }
 }
@@ -357,11 +356,11 @@ export class SqlReplyReadModel implements ReplyReadModel {
   async listForTopic(topicId: number, page: { offset: number; limit: number }, viewer: Viewer | null): Promise<ReplyPage> {
     const rows = await this.sql.all<ReplyRow & { liked: boolean }>(
       `select ${REPLY_COLUMNS},
-         exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = ?) as liked
+         exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = $1) as liked
        from replies r join users u on u.id = r.user_id
-       where r.topic_id = ?
+       where r.topic_id = $2
        order by r.id
-       limit ? offset ?`,
+       limit $3 offset $4`,
       [viewer?.id ?? null, topicId, page.limit, page.offset],
     );
     return { replies: rows.map(replyView), likedReplyIds: rows.filter((row) => row.liked).map((row) => row.id) };
@@ -371,7 +370,7 @@ export class SqlReplyReadModel implements ReplyReadModel {
     const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
       `select ${REPLY_COLUMNS}, t.title as topic_title
        from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
-       where r.id = ? and r.deleted_at is null and t.deleted_at is null`,
+       where r.id = $1 and r.deleted_at is null and t.deleted_at is null`,
       [id],
     );
     return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;
@@ -381,9 +380,9 @@ export class SqlReplyReadModel implements ReplyReadModel {
     const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
       `select ${REPLY_COLUMNS}, t.title as topic_title
        from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
-       where r.user_id = ? and r.deleted_at is null and r.action is null and t.deleted_at is null
+       where r.user_id = $1 and r.deleted_at is null and r.action is null and t.deleted_at is null
        order by r.id desc
-       limit ? offset ?`,
+       limit $2 offset $3`,
       [userId, page.limit, page.offset],
     );
     return rows.map((row) => ({ ...replyView(row), topicTitle: row.topic_title }));
@@ -419,9 +418,9 @@ export class SqlNotificationReadModel implements NotificationReadModel {
             where r.id = nt.reply_id and r.deleted_at is null) x) as reply,
          (select to_jsonb(x) from (select ${NODE_COLUMNS} from nodes where id = nt.node_id) x) as node
        from notifications nt left join users a on a.id = nt.actor_id
-       where nt.user_id = ?
+       where nt.user_id = $2
        order by nt.id desc
-       limit ? offset ?`,
+       limit $3 offset $4`,
       [viewer.id, userId, page.limit, page.offset],
     );
     return rows.map((row) => ({
@@ -440,7 +439,7 @@ export class SqlNotificationReadModel implements NotificationReadModel {
 
   async unreadCount(userId: number): Promise<number> {
     const rows = await this.sql.all<{ count: number }>(
-      'select count(*)::int as count from notifications where user_id = ? and read_at is null',
+      'select count(*)::int as count from notifications where user_id = $1 and read_at is null',
       [userId],
     );
     return rows[0]!.count;

@@ -23,11 +23,6 @@ import type { UserCounter, UserRepository } from '../../domain/users/user-reposi
  * Join rows use `on conflict do nothing` and report whether a row really changed: idempotent under concurrency.
  */
 
-/** `?, ?, ?` for a list of bound values (never the values themselves). */
-function placeholders(values: readonly unknown[]): string {
-  return values.map(() => '?').join(', ');
-}
-
 async function changed(sql: Sql, statement: string, params: unknown[]): Promise<boolean> {
   const rows = await sql.all<{ n: number }>(
     `with changed as (${statement} returning 1) select count(*)::int as n from changed`,
@@ -58,7 +53,7 @@ export class MikroOrmUserRepository implements UserRepository {
 
   async isTaken(login: string, email: string): Promise<{ login: boolean; email: boolean }> {
     const rows = await this.sql.all<{ login: boolean; email: boolean }>(
-      'select exists(select 1 from users where lower(login) = lower(?)) as login, exists(select 1 from users where lower(email) = lower(?)) as email',
+      'select exists(select 1 from users where lower(login) = lower($1)) as login, exists(select 1 from users where lower(email) = lower($2)) as email',
       [login, email],
     );
     return rows[0]!;
@@ -69,63 +64,63 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   async blockNode(userId: number, nodeId: number): Promise<void> {
-    await this.sql.all('insert into node_blocks (user_id, node_id) values (?, ?) on conflict do nothing', [userId, nodeId]);
+    await this.sql.all('insert into node_blocks (user_id, node_id) values ($1, $2) on conflict do nothing', [userId, nodeId]);
   }
 
   async unblockNode(userId: number, nodeId: number): Promise<void> {
-    await this.sql.all('delete from node_blocks where user_id = ? and node_id = ?', [userId, nodeId]);
+    await this.sql.all('delete from node_blocks where user_id = $1 and node_id = $2', [userId, nodeId]);
   }
 
   async blockUser(userId: number, blockedUserId: number): Promise<void> {
-    await this.sql.all('insert into user_blocks (user_id, blocked_user_id) values (?, ?) on conflict do nothing', [
+    await this.sql.all('insert into user_blocks (user_id, blocked_user_id) values ($1, $2) on conflict do nothing', [
       userId,
       blockedUserId,
     ]);
   }
 
   async unblockUser(userId: number, blockedUserId: number): Promise<void> {
-    await this.sql.all('delete from user_blocks where user_id = ? and blocked_user_id = ?', [userId, blockedUserId]);
+    await this.sql.all('delete from user_blocks where user_id = $1 and blocked_user_id = $2', [userId, blockedUserId]);
   }
 
   async idsByLogins(logins: readonly string[]): Promise<number[]> {
     if (logins.length === 0) return [];
     const wanted = logins.map((login) => login.toLowerCase());
     const rows = await this.sql.all<{ id: number; login: string }>(
-      `select id, lower(login) as login from users where lower(login) in (${placeholders(wanted)})`,
-      wanted,
+      'select id, lower(login) as login from users where lower(login) = any($1::text[])',
+      [wanted],
     );
     const idOf = new Map(rows.map((row) => [row.login, row.id]));
     return wanted.flatMap((login) => (idOf.has(login) ? [idOf.get(login)!] : []));
   }
 
   async followerIds(userId: number): Promise<number[]> {
-    const rows = await this.sql.all<{ id: number }>('select follower_id as id from user_follows where followee_id = ?', [userId]);
+    const rows = await this.sql.all<{ id: number }>('select follower_id as id from user_follows where followee_id = $1', [userId]);
     return rows.map((row) => row.id);
   }
 
   async whoBlocked(actorId: number, userIds: readonly number[]): Promise<number[]> {
     if (userIds.length === 0) return [];
     const rows = await this.sql.all<{ id: number }>(
-      `select user_id as id from user_blocks where blocked_user_id = ? and user_id in (${placeholders(userIds)})`,
-      [actorId, ...userIds],
+      'select user_id as id from user_blocks where blocked_user_id = $1 and user_id = any($2::int[])',
+      [actorId, userIds],
     );
     return rows.map((row) => row.id);
   }
 
   follow(followerId: number, followeeId: number): Promise<boolean> {
-    return changed(this.sql, 'insert into user_follows (follower_id, followee_id) values (?, ?) on conflict do nothing', [
+    return changed(this.sql, 'insert into user_follows (follower_id, followee_id) values ($1, $2) on conflict do nothing', [
       followerId,
       followeeId,
     ]);
   }
 
   unfollow(followerId: number, followeeId: number): Promise<boolean> {
-    return changed(this.sql, 'delete from user_follows where follower_id = ? and followee_id = ?', [followerId, followeeId]);
+    return changed(this.sql, 'delete from user_follows where follower_id = $1 and followee_id = $2', [followerId, followeeId]);
   }
 
   async adjustCounter(userId: number, counter: UserCounter, delta: number): Promise<void> {
     const column = USER_COUNTER_COLUMNS[counter];
-    await this.sql.all(`update users set ${column} = greatest(${column} + ?, 0) where id = ?`, [delta, userId]);
+    await this.sql.all(`update users set ${column} = greatest(${column} + $1, 0) where id = $2`, [delta, userId]);
   }
 }
 
@@ -163,7 +158,7 @@ export class MikroOrmNodeRepository implements NodeRepository {
 
   async nameTaken(name: string): Promise<boolean> {
     const rows = await this.sql.all<{ taken: boolean }>(
-      'select exists(select 1 from nodes where lower(name) = lower(?)) as taken',
+      'select exists(select 1 from nodes where lower(name) = lower($1)) as taken',
       [name],
     );
     return rows[0]!.taken;
@@ -174,7 +169,7 @@ export class MikroOrmNodeRepository implements NodeRepository {
   }
 
   async adjustTopicsCount(nodeId: number, delta: number): Promise<void> {
-    await this.sql.all('update nodes set topics_count = greatest(topics_count + ?, 0) where id = ?', [delta, nodeId]);
+    await this.sql.all('update nodes set topics_count = greatest(topics_count + $1, 0) where id = $2', [delta, nodeId]);
   }
 }
 
@@ -206,25 +201,25 @@ export class MikroOrmTopicRepository implements TopicRepository {
     await this.sql.all(
       `update topics set
          replies_count = replies_count + 1,
-         last_reply_id = case when last_reply_id is null or last_reply_id < ? then ? else last_reply_id end,
-         last_reply_user_id = case when last_reply_id is null or last_reply_id < ? then ? else last_reply_user_id end,
-         last_reply_user_login = case when last_reply_id is null or last_reply_id < ? then ? else last_reply_user_login end,
-         replied_at = case when last_reply_id is null or last_reply_id < ? then ? else replied_at end,
-         last_active_at = greatest(last_active_at, ?)
-       where id = ?`,
-      [reply.id, reply.id, reply.id, reply.userId, reply.id, reply.login, reply.id, reply.at, reply.at, topicId],
+         last_reply_id = case when last_reply_id is null or last_reply_id < $1 then $1 else last_reply_id end,
+         last_reply_user_id = case when last_reply_id is null or last_reply_id < $1 then $2 else last_reply_user_id end,
+         last_reply_user_login = case when last_reply_id is null or last_reply_id < $1 then $3 else last_reply_user_login end,
+         replied_at = case when last_reply_id is null or last_reply_id < $1 then $4 else replied_at end,
+         last_active_at = greatest(last_active_at, $4)
+       where id = $5`,
+      [reply.id, reply.userId, reply.login, reply.at, topicId],
     );
   }
 
   async recountReplies(topicId: number): Promise<void> {
     // Lock the topic first: the recount below then runs on a snapshot taken after every concurrent reply that
     // got to the topic before us has committed, and replies after us wait for our commit.
-    await this.sql.all('select id from topics where id = ? for update', [topicId]);
+    await this.sql.all('select id from topics where id = $1 for update', [topicId]);
     await this.sql.all(
       `update topics t set
          replies_count = (select count(*) from replies r where r.topic_id = t.id and r.action is null and r.deleted_at is null),
          last_reply_id = last.id, last_reply_user_id = last.user_id, last_reply_user_login = last.login, replied_at = last.created_at
-       from (select ?::int as id) target
+       from (select $1::int as id) target
        left join lateral (
          select r.id, r.user_id, u.login, r.created_at from replies r join users u on u.id = r.user_id
          where r.topic_id = target.id and r.action is null and r.deleted_at is null
@@ -236,30 +231,30 @@ export class MikroOrmTopicRepository implements TopicRepository {
   }
 
   async followerIds(topicId: number): Promise<number[]> {
-    const rows = await this.sql.all<{ id: number }>('select user_id as id from topic_follows where topic_id = ?', [topicId]);
+    const rows = await this.sql.all<{ id: number }>('select user_id as id from topic_follows where topic_id = $1', [topicId]);
     return rows.map((row) => row.id);
   }
 
   follow(topicId: number, userId: number): Promise<boolean> {
-    return changed(this.sql, 'insert into topic_follows (topic_id, user_id) values (?, ?) on conflict do nothing', [
+    return changed(this.sql, 'insert into topic_follows (topic_id, user_id) values ($1, $2) on conflict do nothing', [
       topicId,
       userId,
     ]);
   }
 
   unfollow(topicId: number, userId: number): Promise<boolean> {
-    return changed(this.sql, 'delete from topic_follows where topic_id = ? and user_id = ?', [topicId, userId]);
+    return changed(this.sql, 'delete from topic_follows where topic_id = $1 and user_id = $2', [topicId, userId]);
   }
 
   favorite(topicId: number, userId: number): Promise<boolean> {
-    return changed(this.sql, 'insert into topic_favorites (user_id, topic_id) values (?, ?) on conflict do nothing', [
+    return changed(this.sql, 'insert into topic_favorites (user_id, topic_id) values ($1, $2) on conflict do nothing', [
       userId,
       topicId,
     ]);
   }
 
   unfavorite(topicId: number, userId: number): Promise<boolean> {
-    return changed(this.sql, 'delete from topic_favorites where user_id = ? and topic_id = ?', [userId, topicId]);
+    return changed(this.sql, 'delete from topic_favorites where user_id = $1 and topic_id = $2', [userId, topicId]);
   }
 }
 
@@ -283,7 +278,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 
   async hasVisibleRepliesFromOthers(topicId: number, authorId: number): Promise<boolean> {
     const rows = await this.sql.all<{ found: boolean }>(
-      `select exists(select 1 from replies where topic_id = ? and user_id <> ? and action is null and deleted_at is null) as found`,
+      `select exists(select 1 from replies where topic_id = $1 and user_id <> $2 and action is null and deleted_at is null) as found`,
       [topicId, authorId],
     );
     return rows[0]!.found;
@@ -293,27 +288,22 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 export class SqlNotificationRepository implements NotificationRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** Bulk inserts, a thousand rows a statement (well under PostgreSQL's limit on bound parameters). */
+  /** One statement however many rows: each column travels as one array, zipped back into rows by `unnest`. */
   async addAll(notifications: readonly NewNotification[]): Promise<void> {
-    for (let start = 0; start < notifications.length; start += 1000) {
-      await this.insert(notifications.slice(start, start + 1000));
-    }
-  }
-
-  private async insert(notifications: readonly NewNotification[]): Promise<void> {
-    const values = notifications.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
-    const params = notifications.flatMap((n) => [
-      n.userId,
-      n.actorId,
-      n.type,
-      n.topicId ?? null,
-      n.replyId ?? null,
-      n.nodeId ?? null,
-      n.mentionType ?? null,
-    ]);
+    if (notifications.length === 0) return;
+    const column = <T>(pick: (n: NewNotification) => T) => notifications.map(pick);
     await this.sql.all(
-      `insert into notifications (user_id, actor_id, type, topic_id, reply_id, node_id, mention_type) values ${values}`,
-      params,
+      `insert into notifications (user_id, actor_id, type, topic_id, reply_id, node_id, mention_type)
+       select * from unnest($1::int[], $2::int[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[])`,
+      [
+        column((n) => n.userId),
+        column((n) => n.actorId),
+        column((n) => n.type),
+        column((n) => n.topicId ?? null),
+        column((n) => n.replyId ?? null),
+        column((n) => n.nodeId ?? null),
+        column((n) => n.mentionType ?? null),
+      ],
     );
   }
 
@@ -321,32 +311,32 @@ export class SqlNotificationRepository implements NotificationRepository {
     if (ids.length === 0) return;
     await this.sql.all(
       `update notifications set read_at = now(), updated_at = now()
-       where user_id = ? and read_at is null and id in (${placeholders(ids)})`,
-      [userId, ...ids],
+       where user_id = $1 and read_at is null and id = any($2::int[])`,
+      [userId, ids],
     );
   }
 
   deleteOne(userId: number, id: number): Promise<boolean> {
-    return changed(this.sql, 'delete from notifications where user_id = ? and id = ?', [userId, id]);
+    return changed(this.sql, 'delete from notifications where user_id = $1 and id = $2', [userId, id]);
   }
 
   async deleteAll(userId: number): Promise<void> {
-    await this.sql.all('delete from notifications where user_id = ?', [userId]);
+    await this.sql.all('delete from notifications where user_id = $1', [userId]);
   }
 
   async markReadForTopic(userId: number, topicId: number): Promise<void> {
     await this.sql.all(
-      'update notifications set read_at = now(), updated_at = now() where user_id = ? and topic_id = ? and read_at is null',
+      'update notifications set read_at = now(), updated_at = now() where user_id = $1 and topic_id = $2 and read_at is null',
       [userId, topicId],
     );
   }
 
   async deleteForTopic(topicId: number): Promise<void> {
-    await this.sql.all('delete from notifications where topic_id = ?', [topicId]);
+    await this.sql.all('delete from notifications where topic_id = $1', [topicId]);
   }
 
   async deleteForReply(replyId: number): Promise<void> {
-    await this.sql.all('delete from notifications where reply_id = ?', [replyId]);
+    await this.sql.all('delete from notifications where reply_id = $1', [replyId]);
   }
 }
 
@@ -356,7 +346,7 @@ export class SqlAccessTokenStore implements AccessTokenStore {
   async add(record: TokenRecord): Promise<void> {
     await this.sql.all(
       `insert into oauth_tokens (access_digest, refresh_digest, user_id, client_id, scope, expires_at, refresh_expires_at, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?)`,
+       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [
         record.accessDigest,
         record.refreshDigest,
@@ -373,7 +363,7 @@ export class SqlAccessTokenStore implements AccessTokenStore {
   async userForAccessDigest(digest: string, now: Date): Promise<ActingUser | null> {
     const rows = await this.sql.all<{ id: number; login: string; role: Role }>(
       `select u.id, u.login, u.role from oauth_tokens t join users u on u.id = t.user_id
-       where t.access_digest = ? and t.revoked_at is null and t.expires_at > ?`,
+       where t.access_digest = $1 and t.revoked_at is null and t.expires_at > $2`,
       [digest, now],
     );
     return rows[0] ?? null;
@@ -387,8 +377,8 @@ export class SqlAccessTokenStore implements AccessTokenStore {
       refresh_expires_at: Timestamp | null;
     }>(
       `select user_id, client_id, scope, refresh_expires_at from oauth_tokens
-       where refresh_digest = ? and revoked_at is null and user_id is not null
-         and (refresh_expires_at is null or refresh_expires_at > ?)`,
+       where refresh_digest = $1 and revoked_at is null and user_id is not null
+         and (refresh_expires_at is null or refresh_expires_at > $2)`,
       [digest, now],
     );
     const row = rows[0];
@@ -401,10 +391,10 @@ export class SqlAccessTokenStore implements AccessTokenStore {
       `with gone as (
          delete from oauth_tokens
          where revoked_at is not null
-            or (expires_at <= ? and (refresh_digest is null or refresh_expires_at <= ?))
+            or (expires_at <= $1 and (refresh_digest is null or refresh_expires_at <= $1))
          returning 1)
        select count(*)::int as n from gone`,
-      [now, now],
+      [now],
     );
     return rows[0]!.n;
   }
@@ -412,8 +402,8 @@ export class SqlAccessTokenStore implements AccessTokenStore {
   async revoke(digest: string, now: Date): Promise<boolean> {
     return changed(
       this.sql,
-      'update oauth_tokens set revoked_at = ? where (access_digest = ? or refresh_digest = ?) and revoked_at is null',
-      [now, digest, digest],
+      'update oauth_tokens set revoked_at = $1 where (access_digest = $2 or refresh_digest = $2) and revoked_at is null',
+      [now, digest],
     );
   }
 }
@@ -425,7 +415,7 @@ export class SqlLikeRepository implements LikeRepository {
   constructor(private readonly sql: Sql) {}
 
   add(target: LikeTarget, targetId: number, userId: number): Promise<boolean> {
-    return changed(this.sql, 'insert into likes (target_type, target_id, user_id) values (?, ?, ?) on conflict do nothing', [
+    return changed(this.sql, 'insert into likes (target_type, target_id, user_id) values ($1, $2, $3) on conflict do nothing', [
       target,
       targetId,
       userId,
@@ -433,7 +423,7 @@ export class SqlLikeRepository implements LikeRepository {
   }
 
   remove(target: LikeTarget, targetId: number, userId: number): Promise<boolean> {
-    return changed(this.sql, 'delete from likes where target_type = ? and target_id = ? and user_id = ?', [
+    return changed(this.sql, 'delete from likes where target_type = $1 and target_id = $2 and user_id = $3', [
       target,
       targetId,
       userId,
@@ -442,14 +432,14 @@ export class SqlLikeRepository implements LikeRepository {
 
   async adjustCount(target: LikeTarget, targetId: number, delta: number): Promise<number> {
     const rows = await this.sql.all<{ likes_count: number }>(
-      `update ${LIKE_TABLES[target]} set likes_count = greatest(likes_count + ?, 0) where id = ? returning likes_count`,
+      `update ${LIKE_TABLES[target]} set likes_count = greatest(likes_count + $1, 0) where id = $2 returning likes_count`,
       [delta, targetId],
     );
     return rows[0]?.likes_count ?? 0;
   }
 
   async count(target: LikeTarget, targetId: number): Promise<number> {
-    const rows = await this.sql.all<{ likes_count: number }>(`select likes_count from ${LIKE_TABLES[target]} where id = ?`, [
+    const rows = await this.sql.all<{ likes_count: number }>(`select likes_count from ${LIKE_TABLES[target]} where id = $1`, [
       targetId,
     ]);
     return rows[0]?.likes_count ?? 0;

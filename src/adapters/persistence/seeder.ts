@@ -1,5 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DataSeeder, SeedPlan, SeedStep } from '../../application/maintenance/seed.js';
+import type { UnitOfWork } from '../../application/ports.js';
+import type { Sql } from './sql.js';
 
 const BODY = `A seeded topic body with **some Markdown**, a [link](https://example.com) and a list:
 
@@ -21,23 +22,26 @@ const CHUNK = 100_000;
  * likes and notifications, then sets every counter and last-reply field with set-based updates.
  */
 export class SqlDataSeeder implements DataSeeder {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
 
   async seed(plan: SeedPlan, passwordHash: string, onStep: (step: SeedStep, done: number, total: number) => void): Promise<void> {
     // One transaction: a seed that fails half-way leaves nothing behind.
-    await this.em.fork().transactional((em) => this.seedIn(em, plan, passwordHash, onStep));
+    await this.unitOfWork.run(() => this.seedIn(plan, passwordHash, onStep));
     // Fresh statistics, so that the planner sees the new data at once.
-    await this.em.fork().execute('analyze');
+    await this.sql.all('analyze');
   }
 
   private async seedIn(
-    em: EntityManager,
     plan: SeedPlan,
     passwordHash: string,
     onStep: (step: SeedStep, done: number, total: number) => void,
   ): Promise<void> {
+    const run = (text: string, values: unknown[] = []) => this.sql.all(text, values);
     const base = async (table: string) =>
-      (await em.execute<{ n: number }[]>(`select coalesce(max(id), 0)::int as n from ${table}`))[0]!.n;
+      (await this.sql.one<{ n: number }>(`select coalesce(max(id), 0)::int as n from ${table}`))!.n;
     const chunked = async (step: SeedStep, total: number, insert: (from: number, to: number) => Promise<unknown>) => {
       onStep(step, 0, total);
       for (let from = 1; from <= total; from += CHUNK) {
@@ -48,34 +52,35 @@ export class SqlDataSeeder implements DataSeeder {
     };
 
     // Rows are picked at random from the ids each step really produced (sequences may have gaps).
-    const pick = (table: string) => `(select array_agg(id) as ids from ${table} where id >= ?)`;
+    const pick = (table: string, firstId: string) => `(select array_agg(id) as ids from ${table} where id >= ${firstId})`;
     const any = (alias: string) => `${alias}.ids[1 + floor(random() * array_length(${alias}.ids, 1))::int]`;
 
     const firstUser = (await base('users')) + 1;
     await chunked('users', plan.users, (from, to) =>
-      em.execute(
+      run(
         `insert into users (login, name, email, password_hash, role, created_at, updated_at)
-         select 'seed' || (? + g - 1), 'Seed user ' || (? + g - 1), 'seed' || (? + g - 1) || '@seed.example', ?, 'member', now(), now()
-         from generate_series(?::int, ?::int) g`,
-        [firstUser, firstUser, firstUser, passwordHash, from, to],
+         select 'seed' || ($1::int + g - 1), 'Seed user ' || ($1::int + g - 1), 'seed' || ($1::int + g - 1) || '@seed.example',
+                $2, 'member', now(), now()
+         from generate_series($3::int, $4::int) g`,
+        [firstUser, passwordHash, from, to],
       ),
     );
     const firstNode = (await base('nodes')) + 1;
     await chunked('nodes', plan.nodes, (from, to) =>
-      em.execute(
-        `insert into nodes (name, summary, sort) select 'Seed node ' || (? + g - 1), 'A seeded node', g
-         from generate_series(?::int, ?::int) g`,
+      run(
+        `insert into nodes (name, summary, sort) select 'Seed node ' || ($1::int + g - 1), 'A seeded node', g
+         from generate_series($2::int, $3::int) g`,
         [firstNode, from, to],
       ),
     );
 
     const firstTopic = (await base('topics')) + 1;
     await chunked('topics', plan.topics, (from, to) =>
-      em.execute(
+      run(
         `insert into topics (user_id, node_id, title, body, body_html, grade, created_at, updated_at, last_active_at)
-         select ${any('u')}, ${any('n')}, 'Seeded topic number ' || g, ?, ?,
+         select ${any('u')}, ${any('n')}, 'Seeded topic number ' || g, $1, $2,
                 case when random() < 0.02 then 'excellent' else 'normal' end, t.at, t.at, t.at
-         from ${pick('users')} u, ${pick('nodes')} n, generate_series(?::int, ?::int) g,
+         from ${pick('users', '$3')} u, ${pick('nodes', '$4')} n, generate_series($5::int, $6::int) g,
               lateral (select now() - random() * interval '365 days' + g * interval '0 seconds' as at) t`,
         [BODY, BODY_HTML, firstUser, firstNode, from, to],
       ),
@@ -83,10 +88,10 @@ export class SqlDataSeeder implements DataSeeder {
 
     const firstReply = (await base('replies')) + 1;
     await chunked('replies', plan.replies, (from, to) =>
-      em.execute(
+      run(
         `insert into replies (topic_id, user_id, body, body_html, created_at, updated_at)
-         select ${any('t')}, ${any('u')}, ?, ?, x.at, x.at
-         from ${pick('topics')} t, ${pick('users')} u, generate_series(?::int, ?::int) g,
+         select ${any('t')}, ${any('u')}, $1, $2, x.at, x.at
+         from ${pick('topics', '$3')} t, ${pick('users', '$4')} u, generate_series($5::int, $6::int) g,
               lateral (select now() - random() * interval '300 days' + g * interval '0 seconds' as at) x`,
         [REPLY, REPLY_HTML, firstTopic, firstUser, from, to],
       ),
@@ -94,13 +99,14 @@ export class SqlDataSeeder implements DataSeeder {
 
     // Likes: half on topics, half on replies; duplicates and likes of one's own content are skipped.
     await chunked('likes', plan.likes, (from, to) =>
-      em.execute(
+      run(
         `insert into likes (target_type, target_id, user_id)
          select l.kind, l.target, l.liker from (
            select case when g % 2 = 0 then 'topic' else 'reply' end as kind,
                   case when g % 2 = 0 then ${any('t')} else coalesce(${any('r')}, ${any('t')}) end as target,
                   ${any('u')} as liker
-           from ${pick('topics')} t, ${pick('replies')} r, ${pick('users')} u, generate_series(?::int, ?::int) g) l
+           from ${pick('topics', '$1')} t, ${pick('replies', '$2')} r, ${pick('users', '$3')} u,
+                generate_series($4::int, $5::int) g) l
          where l.target is not null
            and not exists (select 1 from topics x where l.kind = 'topic' and x.id = l.target and x.user_id = l.liker)
            and not exists (select 1 from replies x where l.kind = 'reply' and x.id = l.target and x.user_id = l.liker)
@@ -112,37 +118,37 @@ export class SqlDataSeeder implements DataSeeder {
     // Notifications: the topic author hears of the seeded replies (TopicReply), most of them already read.
     const lastReply = await base('replies');
     await chunked('notifications', plan.notifications, (from, to) =>
-      em.execute(
+      run(
         `insert into notifications (user_id, actor_id, type, topic_id, reply_id, read_at, created_at, updated_at)
          select t.user_id, r.user_id, 'TopicReply', r.topic_id, r.id, case when random() < 0.8 then r.created_at end,
                 r.created_at, r.created_at
          from replies r join topics t on t.id = r.topic_id
-         where r.id between ?::int + ? - 1 and ?::int + ? - 1 and r.id <= ? and t.user_id <> r.user_id`,
-        [firstReply, from, firstReply, to, lastReply],
+         where r.id between $1::int + $2 - 1 and $1::int + $3 - 1 and r.id <= $4 and t.user_id <> r.user_id`,
+        [firstReply, from, to, lastReply],
       ),
     );
 
     onStep('counters', 0, 5);
-    await em.execute(`
+    await run(`
       update topics t set replies_count = c.n, last_reply_id = c.last_id, last_active_at = greatest(t.last_active_at, c.last_at)
       from (select topic_id, count(*)::int as n, max(id) as last_id, max(created_at) as last_at
             from replies where action is null and deleted_at is null group by topic_id) c
       where t.id = c.topic_id`);
-    await em.execute(`
+    await run(`
       update topics t set last_reply_user_id = r.user_id, last_reply_user_login = u.login, replied_at = r.created_at
       from replies r join users u on u.id = r.user_id where r.id = t.last_reply_id`);
     onStep('counters', 2, 5);
-    await em.execute(`
+    await run(`
       update topics t set likes_count = c.n from (select target_id, count(*)::int as n from likes where target_type = 'topic' group by target_id) c
       where t.id = c.target_id`);
-    await em.execute(`
+    await run(`
       update replies r set likes_count = c.n from (select target_id, count(*)::int as n from likes where target_type = 'reply' group by target_id) c
       where r.id = c.target_id`);
     onStep('counters', 4, 5);
-    await em.execute(`
+    await run(`
       update nodes n set topics_count = c.n from (select node_id, count(*)::int as n from topics where deleted_at is null group by node_id) c
       where n.id = c.node_id`);
-    await em.execute(`
+    await run(`
       update users u set topics_count = coalesce(t.n, 0), replies_count = coalesce(r.n, 0)
       from users x
       left join (select user_id, count(*)::int as n from topics where deleted_at is null group by user_id) t on t.user_id = x.id

@@ -2,32 +2,34 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 
-interface Statement {
-  name: string;
-  text: string;
+/** A stable name per statement text, computed once each: PostgreSQL parses and plans it once per connection. */
+const names = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `forum_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    names.set(text, name);
+  }
+  return name;
 }
 
-/** `?` placeholders (knex's, used everywhere here) to `$n`, and a stable name per statement: computed once each. */
-const statements = new Map<string, Statement>();
+/** Something that runs a pg query: a pool, or the one connection of a transaction. */
+type Queryable = Pick<pg.Pool, 'query'>;
 
-function statementFor(sql: string): Statement {
-  let statement = statements.get(sql);
-  if (!statement) {
-    let n = 0;
-    statement = {
-      name: `forum_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`,
-      text: sql.replace(/\?/g, () => `$${++n}`),
-    };
-    statements.set(sql, statement);
-  }
-  return statement;
+/** Knex's transaction object, as MikroORM keeps it for the current unit of work. */
+interface KnexTransaction {
+  client: { acquireConnection(): Promise<pg.ClientBase> };
 }
 
 /**
- * Raw SQL for repositories and read models. Outside a transaction, statements run as named prepared statements
- * on a pg pool of their own: PostgreSQL parses and plans each once per connection instead of on every request,
- * and pg's pool costs less per query than knex's (both measured; see docs/performance.md). Inside a unit of work
- * they go through the transaction's connection, so they see (and belong to) its writes.
+ * Raw SQL for repositories and read models, written with PostgreSQL's own `$1, $2…` placeholders and always
+ * sent as named prepared statements with bound values: nothing rewrites the text and no value is ever spliced
+ * into it. Every statement text must therefore be one of a fixed set (lists travel as arrays: `= any($1)`).
+ *
+ * Outside a transaction, statements run on a pg pool of their own (pg's pool costs less per query than knex's;
+ * see docs/performance.md). Inside a unit of work they run on the transaction's connection, so they see (and
+ * belong to) its writes.
  */
 export class Sql {
   constructor(
@@ -35,13 +37,18 @@ export class Sql {
     private readonly pool: pg.Pool,
   ) {}
 
-  async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    if (this.em.isInTransaction()) return this.em.execute<T[]>(sql, params as unknown[]);
-    const { name, text } = statementFor(sql);
-    return (await this.pool.query({ name, text, values: params as unknown[] })).rows as T[];
+  async all<T>(text: string, values: readonly unknown[] = []): Promise<T[]> {
+    const runner = await this.runner();
+    const result = await runner.query({ name: statementName(text), text, values: values as unknown[] });
+    return result.rows as T[];
   }
 
-  async one<T>(sql: string, params: readonly unknown[] = []): Promise<T | null> {
-    return (await this.all<T>(sql, params))[0] ?? null;
+  async one<T>(text: string, values: readonly unknown[] = []): Promise<T | null> {
+    return (await this.all<T>(text, values))[0] ?? null;
+  }
+
+  private async runner(): Promise<Queryable> {
+    const transaction = this.em.getTransactionContext<KnexTransaction>();
+    return transaction ? transaction.client.acquireConnection() : this.pool;
   }
 }

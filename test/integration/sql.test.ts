@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import { testEnv } from '../support/env.js';
+
+describe('Sql (the raw SQL runner of repositories and read models)', () => {
+  it('leaves a ? in a string literal and the JSONB ? operators alone, outside a transaction', async () => {
+    const { persistence } = testEnv();
+    const row = await persistence.sql.one<{ literal: string; has: boolean; any: boolean; n: number }>(
+      `select 'why?' as literal, '{"a":1}'::jsonb ? 'a' as has, '{"a":1}'::jsonb ?| array['b', 'a'] as any, $1::int as n`,
+      [7],
+    );
+    expect(row).to.deep.equal({ literal: 'why?', has: true, any: true, n: 7 });
+  });
+
+  it('does the same inside a unit of work, on the transaction connection, with values bound', async () => {
+    const { persistence, orm } = testEnv();
+    const hostile = "it's ?; drop table users; --";
+    const row = await orm.em.fork().transactional(async () => {
+      await persistence.sql.all("insert into nodes (name, summary) values ($1, 'a?b')", [hostile]);
+      // Seen from inside the transaction: the statement ran on its connection.
+      return persistence.sql.one<{ name: string; summary: string; has: boolean }>(
+        `select name, summary, '{"x":1}'::jsonb ?& array['x'] as has from nodes where name = $1`,
+        [hostile],
+      );
+    });
+    expect(row).to.deep.equal({ name: hostile, summary: 'a?b', has: true });
+  });
+
+  it('rolls its statements back with the unit of work they ran in', async () => {
+    const { persistence, orm } = testEnv();
+    const attempt = orm.em.fork().transactional(async () => {
+      await persistence.sql.all("insert into nodes (name) values ('Doomed')");
+      throw new Error('roll back');
+    });
+    await attempt.then(
+      () => expect.fail('the transaction should have failed'),
+      (error: Error) => expect(error.message).to.equal('roll back'),
+    );
+    expect(await persistence.sql.all("select 1 from nodes where name = 'Doomed'")).to.deep.equal([]);
+  });
+});
