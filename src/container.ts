@@ -34,8 +34,9 @@ import {
   RevokeToken,
 } from './application/tokens/access-tokens.js';
 import { AuthenticateClient, ClientStore, CreateApp, ListApps } from './application/oauth/clients.js';
-import { LoginThrottle, PasswordLogin } from './application/oauth/password-login.js';
-import { PostgresLoginThrottle, SqlClientStore } from './adapters/persistence/oauth-stores.js';
+import { PasswordLogin } from './application/oauth/password-login.js';
+import { CredentialThrottle } from './application/oauth/credential-throttle.js';
+import { PostgresCredentialThrottle, SqlClientStore } from './adapters/persistence/oauth-stores.js';
 import { CreateTopic } from './application/topics/create-topic.js';
 import { DeleteTopic } from './application/topics/delete-topic.js';
 import { ListTopics } from './application/topics/list-topics.js';
@@ -116,7 +117,7 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, NotificationRepository, (sql: Sql) => new SqlNotificationRepository(sql), [SqlRunner]);
   provide(bind, AccessTokenStore, (sql: Sql) => new SqlAccessTokenStore(sql), [SqlRunner]);
   provide(bind, ClientStore, (sql: Sql) => new SqlClientStore(sql), [SqlRunner]);
-  provide(bind, LoginThrottle, (em: EntityManager, config: Config) => new PostgresLoginThrottle(em, config.loginThrottle), [
+  provide(bind, CredentialThrottle, (em: EntityManager, config: Config) => new PostgresCredentialThrottle(em, config.loginThrottle), [
     Em,
     AppConfig,
   ]);
@@ -148,8 +149,8 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(RevokeToken, [AccessTokenStore, SecretGenerator, Clock]);
   useCase(LookupRefreshToken, [AccessTokenStore, SecretGenerator, Clock]);
   useCase(PurgeTokens, [AccessTokenStore, Clock]);
-  useCase(PasswordLogin, [UserRepository, PasswordHasher, LoginThrottle]);
-  useCase(AuthenticateClient, [ClientStore, SecretGenerator]);
+  useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle]);
+  useCase(AuthenticateClient, [ClientStore, SecretGenerator, CredentialThrottle]);
   useCase(CreateApp, [ClientStore, SecretGenerator, Clock]);
   useCase(ListApps, [ClientStore]);
 

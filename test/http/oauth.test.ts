@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import supertest from 'supertest';
+import { createApp } from '../../src/adapters/http/app.js';
 import { api, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
-import { testEnv } from '../support/env.js';
+import { appDependencies, testEnv } from '../support/env.js';
 
 interface App {
   client_id: string;
@@ -172,6 +174,66 @@ describe('OAuth 2.0 over HTTP', () => {
     expect(Number(throttled.headers['retry-after'])).to.be.within(1, 2);
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     await token({ grant_type: 'password', username: 'alice', password: 'correct horse battery', ...app }).expect(200);
+  });
+
+  it('counts the account, not its spelling: after the limit by login, the e-mail address is refused too', async () => {
+    for (let i = 0; i < 3; i++) {
+      await token({ grant_type: 'password', username: 'alice', password: `wrong ${i}`, ...app }).expect(400);
+    }
+    for (const username of ['alice@example.com', 'ALICE@EXAMPLE.COM', ' Alice ']) {
+      const res = await token({ grant_type: 'password', username, password: 'correct horse battery', ...app });
+      expect(res.status, username).to.equal(429);
+    }
+  });
+
+  it('never lets a stranger lock the owner out: the right password from an address without failures works', async () => {
+    const proxied = createApp({ ...appDependencies(), trustProxy: true });
+    const from = (address: string, body: Record<string, string>) =>
+      supertest(proxied.callback()).post('/oauth/token').set('X-Forwarded-For', address).type('form').send(body);
+    for (let i = 0; i < 5; i++) {
+      await from('203.0.113.66', { grant_type: 'password', username: 'alice', password: `guess ${i}`, ...app });
+    }
+    const stranger = await from('203.0.113.66', { grant_type: 'password', username: 'alice', password: 'x', ...app });
+    expect(stranger.status).to.equal(429);
+    const owner = await from('198.51.100.7', {
+      grant_type: 'password',
+      username: 'alice@example.com',
+      password: 'correct horse battery',
+      ...app,
+    });
+    expect(owner.status).to.equal(200);
+  });
+
+  it('throttles guessing of a client secret per client and address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await token({ grant_type: 'client_credentials', client_id: app.client_id, client_secret: `guess ${i}` });
+      statuses.push(res.status);
+    }
+    expect(statuses).to.deep.equal([401, 401, 401, 429, 429]);
+    const right = await token({ grant_type: 'client_credentials', ...app });
+    expect(right.status, 'the right secret from the same address waits too').to.equal(429);
+    expect(Number(right.headers['retry-after'])).to.be.within(1, 2);
+  });
+
+  it('revokes the whole family when a rotated refresh token is used again (RFC 9700 §4.14.2)', async () => {
+    const first = await token({ grant_type: 'password', username: 'alice', password: 'correct horse battery', ...app }).expect(
+      200,
+    );
+    const second = await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, ...app }).expect(200);
+    const third = await token({ grant_type: 'refresh_token', refresh_token: second.body.refresh_token, ...app }).expect(200);
+    await hello(third.body.access_token).expect(200);
+    // Someone replays the first refresh token: refused, and the live pair it led to is revoked with it.
+    const replay = await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, ...app }).expect(400);
+    expect(replay.body.error).to.equal('invalid_grant');
+    await hello(third.body.access_token).expect(401);
+    await token({ grant_type: 'refresh_token', refresh_token: third.body.refresh_token, ...app }).expect(400);
+    // Another sign-in of the same user is another family, untouched.
+    const other = await token({ grant_type: 'password', username: 'alice', password: 'correct horse battery', ...app }).expect(
+      200,
+    );
+    await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, ...app }).expect(400);
+    await hello(other.body.access_token).expect(200);
   });
 
   it('throttles repeated failures from one address across accounts', async () => {

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Sql } from './sql.js';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { ClientApp, ClientStore } from '../../application/oauth/clients.js';
-import type { LoginThrottle } from '../../application/oauth/password-login.js';
+import type { CredentialThrottle } from '../../application/oauth/credential-throttle.js';
 import { TooManyRequests } from '../../domain/shared/errors.js';
 import { type Timestamp, toDate } from './timestamps.js';
 
@@ -56,24 +56,24 @@ export class SqlClientStore implements ClientStore {
 }
 
 export interface ThrottleLimits {
-  /** Failed logins allowed per account within the window. */
+  /** Failures allowed per credential (an account, a client) and client address within the window. */
   perAccount: number;
-  /** Failed logins allowed per client address within the window. */
+  /** Failures allowed per client address within the window, whatever credential they were for. */
   perAddress: number;
   windowSeconds: number;
+}
+
+/** The table's keys are at most 255 characters: longer names (hostile ones) are stored by their digest. */
+function storable(key: string): string {
+  return key.length <= 200 ? key : createHash('sha256').update(key).digest('hex');
 }
 
 /**
  * rate-limiter-flexible over the `login_throttle` table (created by a migration, so `tableCreated`), on MikroORM's
  * own knex: every server process sees the same counts.
  */
-/** The table's keys are at most 255 characters: longer names (hostile ones) are stored by their digest. */
-function storable(key: string): string {
-  return key.length <= 200 ? key : createHash('sha256').update(key).digest('hex');
-}
-
-export class PostgresLoginThrottle implements LoginThrottle {
-  private readonly accounts: RateLimiterPostgres;
+export class PostgresCredentialThrottle implements CredentialThrottle {
+  private readonly pairs: RateLimiterPostgres;
   private readonly addresses: RateLimiterPostgres;
 
   constructor(em: EntityManager, limits: ThrottleLimits) {
@@ -85,28 +85,32 @@ export class PostgresLoginThrottle implements LoginThrottle {
       clearExpiredByTimeout: false,
       duration: limits.windowSeconds,
     };
-    this.accounts = new RateLimiterPostgres({ ...common, keyPrefix: 'account', points: limits.perAccount });
+    this.pairs = new RateLimiterPostgres({ ...common, keyPrefix: 'pair', points: limits.perAccount });
     this.addresses = new RateLimiterPostgres({ ...common, keyPrefix: 'address', points: limits.perAddress });
   }
 
-  async ensureAllowed(account: string, address: string): Promise<void> {
-    const [byAccount, byAddress] = await Promise.all([
-      this.accounts.get(storable(account)),
+  async ensureAllowed(credential: string, address: string): Promise<void> {
+    const [byPair, byAddress] = await Promise.all([
+      this.pairs.get(pairKey(credential, address)),
       this.addresses.get(storable(address)),
     ]);
     const waits = [
-      byAccount && byAccount.consumedPoints >= this.accounts.points ? byAccount.msBeforeNext : 0,
+      byPair && byPair.consumedPoints >= this.pairs.points ? byPair.msBeforeNext : 0,
       byAddress && byAddress.consumedPoints >= this.addresses.points ? byAddress.msBeforeNext : 0,
     ];
     const wait = Math.max(...waits);
-    if (wait > 0) throw new TooManyRequests(Math.ceil(wait / 1000), 'Too many failed logins, try again later');
+    if (wait > 0) throw new TooManyRequests(Math.ceil(wait / 1000), 'Too many failed attempts, try again later');
   }
 
-  async recordFailure(account: string, address: string): Promise<void> {
-    await Promise.all([this.accounts.penalty(storable(account), 1), this.addresses.penalty(storable(address), 1)]);
+  async recordFailure(credential: string, address: string): Promise<void> {
+    await Promise.all([this.pairs.penalty(pairKey(credential, address), 1), this.addresses.penalty(storable(address), 1)]);
   }
 
-  async recordSuccess(account: string): Promise<void> {
-    await this.accounts.delete(storable(account));
+  async recordSuccess(credential: string, address: string): Promise<void> {
+    await this.pairs.delete(pairKey(credential, address));
   }
+}
+
+function pairKey(credential: string, address: string): string {
+  return storable(`${credential}|${address}`);
 }

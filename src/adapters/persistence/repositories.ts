@@ -345,8 +345,9 @@ export class SqlAccessTokenStore implements AccessTokenStore {
 
   async add(record: TokenRecord): Promise<void> {
     await this.sql.all(
-      `insert into oauth_tokens (access_digest, refresh_digest, user_id, client_id, scope, expires_at, refresh_expires_at, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      `insert into oauth_tokens (access_digest, refresh_digest, user_id, client_id, scope, expires_at, refresh_expires_at, created_at,
+         family_id)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, nextval('oauth_token_families')))`,
       [
         record.accessDigest,
         record.refreshDigest,
@@ -356,6 +357,7 @@ export class SqlAccessTokenStore implements AccessTokenStore {
         record.expiresAt,
         record.refreshExpiresAt,
         record.createdAt,
+        record.familyId,
       ],
     );
   }
@@ -375,15 +377,22 @@ export class SqlAccessTokenStore implements AccessTokenStore {
       client_id: number | null;
       scope: string;
       refresh_expires_at: Timestamp | null;
+      family_id: string;
     }>(
-      `select user_id, client_id, scope, refresh_expires_at from oauth_tokens
+      `select user_id, client_id, scope, refresh_expires_at, family_id from oauth_tokens
        where refresh_digest = $1 and revoked_at is null and user_id is not null
          and (refresh_expires_at is null or refresh_expires_at > $2)`,
       [digest, now],
     );
     const row = rows[0];
     if (!row) return null;
-    return { userId: row.user_id, clientId: row.client_id, scope: row.scope, refreshExpiresAt: toDate(row.refresh_expires_at) };
+    return {
+      userId: row.user_id,
+      clientId: row.client_id,
+      scope: row.scope,
+      refreshExpiresAt: toDate(row.refresh_expires_at),
+      familyId: Number(row.family_id),
+    };
   }
 
   async purge(now: Date): Promise<number> {
@@ -395,6 +404,19 @@ export class SqlAccessTokenStore implements AccessTokenStore {
          returning 1)
        select count(*)::int as n from gone`,
       [now],
+    );
+    return rows[0]!.n;
+  }
+
+  async revokeFamilyOfRevokedRefresh(digest: string, now: Date): Promise<number> {
+    const rows = await this.sql.all<{ n: number }>(
+      `with revoked as (
+         update oauth_tokens set revoked_at = $2
+         where revoked_at is null
+           and family_id = (select family_id from oauth_tokens where refresh_digest = $1 and revoked_at is not null)
+         returning 1)
+       select count(*)::int as n from revoked`,
+      [digest, now],
     );
     return rows[0]!.n;
   }

@@ -1,5 +1,6 @@
 import { RuleViolated } from '../../domain/shared/errors.js';
 import type { Clock, SecretGenerator } from '../ports.js';
+import type { CredentialThrottle } from './credential-throttle.js';
 
 /** A registered client application. Its secret is stored only as a digest. */
 export interface ClientApp {
@@ -66,15 +67,28 @@ export class ListApps {
   }
 }
 
-/** Client authentication (RFC 6749 §2.3.1): the app whose id and secret match, or null. */
+/**
+ * Client authentication (RFC 6749 §2.3.1): the app whose id and secret match, or null. Wrong secrets are
+ * throttled per client and address, like passwords: a secret cannot be guessed at the token endpoint's speed.
+ */
 export class AuthenticateClient {
   constructor(
     private readonly apps: ClientStore,
     private readonly secrets: SecretGenerator,
+    private readonly throttle: CredentialThrottle,
   ) {}
 
-  async execute(clientId: string, clientSecret: string | undefined): Promise<ClientApp | null> {
-    if (!clientSecret || clientId.length > 128 || clientSecret.length > 512) return null;
-    return this.apps.authenticate(clientId, this.secrets.digest(clientSecret));
+  async execute(input: { clientId: string; clientSecret: string | undefined; address: string }): Promise<ClientApp | null> {
+    const { clientId, clientSecret, address } = input;
+    if (!clientSecret) return null;
+    const credential = `client:${clientId}`;
+    await this.throttle.ensureAllowed(credential, address);
+    const app =
+      clientId.length > 128 || clientSecret.length > 512
+        ? null
+        : await this.apps.authenticate(clientId, this.secrets.digest(clientSecret));
+    if (app) await this.throttle.recordSuccess(credential, address);
+    else await this.throttle.recordFailure(credential, address);
+    return app;
   }
 }

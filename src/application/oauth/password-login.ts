@@ -1,19 +1,7 @@
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import type { ActingUser } from '../actor.js';
 import type { PasswordHasher } from '../ports.js';
-
-/**
- * Counts failed password logins per account and per client address, in a store every server process shares.
- * Each count lives for a window and then starts again: a real user is never locked out for longer than that.
- */
-export interface LoginThrottle {
-  /** Throws TooManyRequests (with the seconds to wait) while either key is over its limit. */
-  ensureAllowed(account: string, address: string): Promise<void>;
-  recordFailure(account: string, address: string): Promise<void>;
-  /** A successful login clears the account's count (not the address's). */
-  recordSuccess(account: string): Promise<void>;
-}
-export const LoginThrottle = Symbol.for('LoginThrottle');
+import type { CredentialThrottle } from './credential-throttle.js';
 
 /** The resource owner password grant's check: login or e-mail (any case) and password, throttled. */
 export class PasswordLogin {
@@ -23,20 +11,22 @@ export class PasswordLogin {
   constructor(
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
-    private readonly throttle: LoginThrottle,
+    private readonly throttle: CredentialThrottle,
   ) {}
 
   async execute(input: { username: string; password: string; address: string }): Promise<ActingUser | null> {
-    const account = input.username.trim().toLowerCase();
-    await this.throttle.ensureAllowed(account, input.address);
-    const user = await this.users.findByLoginOrEmail(account);
+    const identifier = input.username.trim().toLowerCase();
+    const user = await this.users.findByLoginOrEmail(identifier);
+    // The account, whichever identifier named it; names that are no account are counted as they were typed.
+    const credential = user ? `user:${user.id}` : `name:${identifier}`;
+    await this.throttle.ensureAllowed(credential, input.address);
     const hash = user?.passwordHash ?? (await (this.decoyHash ??= this.hasher.hash('decoy password')));
     const valid = (await this.hasher.verify(hash, input.password)) && user !== null && user.passwordHash !== null;
     if (!valid) {
-      await this.throttle.recordFailure(account, input.address);
+      await this.throttle.recordFailure(credential, input.address);
       return null;
     }
-    await this.throttle.recordSuccess(account);
+    await this.throttle.recordSuccess(credential, input.address);
     return { id: user.id, login: user.login, role: user.role };
   }
 }

@@ -12,14 +12,17 @@ export interface TokenRecord {
   expiresAt: Date;
   refreshExpiresAt: Date | null;
   createdAt: Date;
+  /** The family of the refresh token this one replaces; null starts a new family. */
+  familyId: number | null;
 }
 
-/** A live refresh token: who it is for, which client holds it, until when. */
+/** A live refresh token: who it is for, which client holds it, until when, and its family. */
 export interface RefreshGrant {
   userId: number;
   clientId: number | null;
   scope: string;
   refreshExpiresAt: Date | null;
+  familyId: number;
 }
 
 export interface AccessTokenStore {
@@ -30,6 +33,8 @@ export interface AccessTokenStore {
   refreshGrant(digest: string, now: Date): Promise<RefreshGrant | null>;
   /** Revokes the pair that either digest belongs to; returns whether a live one was found. */
   revoke(digest: string, now: Date): Promise<boolean>;
+  /** If this refresh digest belongs to a revoked token, revokes every live token of its family; returns how many. */
+  revokeFamilyOfRevokedRefresh(digest: string, now: Date): Promise<number>;
   /** Deletes revoked tokens and tokens that can no longer be used (access and refresh expired). */
   purge(now: Date): Promise<number>;
 }
@@ -63,7 +68,13 @@ export class IssueToken {
     private readonly lifetimes: TokenLifetimes,
   ) {}
 
-  async execute(input: { userId: number | null; clientId: number | null; expiresIn?: number }): Promise<IssuedToken> {
+  async execute(input: {
+    userId: number | null;
+    clientId: number | null;
+    expiresIn?: number;
+    /** Set when refreshing: the new pair joins the family of the one it replaces. */
+    familyId?: number;
+  }): Promise<IssuedToken> {
     const lifetime = input.expiresIn ?? this.lifetimes.accessSeconds;
     if (!Number.isInteger(lifetime) || lifetime < 1)
       throw new InvalidInput('expires_in', 'expires_in must be a positive whole number');
@@ -79,6 +90,7 @@ export class IssueToken {
       expiresAt: new Date(now.getTime() + lifetime * 1000),
       refreshExpiresAt: refresh === null ? null : new Date(now.getTime() + this.lifetimes.refreshSeconds * 1000),
       createdAt: now,
+      familyId: input.familyId ?? null,
     });
     return {
       access_token: access,
@@ -105,7 +117,11 @@ export class Authenticate {
   }
 }
 
-/** The grant behind a refresh token, if it is still live. */
+/**
+ * The grant behind a refresh token, if it is still live. A refresh token that was already rotated (or revoked)
+ * and comes back means two parties hold it: the legitimate client or a thief, we cannot tell which, so the
+ * whole family is revoked and both must sign in again (RFC 9700 §4.14.2).
+ */
 export class LookupRefreshToken {
   constructor(
     private readonly store: AccessTokenStore,
@@ -115,7 +131,11 @@ export class LookupRefreshToken {
 
   async execute(token: string): Promise<RefreshGrant | null> {
     if (!token || token.length > 512) return null;
-    return this.store.refreshGrant(this.secrets.digest(token), this.clock.now());
+    const digest = this.secrets.digest(token);
+    const now = this.clock.now();
+    const grant = await this.store.refreshGrant(digest, now);
+    if (!grant) await this.store.revokeFamilyOfRevokedRefresh(digest, now);
+    return grant;
   }
 }
 

@@ -15,9 +15,11 @@ const GRANTS = ['password', 'refresh_token', 'client_credentials'];
 function oauthModel(app: UseCases, address: string) {
   /** The client this request authenticated (the library asks for it first). */
   let requestingClientId: number | null = null;
+  /** When refreshing: the family of the refresh token being rotated, which the new pair joins. */
+  let refreshedFamily: number | undefined;
   return {
     async getClient(clientId: string, clientSecret: string) {
-      const client = await app.authenticateClient.execute(clientId, clientSecret);
+      const client = await app.authenticateClient.execute({ clientId, clientSecret, address });
       requestingClientId = client?.id ?? null;
       return client ? { id: client.id, grants: GRANTS } : false;
     },
@@ -32,7 +34,7 @@ function oauthModel(app: UseCases, address: string) {
       return !scope || scope.every((s) => s === TOKEN_SCOPE) ? [TOKEN_SCOPE] : false;
     },
     async saveToken(_generated: unknown, client: { id: number }, user: { id: number | null }) {
-      const issued = await app.issueToken.execute({ userId: user.id, clientId: client.id });
+      const issued = await app.issueToken.execute({ userId: user.id, clientId: client.id, familyId: refreshedFamily });
       return {
         accessToken: issued.access_token,
         refreshToken: issued.refresh_token,
@@ -45,6 +47,7 @@ function oauthModel(app: UseCases, address: string) {
     async getRefreshToken(refreshToken: string) {
       const grant = await app.lookupRefreshToken.execute(refreshToken);
       if (!grant) return false;
+      refreshedFamily = grant.familyId;
       return {
         refreshToken,
         refreshTokenExpiresAt: grant.refreshExpiresAt ?? undefined,
