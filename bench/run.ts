@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     }
   }
   report(measurements);
-  for (const cluster of clusters) await cluster.stopIfIdle();
+  for (const cluster of clusters) await cluster.stopUnlessLeased();
 }
 
 /** A seeded database per size: BENCH_DATABASE_URL's server, or an embedded PostgreSQL under .data-bench. */

@@ -7,12 +7,13 @@ import { Wire } from './adapters/presentation/wire.js';
 import { listen } from './adapters/http/server.js';
 import { openDatabase } from './adapters/persistence/database.js';
 import { migrate } from './adapters/persistence/orm.js';
+import { isDatabaseUnavailable } from './adapters/persistence/unavailable.js';
 
 /** HTTP entry: open the database, apply pending migrations, serve; on SIGTERM/SIGINT drain and exit 0. */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, { notice: (message, details) => logger.warn(details ?? {}, message) });
   const applied = await migrate(database.orm);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
 
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     wire: new Wire(config.publicUrl),
     scope: database.scope,
     isReady: database.isReady,
+    isUnavailable: isDatabaseUnavailable,
     logger,
     tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
     trustProxy: config.trustProxy,

@@ -52,6 +52,7 @@ describe('request logs', () => {
       wire: env.wire,
       scope: env.scope,
       isReady: async () => true,
+      isUnavailable: () => false,
       logger: pino({ level: 'info' }, sink),
       tokenLifetimes: { accessSeconds: 60, refreshSeconds: 60 },
     });
@@ -62,6 +63,44 @@ describe('request logs', () => {
     expect(line).to.include({ reqId: 'abc-123', method: 'GET', status: 200, userId: null });
     expect(line.url).to.equal('/api/v3/topics?access_token=[REDACTED]&limit=5');
     expect(JSON.stringify(lines)).to.not.include('s3cret');
+  });
+
+  it('redact every spelling of a credential the server honours, by meaning rather than by name', async () => {
+    const { pino } = await import('pino');
+    const { Writable } = await import('node:stream');
+    const { createApp } = await import('../../src/adapters/http/app.js');
+    const { appDependencies } = await import('../support/env.js');
+    const { makeUser } = await import('../support/builders.js');
+    const supertest = (await import('supertest')).default;
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const app = createApp({ ...appDependencies(), logger: pino({ level: 'info' }, sink) });
+    const alice = await makeUser('alice');
+    const secrets = [alice.token];
+    for (const spelling of ['access_token', 'access_token[]', '%61ccess_token', 'access%5Ftoken']) {
+      const res = await supertest(app.callback()).get(`/api/v3/hello?${spelling}=${alice.token}&limit=5`);
+      expect(res.status, `${spelling} is honoured`).to.equal(200);
+    }
+    for (const [spelling, value] of [
+      ['password[]', 'pa55-array'],
+      ['%70assword', 'pa55-encoded'],
+      ['client%5Fsecret', 'cl1ent-encoded'],
+      ['client_secret[]', 'cl1ent-array'],
+      ['refresh_token', 'refr3sh-plain'],
+    ]) {
+      secrets.push(value!);
+      await supertest(app.callback()).post(`/oauth/token?grant_type=password&username=alice&${spelling}=${value}`);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    const log = lines.join('');
+    expect(lines).to.have.length(9);
+    for (const secret of secrets) expect(log).to.not.include(secret);
+    expect(log).to.include('limit=5').and.include('grant_type=password');
   });
 });
 
@@ -78,6 +117,7 @@ describe('GET /readyz', () => {
       isReady: async () => {
         throw new Error('connection refused');
       },
+      isUnavailable: () => false,
       logger: pino({ level: 'silent' }),
       tokenLifetimes: { accessSeconds: 60, refreshSeconds: 60 },
     });

@@ -6,9 +6,10 @@ import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import type { UseCases } from '../../src/application/use-cases.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildContainer, useCasesOf } from '../../src/container.js';
-import { createApp } from '../../src/adapters/http/app.js';
+import { createApp, type HttpDependencies } from '../../src/adapters/http/app.js';
 import { connect, migrate, type Persistence } from '../../src/adapters/persistence/orm.js';
 import { Wire } from '../../src/adapters/presentation/wire.js';
+import { isDatabaseUnavailable } from '../../src/adapters/persistence/unavailable.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export const PUBLIC_URL = 'http://forum.test';
@@ -29,11 +30,23 @@ export interface TestEnv {
   reset(): Promise<void>;
 }
 
-let current: { env: TestEnv; database: TestDatabase; persistence: Persistence; pool: pg.Pool } | null = null;
+let current: {
+  env: TestEnv;
+  database: TestDatabase;
+  persistence: Persistence;
+  pool: pg.Pool;
+  dependencies: HttpDependencies;
+} | null = null;
 
 export function testEnv(): TestEnv {
   if (!current) throw new Error('the test environment is not started (root hooks did not run)');
   return current.env;
+}
+
+/** What the test app was built from: to build another app on the same database, with something changed. */
+export function appDependencies(): HttpDependencies {
+  if (!current) throw new Error('the test environment is not started (root hooks did not run)');
+  return current.dependencies;
 }
 
 export async function startTestEnv(): Promise<void> {
@@ -52,14 +65,16 @@ export async function startTestEnv(): Promise<void> {
   const useCases = useCasesOf(buildContainer(persistence, config));
   const wire = new Wire(PUBLIC_URL);
   const scope = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
-  const app = createApp({
+  const dependencies: HttpDependencies = {
     useCases,
     wire,
     scope,
     isReady: () => orm.isConnected(),
+    isUnavailable: isDatabaseUnavailable,
     logger: pino({ level: 'silent' }),
     tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
-  });
+  };
+  const app = createApp(dependencies);
   const env: TestEnv = {
     config,
     orm,
@@ -71,7 +86,7 @@ export async function startTestEnv(): Promise<void> {
     scope,
     reset: () => resetData(pool),
   };
-  current = { env, database, persistence, pool };
+  current = { env, database, persistence, pool, dependencies };
 }
 
 export async function stopTestEnv(): Promise<void> {

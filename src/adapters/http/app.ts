@@ -1,10 +1,10 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { bodyParser } from '@koa/bodyparser';
 import type { Logger } from 'pino';
 import type { UseCases } from '../../application/use-cases.js';
 import type { Wire } from '../presentation/wire.js';
 import { resolveActor } from './auth.js';
+import { readBody } from './body.js';
 import { errorMapper } from './error-mapper.js';
 import { requestLog } from './request-log.js';
 import { mergeParams } from './params.js';
@@ -21,13 +21,13 @@ export interface HttpDependencies {
   /** Runs the rest of a request inside its own persistence context. */
   scope<T>(work: () => Promise<T>): Promise<T>;
   isReady(): Promise<boolean>;
+  /** Whether an error means the database cannot be reached (answered 503, not 500). */
+  isUnavailable(error: unknown): boolean;
   logger: Logger;
   tokenLifetimes: { accessSeconds: number; refreshSeconds: number };
   /** Trust X-Forwarded-For for the client address (behind a reverse proxy). */
   trustProxy?: boolean;
 }
-
-const BODY_LIMIT = '1mb';
 
 /** Existing clients call every path with a `.json` suffix too. */
 async function stripJsonSuffix(ctx: Koa.Context, next: Koa.Next): Promise<void> {
@@ -40,21 +40,15 @@ async function notFound(ctx: Koa.Context): Promise<void> {
   ctx.body = { error: 'ResourceNotFound' };
 }
 
-export function createApp({ useCases, wire, scope, isReady, logger, tokenLifetimes, trustProxy }: HttpDependencies): Koa {
+export function createApp(dependencies: HttpDependencies): Koa {
+  const { useCases, wire, scope, isReady, isUnavailable, logger, tokenLifetimes, trustProxy } = dependencies;
   const app = new Koa({ proxy: trustProxy ?? false });
 
   app.use(requestLog(logger));
-  app.use(errorMapper(logger));
+  app.use(errorMapper(logger, isUnavailable));
   app.use(stripJsonSuffix);
   app.use(systemRoutes(isReady).routes());
-  app.use(
-    bodyParser({
-      enableTypes: ['json', 'form'],
-      jsonLimit: BODY_LIMIT,
-      formLimit: BODY_LIMIT,
-      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
-    }),
-  );
+  app.use(readBody());
   app.use(mergeParams);
   // Writes need a persistence context of their own (identity map, unit of work). Reads are plain SQL through
   // read models and need none: skipping the fork saves measurable CPU on the hottest paths (docs/performance.md).

@@ -29,24 +29,52 @@ const RESPONSES: Record<ErrorCode, (error: DomainError) => ErrorResponse> = {
   }),
 };
 
-/** Errors raised by Koa's body parser (http-errors), by status. */
-function transportError(error: { status?: number }): ErrorResponse | null {
-  if (error.status === 413) return { status: 413, body: { error: 'PayloadTooLarge', message: 'The request body exceeds 1 MiB' } };
-  if (error.status === 415)
-    return { status: 415, body: { error: 'UnsupportedMediaType', message: 'Unsupported request body type' } };
-  if (error.status === 400) {
-    return { status: 400, body: { error: 'ParameterInvalid', message: 'The request body is not valid JSON or form data' } };
+/**
+ * The request body could not be read: too large, of a type we do not parse, not valid JSON or form data, or
+ * with a Content-Encoding that does not decode. Always the client's fault, never a 500.
+ */
+export class BodyRejected extends Error {
+  constructor(readonly status: number | undefined) {
+    super('request body rejected');
   }
-  return null;
 }
 
-/** The one place where failures become responses. Unknown errors are logged and answered with a bare 500. */
-export function errorMapper(logger: Logger) {
+function bodyError(error: BodyRejected): ErrorResponse {
+  if (error.status === 413) return { status: 413, body: { error: 'PayloadTooLarge', message: 'The request body exceeds 1 MiB' } };
+  if (error.status === 415)
+    return { status: 415, body: { error: 'UnsupportedMediaType', message: 'Unsupported request body type or encoding' } };
+  return {
+    status: 400,
+    body: { error: 'ParameterInvalid', message: 'The request body could not be read as JSON or form data in its encoding' },
+  };
+}
+
+/** Seconds a client is asked to wait when the database cannot be reached. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+const UNAVAILABLE: ErrorResponse = {
+  status: 503,
+  body: { error: 'ServiceUnavailable', message: 'The database cannot be reached right now; try again shortly' },
+  headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+};
+
+/**
+ * The one place where failures become responses. `isUnavailable` recognises the database's "cannot be reached"
+ * errors (the persistence adapter knows them): those are 503. Unknown errors are logged and answered with a
+ * bare 500.
+ */
+export function errorMapper(logger: Logger, isUnavailable: (error: unknown) => boolean) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
     } catch (error) {
-      const response = error instanceof DomainError ? RESPONSES[error.code](error) : transportError(error as { status?: number });
+      let response: ErrorResponse | null = null;
+      if (error instanceof DomainError) response = RESPONSES[error.code](error);
+      else if (error instanceof BodyRejected) response = bodyError(error);
+      else if (isUnavailable(error)) {
+        logger.warn({ err: error, method: ctx.method, path: ctx.path }, 'database unavailable');
+        response = UNAVAILABLE;
+      }
       if (response) {
         ctx.status = response.status;
         ctx.body = response.body;

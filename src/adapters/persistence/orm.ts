@@ -5,13 +5,21 @@ import { Migrator } from '@mikro-orm/migrations';
 import { Migration20261121000000_initial } from './migrations/Migration20261121000000_initial.js';
 import { Migration20261122000000_oauth } from './migrations/Migration20261122000000_oauth.js';
 import { Migration20261122010000_maintenance } from './migrations/Migration20261122010000_maintenance.js';
+import { Migration20261123000000_token_families } from './migrations/Migration20261123000000_token_families.js';
 import { SCHEMAS } from './schemas.js';
+
+/**
+ * No request waits longer than this for a connection: when the database is down or every connection is busy,
+ * it fails fast (and answers 503) instead of hanging.
+ */
+export const CONNECT_TIMEOUT_MS = 3_000;
 
 /** Listed, not discovered: no glob at run time, and the build output is all that is needed. */
 export const MIGRATIONS = [
   { name: 'Migration20261121000000_initial', class: Migration20261121000000_initial },
   { name: 'Migration20261122000000_oauth', class: Migration20261122000000_oauth },
   { name: 'Migration20261122010000_maintenance', class: Migration20261122010000_maintenance },
+  { name: 'Migration20261123000000_token_families', class: Migration20261123000000_token_families },
 ];
 
 export async function createOrm(clientUrl: string, options: { poolMax?: number; debug?: boolean } = {}): Promise<MikroORM> {
@@ -21,7 +29,17 @@ export async function createOrm(clientUrl: string, options: { poolMax?: number; 
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, silent: true, snapshot: false },
-    pool: { min: 0, max: options.poolMax ?? 10 },
+    pool: {
+      min: 0,
+      max: options.poolMax ?? 10,
+      acquireTimeoutMillis: CONNECT_TIMEOUT_MS,
+      createTimeoutMillis: CONNECT_TIMEOUT_MS,
+    },
+    driverOptions: {
+      connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true },
+      // knex would print broken connections on the console; they surface where they matter, as 503s in the log.
+      log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
+    },
     debug: options.debug ?? false,
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -37,7 +55,13 @@ export interface Persistence {
 
 export async function connect(clientUrl: string, options: { poolMax?: number } = {}): Promise<Persistence> {
   const orm = await createOrm(clientUrl, options);
-  const pool = new pg.Pool({ connectionString: clientUrl, max: options.poolMax ?? 10, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({
+    connectionString: clientUrl,
+    max: options.poolMax ?? 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
   // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool, which also emits 'error':
   // unheard, that event would end the process. The next query simply gets a fresh connection.
   pool.on('error', () => undefined);
@@ -56,9 +80,23 @@ export interface MigrationStatus {
   pending: string[];
 }
 
+/** Held while migrating, so that any number of processes (servers, forumctl, several hosts) may start at once. */
+const MIGRATION_LOCK = [0x666f72, 2] as const; // 'for', 2
+
+/**
+ * Applies pending migrations under a PostgreSQL advisory lock: the first process applies them, the others wait
+ * for it and then find nothing left to do.
+ */
 export async function migrate(orm: MikroORM): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
-  return applied.map((migration) => migration.name);
+  const lock = new pg.Client({ connectionString: orm.config.get('clientUrl'), application_name: 'forum migrations' });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
+    const applied = await orm.getMigrator().up();
+    return applied.map((migration) => migration.name);
+  } finally {
+    await lock.end();
+  }
 }
 
 export async function migrationStatus(orm: MikroORM): Promise<MigrationStatus> {
