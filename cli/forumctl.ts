@@ -65,7 +65,9 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     // What the command did is committed by now: a failure to leave cleanly is reported, not a crash.
     await (database as Database | null)?.close().catch((error: unknown) => {
-      process.stderr.write(`warning: the database was not closed cleanly: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `warning: the database was not closed cleanly: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
     });
   }
 }

@@ -117,10 +117,12 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, NotificationRepository, (sql: Sql) => new SqlNotificationRepository(sql), [SqlRunner]);
   provide(bind, AccessTokenStore, (sql: Sql) => new SqlAccessTokenStore(sql), [SqlRunner]);
   provide(bind, ClientStore, (sql: Sql) => new SqlClientStore(sql), [SqlRunner]);
-  provide(bind, CredentialThrottle, (em: EntityManager, config: Config) => new PostgresCredentialThrottle(em, config.loginThrottle), [
-    Em,
-    AppConfig,
-  ]);
+  provide(
+    bind,
+    CredentialThrottle,
+    (em: EntityManager, config: Config) => new PostgresCredentialThrottle(em, config.loginThrottle),
+    [Em, AppConfig],
+  );
   provide(bind, CounterMaintenance, (sql: Sql, uow: UnitOfWork) => new SqlCounterMaintenance(sql, uow), [SqlRunner, UnitOfWork]);
   provide(bind, DataSeeder, (sql: Sql, uow: UnitOfWork) => new SqlDataSeeder(sql, uow), [SqlRunner, UnitOfWork]);
   provide(bind, LikeRepository, (sql: Sql) => new SqlLikeRepository(sql), [SqlRunner]);

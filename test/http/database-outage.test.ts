@@ -78,14 +78,20 @@ describe('while the database cannot be reached', function () {
     const firstLanded = new Promise<void>((resolve) => (landed = resolve));
     const writes = Array.from({ length: 40 }, async (_, i) => {
       await new Promise((resolve) => setTimeout(resolve, i));
-      const res = await request().post('/api/v3/topics').set(alice.auth).send({ title: `t${i}`, body: 'b', node_id: general });
+      const res = await request()
+        .post('/api/v3/topics')
+        .set(alice.auth)
+        .send({ title: `t${i}`, body: 'b', node_id: general });
       if (res.status === 200) landed();
       return res.status;
     });
     await firstLanded;
     await proxy.down();
     const statuses = await Promise.all(writes);
-    expect(statuses.every((status) => status === 200 || status === 503), String(statuses)).to.equal(true);
+    expect(
+      statuses.every((status) => status === 200 || status === 503),
+      String(statuses),
+    ).to.equal(true);
     expect(statuses, 'some writes were cut off').to.include(503);
     const [counts] = await testEnv().sql<{ topics: number; counter: number; node: number }>(
       `select (select count(*)::int from topics where user_id = $1) as topics,

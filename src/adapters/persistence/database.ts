@@ -101,7 +101,8 @@ class LeaseKeeper {
         void this.watch();
         return;
       } catch (error) {
-        if (attempt === 1 || attempt % 30 === 0) this.notice('embedded PostgreSQL could not be started yet', { error: String(error) });
+        if (attempt === 1 || attempt % 30 === 0)
+          this.notice('embedded PostgreSQL could not be started yet', { error: String(error) });
         await sleep(1_000);
       }
     }

@@ -94,7 +94,9 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   async followerIds(userId: number): Promise<number[]> {
-    const rows = await this.sql.all<{ id: number }>('select follower_id as id from user_follows where followee_id = $1', [userId]);
+    const rows = await this.sql.all<{ id: number }>('select follower_id as id from user_follows where followee_id = $1', [
+      userId,
+    ]);
     return rows.map((row) => row.id);
   }
 
