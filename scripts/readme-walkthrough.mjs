@@ -8,7 +8,8 @@
 //   status (it still prints the body): a command that fails, fails the walkthrough.
 // - Not run: `npm test` lines (CI runs the suite itself, just before this) and blocks preceded by a
 //   `<!-- walkthrough: skip (reason) -->` comment (they need what a fresh machine lacks, or run for minutes).
-// - Finally the service gets SIGTERM and must exit 0, leaving no PostgreSQL running.
+// - Finally the service gets SIGTERM and must stop cleanly (its last log line says `stopped`, which it writes
+//   only on a clean shutdown, with exit code 0), leaving no PostgreSQL running.
 //
 // Usage: node scripts/readme-walkthrough.mjs   (needs port 3000 free, as the README's commands use it)
 import { execFileSync, spawn } from 'node:child_process';
@@ -61,11 +62,19 @@ async function waitForService(deadlineMs) {
   throw new Error(`the service did not answer ${SERVICE}/readyz within ${deadlineMs / 1000} s`);
 }
 
+/**
+ * SIGTERM to npm, its shell and node: the whole process group, as Ctrl-C does in a terminal. npm leaves as soon as
+ * its shell does; the service is done when its output closes (node was the last to hold it).
+ */
 async function stopService() {
-  if (server === null || server.exitCode !== null) return server?.exitCode ?? null;
-  const exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
-  process.kill(-server.pid, 'SIGTERM'); // npm, its shell and node: the whole process group, as Ctrl-C does
-  return exited;
+  if (server === null) return;
+  const outputClosed = new Promise((resolve) => server.stdout.once('close', resolve));
+  try {
+    process.kill(-server.pid, 'SIGTERM');
+  } catch {
+    return; // the group is gone already
+  }
+  await Promise.race([outputClosed, sleep(30_000)]);
 }
 
 async function main() {
@@ -116,9 +125,10 @@ async function main() {
   }
 
   step('SIGTERM to npm start');
-  const code = await stopService();
-  if (code !== 0) throw new Error(`npm start exited with ${code} after SIGTERM:\n${serverLog}`);
-  await sleep(500);
+  await stopService();
+  const lines = serverLog.split('\n').filter((line) => line.startsWith('{'));
+  const last = JSON.parse(lines.at(-1) ?? '{}');
+  if (last.msg !== 'stopped') throw new Error(`the service did not stop cleanly after SIGTERM:\n${serverLog}`);
   if (existsSync(path.join(clone, '.data', 'pg', 'postmaster.pid'))) {
     throw new Error('the embedded PostgreSQL still runs after the last process left');
   }

@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     try {
       await server.stop();
       await database.close();
+      logger.info('stopped');
       process.exitCode = 0;
     } catch (error) {
       logger.error({ err: error }, 'unclean shutdown');
