@@ -4,11 +4,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 let compiler;
 try {
-  compiler = require.resolve('typescript/bin/tsc');
+  // typescript's package exports only its package.json and API, not bin/: find tsc through the package.json.
+  const manifest = require.resolve('typescript/package.json');
+  compiler = path.join(path.dirname(manifest), require(manifest).bin.tsc);
 } catch {
   if (!existsSync('dist/src/main.js')) {
     console.warn('prepare: no TypeScript compiler here (a production install) and no dist/: build with `npm run build` first');

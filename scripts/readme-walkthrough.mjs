@@ -95,6 +95,8 @@ async function main() {
 
   step('npm install');
   execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: clone, stdio: 'inherit' });
+  // The README promises that npm install builds the project, so that npx forumctl works at once.
+  execFileSync('npx', ['forumctl', '--help'], { cwd: clone, stdio: 'ignore' });
   step('npm start (in the background)');
   server = spawn('npm', ['start'], { cwd: clone, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let serverLog = '';
