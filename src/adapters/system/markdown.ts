@@ -5,60 +5,51 @@ import type { MarkdownRenderer, RenderedMarkdown } from '../../application/ports
 /** `@login` preceded by nothing that makes it part of a word, an e-mail address or a path. */
 const MENTION = /(?:^|[^A-Za-z0-9_.@/-])@([A-Za-z0-9_.-]{2,20})/g;
 
+/** Elements that raw HTML in a body may use (contract §5); Markdown's own output stays within them, plus `s`. */
+const ALLOWED_TAGS = (
+  'p br img h1 h2 h3 h4 h5 h6 blockquote pre code b i del strong em table thead tbody tr td th strike u a ul ol li span hr' +
+  // Markdown's own ~~strikethrough~~.
+  ' s'
+).split(' ');
+
 /**
- * markdown-it with raw HTML off (its link validation already refuses `javascript:` and friends), then
- * sanitize-html as a second wall: only the tags Markdown produces, only safe URL schemes, no event attributes.
- * A core rule collects `@mentions` from text tokens outside links; code spans and blocks are not text tokens.
+ * Markdown as homeland renders it: a single newline is a line break, bare URLs are links, fenced code keeps its
+ * language as a class, tables render, and raw HTML is allowed (clients send HTML they rendered themselves).
+ * Then sanitize-html keeps only the allow-list of contract §5: no script, iframe or style element, no style or
+ * event attribute, no `javascript:` or `data:` URL. A disallowed element is dropped and its text stays (the
+ * text of script and style goes with them). A core rule turns `@mentions` in text outside links and code into
+ * links and collects them.
  */
 export class SanitizingMarkdownRenderer implements MarkdownRenderer {
-  private readonly markdown = new MarkdownIt({ html: false, linkify: true, breaks: false });
+  private readonly markdown = new MarkdownIt({ html: true, linkify: true, breaks: true });
 
   private readonly sanitizeOptions: sanitizeHtml.IOptions = {
-    allowedTags: [
-      'p',
-      'br',
-      'hr',
-      'h1',
-      'h2',
-      'h3',
-      'h4',
-      'h5',
-      'h6',
-      'blockquote',
-      'pre',
-      'code',
-      'em',
-      'strong',
-      's',
-      'del',
-      'ul',
-      'ol',
-      'li',
-      'a',
-      'img',
-      'table',
-      'thead',
-      'tbody',
-      'tr',
-      'th',
-      'td',
-    ],
+    allowedTags: ALLOWED_TAGS,
     allowedAttributes: {
-      a: ['href', 'title', 'rel', 'class'],
-      img: ['src', 'alt', 'title'],
-      code: ['class'],
+      '*': ['class', 'id', 'lang', 'title'],
+      a: ['href', 'rel', 'target', 'data-floor'],
+      img: ['src', 'alt', 'width', 'height'],
       ol: ['start'],
-      th: ['style'],
-      td: ['style'],
     },
-    allowedClasses: { code: [/^language-[\w-]+$/], a: ['user-mention'] },
-    allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
     allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: { img: ['http', 'https'] },
+    allowedSchemesAppliedToAttributes: ['href', 'src'],
     allowProtocolRelative: false,
+    // Links leave with rel="nofollow noopener", whatever the body said (target="_blank" cannot reach back).
     transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener' }) },
   };
 
   constructor() {
+    // Table alignment as a class (text-left, text-center, text-right): style attributes never survive.
+    for (const rule of ['th_open', 'td_open'] as const) {
+      this.markdown.renderer.rules[rule] = (tokens, index, options, _env, renderer) => {
+        const token = tokens[index]!;
+        const align = /text-align:(left|right|center)/.exec(String(token.attrGet('style') ?? ''))?.[1];
+        token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style');
+        if (align) token.attrJoin('class', `text-${align}`);
+        return renderer.renderToken(tokens, index, options);
+      };
+    }
     // Mentions become links (`<a href="/login" class="user-mention">@login</a>`, as homeland renders them, which
     // clients look for) and are collected for notifications.
     this.markdown.core.ruler.push('mentions', (state) => {
