@@ -26,11 +26,11 @@ module.exports = {
       to: { path: '^dist/(src/adapters|cli)/' },
     },
     {
-      name: 'http-and-persistence-stay-apart',
-      comment: 'adapters import inward, never each other',
+      name: 'adapters-stay-apart',
+      comment: 'the HTTP, persistence and storage adapters import inward, never each other',
       severity: 'error',
-      from: { path: '^dist/src/adapters/(http|persistence)/' },
-      to: { path: '^dist/src/adapters/(http|persistence)/', pathNot: '^dist/src/adapters/$1/' },
+      from: { path: '^dist/src/adapters/(http|persistence|storage)/' },
+      to: { path: '^dist/src/adapters/(http|persistence|storage)/', pathNot: '^dist/src/adapters/$1/' },
     },
     {
       name: 'no-circular',

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { DEFAULT_REFRESH_LIFETIME_SECONDS, DEFAULT_TOKEN_LIFETIME_SECONDS } from './application/tokens/access-tokens.js';
 
 /** Everything the environment configures, read and checked once. */
@@ -9,6 +10,10 @@ export interface Config {
   /** Set: use this PostgreSQL. Unset: an embedded one under `dataDir`. */
   databaseUrl: string | null;
   dataDir: string;
+  /** Where uploaded photos are kept (the folder storage). */
+  uploadsDir: string;
+  /** Origins allowed to call the API from a browser (CORS): a list, `*`, or empty for no CORS headers at all. */
+  corsOrigins: string[] | '*';
   tokenLifetimeSeconds: number;
   refreshTokenLifetimeSeconds: number;
   /** Failed password grants allowed per account and per address within the window, then 429 until it ends. */
@@ -21,12 +26,15 @@ export interface Config {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65_535);
   const host = env.HOST || '127.0.0.1';
+  const dataDir = env.FORUM_DATA_DIR || './.data';
   return {
     port,
     host,
     publicUrl: env.PUBLIC_URL || `http://${host}:${port}`,
     databaseUrl: env.DATABASE_URL || null,
-    dataDir: env.FORUM_DATA_DIR || './.data',
+    dataDir,
+    uploadsDir: env.UPLOADS_DIR || path.join(dataDir, 'uploads'),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
     tokenLifetimeSeconds: integer(env, 'ACCESS_TOKEN_TTL', DEFAULT_TOKEN_LIFETIME_SECONDS, 1, 10 * 365 * 86_400),
     refreshTokenLifetimeSeconds: integer(env, 'REFRESH_TOKEN_TTL', DEFAULT_REFRESH_LIFETIME_SECONDS, 1, 10 * 365 * 86_400),
     loginThrottle: {
@@ -37,6 +45,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || 'info',
   };
+}
+
+/** `*`, or a comma-separated list of origins (`https://app.example, http://localhost:8100`), each checked. */
+function corsOrigins(raw: string | undefined): string[] | '*' {
+  if (raw === undefined || raw.trim() === '') return [];
+  if (raw.trim() === '*') return '*';
+  return raw.split(',').map((origin) => {
+    const trimmed = origin.trim();
+    let parsed: URL;
+    try {
+      parsed = new URL(trimmed);
+    } catch {
+      throw new Error(`CORS_ORIGINS: "${trimmed}" is not an origin (like https://app.example)`);
+    }
+    if (parsed.origin !== trimmed.replace(/\/$/, '')) throw new Error(`CORS_ORIGINS: "${trimmed}" is not an origin (no path)`);
+    return parsed.origin;
+  });
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

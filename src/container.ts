@@ -54,6 +54,12 @@ import { UpdateTopic } from './application/topics/update-topic.js';
 import { CreateUser } from './application/users/create-user.js';
 import { BlockNode, BlockUser, ChangeRole, FollowUser, ShowUser } from './application/users/manage-users.js';
 import { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from './application/users/user-lists.js';
+import { ListActiveUsers, ListBlockedUsers } from './application/users/community.js';
+import { DeviceRegistry, ManageDevices } from './application/devices/devices.js';
+import { UploadPhoto } from './application/photos/upload-photo.js';
+import { FileTypes, UploadStorage } from './application/ports.js';
+import { SignatureFileTypes } from './adapters/system/file-types.js';
+import { FolderStorage } from './adapters/storage/folder-storage.js';
 import { NodeRepository } from './domain/nodes/node-repository.js';
 import { NotificationRepository } from './domain/notifications/notification-repository.js';
 import { ReplyRepository } from './domain/replies/reply-repository.js';
@@ -72,6 +78,7 @@ import {
   MikroOrmTopicRepository,
   MikroOrmUserRepository,
   SqlAccessTokenStore,
+  SqlDeviceRegistry,
   SqlLikeRepository,
   SqlNotificationRepository,
 } from './adapters/persistence/repositories.js';
@@ -106,6 +113,7 @@ const systemModule = new ContainerModule(({ bind }) => {
   bind(PasswordHasher).toConstantValue(new Argon2PasswordHasher());
   bind(SecretGenerator).toConstantValue(new RandomSecretGenerator());
   bind(MarkdownRenderer).toConstantValue(new SanitizingMarkdownRenderer());
+  bind(FileTypes).toConstantValue(new SignatureFileTypes());
 });
 
 const persistenceModule = new ContainerModule(({ bind }) => {
@@ -126,6 +134,8 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, CounterMaintenance, (sql: Sql, uow: UnitOfWork) => new SqlCounterMaintenance(sql, uow), [SqlRunner, UnitOfWork]);
   provide(bind, DataSeeder, (sql: Sql, uow: UnitOfWork) => new SqlDataSeeder(sql, uow), [SqlRunner, UnitOfWork]);
   provide(bind, LikeRepository, (sql: Sql) => new SqlLikeRepository(sql), [SqlRunner]);
+  provide(bind, DeviceRegistry, (sql: Sql) => new SqlDeviceRegistry(sql), [SqlRunner]);
+  provide(bind, UploadStorage, (config: Config) => new FolderStorage(config.uploadsDir, config.publicUrl), [AppConfig]);
   provide(bind, NotificationReadModel, (sql: Sql) => new SqlNotificationReadModel(sql), [SqlRunner]);
   provide(bind, ReplyReadModel, (sql: Sql) => new SqlReplyReadModel(sql), [SqlRunner]);
   provide(bind, TopicReadModel, (sql: Sql) => new SqlTopicReadModel(sql), [SqlRunner]);
@@ -211,6 +221,10 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(ChangeRole, [UserRepository, UnitOfWork, Clock]);
   useCase(BlockNode, [UserRepository, NodeRepository]);
   useCase(BlockUser, [UserRepository]);
+  useCase(ListActiveUsers, [UserReadModel, Clock]);
+  useCase(ListBlockedUsers, [UserReadModel]);
+  useCase(ManageDevices, [DeviceRegistry]);
+  useCase(UploadPhoto, [UploadStorage, FileTypes, SecretGenerator, Clock]);
 
   useCase(CreateNode, [NodeRepository, UnitOfWork, Clock]);
   useCase(SetNodeHidden, [NodeRepository, UnitOfWork, Clock]);
@@ -258,6 +272,10 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     changeRole: ChangeRole,
     blockNode: BlockNode,
     blockUser: BlockUser,
+    listActiveUsers: ListActiveUsers,
+    listBlockedUsers: ListBlockedUsers,
+    devices: ManageDevices,
+    uploadPhoto: UploadPhoto,
     createNode: CreateNode,
     setNodeHidden: SetNodeHidden,
     topics: TopicReadModel,

@@ -8,6 +8,7 @@ import { listen } from './adapters/http/server.js';
 import { openDatabase } from './adapters/persistence/database.js';
 import { migrate } from './adapters/persistence/orm.js';
 import { isDatabaseUnavailable } from './adapters/persistence/unavailable.js';
+import { FolderStorage } from './adapters/storage/folder-storage.js';
 
 /** HTTP entry: open the database, apply pending migrations, serve; on SIGTERM/SIGINT drain and exit 0. */
 async function main(): Promise<void> {
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
     logger,
     tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
     trustProxy: config.trustProxy,
+    corsOrigins: config.corsOrigins,
+    uploads: new FolderStorage(config.uploadsDir, config.publicUrl),
   });
   const server = await listen(app, config.port, config.host);
   logger.info(

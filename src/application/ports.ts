@@ -30,6 +30,22 @@ export interface PasswordHasher {
 }
 export const PasswordHasher = Symbol.for('PasswordHasher');
 
+/**
+ * Where uploaded files are kept, and the URL they are fetched from: a folder served by this service by default;
+ * an S3-compatible store is another adapter of the same port.
+ */
+export interface UploadStorage {
+  /** Stores `bytes` under `key` (a path the service chose, never a client's name); returns the file's absolute URL. */
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<string>;
+}
+export const UploadStorage = Symbol.for('UploadStorage');
+
+/** The type of a file judged by its bytes (its signature), never by a name or a header a client sent. */
+export interface FileTypes {
+  detect(bytes: Uint8Array): Promise<{ mime: string; extension: string } | null>;
+}
+export const FileTypes = Symbol.for('FileTypes');
+
 /** Opaque random secrets (tokens, client secrets) and their one-way digests for storage. */
 export interface SecretGenerator {
   generate(): string;

@@ -121,6 +121,13 @@ export interface UserReadModel {
   relation(viewerId: number, userId: number): Promise<UserRelationView>;
   /** `followers`: who follows the user; `following`: whom the user follows; newest first. */
   follows(userId: number, direction: FollowDirection, page: Page): Promise<UserView[]>;
+  /**
+   * The most active users: most replies in the calendar months from `since` on, then most topics; users with
+   * the blocked role and the built-in system user left out.
+   */
+  mostActive(since: Date, limit: number): Promise<UserView[]>;
+  /** The users `userId` blocked, in the order they were blocked. */
+  blockedBy(userId: number): Promise<UserView[]>;
 }
 export const UserReadModel = Symbol.for('UserReadModel');
 

@@ -29,6 +29,9 @@ import type { UpdateTopic } from './topics/update-topic.js';
 import type { CreateUser } from './users/create-user.js';
 import type { BlockNode, BlockUser, ChangeRole, FollowUser, ShowUser } from './users/manage-users.js';
 import type { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from './users/user-lists.js';
+import type { ListActiveUsers, ListBlockedUsers } from './users/community.js';
+import type { ManageDevices } from './devices/devices.js';
+import type { UploadPhoto } from './photos/upload-photo.js';
 
 /**
  * Everything the driving adapters (HTTP, forumctl) may call: the use cases, and the read models for reads that
@@ -78,6 +81,10 @@ export interface UseCases {
   changeRole: ChangeRole;
   blockNode: BlockNode;
   blockUser: BlockUser;
+  listActiveUsers: ListActiveUsers;
+  listBlockedUsers: ListBlockedUsers;
+  devices: ManageDevices;
+  uploadPhoto: UploadPhoto;
 
   recount: Recount;
   purgeNotifications: PurgeNotifications;

@@ -17,7 +17,7 @@ describe('forumctl maintenance recount', () => {
     await api().delete(`/api/v3/replies/${replyId}`).set(bob.auth).expect(200);
     const res = await forumctl(['maintenance', 'recount', '--json']);
     expect(res.code, res.stderr).to.equal(0);
-    expect(res.json()).to.deep.equal({ corrected: { topics: 0, replies: 0, nodes: 0, users: 0 } });
+    expect(res.json()).to.deep.equal({ corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0 } });
   });
 
   it('fixes counters corrupted in the database, and a second run finds nothing', async () => {
@@ -42,12 +42,19 @@ describe('forumctl maintenance recount', () => {
     await env.sql(
       'update users set topics_count = 5, replies_count = 5, followers_count = 5, following_count = 5, favorites_count = 5',
     );
+    // Replies per month: bob's one reply counted as 99, and a month for alice, who never replied.
+    await env.sql('update user_reply_months set replies = 99');
+    await env.sql("insert into user_reply_months (user_id, month, replies) values ($1, '2025-01-01', 3)", [alice.id]);
 
     const fixed = await forumctl(['maintenance', 'recount', '--batch-size', '2', '--json']);
     expect(fixed.code, fixed.stderr).to.equal(0);
     const userCount = (await env.sql('select id from users')).length;
     const nodeCount = (await env.sql('select id from nodes')).length;
-    expect(fixed.json()).to.deep.equal({ corrected: { topics: 1, replies: 1, nodes: nodeCount, users: userCount } });
+    expect(fixed.json()).to.deep.equal({
+      corrected: { topics: 1, replies: 1, nodes: nodeCount, users: userCount, activity: 2 },
+    });
+    const months = await env.sql('select user_id, replies from user_reply_months where replies > 0');
+    expect(months).to.deep.equal([{ user_id: bob.id, replies: 1 }]);
 
     const [after] = await env.sql(
       'select replies_count, last_reply_id, last_reply_user_login, replied_at from topics where id = $1',
@@ -69,7 +76,7 @@ describe('forumctl maintenance recount', () => {
     ]);
 
     const again = await forumctl(['maintenance', 'recount', '--json']);
-    expect(again.json()).to.deep.equal({ corrected: { topics: 0, replies: 0, nodes: 0, users: 0 } });
+    expect(again.json()).to.deep.equal({ corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0 } });
   });
 
   it('prints a table by default and refuses a bad batch size', async () => {
@@ -142,7 +149,7 @@ describe('forumctl topics move, in bulk', () => {
     const notes = await env.sql<{ user_id: number }>("select user_id from notifications where type = 'NodeChanged'");
     expect(notes).to.have.length(4);
     expect((await forumctl(['maintenance', 'recount', '--json'])).json()).to.deep.equal({
-      corrected: { topics: 0, replies: 0, nodes: 0, users: 0 },
+      corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0 },
     });
   });
 
@@ -195,7 +202,7 @@ describe('forumctl seed', () => {
     expect(counts).to.include({ users: 5, topics: 20, replies: 100 });
     expect(counts!.notifications).to.be.within(1, 50);
     expect((await forumctl(['maintenance', 'recount', '--json'])).json()).to.deep.equal({
-      corrected: { topics: 0, replies: 0, nodes: 0, users: 0 },
+      corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0 },
     });
     const login = (await env.sql<{ login: string }>("select login from users where login like 'seed%' order by id limit 1"))[0]!
       .login;

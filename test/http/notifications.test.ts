@@ -43,7 +43,9 @@ describe('notifications over HTTP', () => {
     expect(carolNotes).to.have.length(1);
     expect(carolNotes[0]).to.include({ type: 'Mention', mention_type: 'Reply', read: false });
     expect(carolNotes[0].mention).to.include({ body: 'Good question, @carol knows' });
-    expect(carolNotes[0]).to.not.have.any.keys('topic', 'reply');
+    // Clients open a notification through topic.id: a mention in a reply carries the reply's topic.
+    expect(carolNotes[0].topic).to.include({ id: topicId, title: 'Alice asks' });
+    expect(carolNotes[0]).to.not.have.any.keys('reply');
 
     expect(await notificationsOf(bob)).to.deep.equal([]);
 
@@ -188,6 +190,7 @@ describe('notifications over HTTP', () => {
       const [note] = await notificationsOf(others[0]!);
       expect(note).to.include({ type: 'Mention', mention_type: 'Topic' });
       expect(note.mention.title).to.equal('hey');
+      expect(note.topic).to.deep.equal(note.mention);
       expect(await notificationsOf(alice)).to.deep.equal([]);
     });
 
@@ -254,9 +257,21 @@ describe('user relations over HTTP', () => {
     expect(counts.map((c) => c.followers_count)).to.deep.equal([0, 0]);
   });
 
-  it('refuses following or blocking yourself, unknown users, and anonymous callers', async () => {
-    expect((await api().post('/api/v3/users/bob/follow').set(bob.auth).expect(400)).body.error).to.equal('RecordInvalid');
-    expect((await api().post('/api/v3/users/bob/block').set(bob.auth).expect(400)).body.error).to.equal('RecordInvalid');
+  it('answers ok to following, unfollowing, blocking or unblocking yourself, and changes nothing', async () => {
+    for (const verb of ['follow', 'unfollow', 'block', 'unblock', 'follow', 'block']) {
+      await api().post(`/api/v3/users/bob/${verb}`).set(bob.auth).expect(200, { ok: 1 });
+    }
+    const [counts] = await testEnv().sql<{ followers: number; following: number; follows: number; blocks: number }>(
+      `select followers_count as followers, following_count as following,
+              (select count(*)::int from user_follows) as follows, (select count(*)::int from user_blocks) as blocks
+       from users where login = 'bob'`,
+    );
+    expect(counts).to.deep.equal({ followers: 0, following: 0, follows: 0, blocks: 0 });
+    const notes = await api().get('/api/v3/notifications').set(bob.auth).expect(200);
+    expect(notes.body.notifications).to.deep.equal([]);
+  });
+
+  it('refuses unknown users and anonymous callers', async () => {
     await api().post('/api/v3/users/nobody/follow').set(bob.auth).expect(404);
     await api().post('/api/v3/users/alice/follow').expect(401);
     await api().post('/api/v3/users/alice/unblock').expect(401);

@@ -2,6 +2,10 @@ import 'reflect-metadata';
 import type Koa from 'koa';
 import { pino } from 'pino';
 import pg from 'pg';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { FolderStorage } from '../../src/adapters/storage/folder-storage.js';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import type { UseCases } from '../../src/application/use-cases.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -51,9 +55,11 @@ export function appDependencies(): HttpDependencies {
 
 export async function startTestEnv(): Promise<void> {
   const database = await createTestDatabase();
+  const uploadsDir = await mkdtemp(path.join(os.tmpdir(), 'forum-uploads-'));
   const config: Config = {
     ...loadConfig({}),
     databaseUrl: database.url,
+    uploadsDir,
     publicUrl: PUBLIC_URL,
     // Small enough for a test to reach the limit and wait the window out.
     loginThrottle: { perAccount: 3, perAddress: 20, windowSeconds: 2 },
@@ -73,6 +79,7 @@ export async function startTestEnv(): Promise<void> {
     isUnavailable: isDatabaseUnavailable,
     logger: pino({ level: 'silent' }),
     tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
+    uploads: new FolderStorage(uploadsDir, PUBLIC_URL),
   };
   const app = createApp(dependencies);
   const env: TestEnv = {
@@ -93,6 +100,7 @@ export async function stopTestEnv(): Promise<void> {
   if (!current) return;
   await current.pool.end();
   await current.persistence.close();
+  await rm(current.env.config.uploadsDir, { recursive: true, force: true });
   await current.database.drop();
   current = null;
 }
@@ -100,7 +108,7 @@ export async function stopTestEnv(): Promise<void> {
 /** Empties every table but keeps what the first migration created (NoPoint and the system user). */
 async function resetData(pool: pg.Pool): Promise<void> {
   await pool.query(`
-    truncate login_throttle, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
+    truncate login_throttle, devices, user_reply_months, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
       oauth_clients, replies, topics restart identity cascade;
     delete from users where login <> 'system';
     delete from nodes where name <> 'NoPoint';

@@ -166,6 +166,11 @@ export class FakeUsers implements UserRepository {
   async unfollow() {
     return true;
   }
+  readonly monthlyReplies = new Map<string, number>();
+  async adjustMonthlyReplies(userId: number, at: Date, delta: number) {
+    const key = `${userId}:${at.toISOString().slice(0, 7)}`;
+    this.monthlyReplies.set(key, (this.monthlyReplies.get(key) ?? 0) + delta);
+  }
   async adjustCounter(userId: number, counter: UserCounter, delta: number) {
     const key = `${userId}:${counter}`;
     this.counters.set(key, (this.counters.get(key) ?? 0) + delta);

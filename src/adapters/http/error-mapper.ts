@@ -34,19 +34,25 @@ const RESPONSES: Record<ErrorCode, (error: DomainError) => ErrorResponse> = {
  * with a Content-Encoding that does not decode. Always the client's fault, never a 500.
  */
 export class BodyRejected extends Error {
-  constructor(readonly status: number | undefined) {
+  constructor(
+    readonly status: number | undefined,
+    /** For people; a default per status when absent. */
+    readonly publicMessage?: string,
+  ) {
     super('request body rejected');
   }
 }
 
 function bodyError(error: BodyRejected): ErrorResponse {
-  if (error.status === 413) return { status: 413, body: { error: 'PayloadTooLarge', message: 'The request body exceeds 1 MiB' } };
-  if (error.status === 415)
-    return { status: 415, body: { error: 'UnsupportedMediaType', message: 'Unsupported request body type or encoding' } };
-  return {
-    status: 400,
-    body: { error: 'ParameterInvalid', message: 'The request body could not be read as JSON or form data in its encoding' },
-  };
+  if (error.status === 413) {
+    return { status: 413, body: { error: 'PayloadTooLarge', message: error.publicMessage ?? 'The request body exceeds 1 MiB' } };
+  }
+  if (error.status === 415) {
+    const message = error.publicMessage ?? 'Unsupported request body type or encoding';
+    return { status: 415, body: { error: 'UnsupportedMediaType', message } };
+  }
+  const message = error.publicMessage ?? 'The request body could not be read as JSON or form data in its encoding';
+  return { status: 400, body: { error: 'ParameterInvalid', message } };
 }
 
 /** Seconds a client is asked to wait when the database cannot be reached. */

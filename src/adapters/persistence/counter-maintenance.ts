@@ -6,8 +6,12 @@ import type { Sql } from './sql.js';
  * For each family: lock the batch's rows, then recompute from a fresh snapshot (a second statement) and write
  * only the rows whose stored values differ. Locking first means a concurrent write either lands before the
  * recount sees the rows, or waits for it: the recount never overwrites a newer count with an older one.
+ * Column families recompute columns of their own table; `activity` (replies per user and month) fixes rows of
+ * user_reply_months for the batch's users.
  */
-const RECOUNTS: Record<CounterFamily, { table: string; fresh: string; columns: string[] }> = {
+type Recount = { table: string; fresh: string; columns: string[] } | { table: string; fix: string };
+
+const RECOUNTS: Record<CounterFamily, Recount> = {
   topics: {
     table: 'topics',
     fresh: `
@@ -50,7 +54,37 @@ const RECOUNTS: Record<CounterFamily, { table: string; fresh: string; columns: s
       from users u where u.id between $1 and $2`,
     columns: ['topics_count', 'replies_count', 'followers_count', 'following_count', 'favorites_count'],
   },
+  activity: {
+    table: 'users',
+    fix: `
+      with fresh as (
+        select user_id, date_trunc('month', created_at at time zone 'UTC')::date as month, count(*)::int as replies
+        from replies where user_id between $1 and $2 and action is null and deleted_at is null group by 1, 2),
+      stored as (select user_id, month, replies from user_reply_months where user_id between $1 and $2),
+      wrong as (
+        select coalesce(f.user_id, s.user_id) as user_id, coalesce(f.month, s.month) as month,
+               coalesce(f.replies, 0) as replies
+        from fresh f full join stored s on s.user_id = f.user_id and s.month = f.month
+        where coalesce(f.replies, 0) <> coalesce(s.replies, 0)),
+      fixed as (
+        insert into user_reply_months (user_id, month, replies) select user_id, month, replies from wrong
+        on conflict (user_id, month) do update set replies = excluded.replies
+        returning 1)
+      select count(*)::int as n from fixed`,
+  },
 };
+
+/** The statement that rewrites a family's columns where they differ from their fresh values. */
+function columnFix({ table, fresh, columns }: { table: string; fresh: string; columns: string[] }): string {
+  const stored = columns.map((column) => `x.${column}`).join(', ');
+  const recomputed = columns.map((column) => `f.${column}`).join(', ');
+  return `with f as (${fresh}),
+    fixed as (
+      update ${table} x set ${columns.map((column) => `${column} = f.${column}`).join(', ')}
+      from f where x.id = f.id and (${stored}) is distinct from (${recomputed})
+      returning 1)
+    select count(*)::int as n from fixed`;
+}
 
 export class SqlCounterMaintenance implements CounterMaintenance {
   constructor(
@@ -66,20 +100,10 @@ export class SqlCounterMaintenance implements CounterMaintenance {
   }
 
   async recount(family: CounterFamily, from: number, to: number): Promise<number> {
-    const { table, fresh, columns } = RECOUNTS[family];
-    const stored = columns.map((column) => `x.${column}`).join(', ');
-    const recomputed = columns.map((column) => `f.${column}`).join(', ');
+    const recount = RECOUNTS[family];
     return this.unitOfWork.run(async () => {
-      await this.sql.all(`select id from ${table} where id between $1 and $2 for update`, [from, to]);
-      const rows = await this.sql.all<{ n: number }>(
-        `with f as (${fresh}),
-         fixed as (
-           update ${table} x set ${columns.map((column) => `${column} = f.${column}`).join(', ')}
-           from f where x.id = f.id and (${stored}) is distinct from (${recomputed})
-           returning 1)
-         select count(*)::int as n from fixed`,
-        [from, to],
-      );
+      await this.sql.all(`select id from ${recount.table} where id between $1 and $2 for update`, [from, to]);
+      const rows = await this.sql.all<{ n: number }>('fix' in recount ? recount.fix : columnFix(recount), [from, to]);
       return rows[0]!.n;
     });
   }

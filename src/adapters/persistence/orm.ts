@@ -6,6 +6,7 @@ import { Migration20261121000000_initial } from './migrations/Migration202611210
 import { Migration20261122000000_oauth } from './migrations/Migration20261122000000_oauth.js';
 import { Migration20261122010000_maintenance } from './migrations/Migration20261122010000_maintenance.js';
 import { Migration20261123000000_token_families } from './migrations/Migration20261123000000_token_families.js';
+import { Migration20261123010000_devices_activity } from './migrations/Migration20261123010000_devices_activity.js';
 import { SCHEMAS } from './schemas.js';
 
 /**
@@ -20,6 +21,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261122000000_oauth', class: Migration20261122000000_oauth },
   { name: 'Migration20261122010000_maintenance', class: Migration20261122010000_maintenance },
   { name: 'Migration20261123000000_token_families', class: Migration20261123000000_token_families },
+  { name: 'Migration20261123010000_devices_activity', class: Migration20261123010000_devices_activity },
 ];
 
 export async function createOrm(clientUrl: string, options: { poolMax?: number; debug?: boolean } = {}): Promise<MikroORM> {

@@ -310,6 +310,27 @@ export class SqlUserReadModel implements UserReadModel {
     const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users order by id limit $1 offset $2`, [limit, offset]);
     return rows.map(userDetailView);
   }
+
+  mostActive(since: Date, limit: number): Promise<UserView[]> {
+    return this.sql.all<UserView>(
+      `with recent as (
+         select user_id, sum(replies)::int as replies from user_reply_months
+         where month >= date_trunc('month', $1::timestamptz at time zone 'UTC')::date group by user_id)
+       select u.id, u.login, u.name from users u left join recent r on r.user_id = u.id
+       where u.role <> 'blocked' and u.login <> 'system'
+       order by coalesce(r.replies, 0) desc, u.topics_count desc, u.id
+       limit $2`,
+      [since, limit],
+    );
+  }
+
+  blockedBy(userId: number): Promise<UserView[]> {
+    return this.sql.all<UserView>(
+      `select u.id, u.login, u.name from user_blocks b join users u on u.id = b.blocked_user_id
+       where b.user_id = $1 order by b.created_at, u.id`,
+      [userId],
+    );
+  }
 }
 
 interface ReplyRow {

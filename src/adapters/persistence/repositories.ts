@@ -2,6 +2,7 @@ import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Sql } from './sql.js';
 import type { ActingUser } from '../../application/actor.js';
+import type { DevicePlatform, DeviceRegistry } from '../../application/devices/devices.js';
 import type { LikeRepository, LikeTarget } from '../../domain/likes/like-repository.js';
 import type { AccessTokenStore, RefreshGrant, TokenRecord } from '../../application/tokens/access-tokens.js';
 import { type Timestamp, toDate } from './timestamps.js';
@@ -123,6 +124,15 @@ export class MikroOrmUserRepository implements UserRepository {
   async adjustCounter(userId: number, counter: UserCounter, delta: number): Promise<void> {
     const column = USER_COUNTER_COLUMNS[counter];
     await this.sql.all(`update users set ${column} = greatest(${column} + $1, 0) where id = $2`, [delta, userId]);
+  }
+
+  async adjustMonthlyReplies(userId: number, at: Date, delta: number): Promise<void> {
+    await this.sql.all(
+      `insert into user_reply_months (user_id, month, replies)
+       values ($1, date_trunc('month', $2::timestamptz at time zone 'UTC')::date, greatest($3::int, 0))
+       on conflict (user_id, month) do update set replies = greatest(user_reply_months.replies + $3::int, 0)`,
+      [userId, at, delta],
+    );
   }
 }
 
@@ -467,5 +477,21 @@ export class SqlLikeRepository implements LikeRepository {
       targetId,
     ]);
     return rows[0]?.likes_count ?? 0;
+  }
+}
+
+export class SqlDeviceRegistry implements DeviceRegistry {
+  constructor(private readonly sql: Sql) {}
+
+  async register(userId: number, platform: DevicePlatform, token: string): Promise<void> {
+    await this.sql.all(
+      `insert into devices (user_id, platform, token) values ($1, $2, $3)
+       on conflict (platform, token) do update set user_id = excluded.user_id, updated_at = now()`,
+      [userId, platform, token],
+    );
+  }
+
+  async forget(userId: number, platform: DevicePlatform, token: string): Promise<void> {
+    await this.sql.all('delete from devices where user_id = $1 and platform = $2 and token = $3', [userId, platform, token]);
   }
 }

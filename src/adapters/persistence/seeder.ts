@@ -154,6 +154,13 @@ export class SqlDataSeeder implements DataSeeder {
       left join (select user_id, count(*)::int as n from topics where deleted_at is null group by user_id) t on t.user_id = x.id
       left join (select user_id, count(*)::int as n from replies where action is null and deleted_at is null group by user_id) r on r.user_id = x.id
       where u.id = x.id`);
+    await run(
+      `insert into user_reply_months (user_id, month, replies)
+       select user_id, date_trunc('month', created_at at time zone 'UTC')::date, count(*)::int
+       from replies where id >= $1 and action is null and deleted_at is null group by 1, 2
+       on conflict (user_id, month) do update set replies = user_reply_months.replies + excluded.replies`,
+      [firstReply],
+    );
     onStep('counters', 5, 5);
   }
 }

@@ -98,6 +98,8 @@ export class Wire {
         const mention =
           notification.mentionType === 'Reply' ? reply && this.reply(reply, viewer) : topic && this.topic(topic, viewer);
         if (mention) related.mention = mention;
+        // The topic itself, or the topic of the mentioning reply: clients open a notification through topic.id.
+        if (topic) related.topic = this.topic(topic, viewer);
         break;
       }
       case 'NodeChanged':

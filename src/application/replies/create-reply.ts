@@ -40,6 +40,7 @@ export class CreateReply {
       // Counter rows are shared by every writer: update them last, so their row locks are held only until commit.
       await this.topics.recordReply(topic.id, { id: reply.id, userId: user.id, login: user.login, at: reply.createdAt });
       await this.users.adjustCounter(user.id, 'repliesCount', +1);
+      await this.users.adjustMonthlyReplies(user.id, reply.createdAt, +1);
       return reply.id;
     });
   }

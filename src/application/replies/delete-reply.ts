@@ -28,6 +28,7 @@ export class DeleteReply {
       await this.replies.save(reply);
       await this.topics.recountReplies(reply.topicId);
       await this.users.adjustCounter(reply.userId, 'repliesCount', -1);
+      await this.users.adjustMonthlyReplies(reply.userId, reply.createdAt, -1);
       await this.notifications.deleteForReply(reply.id);
     });
   }

@@ -45,7 +45,10 @@ export class ShowUser {
   }
 }
 
-/** Follow or unfollow a user: idempotent; counters move and the followee hears of it only on a real change. */
+/**
+ * Follow or unfollow a user: idempotent; counters move and the followee hears of it only on a real change.
+ * Following yourself changes nothing and is no error (homeland answers ok; clients show the button everywhere).
+ */
 export class FollowUser {
   constructor(
     private readonly users: UserRepository,
@@ -57,7 +60,7 @@ export class FollowUser {
     const user = requireUser(actor);
     await this.uow.run(async () => {
       const other = await loadUserByLogin(this.users, login);
-      if (other.id === user.id) throw new RuleViolated('Validation failed: a user cannot follow themselves');
+      if (other.id === user.id) return;
       const changed = await (follow ? this.users.follow(user.id, other.id) : this.users.unfollow(user.id, other.id));
       if (!changed) return;
       await this.users.adjustCounter(other.id, 'followersCount', follow ? +1 : -1);
@@ -81,14 +84,17 @@ export class BlockNode {
   }
 }
 
-/** The actor's own block list of users: their topics leave the default topic list, their notifications stop. Idempotent. */
+/**
+ * The actor's own block list of users: their topics leave the default topic list, their notifications stop.
+ * Idempotent; blocking yourself changes nothing and is no error.
+ */
 export class BlockUser {
   constructor(private readonly users: UserRepository) {}
 
   async execute(actor: Actor, otherLogin: string, block: boolean): Promise<void> {
     const user = requireUser(actor);
     const other = await loadUserByLogin(this.users, otherLogin);
-    if (other.id === user.id) throw new RuleViolated('Validation failed: a user cannot block themselves');
+    if (other.id === user.id) return;
     await (block ? this.users.blockUser(user.id, other.id) : this.users.unblockUser(user.id, other.id));
   }
 }

@@ -56,6 +56,8 @@ export const policy = {
   changeLockedNode: (viewer: Viewer | null): boolean => isAdmin(viewer),
 
   createReply: (viewer: Viewer | null): boolean => canWrite(viewer),
+  /** Images are uploaded to be shown in what one writes. */
+  uploadPhoto: (viewer: Viewer | null): boolean => canWrite(viewer),
   updateReply: (viewer: Viewer | null, reply: ReplyFacts): boolean =>
     !reply.isSystemEvent && (isAdmin(viewer) || writesOwn(viewer, reply.userId)),
   destroyReply: (viewer: Viewer | null, reply: ReplyFacts): boolean =>
@@ -83,4 +85,5 @@ export const DENIED = {
   createTopic: 'The current user does not have permission to create topics.',
   createReply: 'The current user does not have permission to reply to topics.',
   banTopic: 'The current user does not have permission to ban topics.',
+  uploadPhoto: 'The current user does not have permission to upload photos.',
 } as const;

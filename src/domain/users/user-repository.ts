@@ -13,6 +13,8 @@ export interface UserRepository {
   blockUser(userId: number, blockedUserId: number): Promise<void>;
   unblockUser(userId: number, blockedUserId: number): Promise<void>;
   adjustCounter(userId: number, counter: UserCounter, delta: number): Promise<void>;
+  /** Moves the user's count of replies for the calendar month (UTC) of `at`: what "most active" ranks by. */
+  adjustMonthlyReplies(userId: number, at: Date, delta: number): Promise<void>;
   /** Ids of the users with these logins (case-insensitive), in the order the logins are given; unknown ones are skipped. */
   idsByLogins(logins: readonly string[]): Promise<number[]>;
   followerIds(userId: number): Promise<number[]>;

@@ -48,6 +48,17 @@ export function userRoutes(app: UseCases, wire: Wire): Router {
   const listQuery = z.object({ offset: param.optionalInteger, limit: param.optionalInteger, order: param.optionalText });
   const page = (ctx: { state: { params: Params } }) => parseParams(listQuery, ctx.state.params);
 
+  /** The most active users (contract §7). */
+  router.get('/users', async (ctx) => {
+    const { limit } = parseParams(z.object({ limit: param.optionalInteger }), ctx.state.params as Params);
+    ctx.body = { users: (await app.listActiveUsers.execute({ limit })).map((user) => wire.user(user)) };
+  });
+
+  router.get('/users/:login/blocked', async (ctx) => {
+    const users = await app.listBlockedUsers.execute(actorOf(ctx), ctx.params.login!);
+    ctx.body = { blocked: users.map((user) => wire.user(user)) };
+  });
+
   router.get('/users/:login/topics', async (ctx) => {
     const actor = actorOf(ctx);
     const topics = await app.listUserTopics.execute(actor, ctx.params.login!, page(ctx));

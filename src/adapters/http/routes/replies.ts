@@ -34,11 +34,13 @@ export function replyRoutes(app: UseCases, wire: Wire): Router {
     ctx.body = await detail(pathId(ctx.params.id), ctx);
   });
 
-  router.post('/replies/:id', async (ctx) => {
+  // homeland's routes take POST, PUT and PATCH alike for an update.
+  router.post('/replies/:id', updateReply).put('/replies/:id', updateReply).patch('/replies/:id', updateReply);
+  async function updateReply(ctx: RouterContext) {
     const id = pathId(ctx.params.id);
     await app.updateReply.execute(actorOf(ctx), { id, body: params(ctx).body });
     ctx.body = await detail(id, ctx);
-  });
+  }
 
   router.delete('/replies/:id', async (ctx) => {
     await app.deleteReply.execute(actorOf(ctx), pathId(ctx.params.id));

@@ -38,6 +38,11 @@ export function topicRoutes(app: UseCases, wire: Wire): Router {
 
   router.get('/topics/:id', async (ctx) => {
     const actor = actorOf(ctx);
+    // HEAD is safe by definition: it looks without reading, so it counts no hit and marks nothing read.
+    if (ctx.method === 'HEAD') {
+      ctx.body = { ...(await detail(pathId(ctx.params.id), ctx)), meta: {} };
+      return;
+    }
     const { topic, meta } = await app.showTopic.execute(actor, pathId(ctx.params.id));
     ctx.body = { topic: wire.topicDetail(topic, actor), meta };
   });
@@ -48,12 +53,14 @@ export function topicRoutes(app: UseCases, wire: Wire): Router {
     ctx.body = await detail(id, ctx);
   });
 
-  router.post('/topics/:id', async (ctx) => {
+  // homeland's routes take POST, PUT and PATCH alike for an update.
+  router.post('/topics/:id', updateTopic).put('/topics/:id', updateTopic).patch('/topics/:id', updateTopic);
+  async function updateTopic(ctx: RouterContext) {
     const { title, body, node_id } = params(ctx);
     const id = pathId(ctx.params.id);
     await app.updateTopic.execute(actorOf(ctx), { id, title, body, nodeId: node_id });
     ctx.body = await detail(id, ctx);
-  });
+  }
 
   router.delete('/topics/:id', async (ctx) => {
     await app.deleteTopic.execute(actorOf(ctx), pathId(ctx.params.id));
