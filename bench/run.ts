@@ -7,7 +7,7 @@
  */
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,6 +18,7 @@ import { loadConfig } from '../src/config.js';
 import { buildContainer, useCasesOf } from '../src/container.js';
 import { EmbeddedPostgres, freePort } from '../src/adapters/persistence/embedded-postgres.js';
 import { connect, migrate } from '../src/adapters/persistence/orm.js';
+import { cpuMicros, rssMb } from './proc.js';
 import type { SeedPlan } from '../src/application/maintenance/seed.js';
 
 const { values: args } = parseArgs({
@@ -277,18 +278,6 @@ async function measure(
 }
 
 /** utime + stime of a process from /proc (clock ticks of 10 ms), in microseconds. */
-async function cpuMicros(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10_000;
-}
-
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kb / 1024);
-}
-
 function report(measurements: Measurement[]): void {
   const table = new Table({
     head: [

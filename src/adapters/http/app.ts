@@ -1,13 +1,12 @@
-import { constants as zlib } from 'node:zlib';
 import Koa from 'koa';
 import Router from '@koa/router';
 import cors from '@koa/cors';
-import compress from 'koa-compress';
 import type { Logger } from 'pino';
 import type { UseCases } from '../../application/use-cases.js';
 import type { Wire } from '../presentation/wire.js';
 import { resolveActor } from './auth.js';
 import { readBody } from './body.js';
+import { compressResponses } from './compression.js';
 import { errorMapper } from './error-mapper.js';
 import { requestLog } from './request-log.js';
 import { mergeParams } from './params.js';
@@ -39,9 +38,6 @@ export interface HttpDependencies {
   uploads?: UploadedFiles;
 }
 
-/** Responses smaller than this are sent as they are: compressing them costs more than it saves. */
-const COMPRESSION_THRESHOLD_BYTES = 1024;
-
 /**
  * Existing clients call every path with a `.json` suffix too. A bare `/.json` is not stripped: `/topics/.json`
  * is a topic with a blank id (404), not the topic list.
@@ -51,19 +47,44 @@ async function stripJsonSuffix(ctx: Koa.Context, next: Koa.Next): Promise<void> 
   await next();
 }
 
-async function notFound(ctx: Koa.Context): Promise<void> {
-  ctx.status = 404;
-  ctx.body = { error: 'ResourceNotFound' };
+/**
+ * What no route answered. A path that some route knows, asked with a method none serves, is 405 with `Allow`
+ * (an OPTIONS request just gets `Allow`); anything else is 404. Worked out here, on the way out of a request
+ * nothing handled, so that answered requests pay nothing for it. The routers record every layer whose path
+ * matched in `ctx.matched`, whatever its method.
+ */
+async function unrouted(ctx: Koa.Context): Promise<void> {
+  const layers = (ctx as Koa.Context & { matched?: { methods: string[]; opts: { end?: boolean } }[] }).matched ?? [];
+  const allowed = [...new Set(layers.filter((layer) => layer.opts.end !== false).flatMap((layer) => layer.methods))];
+  if (allowed.length === 0) {
+    ctx.status = 404;
+    ctx.body = { error: 'ResourceNotFound' };
+    return;
+  }
+  ctx.set('Allow', allowed.join(', '));
+  if (ctx.method === 'OPTIONS') {
+    ctx.status = 204;
+    return;
+  }
+  ctx.status = 405;
+  ctx.body = { error: 'MethodNotAllowed' };
 }
 
 /**
- * A known path with a method it does not serve: @koa/router's allowedMethods sets 405 (501 for a method no
- * route knows) and `Allow`; this gives those answers the contract's JSON body.
+ * Object bodies become their JSON text here, once, with their length: compression needs the size (Koa's
+ * `length` getter would stringify an object body, and its respond step would do it again).
  */
-async function methodErrors(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+async function serializeJson(ctx: Koa.Context, next: Koa.Next): Promise<void> {
   await next();
-  if (ctx.status === 405) ctx.body = { error: 'MethodNotAllowed' };
-  else if (ctx.status === 501) ctx.body = { error: 'NotImplemented' };
+  const body: unknown = ctx.body;
+  if (
+    body !== null &&
+    typeof body === 'object' &&
+    !Buffer.isBuffer(body) &&
+    typeof (body as { pipe?: unknown }).pipe !== 'function'
+  ) {
+    ctx.body = JSON.stringify(body); // the type stays application/json, set with the object
+  }
 }
 
 /** CORS for the configured origins only; tokens travel in the Authorization header, never in cookies. */
@@ -80,21 +101,21 @@ function corsFor(origins: string[] | '*'): Koa.Middleware {
 export function createApp(dependencies: HttpDependencies): Koa {
   const { useCases, wire, scope, isReady, isUnavailable, logger, tokenLifetimes, trustProxy } = dependencies;
   const app = new Koa({ proxy: trustProxy ?? false });
+  // Errors after the response has started (a streamed body the client stopped reading) reach Koa's own handler,
+  // which would print them on stderr: a client going away is normal, anything else goes to the log.
+  app.silent = true;
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+    logger.error({ err: error }, 'error while sending a response');
+  });
 
   app.use(requestLog(logger));
   const origins = dependencies.corsOrigins ?? [];
   if (origins === '*' || origins.length > 0) app.use(corsFor(origins));
-  app.use(
-    compress({
-      threshold: COMPRESSION_THRESHOLD_BYTES,
-      gzip: { level: 6 },
-      br: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-      deflate: false,
-    }),
-  );
+  app.use(compressResponses());
+  app.use(serializeJson);
   app.use(errorMapper(logger, isUnavailable));
   app.use(stripJsonSuffix);
-  app.use(methodErrors);
   const system = systemRoutes(isReady);
   app.use(system.routes());
   if (dependencies.uploads) app.use(uploadRoutes(dependencies.uploads).routes());
@@ -119,8 +140,6 @@ export function createApp(dependencies: HttpDependencies): Koa {
   ])
     api.use(routes.routes());
   app.use(api.routes());
-  // One allowedMethods sees every router's matched routes (ctx.matched): 405 with Allow wherever a path is known.
-  app.use(api.allowedMethods());
-  app.use(notFound);
+  app.use(unrouted);
   return app;
 }

@@ -1,0 +1,106 @@
+/**
+ * `npm run bench:ab -- --a <entry.js> --b <entry.js> --path <path> [--header 'Name: value']…`: the cost of a
+ * change, measured: two builds of the service (say, the commit before a change in a git worktree, and this one)
+ * on one database, loaded in turns (A, B, A, B…) so that drift in the machine falls on both alike. Prints each
+ * round, the median requests/s of each, and B's ratio to A.
+ *
+ *   git worktree add /tmp/before HEAD~3 && (cd /tmp/before && npm ci)
+ *   BENCH_DATABASE_URL=postgres://…/forum_bench_10000 npm run bench:ab -- \
+ *     --a /tmp/before/dist/src/main.js --b dist/src/main.js --path '/api/v3/topics?limit=1' --header 'Origin: https://app.example'
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { freePort } from '../src/adapters/persistence/embedded-postgres.js';
+import { cpuMicros } from './proc.js';
+
+const { values: args } = parseArgs({
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string' },
+    path: { type: 'string', default: '/api/v3/topics' },
+    header: { type: 'string', multiple: true, default: [] },
+    env: { type: 'string', multiple: true, default: [] },
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    /** Pin both servers to these CPUs (taskset), so that the load generator and they do not trade places. */
+    'server-cpus': { type: 'string' },
+  },
+});
+if (!args.a || !args.b || !process.env.BENCH_DATABASE_URL) {
+  console.error('usage: BENCH_DATABASE_URL=… npm run bench:ab -- --a <entry.js> --b <entry.js> [--path p] [--header h]…');
+  process.exit(2);
+}
+const headers = Object.fromEntries(
+  args.header.map((h) => [h.slice(0, h.indexOf(':')).trim(), h.slice(h.indexOf(':') + 1).trim()]),
+);
+const extraEnv = Object.fromEntries(args.env.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+
+async function start(entry: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const [command, commandArgs] = args['server-cpus']
+    ? ['taskset', ['-c', args['server-cpus'], process.execPath, entry]]
+    : [process.execPath, [entry]];
+  const child: ChildProcess = spawn(command, commandArgs, {
+    env: {
+      ...process.env,
+      ...extraEnv,
+      DATABASE_URL: process.env.BENCH_DATABASE_URL,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))),
+  };
+}
+
+/** One load run: requests/s, p99, errors, bytes per response, and the server's CPU time per request. */
+async function load(server: { url: string; pid: number }, duration: number) {
+  const cpuBefore = await cpuMicros(server.pid);
+  const result = await autocannon({ url: `${server.url}${args.path}`, headers, connections: Number(args.connections), duration });
+  const cpu = (await cpuMicros(server.pid)) - cpuBefore;
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    bytes: Math.round(result.throughput.average / Math.max(result.requests.average, 1)),
+    cpuMicrosPerRequest: Math.round(cpu / Math.max(result.requests.total, 1)),
+  };
+}
+
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+
+const servers = { a: await start(args.a), b: await start(args.b) };
+try {
+  for (const server of Object.values(servers)) await load(server, 2); // warm-up
+  const rps: Record<'a' | 'b', number[]> = { a: [], b: [] };
+  const cpu: Record<'a' | 'b', number[]> = { a: [], b: [] };
+  for (let round = 1; round <= Number(args.rounds); round++) {
+    for (const name of ['a', 'b'] as const) {
+      const measured = await load(servers[name], Number(args.duration));
+      rps[name].push(measured.rps);
+      cpu[name].push(measured.cpuMicrosPerRequest);
+      console.log(`round ${round} ${name.toUpperCase()}: ${JSON.stringify(measured)}`);
+    }
+  }
+  const [a, b] = [median(rps.a), median(rps.b)];
+  const [cpuA, cpuB] = [median(cpu.a), median(cpu.b)];
+  console.log(`median requests/s: A ${a.toFixed(0)}, B ${b.toFixed(0)}; B/A = ${(b / a).toFixed(3)}`);
+  console.log(`median server CPU per request: A ${cpuA} µs, B ${cpuB} µs; B/A = ${(cpuB / cpuA).toFixed(3)}`);
+} finally {
+  await Promise.all(Object.values(servers).map((server) => server.stop()));
+}
