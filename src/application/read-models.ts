@@ -127,7 +127,7 @@ export interface UserReadModel {
    */
   mostActive(since: Date, limit: number): Promise<UserView[]>;
   /** The users `userId` blocked, in the order they were blocked. */
-  blockedBy(userId: number): Promise<UserView[]>;
+  blockedBy(userId: number, page: Page): Promise<UserView[]>;
 }
 export const UserReadModel = Symbol.for('UserReadModel');
 

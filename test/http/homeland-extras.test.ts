@@ -165,12 +165,16 @@ describe('homeland API extras', () => {
       const res = await api().get('/api/v3/users/alice/blocked').set(alice.auth).expect(200);
       expect(res.body.blocked.map((user: { id: number }) => user.id)).to.deep.equal([carol.id, bob.id]);
       expect(res.body.blocked[0]).to.have.all.keys('id', 'login', 'name', 'avatar_url');
+      const paged = await api().get('/api/v3/users/alice/blocked?offset=1&limit=1').set(alice.auth).expect(200);
+      expect(paged.body.blocked.map((user: { id: number }) => user.id)).to.deep.equal([bob.id]);
+      await api().get('/api/v3/users/alice/blocked?limit=151').set(alice.auth).expect(400);
       expect((await api().get('/api/v3/users/alice/blocked').set(bob.auth).expect(403)).body).to.deep.equal({
         error: 'AccessDenied',
       });
       const admin = await makeUser('root', 'admin');
       await api().get('/api/v3/users/alice/blocked').set(admin.auth).expect(403);
       await api().get('/api/v3/users/alice/blocked').expect(401);
+      await api().get('/api/v3/users/alice/blocked?limit=abc').expect(401);
       await api().get('/api/v3/users/nobody/blocked').set(alice.auth).expect(404);
     });
   });

@@ -324,11 +324,11 @@ export class SqlUserReadModel implements UserReadModel {
     );
   }
 
-  blockedBy(userId: number): Promise<UserView[]> {
+  blockedBy(userId: number, page: Page): Promise<UserView[]> {
     return this.sql.all<UserView>(
       `select u.id, u.login, u.name from user_blocks b join users u on u.id = b.blocked_user_id
-       where b.user_id = $1 order by b.created_at, u.id`,
-      [userId],
+       where b.user_id = $1 order by b.created_at, u.id limit $2 offset $3`,
+      [userId, page.limit, page.offset],
     );
   }
 }

@@ -2,6 +2,7 @@ import { Forbidden, InvalidInput, NotFound } from '../../domain/shared/errors.js
 import { type Actor, requireUser } from '../actor.js';
 import type { Clock } from '../ports.js';
 import type { UserReadModel, UserView } from '../read-models.js';
+import { pageLimit, pageOffset } from '../topics/list-topics.js';
 
 export const ACTIVE_USERS_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
@@ -26,15 +27,15 @@ export class ListActiveUsers {
   }
 }
 
-/** A user's own block list (`GET /users/:login/blocked`): nobody else's, administrators included. */
+/** A user's own block list (`GET /users/:login/blocked`): nobody else's, administrators included. Paged like every list. */
 export class ListBlockedUsers {
   constructor(private readonly users: UserReadModel) {}
 
-  async execute(actor: Actor, login: string): Promise<UserView[]> {
+  async execute(actor: Actor, login: string, input: { offset?: number; limit?: number } = {}): Promise<UserView[]> {
     const caller = requireUser(actor);
     const user = await this.users.byLogin(login);
     if (!user) throw new NotFound('user');
     if (user.id !== caller.id) throw new Forbidden();
-    return this.users.blockedBy(user.id);
+    return this.users.blockedBy(user.id, { offset: pageOffset(input.offset), limit: pageLimit(input.limit) });
   }
 }

@@ -55,7 +55,8 @@ export function userRoutes(app: UseCases, wire: Wire): Router {
   });
 
   router.get('/users/:login/blocked', async (ctx) => {
-    const users = await app.listBlockedUsers.execute(actorOf(ctx), ctx.params.login!);
+    const actor = requireUser(actorOf(ctx)); // authentication before parameters (contract §2)
+    const users = await app.listBlockedUsers.execute(actor, ctx.params.login!, page(ctx));
     ctx.body = { blocked: users.map((user) => wire.user(user)) };
   });
 
