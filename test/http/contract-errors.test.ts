@@ -5,7 +5,7 @@ import { testEnv } from '../support/env.js';
 describe('error contract', () => {
   it('answers an unknown route with 404 ResourceNotFound', async () => {
     await api().get('/api/v3/nothing-here').expect(404, { error: 'ResourceNotFound' });
-    await api().get('/').expect(404, { error: 'ResourceNotFound' });
+    await api().get('/nowhere').expect(404, { error: 'ResourceNotFound' });
   });
 
   it('answers a JSON body that does not parse with 400 ParameterInvalid', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
-import supertest from 'supertest';
+import { checkedApi } from '../support/openapi.js';
 import { createApp } from '../../src/adapters/http/app.js';
 import { connect, type Persistence } from '../../src/adapters/persistence/orm.js';
 import { RequestContext } from '@mikro-orm/postgresql';
@@ -14,7 +14,7 @@ describe('while the database cannot be reached', function () {
   this.timeout(30_000);
   let proxy: TcpProxy;
   let persistence: Persistence;
-  let request: () => supertest.Agent;
+  let request: () => ReturnType<typeof checkedApi>;
   let general: number;
 
   beforeEach(async () => {
@@ -32,7 +32,7 @@ describe('while the database cannot be reached', function () {
       isUnavailable: isDatabaseUnavailable,
       logger: pino({ level: 'silent' }),
     });
-    request = () => supertest.agent(app.callback());
+    request = () => checkedApi(app);
     const alice = await makeUser('alice');
     general = await makeNode('General');
     await makeTopic(alice, general);

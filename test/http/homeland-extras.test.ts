@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
-import supertest from 'supertest';
+import { checkedApi } from '../support/openapi.js';
 import { createApp } from '../../src/adapters/http/app.js';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { appDependencies, PUBLIC_URL, testEnv } from '../support/env.js';
@@ -261,8 +261,7 @@ describe('homeland API extras', () => {
     });
 
     describe('CORS', () => {
-      const appWith = (corsOrigins: string[] | '*' | undefined) =>
-        supertest(createApp({ ...appDependencies(), corsOrigins }).callback());
+      const appWith = (corsOrigins: string[] | '*' | undefined) => checkedApi(createApp({ ...appDependencies(), corsOrigins }));
 
       it('answers a preflight from an allowed origin, with Authorization allowed', async () => {
         const app = appWith(['https://app.example', 'http://localhost:8100']);

@@ -38,7 +38,7 @@ describe('request logs', () => {
     const { pino } = await import('pino');
     const { Writable } = await import('node:stream');
     const { createApp } = await import('../../src/adapters/http/app.js');
-    const supertest = (await import('supertest')).default;
+    const { checkedApi } = await import('../support/openapi.js');
     const lines: Record<string, unknown>[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -56,7 +56,7 @@ describe('request logs', () => {
       logger: pino({ level: 'info' }, sink),
       tokenLifetimes: { accessSeconds: 60, refreshSeconds: 60 },
     });
-    const res = await supertest(app.callback()).get('/api/v3/topics?access_token=s3cret&limit=5').set('X-Request-Id', 'abc-123');
+    const res = await checkedApi(app).get('/api/v3/topics?access_token=s3cret&limit=5').set('X-Request-Id', 'abc-123');
     expect(res.headers['x-request-id']).to.equal('abc-123');
     await new Promise((resolve) => setImmediate(resolve));
     const line = lines.find((l) => l.msg === 'request completed')!;
@@ -71,7 +71,7 @@ describe('request logs', () => {
     const { createApp } = await import('../../src/adapters/http/app.js');
     const { appDependencies } = await import('../support/env.js');
     const { makeUser } = await import('../support/builders.js');
-    const supertest = (await import('supertest')).default;
+    const { checkedApi } = await import('../support/openapi.js');
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -83,7 +83,7 @@ describe('request logs', () => {
     const alice = await makeUser('alice');
     const secrets = [alice.token];
     for (const spelling of ['access_token', 'access_token[]', '%61ccess_token', 'access%5Ftoken']) {
-      const res = await supertest(app.callback()).get(`/api/v3/hello?${spelling}=${alice.token}&limit=5`);
+      const res = await checkedApi(app).get(`/api/v3/hello?${spelling}=${alice.token}&limit=5`);
       expect(res.status, `${spelling} is honoured`).to.equal(200);
     }
     for (const [spelling, value] of [
@@ -94,7 +94,7 @@ describe('request logs', () => {
       ['refresh_token', 'refr3sh-plain'],
     ]) {
       secrets.push(value!);
-      await supertest(app.callback()).post(`/oauth/token?grant_type=password&username=alice&${spelling}=${value}`);
+      await checkedApi(app).post(`/oauth/token?grant_type=password&username=alice&${spelling}=${value}`);
     }
     await new Promise((resolve) => setImmediate(resolve));
     const log = lines.join('');
@@ -108,7 +108,7 @@ describe('GET /readyz', () => {
   it('answers 503 while the database does not answer', async () => {
     const { pino } = await import('pino');
     const { createApp } = await import('../../src/adapters/http/app.js');
-    const supertest = (await import('supertest')).default;
+    const { checkedApi } = await import('../support/openapi.js');
     const env = testEnv();
     const app = createApp({
       useCases: env.useCases,
@@ -121,8 +121,8 @@ describe('GET /readyz', () => {
       logger: pino({ level: 'silent' }),
       tokenLifetimes: { accessSeconds: 60, refreshSeconds: 60 },
     });
-    const res = await supertest(app.callback()).get('/readyz').expect(503);
+    const res = await checkedApi(app).get('/readyz').expect(503);
     expect(res.body).to.deep.equal({ status: 'unavailable' });
-    await supertest(app.callback()).get('/healthz').expect(200, { status: 'ok' });
+    await checkedApi(app).get('/healthz').expect(200, { status: 'ok' });
   });
 });

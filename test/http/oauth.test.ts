@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import supertest from 'supertest';
+import { checkedApi } from '../support/openapi.js';
 import { createApp } from '../../src/adapters/http/app.js';
 import { api, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
@@ -189,7 +189,7 @@ describe('OAuth 2.0 over HTTP', () => {
   it('never lets a stranger lock the owner out: the right password from an address without failures works', async () => {
     const proxied = createApp({ ...appDependencies(), trustProxy: true });
     const from = (address: string, body: Record<string, string>) =>
-      supertest(proxied.callback()).post('/oauth/token').set('X-Forwarded-For', address).type('form').send(body);
+      checkedApi(proxied).post('/oauth/token').set('X-Forwarded-For', address).type('form').send(body);
     for (let i = 0; i < 5; i++) {
       await from('203.0.113.66', { grant_type: 'password', username: 'alice', password: `guess ${i}`, ...app });
     }

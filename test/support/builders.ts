@@ -1,4 +1,4 @@
-import supertest from 'supertest';
+import { checkedApi } from './openapi.js';
 import type { ActingUser } from '../../src/application/actor.js';
 import type { Role } from '../../src/domain/users/role.js';
 import { testEnv } from './env.js';
@@ -8,9 +8,9 @@ export interface TestUser extends ActingUser {
   auth: { Authorization: string };
 }
 
-/** The HTTP API of the test environment, through `app.callback()` (no port). */
+/** The HTTP API of the test environment, through `app.callback()` (no port), every response checked against the document. */
 export function api() {
-  return supertest(testEnv().app.callback());
+  return checkedApi(testEnv().app);
 }
 
 /** A user with a live access token. Inserted directly: hashing a password per test would only slow the suite. */

@@ -19,6 +19,8 @@ import { systemRoutes } from './routes/system.js';
 import { deviceRoutes } from './routes/devices.js';
 import { photoRoutes } from './routes/photos.js';
 import { type UploadedFiles, uploadRoutes } from './routes/uploads.js';
+import { documentationRoutes } from './routes/documentation.js';
+import { ApiDescription } from './openapi/describe.js';
 
 export interface HttpDependencies {
   useCases: UseCases;
@@ -36,16 +38,23 @@ export interface HttpDependencies {
   corsOrigins?: string[] | '*';
   /** Uploaded files this service serves under /uploads (the folder storage); absent when they live elsewhere. */
   uploads?: UploadedFiles;
+  /** Where clients reach the service (the document's server); and the service's version. */
+  publicUrl?: string;
+  version?: string;
 }
 
 /**
  * Existing clients call every path with a `.json` suffix too. A bare `/.json` is not stripped: `/topics/.json`
- * is a topic with a blank id (404), not the topic list.
+ * is a topic with a blank id (404), not the topic list. Nor is the document's own name, openapi.json.
  */
 async function stripJsonSuffix(ctx: Koa.Context, next: Koa.Next): Promise<void> {
-  if (ctx.path.endsWith('.json') && !ctx.path.endsWith('/.json')) ctx.path = ctx.path.slice(0, -'.json'.length);
+  if (ctx.path.endsWith('.json') && !ctx.path.endsWith('/.json') && ctx.path !== OPENAPI_PATH) {
+    ctx.path = ctx.path.slice(0, -'.json'.length);
+  }
   await next();
 }
+
+const OPENAPI_PATH = '/api/v3/openapi.json';
 
 /**
  * What no route answered. A path that some route knows, asked with a method none serves, is 405 with `Allow`
@@ -116,9 +125,15 @@ export function createApp(dependencies: HttpDependencies): Koa {
   app.use(serializeJson);
   app.use(errorMapper(logger, isUnavailable));
   app.use(stripJsonSuffix);
-  const system = systemRoutes(isReady);
-  app.use(system.routes());
-  if (dependencies.uploads) app.use(uploadRoutes(dependencies.uploads).routes());
+  // Every route is declared with its operation: the OpenAPI document is made as the routers are.
+  const docs = new ApiDescription();
+  const info = { publicUrl: dependencies.publicUrl ?? 'http://127.0.0.1:3000', version: dependencies.version ?? '0.0.0' };
+  // Routes that need no body, no database context and no caller. Nested routers share one matching pass.
+  const service = new Router();
+  service.use(systemRoutes(isReady, docs).routes());
+  service.use(documentationRoutes(docs, info).routes());
+  if (dependencies.uploads) service.use(uploadRoutes(dependencies.uploads, docs).routes());
+  app.use(service.routes());
   app.use(readBody());
   app.use(mergeParams);
   // Writes need a persistence context of their own (identity map, unit of work). Reads are plain SQL through
@@ -126,19 +141,19 @@ export function createApp(dependencies: HttpDependencies): Koa {
   app.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? next() : scope(next)));
   app.use(resolveActor(useCases.authenticate));
 
-  app.use(oauthRoutes(useCases, tokenLifetimes).routes());
-
-  const api = new Router({ prefix: '/api/v3' });
+  const api = new Router();
+  api.use(oauthRoutes(useCases, tokenLifetimes, docs).routes());
+  const prefix = '/api/v3';
   for (const routes of [
-    topicRoutes(useCases, wire),
-    replyRoutes(useCases, wire),
-    notificationRoutes(useCases, wire),
-    nodeRoutes(useCases, wire),
-    userRoutes(useCases, wire),
-    deviceRoutes(useCases),
-    photoRoutes(useCases),
+    topicRoutes(useCases, wire, docs, prefix),
+    replyRoutes(useCases, wire, docs, prefix),
+    notificationRoutes(useCases, wire, docs, prefix),
+    nodeRoutes(useCases, wire, docs, prefix),
+    userRoutes(useCases, wire, docs, prefix),
+    deviceRoutes(useCases, docs, prefix),
+    photoRoutes(useCases, docs, prefix),
   ])
-    api.use(routes.routes());
+    api.use(prefix, routes.routes());
   app.use(api.routes());
   app.use(unrouted);
   return app;

@@ -9,12 +9,28 @@ import type {
   UserDetailView,
   UserView,
 } from '../../application/read-models.js';
+import type { z } from 'zod';
 import { policy } from '../../domain/shared/policy.js';
 import type { Viewer } from '../../domain/users/role.js';
+import type {
+  NodeSchema,
+  NotificationSchema,
+  ReplyDetailSchema,
+  ReplySchema,
+  TopicDetailSchema,
+  TopicSchema,
+  UserDetailSchema,
+  UserSchema,
+} from './schemas.js';
 
-// Views to wire JSON, exactly as contract §5 names the keys. The caller's abilities are computed here, by the policy.
+// Views to wire JSON, exactly as contract §5 names the keys, typed by the schemas the OpenAPI document is made of.
+// The caller's abilities are computed here, by the policy.
 
-const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString());
+function iso(date: Date): string;
+function iso(date: Date | null): string | null;
+function iso(date: Date | null): string | null {
+  return date === null ? null : date.toISOString();
+}
 
 const LEVEL_NAMES = { member: 'Member', admin: 'Admin', blocked: 'Banned' } as const;
 
@@ -28,11 +44,11 @@ export class Wire {
     return `${this.publicUrl}/avatars/${encodeURIComponent(login)}.svg`;
   }
 
-  user(user: UserView) {
+  user(user: UserView): z.infer<typeof UserSchema> {
     return { id: user.id, login: user.login, name: user.name, avatar_url: this.avatarUrl(user.login) };
   }
 
-  topic(topic: TopicView, viewer: Viewer | null) {
+  topic(topic: TopicView, viewer: Viewer | null): z.infer<typeof TopicSchema> {
     return {
       id: topic.id,
       title: topic.title,
@@ -56,12 +72,12 @@ export class Wire {
     };
   }
 
-  topicDetail(topic: TopicDetailView, viewer: Viewer | null) {
+  topicDetail(topic: TopicDetailView, viewer: Viewer | null): z.infer<typeof TopicDetailSchema> {
     return { ...this.topic(topic, viewer), body: topic.body, body_html: topic.bodyHtml };
   }
 
   /** A deleted reply keeps its place in the stream but shows no text. */
-  reply(reply: ReplyView, viewer: Viewer | null) {
+  reply(reply: ReplyView, viewer: Viewer | null): z.infer<typeof ReplySchema> {
     return {
       id: reply.id,
       body: reply.deleted ? '' : reply.body,
@@ -80,50 +96,46 @@ export class Wire {
     };
   }
 
-  replyDetail(reply: ReplyDetailView, viewer: Viewer | null) {
+  replyDetail(reply: ReplyDetailView, viewer: Viewer | null): z.infer<typeof ReplyDetailSchema> {
     return { ...this.reply(reply, viewer), topic_title: reply.topicTitle };
   }
 
   /** Contract §5: the related records by type; a key whose record was deleted is absent. */
-  notification(notification: NotificationView, viewer: Viewer) {
+  notification(notification: NotificationView, viewer: Viewer): z.infer<typeof NotificationSchema> {
     const { topic, reply, node } = notification;
-    const related: Record<string, unknown> = {};
-    switch (notification.type) {
-      case 'TopicReply':
-        if (reply) related.reply = this.reply(reply, viewer);
-        if (topic) related.topic = this.topic(topic, viewer);
-        break;
-      case 'Mention': {
-        related.mention_type = notification.mentionType;
-        const mention =
-          notification.mentionType === 'Reply' ? reply && this.reply(reply, viewer) : topic && this.topic(topic, viewer);
-        if (mention) related.mention = mention;
-        // The topic itself, or the topic of the mentioning reply: clients open a notification through topic.id.
-        if (topic) related.topic = this.topic(topic, viewer);
-        break;
-      }
-      case 'NodeChanged':
-        if (topic) related.topic = this.topic(topic, viewer);
-        if (node) related.node = this.node(node);
-        break;
-      case 'Topic':
-        if (topic) related.topic = this.topic(topic, viewer);
-        break;
-      case 'Follow':
-        break;
-    }
-    return {
+    const common = {
       id: notification.id,
-      type: notification.type,
       read: notification.read,
       created_at: iso(notification.createdAt),
       updated_at: iso(notification.updatedAt),
       ...(notification.actor ? { actor: this.user(notification.actor) } : {}),
-      ...related,
     };
+    const withTopic = topic ? { topic: this.topic(topic, viewer) } : {};
+    switch (notification.type) {
+      case 'TopicReply':
+        return { ...common, type: 'TopicReply', ...(reply ? { reply: this.reply(reply, viewer) } : {}), ...withTopic };
+      case 'Mention': {
+        const mention =
+          notification.mentionType === 'Reply' ? reply && this.reply(reply, viewer) : topic && this.topic(topic, viewer);
+        return {
+          ...common,
+          type: 'Mention',
+          mention_type: notification.mentionType ?? 'Topic',
+          ...(mention ? { mention } : {}),
+          // The topic itself, or the topic of the mentioning reply: clients open a notification through topic.id.
+          ...withTopic,
+        };
+      }
+      case 'NodeChanged':
+        return { ...common, type: 'NodeChanged', ...withTopic, ...(node ? { node: this.node(node) } : {}) };
+      case 'Topic':
+        return { ...common, type: 'Topic', ...withTopic };
+      case 'Follow':
+        return { ...common, type: 'Follow' };
+    }
   }
 
-  node(node: NodeView) {
+  node(node: NodeView): z.infer<typeof NodeSchema> {
     return {
       id: node.id,
       name: node.name,
@@ -134,7 +146,7 @@ export class Wire {
     };
   }
 
-  userDetail(user: UserDetailView, viewer: Viewer | null) {
+  userDetail(user: UserDetailView, viewer: Viewer | null): z.infer<typeof UserDetailSchema> {
     return {
       ...this.user(user),
       email: viewer?.id === user.id ? user.email : '',

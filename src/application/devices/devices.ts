@@ -1,6 +1,6 @@
-import { InvalidInput } from '../../domain/shared/errors.js';
+import { z } from 'zod';
 import { type Actor, requireUser } from '../actor.js';
-import { type RawParam, requiredText } from '../params.js';
+import { type RawParam, Text, oneOf, read } from '../inputs.js';
 
 export const DEVICE_PLATFORMS = ['ios', 'android'] as const;
 export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
@@ -13,14 +13,14 @@ export interface DeviceRegistry {
 }
 export const DeviceRegistry = Symbol.for('DeviceRegistry');
 
+export const DevicePlatformInput = oneOf(DEVICE_PLATFORMS);
+/** A push token as the platforms issue them: up to 255 characters. */
+export const DeviceTokenInput = Text.pipe(
+  z.string().trim().min(1, { error: 'must not be blank' }).max(255, { error: 'must be at most 255 characters' }),
+);
+
 function device(input: { platform?: RawParam; token?: RawParam }): { platform: DevicePlatform; token: string } {
-  const platform = requiredText(input.platform, 'platform').toLowerCase();
-  if (!(DEVICE_PLATFORMS as readonly string[]).includes(platform)) {
-    throw new InvalidInput('platform', `platform must be one of ${DEVICE_PLATFORMS.join(', ')}`);
-  }
-  const token = requiredText(input.token, 'token').trim();
-  if (token === '' || token.length > 255) throw new InvalidInput('token', 'token must be 1 to 255 characters');
-  return { platform: platform as DevicePlatform, token };
+  return { platform: read(DevicePlatformInput, input.platform, 'platform'), token: read(DeviceTokenInput, input.token, 'token') };
 }
 
 /** `POST /devices` and `DELETE /devices`: the caller's push devices. Idempotent both ways. */

@@ -1,9 +1,8 @@
-import { InvalidInput } from '../../domain/shared/errors.js';
-import { isLikeTarget, LIKE_TARGETS, type LikeRepository, type LikeTarget } from '../../domain/likes/like-repository.js';
+import { LIKE_TARGETS, type LikeRepository, type LikeTarget } from '../../domain/likes/like-repository.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, requireUser } from '../actor.js';
-import { type RawParam, requiredId, requiredText } from '../params.js';
+import { type RawParam, Id, oneOf, read } from '../inputs.js';
 import type { UnitOfWork } from '../ports.js';
 import { loadReply } from '../replies/load.js';
 import { loadTopic } from '../topics/load.js';
@@ -18,6 +17,8 @@ export interface LikeResult {
  * Like or unlike a topic or reply. Idempotent; liking your own content is ignored; blocked users may like.
  * The counter moves atomically with the like row, so concurrent likes never lose a count.
  */
+export const LikeTargetInput = oneOf(LIKE_TARGETS);
+
 export class LikeObject {
   constructor(
     private readonly likes: LikeRepository,
@@ -28,9 +29,8 @@ export class LikeObject {
 
   async execute(actor: Actor, input: { type?: RawParam; id?: RawParam }, like: boolean): Promise<LikeResult> {
     const user = requireUser(actor);
-    const type = requiredText(input.type, 'obj_type').toLowerCase();
-    if (!isLikeTarget(type)) throw new InvalidInput('obj_type', `obj_type must be one of ${LIKE_TARGETS.join(', ')}`);
-    const id = requiredId(input.id, 'obj_id');
+    const type = read(LikeTargetInput, input.type, 'obj_type');
+    const id = read(Id, input.id, 'obj_id');
 
     return this.uow.run(async () => {
       const ownerId =

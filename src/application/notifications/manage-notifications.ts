@@ -1,18 +1,17 @@
-import { InvalidInput, NotFound } from '../../domain/shared/errors.js';
+import { NotFound } from '../../domain/shared/errors.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import { type Actor, requireUser } from '../actor.js';
-import { type RawParam, requiredId } from '../params.js';
+import { type RawParam, Ids, read, readPage } from '../inputs.js';
 import type { NotificationReadModel, NotificationView } from '../read-models.js';
-import { pageLimit, pageOffset } from '../topics/list-topics.js';
 
 /** Every notification operation acts on the caller's own notifications only. */
 
 export class ListNotifications {
   constructor(private readonly notifications: NotificationReadModel) {}
 
-  async execute(actor: Actor, input: { offset?: number; limit?: number }): Promise<NotificationView[]> {
+  async execute(actor: Actor, input: { offset?: unknown; limit?: unknown }): Promise<NotificationView[]> {
     const user = requireUser(actor);
-    const page = { offset: pageOffset(input.offset), limit: pageLimit(input.limit) };
+    const page = readPage(input);
     return this.notifications.list(user.id, page, user);
   }
 }
@@ -31,10 +30,7 @@ export class MarkNotificationsRead {
 
   async execute(actor: Actor, ids: RawParam): Promise<void> {
     const user = requireUser(actor);
-    if (ids === undefined || ids === null) throw new InvalidInput('ids', 'ids is missing');
-    if (!Array.isArray(ids)) throw new InvalidInput('ids', 'ids must be an array of notification ids');
-    if (ids.length > 1000) throw new InvalidInput('ids', 'ids may list at most 1000 notifications');
-    const wanted = [...new Set(ids.map((id) => requiredId(id, 'ids')))];
+    const wanted = [...new Set(read(Ids, ids, 'ids'))];
     await this.notifications.markRead(user.id, wanted);
   }
 }

@@ -5,7 +5,7 @@ import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
-import { type RawParam, requiredText } from '../params.js';
+import { type RawParam, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import { loadTopic } from '../topics/load.js';
 import type { Notifier } from '../notifications/notifier.js';
@@ -29,7 +29,7 @@ export class CreateReply {
     const user = requireUser(actor);
     return this.uow.run(async () => {
       const topic = await loadTopic(this.topics, input.topicId);
-      const body = requiredText(input.body, 'body');
+      const body = read(Text, input.body, 'body');
       if (!policy.createReply(user)) throw new Forbidden(DENIED.createReply);
       if (topic.isClosed()) throw new RuleViolated('Validation failed: Topic is closed and takes no new replies');
 

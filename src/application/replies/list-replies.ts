@@ -1,9 +1,10 @@
-import { InvalidInput, NotFound } from '../../domain/shared/errors.js';
+import { NotFound } from '../../domain/shared/errors.js';
 import type { Actor } from '../actor.js';
 import type { ReplyPage, ReplyReadModel, TopicReadModel } from '../read-models.js';
-import { pageOffset } from '../topics/list-topics.js';
+import { limit, readPage } from '../inputs.js';
 
-export const REPLY_PAGE_LIMIT = { min: 0, max: 1000, default: 20 } as const;
+/** A topic's replies are read in pages of up to 1000 (contract §6). */
+export const ReplyLimit = limit(0, 1000, 20);
 
 /** A topic's replies by id, deleted ones and system events included (floor numbers stay stable). */
 export class ListReplies {
@@ -12,13 +13,9 @@ export class ListReplies {
     private readonly replies: ReplyReadModel,
   ) {}
 
-  async execute(actor: Actor, input: { topicId: number; offset?: number; limit?: number }): Promise<ReplyPage> {
-    const limit = input.limit ?? REPLY_PAGE_LIMIT.default;
-    if (limit < REPLY_PAGE_LIMIT.min || limit > REPLY_PAGE_LIMIT.max) {
-      throw new InvalidInput('limit', `limit must be between ${REPLY_PAGE_LIMIT.min} and ${REPLY_PAGE_LIMIT.max}`);
-    }
-    const offset = pageOffset(input.offset);
+  async execute(actor: Actor, input: { topicId: number; offset?: unknown; limit?: unknown }): Promise<ReplyPage> {
+    const page = readPage(input, ReplyLimit);
     if (!(await this.topics.isVisible(input.topicId))) throw new NotFound('topic');
-    return this.replies.listForTopic(input.topicId, { offset, limit }, actor);
+    return this.replies.listForTopic(input.topicId, page, actor);
   }
 }

@@ -3,7 +3,7 @@ import { policy } from '../../domain/shared/policy.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, requireUser } from '../actor.js';
-import { type RawParam, requiredText } from '../params.js';
+import { type RawParam, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import { loadReply } from './load.js';
 
@@ -22,7 +22,7 @@ export class UpdateReply {
     await this.uow.run(async () => {
       const { reply } = await loadReply(this.replies, this.topics, input.id);
       if (!policy.updateReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
-      const body = requiredText(input.body, 'body');
+      const body = read(Text, input.body, 'body');
       reply.edit(body, this.markdown.render(body).html, this.clock.now());
     });
   }

@@ -5,7 +5,7 @@ import { Topic } from '../../domain/topics/topic.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
-import { type RawParam, requiredId, requiredText } from '../params.js';
+import { type RawParam, Id, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import type { TopicRelocation } from './relocation.js';
 import type { Notifier } from '../notifications/notifier.js';
@@ -31,9 +31,9 @@ export class CreateTopic {
   /** Returns the new topic's id. Checks parameters before the permission, as the contract orders it. */
   async execute(actor: Actor, input: CreateTopicInput): Promise<number> {
     const user = requireUser(actor);
-    const title = requiredText(input.title, 'title');
-    const nodeId = requiredId(input.nodeId, 'node_id');
-    const body = requiredText(input.body, 'body');
+    const title = read(Text, input.title, 'title');
+    const nodeId = read(Id, input.nodeId, 'node_id');
+    const body = read(Text, input.body, 'body');
     if (!policy.createTopic(user)) throw new Forbidden(DENIED.createTopic);
 
     return this.uow.run(async () => {

@@ -1,5 +1,5 @@
-import { Forbidden, InvalidInput } from '../../domain/shared/errors.js';
-import { type RawParam, requiredText } from '../params.js';
+import { Forbidden } from '../../domain/shared/errors.js';
+import { type RawParam, oneOf, read } from '../inputs.js';
 import { DENIED, policy } from '../../domain/shared/policy.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import { Reply, type SystemEvent } from '../../domain/replies/reply.js';
@@ -14,9 +14,7 @@ import type { TopicRelocation } from './relocation.js';
 export const TOPIC_ACTIONS = ['excellent', 'unexcellent', 'normal', 'ban', 'close', 'open'] as const;
 export type TopicActionType = (typeof TOPIC_ACTIONS)[number];
 
-export function isTopicAction(value: string): value is TopicActionType {
-  return (TOPIC_ACTIONS as readonly string[]).includes(value);
-}
+export const TopicActionInput = oneOf(TOPIC_ACTIONS);
 
 /**
  * The moderation actions of `POST /topics/:id/action` (and `/ban`, and forumctl): each changes the topic and, when
@@ -36,8 +34,7 @@ export class TopicAction {
     const user = requireUser(actor);
     await this.uow.run(async () => {
       const topic = await loadTopic(this.topics, id);
-      const action = requiredText(type, 'type').toLowerCase();
-      if (!isTopicAction(action)) throw new InvalidInput('type', `type must be one of ${TOPIC_ACTIONS.join(', ')}`);
+      const action = read(TopicActionInput, type, 'type');
       const event = await this.apply(action, topic, user);
       if (event) await this.replies.add(Reply.event({ topicId: topic.id, userId: user.id, action: event }, this.clock.now()));
     });

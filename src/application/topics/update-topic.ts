@@ -2,7 +2,7 @@ import { Forbidden } from '../../domain/shared/errors.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, requireUser } from '../actor.js';
-import { type RawParam, requiredId, requiredText } from '../params.js';
+import { type RawParam, Id, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import { loadTopic } from './load.js';
 import type { TopicRelocation } from './relocation.js';
@@ -29,9 +29,9 @@ export class UpdateTopic {
     await this.uow.run(async () => {
       const topic = await loadTopic(this.topics, input.id);
       if (!policy.updateTopic(user, topic)) throw new Forbidden();
-      const title = requiredText(input.title, 'title');
-      const nodeId = requiredId(input.nodeId, 'node_id');
-      const body = requiredText(input.body, 'body');
+      const title = read(Text, input.title, 'title');
+      const nodeId = read(Id, input.nodeId, 'node_id');
+      const body = read(Text, input.body, 'body');
 
       const now = this.clock.now();
       topic.edit({ title, body, bodyHtml: this.markdown.render(body).html }, now);

@@ -8,31 +8,27 @@ import type {
   TopicReadModel,
   TopicView,
   UserReadModel,
-  UserTopicOrder,
   UserView,
 } from '../read-models.js';
 import { USER_TOPIC_ORDERS } from '../read-models.js';
-import { pageLimit, pageOffset } from '../topics/list-topics.js';
+import { oneOfOr, read, readPage } from '../inputs.js';
 
 /** The lists of a user's profile (contract §7): offset and limit 1..150 like every list; an unknown login is 404. */
 
 export interface UserListInput {
-  offset?: number;
-  limit?: number;
+  offset?: unknown;
+  limit?: unknown;
 }
 
 async function resolve(users: UserReadModel, login: string, input: UserListInput): Promise<{ userId: number; page: Page }> {
-  const page = { offset: pageOffset(input.offset), limit: pageLimit(input.limit) };
+  const page = readPage(input);
   const user = await users.byLogin(login);
   if (!user) throw new NotFound('user');
   return { userId: user.id, page };
 }
 
-/** An unknown order lists by recency, as an unknown topic list type does. */
-function topicOrder(order: string | undefined): UserTopicOrder {
-  const lowered = (order ?? '').toLowerCase();
-  return (USER_TOPIC_ORDERS as readonly string[]).includes(lowered) ? (lowered as UserTopicOrder) : 'recent';
-}
+/** The order of a user's topics; an unknown one lists by recency, as an unknown topic list type does. */
+export const UserTopicOrderInput = oneOfOr(USER_TOPIC_ORDERS, 'recent');
 
 export class ListUserTopics {
   constructor(
@@ -40,9 +36,9 @@ export class ListUserTopics {
     private readonly topics: TopicReadModel,
   ) {}
 
-  async execute(actor: Actor, login: string, input: UserListInput & { order?: string }): Promise<TopicView[]> {
+  async execute(actor: Actor, login: string, input: UserListInput & { order?: unknown }): Promise<TopicView[]> {
     const { userId, page } = await resolve(this.users, login, input);
-    return this.topics.byUser(userId, topicOrder(input.order), page, actor);
+    return this.topics.byUser(userId, read(UserTopicOrderInput, input.order, 'order'), page, actor);
   }
 }
 

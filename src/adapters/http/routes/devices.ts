@@ -1,23 +1,48 @@
 import Router from '@koa/router';
+import { z } from 'zod';
+import { DevicePlatformInput, DeviceTokenInput } from '../../../application/devices/devices.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { actorOf } from '../auth.js';
 import type { Params } from '../params.js';
 import { OK } from '../../presentation/wire.js';
+import { OkSchema } from '../../presentation/schemas.js';
+import type { ApiDescription } from '../openapi/describe.js';
+import { examples } from '../openapi/examples.js';
+
+const Device = z.object({ platform: DevicePlatformInput, token: DeviceTokenInput.meta({ example: 'a1b2c3d4e5f6' }) });
 
 /** `POST /devices`, `DELETE /devices` (contract §7): the caller's push-notification devices. */
-export function deviceRoutes(app: UseCases): Router {
+export function deviceRoutes(app: UseCases, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
   const device = (params: Params) => ({ platform: params.platform, token: params.token });
 
-  router.post('/devices', async (ctx) => {
-    await app.devices.register(actorOf(ctx), device(ctx.state.params as Params));
-    ctx.body = OK;
-  });
-
-  router.delete('/devices', async (ctx) => {
-    await app.devices.forget(actorOf(ctx), device(ctx.state.params as Params));
-    ctx.body = OK;
-  });
+  for (const [method, register] of [
+    ['post', true],
+    ['delete', false],
+  ] as const) {
+    docs.route(
+      router,
+      prefix,
+      {
+        method,
+        path: '/devices',
+        summary: register ? 'Register a push device' : 'Forget a push device',
+        description: register
+          ? 'A device signed in by another account moves to the caller. Idempotent.'
+          : 'Forgets the caller’s device with this platform and token. Idempotent.',
+        tag: 'Uploads',
+        access: 'user',
+        body: { schema: Device, media: ['json', 'form'] },
+        response: { schema: OkSchema, example: examples.ok, description: 'Done' },
+        errors: [400],
+      },
+      async (ctx) => {
+        const input = device(ctx.state.params as Params);
+        await (register ? app.devices.register(actorOf(ctx), input) : app.devices.forget(actorOf(ctx), input));
+        ctx.body = OK;
+      },
+    );
+  }
 
   return router;
 }

@@ -1,40 +1,105 @@
 import Router, { type RouterMiddleware } from '@koa/router';
+import { z } from 'zod';
 import { requireUser } from '../../../application/actor.js';
+import { ListLimit, Offset, readAll } from '../../../application/inputs.js';
+import { ActiveUsersLimit } from '../../../application/users/community.js';
+import { UserTopicOrderInput } from '../../../application/users/user-lists.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import { actorOf } from '../auth.js';
-import { z } from 'zod';
-import { type Params, param, parseParams, pathId } from '../params.js';
+import { type Params, IdPath, pathId } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
+import {
+  NodeSchema,
+  OkSchema,
+  ReplyDetailSchema,
+  TopicSchema,
+  UserDetailSchema,
+  UserSchema,
+} from '../../presentation/schemas.js';
+import type { ApiDescription } from '../openapi/describe.js';
+import { examples } from '../openapi/examples.js';
 
-export function nodeRoutes(app: UseCases, wire: Wire): Router {
+const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
+const LoginPath = z.object({ login: z.string().meta({ description: 'a login, in any case', example: 'alice' }) });
+const PageQuery = z.object({ offset: Offset, limit: ListLimit });
+
+export function nodeRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
 
-  router.get('/nodes', async (ctx) => {
-    ctx.body = { nodes: (await app.nodes.list()).map((node) => wire.node(node)) };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/nodes',
+      summary: 'List nodes',
+      description: 'By sort, descending.',
+      tag: 'Nodes',
+      access: 'public',
+      response: {
+        schema: z.strictObject({ nodes: z.array(NodeSchema) }),
+        example: { nodes: [examples.node] },
+        description: 'The nodes',
+      },
+      errors: [],
+    },
+    async (ctx) => {
+      ctx.body = { nodes: (await app.nodes.list()).map((node) => wire.node(node)) };
+    },
+  );
 
-  router.get('/nodes/:id', async (ctx) => {
-    const node = await app.nodes.get(pathId(ctx.params.id));
-    if (!node) throw new NotFound('node');
-    ctx.body = { node: wire.node(node) };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/nodes/:id',
+      summary: 'Read a node',
+      tag: 'Nodes',
+      access: 'public',
+      params: IdPath,
+      response: { schema: z.strictObject({ node: NodeSchema }), example: { node: examples.node }, description: 'The node' },
+      errors: [404],
+    },
+    async (ctx) => {
+      const node = await app.nodes.get(pathId(ctx.params.id));
+      if (!node) throw new NotFound('node');
+      ctx.body = { node: wire.node(node) };
+    },
+  );
 
   for (const [verb, block] of [
     ['block', true],
     ['unblock', false],
   ] as const) {
-    router.post(`/nodes/:id/${verb}`, async (ctx) => {
-      await app.blockNode.execute(actorOf(ctx), pathId(ctx.params.id), block);
-      ctx.body = OK;
-    });
+    docs.route(
+      router,
+      prefix,
+      {
+        method: 'post',
+        path: `/nodes/:id/${verb}`,
+        summary: block ? 'Block a node' : 'Unblock a node',
+        description: 'The caller’s blocked nodes leave their default topic list. Idempotent.',
+        tag: 'Nodes',
+        access: 'user',
+        params: IdPath,
+        response: Ok,
+        errors: [404],
+      },
+      async (ctx) => {
+        await app.blockNode.execute(actorOf(ctx), pathId(ctx.params.id), block);
+        ctx.body = OK;
+      },
+    );
   }
 
   return router;
 }
 
-export function userRoutes(app: UseCases, wire: Wire): Router {
+export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
+  const params = (ctx: { state: { params: Params } }) => ctx.state.params as Params;
 
   const me: RouterMiddleware = async (ctx) => {
     const user = requireUser(actorOf(ctx));
@@ -42,72 +107,259 @@ export function userRoutes(app: UseCases, wire: Wire): Router {
     if (!detail) throw new NotFound('user');
     ctx.body = { user: wire.userDetail(detail, user) };
   };
-  router.get('/hello', me);
-  router.get('/users/me', me);
+  for (const path of ['/hello', '/users/me']) {
+    docs.route(
+      router,
+      prefix,
+      {
+        method: 'get',
+        path,
+        summary: path === '/hello' ? 'Who am I (a quick test of a token)' : 'The caller’s profile',
+        tag: 'Users',
+        access: 'user',
+        response: {
+          schema: z.strictObject({ user: UserDetailSchema }),
+          example: { user: examples.userDetail },
+          description: 'The caller',
+        },
+        errors: [],
+      },
+      me,
+    );
+  }
 
-  const listQuery = z.object({ offset: param.optionalInteger, limit: param.optionalInteger, order: param.optionalText });
-  const page = (ctx: { state: { params: Params } }) => parseParams(listQuery, ctx.state.params);
+  const ActiveQuery = z.object({ limit: ActiveUsersLimit });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/users',
+      summary: 'The most active users',
+      description: 'Most replies in the last twelve months (by calendar month), then most topics; blocked users left out.',
+      tag: 'Users',
+      access: 'public',
+      query: ActiveQuery,
+      response: {
+        schema: z.strictObject({ users: z.array(UserSchema) }),
+        example: { users: [examples.user] },
+        description: 'Users',
+      },
+      errors: [400],
+    },
+    async (ctx) => {
+      const { limit } = readAll(ActiveQuery, params(ctx));
+      ctx.body = { users: (await app.listActiveUsers.execute({ limit })).map((user) => wire.user(user)) };
+    },
+  );
 
-  /** The most active users (contract §7). */
-  router.get('/users', async (ctx) => {
-    const { limit } = parseParams(z.object({ limit: param.optionalInteger }), ctx.state.params as Params);
-    ctx.body = { users: (await app.listActiveUsers.execute({ limit })).map((user) => wire.user(user)) };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/users/:login/blocked',
+      summary: 'The caller’s blocked users',
+      description: 'Your own only (another login: 403), in the order you blocked them.',
+      tag: 'Users',
+      access: 'user',
+      params: LoginPath,
+      query: PageQuery,
+      response: {
+        schema: z.strictObject({ blocked: z.array(UserSchema) }),
+        example: { blocked: [examples.user] },
+        description: 'Users',
+      },
+      errors: [400, 403, 404],
+    },
+    async (ctx) => {
+      const actor = requireUser(actorOf(ctx)); // authentication before parameters (contract §2)
+      const users = await app.listBlockedUsers.execute(actor, ctx.params.login!, readAll(PageQuery, params(ctx)));
+      ctx.body = { blocked: users.map((user) => wire.user(user)) };
+    },
+  );
 
-  router.get('/users/:login/blocked', async (ctx) => {
-    const actor = requireUser(actorOf(ctx)); // authentication before parameters (contract §2)
-    const users = await app.listBlockedUsers.execute(actor, ctx.params.login!, page(ctx));
-    ctx.body = { blocked: users.map((user) => wire.user(user)) };
-  });
+  const TopicsQuery = z.object({ order: UserTopicOrderInput, offset: Offset, limit: ListLimit });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/users/:login/topics',
+      summary: 'A user’s topics',
+      description: 'order: recent (default), likes or replies.',
+      tag: 'Users',
+      access: 'public',
+      params: LoginPath,
+      query: TopicsQuery,
+      response: {
+        schema: z.strictObject({ topics: z.array(TopicSchema) }),
+        example: { topics: [examples.topic] },
+        description: 'Topics',
+      },
+      errors: [400, 404],
+    },
+    async (ctx) => {
+      const actor = actorOf(ctx);
+      const topics = await app.listUserTopics.execute(actor, ctx.params.login!, readAll(TopicsQuery, params(ctx)));
+      ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
+    },
+  );
 
-  router.get('/users/:login/topics', async (ctx) => {
-    const actor = actorOf(ctx);
-    const topics = await app.listUserTopics.execute(actor, ctx.params.login!, page(ctx));
-    ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/users/:login/favorites',
+      summary: 'A user’s favorite topics',
+      description: 'Most recently favorited first.',
+      tag: 'Users',
+      access: 'public',
+      params: LoginPath,
+      query: PageQuery,
+      response: {
+        schema: z.strictObject({ topics: z.array(TopicSchema) }),
+        example: { topics: [examples.topic] },
+        description: 'Topics',
+      },
+      errors: [400, 404],
+    },
+    async (ctx) => {
+      const actor = actorOf(ctx);
+      const topics = await app.listUserFavorites.execute(actor, ctx.params.login!, readAll(PageQuery, params(ctx)));
+      ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
+    },
+  );
 
-  router.get('/users/:login/favorites', async (ctx) => {
-    const actor = actorOf(ctx);
-    const topics = await app.listUserFavorites.execute(actor, ctx.params.login!, page(ctx));
-    ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
-  });
-
-  router.get('/users/:login/replies', async (ctx) => {
-    const actor = actorOf(ctx);
-    const replies = await app.listUserReplies.execute(ctx.params.login!, page(ctx));
-    ctx.body = { replies: replies.map((reply) => wire.replyDetail(reply, actor)) };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/users/:login/replies',
+      summary: 'A user’s replies',
+      description: 'Newest first; system events and deleted replies left out.',
+      tag: 'Users',
+      access: 'public',
+      params: LoginPath,
+      query: PageQuery,
+      response: {
+        schema: z.strictObject({ replies: z.array(ReplyDetailSchema) }),
+        example: { replies: [examples.replyDetail] },
+        description: 'Replies',
+      },
+      errors: [400, 404],
+    },
+    async (ctx) => {
+      const actor = actorOf(ctx);
+      const replies = await app.listUserReplies.execute(ctx.params.login!, readAll(PageQuery, params(ctx)));
+      ctx.body = { replies: replies.map((reply) => wire.replyDetail(reply, actor)) };
+    },
+  );
 
   for (const direction of ['followers', 'following'] as const) {
-    router.get(`/users/:login/${direction}`, async (ctx) => {
-      const users = await app.listFollows.execute(ctx.params.login!, direction, page(ctx));
-      ctx.body = { [direction]: users.map((user) => wire.user(user)) };
-    });
+    docs.route(
+      router,
+      prefix,
+      {
+        method: 'get',
+        path: `/users/:login/${direction}`,
+        summary: direction === 'followers' ? 'Who follows a user' : 'Whom a user follows',
+        description: 'Newest first.',
+        tag: 'Users',
+        access: 'public',
+        params: LoginPath,
+        query: PageQuery,
+        response: {
+          schema: z.strictObject({ [direction]: z.array(UserSchema) }),
+          example: { [direction]: [examples.user] },
+          description: 'Users',
+        },
+        errors: [400, 404],
+      },
+      async (ctx) => {
+        const users = await app.listFollows.execute(ctx.params.login!, direction, readAll(PageQuery, params(ctx)));
+        ctx.body = { [direction]: users.map((user) => wire.user(user)) };
+      },
+    );
   }
 
-  router.get('/users/:login', async (ctx) => {
-    const actor = actorOf(ctx);
-    const { user, meta } = await app.showUser.execute(actor, ctx.params.login!);
-    ctx.body = { user: wire.userDetail(user, actor), meta };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/users/:login',
+      summary: 'A user’s profile',
+      description: 'With the caller’s relation to the user (both false for anonymous callers).',
+      tag: 'Users',
+      access: 'public',
+      params: LoginPath,
+      response: {
+        schema: z.strictObject({
+          user: UserDetailSchema,
+          meta: z.strictObject({ followed: z.boolean(), blocked: z.boolean() }),
+        }),
+        example: { user: examples.userDetail, meta: { followed: false, blocked: false } },
+        description: 'The user',
+      },
+      errors: [404],
+    },
+    async (ctx) => {
+      const actor = actorOf(ctx);
+      const { user, meta } = await app.showUser.execute(actor, ctx.params.login!);
+      ctx.body = { user: wire.userDetail(user, actor), meta };
+    },
+  );
 
-  for (const [verb, on] of [
-    ['follow', true],
-    ['unfollow', false],
+  for (const [verb, on, summary] of [
+    ['follow', true, 'Follow a user'],
+    ['unfollow', false, 'Stop following a user'],
   ] as const) {
-    router.post(`/users/:login/${verb}`, async (ctx) => {
-      await app.followUser.execute(actorOf(ctx), ctx.params.login!, on);
-      ctx.body = OK;
-    });
+    docs.route(
+      router,
+      prefix,
+      {
+        method: 'post',
+        path: `/users/:login/${verb}`,
+        summary,
+        description: 'Idempotent; following notifies the followee; yourself: ok, nothing changes.',
+        tag: 'Users',
+        access: 'user',
+        params: LoginPath,
+        response: Ok,
+        errors: [404],
+      },
+      async (ctx) => {
+        await app.followUser.execute(actorOf(ctx), ctx.params.login!, on);
+        ctx.body = OK;
+      },
+    );
   }
-  for (const [verb, on] of [
-    ['block', true],
-    ['unblock', false],
+  for (const [verb, on, summary] of [
+    ['block', true, 'Block a user'],
+    ['unblock', false, 'Unblock a user'],
   ] as const) {
-    router.post(`/users/:login/${verb}`, async (ctx) => {
-      await app.blockUser.execute(actorOf(ctx), ctx.params.login!, on);
-      ctx.body = OK;
-    });
+    docs.route(
+      router,
+      prefix,
+      {
+        method: 'post',
+        path: `/users/:login/${verb}`,
+        summary,
+        description: 'Idempotent; a blocked user’s topics leave your topic list and their notifications stop; yourself: ok.',
+        tag: 'Users',
+        access: 'user',
+        params: LoginPath,
+        response: Ok,
+        errors: [404],
+      },
+      async (ctx) => {
+        await app.blockUser.execute(actorOf(ctx), ctx.params.login!, on);
+        ctx.body = OK;
+      },
+    );
   }
 
   return router;

@@ -1,43 +1,126 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { requireUser } from '../../../application/actor.js';
+import { Ids, ListLimit, Offset, readAll } from '../../../application/inputs.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { actorOf } from '../auth.js';
-import { type Params, param, parseParams, pathId } from '../params.js';
+import { type Params, IdPath, pathId } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
+import { NotificationSchema, OkSchema } from '../../presentation/schemas.js';
+import type { ApiDescription } from '../openapi/describe.js';
+import { examples } from '../openapi/examples.js';
 
-const pageQuery = z.object({ offset: param.optionalInteger, limit: param.optionalInteger });
+const PageQuery = z.object({ offset: Offset, limit: ListLimit });
+const ReadBody = z.object({
+  ids: Ids.meta({ description: 'a JSON array, or repeated ids[]= or ids= form keys; other users’ ids are ignored' }),
+});
+const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
 
-export function notificationRoutes(app: UseCases, wire: Wire): Router {
+export function notificationRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
   const params = (ctx: { state: { params: Params } }) => ctx.state.params;
 
-  router.get('/notifications', async (ctx) => {
-    // Authentication comes before the parameters (contract §2).
-    const user = requireUser(actorOf(ctx));
-    const page = parseParams(pageQuery, params(ctx));
-    const notifications = await app.listNotifications.execute(user, page);
-    ctx.body = { notifications: notifications.map((notification) => wire.notification(notification, user)) };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/notifications',
+      summary: 'List the caller’s notifications',
+      description: 'Newest first, with the related records embedded by type (contract §5).',
+      tag: 'Notifications',
+      access: 'user',
+      query: PageQuery,
+      response: {
+        schema: z.strictObject({ notifications: z.array(NotificationSchema) }),
+        example: { notifications: [examples.notification] },
+        description: 'A page of notifications',
+      },
+      errors: [400],
+    },
+    async (ctx) => {
+      // Authentication comes before the parameters (contract §2).
+      const user = requireUser(actorOf(ctx));
+      const page = readAll(PageQuery, params(ctx));
+      const notifications = await app.listNotifications.execute(user, page);
+      ctx.body = { notifications: notifications.map((notification) => wire.notification(notification, user)) };
+    },
+  );
 
-  router.get('/notifications/unread_count', async (ctx) => {
-    ctx.body = { count: await app.countUnreadNotifications.execute(actorOf(ctx)) };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/notifications/unread_count',
+      summary: 'Count the caller’s unread notifications',
+      tag: 'Notifications',
+      access: 'user',
+      response: { schema: z.strictObject({ count: z.number().int() }), example: { count: 3 }, description: 'The count' },
+      errors: [],
+    },
+    async (ctx) => {
+      ctx.body = { count: await app.countUnreadNotifications.execute(actorOf(ctx)) };
+    },
+  );
 
-  router.post('/notifications/read', async (ctx) => {
-    await app.markNotificationsRead.execute(actorOf(ctx), params(ctx).ids);
-    ctx.body = OK;
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'post',
+      path: '/notifications/read',
+      summary: 'Mark notifications read',
+      description: 'Marks those of the listed ids that are the caller’s; an empty list does nothing.',
+      tag: 'Notifications',
+      access: 'user',
+      body: { schema: ReadBody, media: ['json', 'form'] },
+      response: Ok,
+      errors: [400],
+    },
+    async (ctx) => {
+      await app.markNotificationsRead.execute(actorOf(ctx), params(ctx).ids);
+      ctx.body = OK;
+    },
+  );
 
-  router.delete('/notifications/all', async (ctx) => {
-    await app.deleteAllNotifications.execute(actorOf(ctx));
-    ctx.body = OK;
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'delete',
+      path: '/notifications/all',
+      summary: 'Delete all the caller’s notifications',
+      tag: 'Notifications',
+      access: 'user',
+      response: Ok,
+      errors: [],
+    },
+    async (ctx) => {
+      await app.deleteAllNotifications.execute(actorOf(ctx));
+      ctx.body = OK;
+    },
+  );
 
-  router.delete('/notifications/:id', async (ctx) => {
-    await app.deleteNotification.execute(actorOf(ctx), pathId(ctx.params.id));
-    ctx.body = OK;
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'delete',
+      path: '/notifications/:id',
+      summary: 'Delete a notification',
+      description: 'Another user’s notification is 404.',
+      tag: 'Notifications',
+      access: 'user',
+      params: IdPath,
+      response: Ok,
+      errors: [404],
+    },
+    async (ctx) => {
+      await app.deleteNotification.execute(actorOf(ctx), pathId(ctx.params.id));
+      ctx.body = OK;
+    },
+  );
 
   return router;
 }

@@ -5,6 +5,10 @@ import type { IssuedToken } from '../../../application/tokens/access-tokens.js';
 import { TOKEN_SCOPE } from '../../../application/tokens/access-tokens.js';
 import { DomainError } from '../../../domain/shared/errors.js';
 import type { Params } from '../params.js';
+import { z } from 'zod';
+import { TokenSchema } from '../../presentation/schemas.js';
+import type { ApiDescription } from '../openapi/describe.js';
+import { examples } from '../openapi/examples.js';
 
 const GRANTS = ['password', 'refresh_token', 'client_credentials'];
 
@@ -77,52 +81,100 @@ function stringParams(params: Params): Record<string, string> {
  * form body; real clients also send JSON, so it is handed the merged parameters as a form request. An
  * Authorization header that is not Basic (clients send `Bearer null` here) is not client authentication.
  */
-export function oauthRoutes(app: UseCases, lifetimes: { accessSeconds: number; refreshSeconds: number }): Router {
+const TokenRequest = z.object({
+  grant_type: z.enum(['password', 'refresh_token', 'client_credentials']),
+  username: z.string().optional().meta({ description: 'password grant: a login or an e-mail address, in any case' }),
+  password: z.string().optional().meta({ description: 'password grant' }),
+  refresh_token: z.string().optional().meta({ description: 'refresh_token grant' }),
+  scope: z.literal('all').optional(),
+  client_id: z.string().optional().meta({ description: 'unless the client authenticates with HTTP Basic' }),
+  client_secret: z.string().optional(),
+});
+
+const RevokeRequest = z.object({ token: z.string().meta({ description: 'an access or a refresh token' }) });
+
+export function oauthRoutes(
+  app: UseCases,
+  lifetimes: { accessSeconds: number; refreshSeconds: number },
+  docs: ApiDescription,
+): Router {
   const router = new Router();
 
-  router.post('/oauth/token', async (ctx) => {
-    const authorization = ctx.get('authorization');
-    const request = new OAuthRequest({
-      method: 'POST',
-      query: {},
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'content-length': '1',
-        ...(/^basic\s/i.test(authorization) ? { authorization } : {}),
-      },
-      body: stringParams(ctx.state.params as Params),
-    });
-    const server = new OAuth2Server({
-      model: oauthModel(app, ctx.ip),
-      accessTokenLifetime: lifetimes.accessSeconds,
-      refreshTokenLifetime: lifetimes.refreshSeconds,
-      allowExtendedTokenAttributes: true,
-      alwaysIssueNewRefreshToken: true,
-      // The library types ids as strings; ours are numbers, which it only compares with each other.
-    } as unknown as ConstructorParameters<typeof OAuth2Server>[0]);
-    ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
-    try {
-      const token = (await server.token(request, new OAuthResponse())) as unknown as { issued: IssuedToken };
-      ctx.body = token.issued;
-    } catch (error) {
-      if (!(error instanceof OAuthError)) throw error;
-      const inner = (error as OAuthError & { inner?: unknown }).inner;
-      if (inner instanceof DomainError || error.name === 'server_error') throw inner ?? error;
-      // RFC 6749 §5.2: a client that failed to authenticate gets 401 and a challenge.
-      const invalidClient = error.name === 'invalid_client';
-      ctx.status = invalidClient ? 401 : error.code;
-      if (invalidClient) ctx.set('WWW-Authenticate', 'Basic realm="forum"');
-      ctx.body = { error: error.name, error_description: error.message };
-    }
-  });
+  docs.route(
+    router,
+    '',
+    {
+      method: 'post',
+      path: '/oauth/token',
+      summary: 'Get an access token',
+      description:
+        'RFC 6749: the password, refresh_token and client_credentials grants. A form body as the RFC says, or JSON. ' +
+        'Refresh tokens rotate; reusing a rotated one revokes its whole family. Failed attempts are throttled (429).',
+      tag: 'OAuth',
+      access: 'client',
+      body: { schema: TokenRequest, media: ['form', 'json'] },
+      response: { schema: TokenSchema, example: examples.token, description: 'The token (Cache-Control: no-store)' },
+      errors: [400, 401, 429],
+      oauthErrors: true,
+    },
+    async (ctx) => {
+      const authorization = ctx.get('authorization');
+      const request = new OAuthRequest({
+        method: 'POST',
+        query: {},
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': '1',
+          ...(/^basic\s/i.test(authorization) ? { authorization } : {}),
+        },
+        body: stringParams(ctx.state.params as Params),
+      });
+      const server = new OAuth2Server({
+        model: oauthModel(app, ctx.ip),
+        accessTokenLifetime: lifetimes.accessSeconds,
+        refreshTokenLifetime: lifetimes.refreshSeconds,
+        allowExtendedTokenAttributes: true,
+        alwaysIssueNewRefreshToken: true,
+        // The library types ids as strings; ours are numbers, which it only compares with each other.
+      } as unknown as ConstructorParameters<typeof OAuth2Server>[0]);
+      ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+      try {
+        const token = (await server.token(request, new OAuthResponse())) as unknown as { issued: IssuedToken };
+        ctx.body = token.issued;
+      } catch (error) {
+        if (!(error instanceof OAuthError)) throw error;
+        const inner = (error as OAuthError & { inner?: unknown }).inner;
+        if (inner instanceof DomainError || error.name === 'server_error') throw inner ?? error;
+        // RFC 6749 §5.2: a client that failed to authenticate gets 401 and a challenge.
+        const invalidClient = error.name === 'invalid_client';
+        ctx.status = invalidClient ? 401 : error.code;
+        if (invalidClient) ctx.set('WWW-Authenticate', 'Basic realm="forum"');
+        ctx.body = { error: error.name, error_description: error.message };
+      }
+    },
+  );
 
-  /** RFC 7009: the answer is 200 whether or not the token was known, so it reveals nothing. */
-  router.post('/oauth/revoke', async (ctx) => {
-    const token = (ctx.state.params as Params).token;
-    if (typeof token === 'string') await app.revokeToken.execute(token);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = {};
-  });
+  docs.route(
+    router,
+    '',
+    {
+      method: 'post',
+      path: '/oauth/revoke',
+      summary: 'Revoke a token',
+      description: 'RFC 7009: revokes an access or refresh token with its pair. Always 200, so it reveals nothing.',
+      tag: 'OAuth',
+      access: 'client',
+      body: { schema: RevokeRequest, media: ['form', 'json'] },
+      response: { schema: z.strictObject({}), example: {}, description: 'Done (or nothing to do)' },
+      errors: [],
+    },
+    async (ctx) => {
+      const token = (ctx.state.params as Params).token;
+      if (typeof token === 'string') await app.revokeToken.execute(token);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = {};
+    },
+  );
 
   return router;
 }

@@ -7,6 +7,8 @@ import { PHOTO_MAX_BYTES } from '../../../application/photos/upload-photo.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { actorOf } from '../auth.js';
 import { BodyRejected } from '../error-mapper.js';
+import { z } from 'zod';
+import type { ApiDescription } from '../openapi/describe.js';
 
 /** One file, `file`, of at most 5 MiB, kept in memory (5 MiB is small), with a few small form fields at most. */
 const receive = multer({
@@ -25,19 +27,42 @@ function uploadError(error: unknown): unknown {
   return error;
 }
 
+const PhotoBody = z.object({
+  file: z.string().meta({ format: 'binary', description: 'a PNG, JPEG, GIF or WebP image, at most 5 MiB (judged by its bytes)' }),
+});
+
 /** `POST /photos` (contract §7): multipart field `file` → `{"image_url": …}`. */
-export function photoRoutes(app: UseCases): Router {
+export function photoRoutes(app: UseCases, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
 
-  router.post('/photos', async (ctx) => {
-    const actor = actorOf(ctx);
-    requireUser(actor); // before reading up to 5 MiB from a stranger
-    await receive(ctx as never, async () => undefined).catch((error: unknown) => {
-      throw uploadError(error);
-    });
-    const file = (ctx as Context & { file?: { buffer: Buffer } }).file;
-    ctx.body = { image_url: await app.uploadPhoto.execute(actor, file && { bytes: file.buffer }) };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'post',
+      path: '/photos',
+      summary: 'Upload a photo',
+      description: 'Stored under a name of the service’s own; served back at image_url. Blocked users: 403.',
+      tag: 'Uploads',
+      access: 'user',
+      body: { schema: PhotoBody, media: ['multipart'] },
+      response: {
+        schema: z.strictObject({ image_url: z.url() }),
+        example: { image_url: 'http://127.0.0.1:3000/uploads/photos/2026/11/0f1e2d3c4b5a69788796a5b4c3d2e1f0.png' },
+        description: 'Where the photo is served',
+      },
+      errors: [400, 403],
+    },
+    async (ctx) => {
+      const actor = actorOf(ctx);
+      requireUser(actor); // before reading up to 5 MiB from a stranger
+      await receive(ctx as never, async () => undefined).catch((error: unknown) => {
+        throw uploadError(error);
+      });
+      const file = (ctx as Context & { file?: { buffer: Buffer } }).file;
+      ctx.body = { image_url: await app.uploadPhoto.execute(actor, file && { bytes: file.buffer }) };
+    },
+  );
 
   return router;
 }

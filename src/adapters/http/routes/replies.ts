@@ -1,14 +1,23 @@
 import Router, { type RouterContext } from '@koa/router';
 import { z } from 'zod';
+import { Id, Offset, readAll, Text } from '../../../application/inputs.js';
+import { LikeTargetInput } from '../../../application/likes/like.js';
+import { ReplyLimit } from '../../../application/replies/list-replies.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import { actorOf } from '../auth.js';
-import { type Params, param, parseParams, pathId } from '../params.js';
+import { type Params, IdPath, pathId } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
+import { LikeResultSchema, OkSchema, ReplyDetailSchema, ReplySchema } from '../../presentation/schemas.js';
+import type { ApiDescription } from '../openapi/describe.js';
+import { examples } from '../openapi/examples.js';
 
-const pageQuery = z.object({ offset: param.optionalInteger, limit: param.optionalInteger });
+const PageQuery = z.object({ offset: Offset, limit: ReplyLimit });
+const ReplyBody = z.object({ body: Text.meta({ description: 'Markdown', example: 'Yes: `offset` and `limit`.' }) });
+const LikeParams = z.object({ obj_type: LikeTargetInput, obj_id: Id });
+const ReplyResponse = z.strictObject({ reply: ReplyDetailSchema });
 
-export function replyRoutes(app: UseCases, wire: Wire): Router {
+export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
   const params = (ctx: { state: { params: Params } }) => ctx.state.params;
 
@@ -18,43 +27,149 @@ export function replyRoutes(app: UseCases, wire: Wire): Router {
     return { reply: wire.replyDetail(reply, actorOf(ctx)) };
   }
 
-  router.get('/topics/:id/replies', async (ctx) => {
-    const page = parseParams(pageQuery, params(ctx));
-    const actor = actorOf(ctx);
-    const { replies, likedReplyIds } = await app.listReplies.execute(actor, { topicId: pathId(ctx.params.id), ...page });
-    ctx.body = { replies: replies.map((reply) => wire.reply(reply, actor)), meta: { user_liked_reply_ids: likedReplyIds } };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/topics/:id/replies',
+      summary: 'List a topic’s replies',
+      description: 'By id, with deleted replies (deleted: true, no text) and system events in place: floors stay stable.',
+      tag: 'Replies',
+      access: 'public',
+      params: IdPath,
+      query: PageQuery,
+      response: {
+        schema: z.strictObject({
+          replies: z.array(ReplySchema),
+          meta: z.strictObject({ user_liked_reply_ids: z.array(z.number().int()) }),
+        }),
+        example: { replies: [examples.reply], meta: { user_liked_reply_ids: [] } },
+        description: 'A page of replies, and those of them the caller liked',
+      },
+      errors: [400, 404],
+    },
+    async (ctx) => {
+      const page = readAll(PageQuery, params(ctx));
+      const actor = actorOf(ctx);
+      const { replies, likedReplyIds } = await app.listReplies.execute(actor, { topicId: pathId(ctx.params.id), ...page });
+      ctx.body = { replies: replies.map((reply) => wire.reply(reply, actor)), meta: { user_liked_reply_ids: likedReplyIds } };
+    },
+  );
 
-  router.post('/topics/:id/replies', async (ctx) => {
-    const id = await app.createReply.execute(actorOf(ctx), { topicId: pathId(ctx.params.id), body: params(ctx).body });
-    ctx.body = await detail(id, ctx);
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'post',
+      path: '/topics/:id/replies',
+      summary: 'Reply to a topic',
+      description:
+        'Checked in the source’s order: token, topic, body, permission (blocked users: 403), then the rules (a closed topic: 400 RecordInvalid).',
+      tag: 'Replies',
+      access: 'user',
+      params: IdPath,
+      body: { schema: ReplyBody, media: ['json', 'form'] },
+      response: { schema: ReplyResponse, example: { reply: examples.replyDetail }, description: 'The new reply' },
+      errors: [400, 403, 404],
+    },
+    async (ctx) => {
+      const id = await app.createReply.execute(actorOf(ctx), { topicId: pathId(ctx.params.id), body: params(ctx).body });
+      ctx.body = await detail(id, ctx);
+    },
+  );
 
-  router.get('/replies/:id', async (ctx) => {
-    ctx.body = await detail(pathId(ctx.params.id), ctx);
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/replies/:id',
+      summary: 'Read a reply',
+      description: 'A deleted reply, or a reply of a deleted topic, is 404.',
+      tag: 'Replies',
+      access: 'public',
+      params: IdPath,
+      response: { schema: ReplyResponse, example: { reply: examples.replyDetail }, description: 'The reply' },
+      errors: [404],
+    },
+    async (ctx) => {
+      ctx.body = await detail(pathId(ctx.params.id), ctx);
+    },
+  );
 
   // homeland's routes take POST, PUT and PATCH alike for an update.
-  router.post('/replies/:id', updateReply).put('/replies/:id', updateReply).patch('/replies/:id', updateReply);
-  async function updateReply(ctx: RouterContext) {
-    const id = pathId(ctx.params.id);
-    await app.updateReply.execute(actorOf(ctx), { id, body: params(ctx).body });
-    ctx.body = await detail(id, ctx);
+  for (const method of ['post', 'put', 'patch'] as const) {
+    docs.route(
+      router,
+      prefix,
+      {
+        method,
+        path: '/replies/:id',
+        summary: 'Update a reply',
+        description: 'The author or an administrator (checked before the parameter).',
+        tag: 'Replies',
+        access: 'user',
+        params: IdPath,
+        body: { schema: ReplyBody, media: ['json', 'form'] },
+        response: { schema: ReplyResponse, example: { reply: examples.replyDetail }, description: 'The updated reply' },
+        errors: [400, 403, 404],
+      },
+      async (ctx) => {
+        const id = pathId(ctx.params.id);
+        await app.updateReply.execute(actorOf(ctx), { id, body: params(ctx).body });
+        ctx.body = await detail(id, ctx);
+      },
+    );
   }
 
-  router.delete('/replies/:id', async (ctx) => {
-    await app.deleteReply.execute(actorOf(ctx), pathId(ctx.params.id));
-    ctx.body = OK;
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'delete',
+      path: '/replies/:id',
+      summary: 'Delete a reply',
+      description: 'Soft; the topic’s counters and last-reply fields are recomputed.',
+      tag: 'Replies',
+      access: 'user',
+      params: IdPath,
+      response: { schema: OkSchema, example: examples.ok, description: 'Done' },
+      errors: [403, 404],
+    },
+    async (ctx) => {
+      await app.deleteReply.execute(actorOf(ctx), pathId(ctx.params.id));
+      ctx.body = OK;
+    },
+  );
 
   for (const [method, like] of [
     ['post', true],
     ['delete', false],
   ] as const) {
-    router[method]('/likes', async (ctx) => {
-      const { obj_type, obj_id } = params(ctx);
-      ctx.body = await app.like.execute(actorOf(ctx), { type: obj_type, id: obj_id }, like);
-    });
+    docs.route(
+      router,
+      prefix,
+      {
+        method,
+        path: '/likes',
+        summary: like ? 'Like a topic or reply' : 'Take a like back',
+        description: 'Idempotent; liking your own is ignored. Blocked users may like.',
+        tag: 'Replies',
+        access: 'user',
+        body: { schema: LikeParams, media: ['json', 'form'] },
+        response: {
+          schema: LikeResultSchema,
+          example: { obj_type: 'topic', obj_id: 42, count: 3 },
+          description: 'The object and its like count',
+        },
+        errors: [400, 404],
+      },
+      async (ctx) => {
+        const { obj_type, obj_id } = params(ctx);
+        ctx.body = await app.like.execute(actorOf(ctx), { type: obj_type, id: obj_id }, like);
+      },
+    );
   }
 
   return router;

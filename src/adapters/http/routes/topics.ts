@@ -1,19 +1,39 @@
 import Router, { type RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { NotFound } from '../../../domain/shared/errors.js';
+import { Id, ListLimit, maybe, Offset, readAll, Text } from '../../../application/inputs.js';
+import { TopicListTypeInput } from '../../../application/topics/list-topics.js';
+import { TopicActionInput } from '../../../application/topics/topic-action.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { actorOf } from '../auth.js';
-import { type Params, param, parseParams, pathId } from '../params.js';
+import { type Params, IdPath, pathId } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
+import { OkSchema, TopicDetailSchema, TopicMetaSchema, TopicSchema } from '../../presentation/schemas.js';
+import type { ApiDescription } from '../openapi/describe.js';
+import { examples } from '../openapi/examples.js';
 
-const listQuery = z.object({
-  type: param.optionalText,
-  node_id: param.optionalId,
-  offset: param.optionalInteger,
-  limit: param.optionalInteger,
+const ListQuery = z.object({
+  type: TopicListTypeInput.meta({ description: 'the ordering (an unknown one is last_actived)' }),
+  node_id: maybe(Id).meta({ description: 'only this node’s topics (hidden or not, without block filters)' }),
+  offset: Offset,
+  limit: ListLimit,
 });
 
-export function topicRoutes(app: UseCases, wire: Wire): Router {
+const TopicBody = z.object({
+  title: Text.meta({ example: 'How do I paginate topics?' }),
+  body: Text.meta({
+    description: 'Markdown (raw HTML on the allow-list of contract §5 is kept)',
+    example: 'Is there an `offset`?',
+  }),
+  node_id: Id,
+});
+
+const ActionQuery = z.object({ type: TopicActionInput });
+
+const TopicResponse = z.strictObject({ topic: TopicDetailSchema });
+const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
+
+export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
   const params = (ctx: { state: { params: Params } }) => ctx.state.params;
 
@@ -24,77 +44,224 @@ export function topicRoutes(app: UseCases, wire: Wire): Router {
     return { topic: wire.topicDetail(topic, actor) };
   }
 
-  router.get('/topics', async (ctx) => {
-    const query = parseParams(listQuery, params(ctx));
-    const actor = actorOf(ctx);
-    const topics = await app.listTopics.execute(actor, {
-      type: query.type,
-      nodeId: query.node_id,
-      offset: query.offset,
-      limit: query.limit,
-    });
-    ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/topics',
+      summary: 'List topics',
+      description: 'Without node_id: anonymous callers do not see hidden nodes; users do not see their blocked nodes and users.',
+      tag: 'Topics',
+      access: 'public',
+      query: ListQuery,
+      response: {
+        schema: z.strictObject({ topics: z.array(TopicSchema) }),
+        example: { topics: [examples.topic] },
+        description: 'A page of topics',
+      },
+      errors: [400, 404],
+    },
+    async (ctx) => {
+      const query = readAll(ListQuery, params(ctx));
+      const actor = actorOf(ctx);
+      const topics = await app.listTopics.execute(actor, {
+        type: query.type,
+        nodeId: query.node_id,
+        offset: query.offset,
+        limit: query.limit,
+      });
+      ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
+    },
+  );
 
-  router.get('/topics/:id', async (ctx) => {
-    const actor = actorOf(ctx);
-    // HEAD is safe by definition: it looks without reading, so it counts no hit and marks nothing read.
-    if (ctx.method === 'HEAD') {
-      ctx.body = { ...(await detail(pathId(ctx.params.id), ctx)), meta: {} };
-      return;
-    }
-    const { topic, meta } = await app.showTopic.execute(actor, pathId(ctx.params.id));
-    ctx.body = { topic: wire.topicDetail(topic, actor), meta };
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/topics/:id',
+      summary: 'Read a topic',
+      description: 'Counts a hit (not for HEAD) and marks the caller’s notifications about the topic read.',
+      tag: 'Topics',
+      access: 'public',
+      params: IdPath,
+      response: {
+        schema: z.strictObject({ topic: TopicDetailSchema, meta: TopicMetaSchema }),
+        example: { topic: examples.topicDetail, meta: examples.topicMeta },
+        description: 'The topic and the caller’s relation to it',
+      },
+      errors: [404],
+    },
+    async (ctx) => {
+      const actor = actorOf(ctx);
+      // HEAD is safe by definition: it looks without reading, so it counts no hit and marks nothing read.
+      if (ctx.method === 'HEAD') {
+        ctx.body = { ...(await detail(pathId(ctx.params.id), ctx)), meta: { followed: false, liked: false, favorited: false } };
+        return;
+      }
+      const { topic, meta } = await app.showTopic.execute(actor, pathId(ctx.params.id));
+      ctx.body = { topic: wire.topicDetail(topic, actor), meta };
+    },
+  );
 
-  router.post('/topics', async (ctx) => {
-    const { title, body, node_id } = params(ctx);
-    const id = await app.createTopic.execute(actorOf(ctx), { title, body, nodeId: node_id });
-    ctx.body = await detail(id, ctx);
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'post',
+      path: '/topics',
+      summary: 'Create a topic',
+      description: 'Parameters are checked before the permission (blocked users: 403).',
+      tag: 'Topics',
+      access: 'user',
+      body: { schema: TopicBody, media: ['json', 'form'] },
+      response: { schema: TopicResponse, example: { topic: examples.topicDetail }, description: 'The new topic' },
+      errors: [400, 403],
+    },
+    async (ctx) => {
+      const { title, body, node_id } = params(ctx);
+      const id = await app.createTopic.execute(actorOf(ctx), { title, body, nodeId: node_id });
+      ctx.body = await detail(id, ctx);
+    },
+  );
 
   // homeland's routes take POST, PUT and PATCH alike for an update.
-  router.post('/topics/:id', updateTopic).put('/topics/:id', updateTopic).patch('/topics/:id', updateTopic);
-  async function updateTopic(ctx: RouterContext) {
-    const { title, body, node_id } = params(ctx);
-    const id = pathId(ctx.params.id);
-    await app.updateTopic.execute(actorOf(ctx), { id, title, body, nodeId: node_id });
-    ctx.body = await detail(id, ctx);
+  for (const method of ['post', 'put', 'patch'] as const) {
+    docs.route(
+      router,
+      prefix,
+      {
+        method,
+        path: '/topics/:id',
+        summary: 'Update a topic',
+        description:
+          'The owner or an administrator. An administrator changing the node locks it; others cannot move a locked topic.',
+        tag: 'Topics',
+        access: 'user',
+        params: IdPath,
+        body: { schema: TopicBody, media: ['json', 'form'] },
+        response: { schema: TopicResponse, example: { topic: examples.topicDetail }, description: 'The updated topic' },
+        errors: [400, 403, 404],
+      },
+      async (ctx) => {
+        const { title, body, node_id } = params(ctx);
+        const id = pathId(ctx.params.id);
+        await app.updateTopic.execute(actorOf(ctx), { id, title, body, nodeId: node_id });
+        ctx.body = await detail(id, ctx);
+      },
+    );
   }
 
-  router.delete('/topics/:id', async (ctx) => {
-    await app.deleteTopic.execute(actorOf(ctx), pathId(ctx.params.id));
-    ctx.body = OK;
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'delete',
+      path: '/topics/:id',
+      summary: 'Delete a topic',
+      description: 'Soft. The owner while nobody else has replied; administrators always.',
+      tag: 'Topics',
+      access: 'user',
+      params: IdPath,
+      response: Ok,
+      errors: [403, 404],
+    },
+    async (ctx) => {
+      await app.deleteTopic.execute(actorOf(ctx), pathId(ctx.params.id));
+      ctx.body = OK;
+    },
+  );
 
   for (const [verb, on] of [
     ['follow', true],
     ['unfollow', false],
   ] as const) {
-    router.post(`/topics/:id/${verb}`, async (ctx) => {
-      await app.followTopic.execute(actorOf(ctx), pathId(ctx.params.id), on);
-      ctx.body = OK;
-    });
+    docs.route(
+      router,
+      prefix,
+      {
+        method: 'post',
+        path: `/topics/:id/${verb}`,
+        summary: on ? 'Follow a topic' : 'Stop following a topic',
+        description: 'Idempotent. Followers hear of new replies.',
+        tag: 'Topics',
+        access: 'user',
+        params: IdPath,
+        response: Ok,
+        errors: [404],
+      },
+      async (ctx) => {
+        await app.followTopic.execute(actorOf(ctx), pathId(ctx.params.id), on);
+        ctx.body = OK;
+      },
+    );
   }
   for (const [verb, on] of [
     ['favorite', true],
     ['unfavorite', false],
   ] as const) {
-    router.post(`/topics/:id/${verb}`, async (ctx) => {
-      await app.favoriteTopic.execute(actorOf(ctx), pathId(ctx.params.id), on);
-      ctx.body = OK;
-    });
+    docs.route(
+      router,
+      prefix,
+      {
+        method: 'post',
+        path: `/topics/:id/${verb}`,
+        summary: on ? 'Favorite a topic' : 'Unfavorite a topic',
+        description: 'Idempotent.',
+        tag: 'Topics',
+        access: 'user',
+        params: IdPath,
+        response: Ok,
+        errors: [404],
+      },
+      async (ctx) => {
+        await app.favoriteTopic.execute(actorOf(ctx), pathId(ctx.params.id), on);
+        ctx.body = OK;
+      },
+    );
   }
 
-  router.post('/topics/:id/ban', async (ctx) => {
-    await app.topicAction.execute(actorOf(ctx), pathId(ctx.params.id), 'ban');
-    ctx.body = OK;
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'post',
+      path: '/topics/:id/ban',
+      summary: 'Ban a topic',
+      description: 'Administrators: moves it to NoPoint, locks its node, records a ban event, notifies the owner.',
+      tag: 'Topics',
+      access: 'user',
+      params: IdPath,
+      response: Ok,
+      errors: [403, 404],
+    },
+    async (ctx) => {
+      await app.topicAction.execute(actorOf(ctx), pathId(ctx.params.id), 'ban');
+      ctx.body = OK;
+    },
+  );
 
-  router.post('/topics/:id/action', async (ctx) => {
-    await app.topicAction.execute(actorOf(ctx), pathId(ctx.params.id), params(ctx).type);
-    ctx.body = OK;
-  });
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'post',
+      path: '/topics/:id/action',
+      summary: 'Moderate a topic',
+      description: 'excellent, unexcellent, normal and ban for administrators; close and open for the owner too.',
+      tag: 'Topics',
+      access: 'user',
+      params: IdPath,
+      query: ActionQuery,
+      response: Ok,
+      errors: [400, 403, 404],
+    },
+    async (ctx) => {
+      await app.topicAction.execute(actorOf(ctx), pathId(ctx.params.id), params(ctx).type);
+      ctx.body = OK;
+    },
+  );
 
   return router;
 }

@@ -1,0 +1,248 @@
+import type Router from '@koa/router';
+import type { RouterMiddleware } from '@koa/router';
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+
+/**
+ * Every route is declared here together with its description: method, path, who may call it, its parameters
+ * and body (built from the same zod schemas the use cases read them with), its response (the schemas the
+ * presenters are typed by) and its errors. The router gets the route; the registry gets the operation; the
+ * OpenAPI document is generated from the registry. A route cannot exist without its operation.
+ */
+
+/** Who may call: anyone (a token, when valid, changes what is seen), a user (a token is needed), an OAuth client. */
+export type Access = 'public' | 'user' | 'client';
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 500 | 503;
+
+export interface Operation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Koa syntax (`/topics/:id`), under the router's prefix. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access: Access;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: { schema: z.ZodObject; media: readonly ('json' | 'form' | 'multipart')[] };
+  response: { schema: z.ZodType; example: unknown; description: string; media?: string };
+  /**
+   * Other responses, or a status's own description where the default does not fit (an endpoint with a body of
+   * its own for an error status; a 304 with no body at all).
+   */
+  otherResponses?: Partial<Record<ErrorStatus | 304, { schema?: z.ZodType; description: string }>>;
+  /** What can go wrong besides the errors every operation may answer (500, 503) and those implied by `access`. */
+  errors: readonly ErrorStatus[];
+  /** Errors in RFC 6749's shape (`{"error","error_description"}`) rather than the contract's (the OAuth endpoints). */
+  oauthErrors?: boolean;
+}
+
+/** The `error` names of contract §2, by status. */
+export const ERROR_NAMES: Record<ErrorStatus, readonly [string, ...string[]]> = {
+  400: ['ParameterInvalid', 'RecordInvalid'],
+  401: ['Unauthorized'],
+  403: ['AccessDenied'],
+  404: ['ResourceNotFound'],
+  405: ['MethodNotAllowed'],
+  413: ['PayloadTooLarge'],
+  415: ['UnsupportedMediaType'],
+  429: ['TooManyRequests'],
+  500: ['InternalError'],
+  503: ['ServiceUnavailable'],
+};
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'A parameter is absent or out of range (ParameterInvalid), or the record fails validation (RecordInvalid)',
+  401: 'No valid access token (with WWW-Authenticate)',
+  403: 'The caller may not do this',
+  404: 'No such record (a deleted one counts as none)',
+  405: 'The path does not serve this method (with Allow)',
+  413: 'The body is too large',
+  415: 'A body type or encoding the service does not read',
+  429: 'Too many attempts (with Retry-After)',
+  500: 'Something unexpected; details only in the server log',
+  503: 'The database cannot be reached right now (with Retry-After)',
+};
+
+const errorSchemas = new Map<ErrorStatus, z.ZodType>();
+
+/** The error body of a status, as contract §2 gives it. */
+export function errorSchema(status: ErrorStatus): z.ZodType {
+  let schema = errorSchemas.get(status);
+  if (!schema) {
+    schema = z
+      .strictObject({ error: z.enum(ERROR_NAMES[status]), message: z.string().optional() })
+      .meta({ id: `Error${status}`, description: ERROR_DESCRIPTIONS[status] });
+    errorSchemas.set(status, schema);
+  }
+  return schema;
+}
+
+/** RFC 6749 §5.2 errors of the token endpoint. */
+export const OAuthErrorSchema = z
+  .strictObject({
+    error: z.enum([
+      'invalid_request',
+      'invalid_client',
+      'invalid_grant',
+      'unauthorized_client',
+      'unsupported_grant_type',
+      'invalid_scope',
+    ]),
+    error_description: z.string().optional(),
+  })
+  .meta({ id: 'OAuthError', description: 'An OAuth 2.0 error (RFC 6749 §5.2)' });
+
+const MEDIA = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' } as const;
+
+type Security = Record<string, string[]>[];
+const USER_SECURITY: Security = [{ bearerAuth: [] }, { oauth2: ['all'] }, { accessToken: [] }];
+
+/** Koa's `/topics/:id` as OpenAPI writes it: `/topics/{id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:(\w+)/g, '{$1}');
+}
+
+export interface DescribedOperation {
+  method: string;
+  /** The OpenAPI path, prefix included. */
+  path: string;
+}
+
+export class ApiDescription {
+  private readonly registry = new OpenAPIRegistry();
+  private document: object | null = null;
+  /** Every operation declared so far, as the document lists them. */
+  readonly operations: DescribedOperation[] = [];
+
+  constructor() {
+    this.registry.registerComponent('securitySchemes', 'bearerAuth', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An access token from POST /oauth/token (or `forumctl tokens issue`)',
+    });
+    this.registry.registerComponent('securitySchemes', 'accessToken', {
+      type: 'apiKey',
+      in: 'query',
+      name: 'access_token',
+      description: 'The access token as a parameter (query or body); the Authorization header wins when both are given',
+    });
+    this.registry.registerComponent('securitySchemes', 'oauth2', {
+      type: 'oauth2',
+      description: 'OAuth 2.0 (RFC 6749); clients authenticate with client_id and client_secret, or HTTP Basic',
+      flows: {
+        password: { tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: { all: 'everything the user may do' } },
+        clientCredentials: { tokenUrl: '/oauth/token', scopes: { all: 'a token with no user' } },
+      },
+    });
+    this.registry.registerComponent('securitySchemes', 'clientBasic', {
+      type: 'http',
+      scheme: 'basic',
+      description: 'OAuth client authentication: client_id and client_secret',
+    });
+  }
+
+  /**
+   * Declares a route on `router` (whose paths start with `prefix` in the document) and its operation in the
+   * description. Returns the router, for chaining.
+   */
+  route(router: Router, prefix: string, operation: Operation, ...handlers: RouterMiddleware[]): Router {
+    router[operation.method](operation.path, ...(handlers as [RouterMiddleware]));
+    const path = openApiPath(prefix + operation.path);
+    this.operations.push({ method: operation.method, path });
+    this.registry.registerPath(this.config(path, operation));
+    this.document = null;
+    return router;
+  }
+
+  /** The OpenAPI 3.1 document, generated once (and again only if a route was added since). */
+  generate(info: { publicUrl: string; version: string }): object {
+    this.document ??= new OpenApiGeneratorV31(this.registry.definitions).generateDocument({
+      openapi: '3.1.0',
+      info: {
+        title: 'forum API',
+        version: info.version,
+        description:
+          'A discussion-forum back end, wire-compatible with the Ruby China ("homeland") API v3. Every path under ' +
+          '/api/v3 also answers with a `.json` suffix. Parameters come from the query string, a form body or a ' +
+          'JSON body, merged (the body wins). Every success is 200; errors are `{"error","message"}` (contract §2).',
+      },
+      servers: [{ url: info.publicUrl }],
+      tags: TAGS,
+    });
+    return this.document;
+  }
+
+  private config(path: string, operation: Operation): RouteConfig {
+    const statuses = new Set<ErrorStatus | 304>([...operation.errors, 500, 503]);
+    for (const status of Object.keys(operation.otherResponses ?? {})) statuses.add(Number(status) as ErrorStatus | 304);
+    if (operation.access === 'user') statuses.add(401);
+    if (operation.body) statuses.add(413).add(415);
+    const errors = Object.fromEntries(
+      [...statuses]
+        .sort((a, b) => a - b)
+        .map((status) => {
+          const own = operation.otherResponses?.[status];
+          if (status === 304) return [status, { description: own!.description }];
+          const schema =
+            own?.schema ?? (operation.oauthErrors && (status === 400 || status === 401) ? OAuthErrorSchema : errorSchema(status));
+          return [
+            status,
+            { description: own?.description ?? ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema } } },
+          ];
+        }),
+    );
+    const security: Security =
+      operation.access === 'user'
+        ? USER_SECURITY
+        : operation.access === 'public'
+          ? [...USER_SECURITY, {}]
+          : [{ clientBasic: [] }, {}];
+    return {
+      method: operation.method,
+      path,
+      summary: operation.summary,
+      ...(operation.description ? { description: operation.description } : {}),
+      tags: [operation.tag],
+      security,
+      request: {
+        ...(operation.params ? { params: operation.params } : {}),
+        ...(operation.query ? { query: operation.query } : {}),
+        ...(operation.body
+          ? {
+              body: {
+                required: true,
+                content: Object.fromEntries(
+                  operation.body.media.map((media) => [MEDIA[media], { schema: operation.body!.schema }]),
+                ),
+              },
+            }
+          : {}),
+      },
+      responses: {
+        200: {
+          description: operation.response.description,
+          content: {
+            [operation.response.media ?? 'application/json']: {
+              schema: operation.response.schema,
+              example: operation.response.example,
+            },
+          },
+        },
+        ...errors,
+      },
+    };
+  }
+}
+
+const TAGS = [
+  { name: 'Topics', description: 'Topics: lists, reading, writing, moderation' },
+  { name: 'Replies', description: 'Replies to topics, and likes' },
+  { name: 'Notifications', description: 'The caller’s notifications' },
+  { name: 'Users', description: 'Profiles, lists, follows and blocks' },
+  { name: 'Nodes', description: 'Nodes (categories of topics)' },
+  { name: 'Uploads', description: 'Photos and push devices' },
+  { name: 'OAuth', description: 'Tokens (RFC 6749, RFC 7009)' },
+  { name: 'Service', description: 'Health, the document itself, files' },
+];

@@ -1,0 +1,117 @@
+import type { NodeView, ReplyDetailView, TopicDetailView, UserDetailView, UserView } from '../../../application/read-models.js';
+import { Wire } from '../../presentation/wire.js';
+
+/**
+ * Examples for the document, made by the presenters themselves from sample views: they have the exact shapes
+ * that responses have (a test checks them against the schemas too).
+ */
+
+const wire = new Wire('http://127.0.0.1:3000');
+const at = new Date('2026-11-21T08:15:30.123Z');
+const later = new Date('2026-11-21T09:02:11.456Z');
+
+const alice: UserView = { id: 2, login: 'alice', name: 'Alice' };
+const bob: UserView = { id: 3, login: 'bob', name: null };
+const viewer = { id: 2, role: 'member' as const };
+
+const aliceDetail: UserDetailView = {
+  ...alice,
+  email: 'alice@example.com',
+  role: 'member',
+  createdAt: at,
+  topicsCount: 12,
+  repliesCount: 40,
+  followersCount: 3,
+  followingCount: 5,
+  favoritesCount: 2,
+  location: 'Shanghai',
+  company: null,
+  twitter: null,
+  github: 'alice',
+  website: null,
+  tagline: 'Asks good questions',
+  bio: null,
+};
+
+const node: NodeView = {
+  id: 2,
+  name: 'General',
+  summary: 'Anything goes',
+  sort: 0,
+  topicsCount: 12,
+  hidden: false,
+  updatedAt: at,
+};
+
+const topic: TopicDetailView = {
+  id: 42,
+  title: 'How do I paginate topics?',
+  createdAt: at,
+  updatedAt: later,
+  repliedAt: later,
+  repliesCount: 1,
+  nodeId: 2,
+  nodeName: 'General',
+  lastReplyUserId: 3,
+  lastReplyUserLogin: 'bob',
+  grade: 'normal',
+  likesCount: 2,
+  hits: 17,
+  lockNode: false,
+  closedAt: null,
+  user: alice,
+  hasRepliesFromOthers: true,
+  body: 'Is there an `offset`?\nThanks @bob',
+  bodyHtml:
+    '<p>Is there an <code>offset</code>?<br />\nThanks <a href="/bob" class="user-mention" rel="nofollow noopener">@bob</a></p>',
+};
+
+const reply: ReplyDetailView = {
+  id: 314,
+  topicId: 42,
+  body: 'Yes: `offset` and `limit`.',
+  bodyHtml: '<p>Yes: <code>offset</code> and <code>limit</code>.</p>',
+  action: null,
+  likesCount: 1,
+  likedUserIds: [2],
+  deleted: false,
+  createdAt: later,
+  updatedAt: later,
+  user: bob,
+  topicTitle: topic.title,
+};
+
+export const examples = {
+  user: wire.user(alice),
+  userDetail: wire.userDetail(aliceDetail, viewer),
+  node: wire.node(node),
+  topic: wire.topic(topic, viewer),
+  topicDetail: wire.topicDetail(topic, viewer),
+  topicMeta: { followed: true, liked: false, favorited: false },
+  reply: wire.reply(reply, viewer),
+  replyDetail: wire.replyDetail(reply, viewer),
+  notification: wire.notification(
+    {
+      id: 7,
+      type: 'TopicReply',
+      read: false,
+      createdAt: later,
+      updatedAt: later,
+      mentionType: null,
+      actor: bob,
+      topic,
+      reply,
+      node: null,
+    },
+    viewer,
+  ),
+  token: {
+    access_token: '3f1c0a6b9d2e4f7081a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7081',
+    token_type: 'Bearer' as const,
+    expires_in: 86_400,
+    refresh_token: '9a8b7c6d5e4f30211f2e3d4c5b6a79880a1b2c3d4e5f60718293a4b5c6d7e8f9',
+    scope: 'all',
+    created_at: 1_795_300_000,
+  },
+  ok: { ok: 1 as const },
+};

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { SYSTEM_EVENTS } from '../../domain/replies/reply.js';
+import { ROLES } from '../../domain/users/role.js';
+
+/**
+ * The wire shapes of contract §5 as zod schemas: the presenters in wire.ts return exactly these types, and the
+ * OpenAPI document describes responses with them, so that what is sent and what is documented cannot drift apart.
+ * Objects are strict: the document says no other key appears.
+ */
+
+const timestamp = z.iso.datetime().meta({ description: 'ISO 8601, UTC, milliseconds', example: '2026-11-21T08:15:30.123Z' });
+const id = z.number().int().min(1).meta({ example: 42 });
+
+export const UserSchema = z
+  .strictObject({
+    id,
+    login: z.string().meta({ example: 'alice' }),
+    name: z.string().nullable().meta({ example: 'Alice' }),
+    avatar_url: z.url().meta({ example: 'http://127.0.0.1:3000/avatars/alice.svg' }),
+  })
+  .meta({ id: 'User', description: 'A user, as shown inside other objects and lists' });
+
+const profile = z.string().nullable();
+
+export const UserDetailSchema = UserSchema.extend({
+  email: z.string().meta({ description: 'empty unless it is the caller’s own' }),
+  created_at: timestamp,
+  topics_count: z.number().int(),
+  replies_count: z.number().int(),
+  followers_count: z.number().int(),
+  following_count: z.number().int(),
+  favorites_count: z.number().int(),
+  level: z.enum(ROLES),
+  level_name: z.enum(['Member', 'Admin', 'Banned']),
+  location: profile,
+  company: profile,
+  twitter: profile,
+  github: profile,
+  website: profile,
+  tagline: profile,
+  bio: profile,
+}).meta({ id: 'UserDetail', description: 'A user’s profile' });
+
+export const TopicAbilitiesSchema = z
+  .strictObject({
+    update: z.boolean(),
+    destroy: z.boolean(),
+    ban: z.boolean(),
+    excellent: z.boolean(),
+    unexcellent: z.boolean(),
+    close: z.boolean(),
+    open: z.boolean(),
+  })
+  .meta({ id: 'TopicAbilities', description: 'What the caller may do with the topic' });
+
+export const TopicSchema = z
+  .strictObject({
+    id,
+    title: z.string().meta({ example: 'How do I paginate topics?' }),
+    created_at: timestamp,
+    updated_at: timestamp,
+    replied_at: timestamp.nullable(),
+    replies_count: z.number().int(),
+    node_id: id,
+    node_name: z.string(),
+    last_reply_user_id: id.nullable(),
+    last_reply_user_login: z.string().nullable(),
+    grade: z.enum(['normal', 'excellent']),
+    excellent: z.union([z.literal(0), z.literal(1)]),
+    likes_count: z.number().int(),
+    hits: z.number().int(),
+    lock_node: z.boolean(),
+    closed_at: timestamp.nullable(),
+    deleted: z.literal(false),
+    user: UserSchema,
+    abilities: TopicAbilitiesSchema,
+  })
+  .meta({ id: 'Topic', description: 'A topic in a list (never its body)' });
+
+export const TopicDetailSchema = TopicSchema.extend({
+  body: z.string().meta({ description: 'the Markdown as submitted' }),
+  body_html: z.string().meta({ description: 'the Markdown rendered and sanitized (contract §5)' }),
+}).meta({ id: 'TopicDetail', description: 'A topic with its body' });
+
+export const TopicMetaSchema = z
+  .strictObject({ followed: z.boolean(), liked: z.boolean(), favorited: z.boolean() })
+  .meta({ id: 'TopicMeta', description: 'The caller’s relation to the topic' });
+
+export const ReplyAbilitiesSchema = z
+  .strictObject({ update: z.boolean(), destroy: z.boolean() })
+  .meta({ id: 'ReplyAbilities', description: 'What the caller may do with the reply' });
+
+export const ReplySchema = z
+  .strictObject({
+    id,
+    body: z.string().meta({ description: 'empty for a deleted reply' }),
+    body_html: z.string(),
+    topic_id: id,
+    created_at: timestamp,
+    updated_at: timestamp,
+    likes_count: z.number().int(),
+    liked_user_ids: z.array(id),
+    action: z.enum(SYSTEM_EVENTS).nullable().meta({ description: 'null for a normal reply; the event for a system event' }),
+    deleted: z.boolean(),
+    user: UserSchema,
+    abilities: ReplyAbilitiesSchema,
+  })
+  .meta({ id: 'Reply', description: 'A reply, or a system event, or a deleted reply keeping its place' });
+
+export const ReplyDetailSchema = ReplySchema.extend({ topic_title: z.string() }).meta({
+  id: 'ReplyDetail',
+  description: 'A reply with the title of its topic',
+});
+
+export const NodeSchema = z
+  .strictObject({
+    id,
+    name: z.string().meta({ example: 'General' }),
+    summary: z.string(),
+    sort: z.number().int(),
+    topics_count: z.number().int(),
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Node', description: 'A node (a category of topics)' });
+
+const notification = {
+  id,
+  read: z.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  actor: UserSchema.optional(),
+};
+
+/** Contract §5: the related records by type; a key whose record was deleted is absent. */
+export const NotificationSchema = z
+  .discriminatedUnion('type', [
+    z.strictObject({
+      ...notification,
+      type: z.literal('TopicReply'),
+      reply: ReplySchema.optional(),
+      topic: TopicSchema.optional(),
+    }),
+    z.strictObject({
+      ...notification,
+      type: z.literal('Mention'),
+      mention_type: z.enum(['Topic', 'Reply']),
+      mention: z.union([TopicSchema, ReplySchema]).optional(),
+      topic: TopicSchema.optional(),
+    }),
+    z.strictObject({
+      ...notification,
+      type: z.literal('NodeChanged'),
+      topic: TopicSchema.optional(),
+      node: NodeSchema.optional(),
+    }),
+    z.strictObject({ ...notification, type: z.literal('Topic'), topic: TopicSchema.optional() }),
+    z.strictObject({ ...notification, type: z.literal('Follow') }),
+  ])
+  .meta({ id: 'Notification', description: 'A notification of the caller (contract §5)' });
+
+export const OkSchema = z.strictObject({ ok: z.literal(1) }).meta({ id: 'Ok', description: 'The acknowledgement' });
+
+/** The token response of RFC 6749 §5.1, plus Doorkeeper's `created_at` (homeland's clients read it). */
+export const TokenSchema = z
+  .strictObject({
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number().int(),
+    refresh_token: z.string().optional().meta({ description: 'absent for client credentials' }),
+    scope: z.string().meta({ example: 'all' }),
+    created_at: z.number().int().meta({ description: 'seconds since the epoch' }),
+  })
+  .meta({ id: 'Token', description: 'An issued access token' });
+
+export const LikeResultSchema = z
+  .strictObject({ obj_type: z.enum(['topic', 'reply']), obj_id: id, count: z.number().int() })
+  .meta({ id: 'LikeResult', description: 'The liked object and its like count' });
