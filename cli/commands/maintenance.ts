@@ -2,7 +2,6 @@ import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { action, confirmed, integerOption } from './shared.js';
 import { table } from '../output.js';
-import { InvalidInput } from '../../src/domain/shared/errors.js';
 
 export function maintenanceCommand(runtime: CliRuntime): Command {
   const maintenance = new Command('maintenance').description('maintenance jobs for operators and scripts');
@@ -25,8 +24,7 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance recount --json')
     .action(
       action(runtime, async (context, options: { batchSize: string }) => {
-        const batchSize = integerOption(options.batchSize, 'batch-size')!;
-        if (batchSize < 1) throw new InvalidInput('batch-size', 'batch-size must be at least 1');
+        const batchSize = integerOption(options.batchSize, 'batch-size', 1)!;
         const bars: { stop(): void }[] = [];
         const corrected = await context.session.useCases.recount.execute({
           batchSize,
@@ -49,7 +47,7 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-notifications --older-than 90 --yes')
     .action(
       action(runtime, async (context, options: { olderThan: string }) => {
-        const days = integerOption(options.olderThan, 'older-than')!;
+        const days = integerOption(options.olderThan, 'older-than', 0)!;
         await confirmed(context, `Delete every notification older than ${days} days?`);
         const purged = await context.session.useCases.purgeNotifications.execute(days);
         return { json: { purged }, text: `purged ${purged} notification(s)` };

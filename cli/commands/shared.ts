@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { InvalidInput, NotFound } from '../../src/domain/shared/errors.js';
+import { NotFound } from '../../src/domain/shared/errors.js';
+import { Id, read, wholeNumber } from '../../src/application/inputs.js';
 import { SYSTEM_LOGIN, type ActingUser } from '../../src/application/actor.js';
 import type { ActionContext, CliRuntime, CliSession, GlobalOptions } from '../runtime.js';
 
@@ -30,18 +31,19 @@ async function actingUser(session: CliSession, login: string | undefined): Promi
   return { id: user.id, login: user.login, role: user.role };
 }
 
-/** A positive whole-number argument (an id), or an invalid-input error naming it. */
+/*
+ * Arguments and options are read with the same schemas as the API's parameters (src/application/inputs.ts):
+ * an id is an id wherever it comes from, and a bad one is the same invalid-input error (exit 2).
+ */
+
+/** A positive whole-number argument (an id). */
 export function idArgument(value: string, name: string): number {
-  if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) {
-    throw new InvalidInput(name, `${name} must be a positive whole number, got "${value}"`);
-  }
-  return Number(value);
+  return read(Id, value, name);
 }
 
-export function integerOption(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^-?\d{1,10}$/.test(value)) throw new InvalidInput(name, `${name} must be a whole number, got "${value}"`);
-  return Number(value);
+/** A whole-number option within [min, max] (any 32-bit integer unless told otherwise); absent stays absent. */
+export function integerOption(value: string | undefined, name: string, min = -2_147_483_648, max = 2_147_483_647) {
+  return value === undefined ? undefined : read(wholeNumber(min, max), value, name);
 }
 
 /**
@@ -55,9 +57,7 @@ export async function confirmed(context: ActionContext, question: string): Promi
 
 export const OK_RESULT = (text: string) => ({ json: { ok: 1 }, text });
 
+/** A lifetime in seconds: at least one second, at most ten years. */
 export function positiveSeconds(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,10}$/.test(value) || Number(value) < 1)
-    throw new InvalidInput('expires-in', 'expires-in must be a positive number of seconds');
-  return Number(value);
+  return integerOption(value, 'expires-in', 1, 10 * 365 * 86_400);
 }

@@ -70,8 +70,7 @@ export function topicsCommand(runtime: CliRuntime): Command {
           if (id === undefined && options.node === undefined && options.fromNode !== undefined && options.toNode !== undefined) {
             const fromNodeId = idArgument(options.fromNode, 'from-node');
             const toNodeId = idArgument(options.toNode, 'to-node');
-            const batchSize = integerOption(options.batchSize, 'batch-size')!;
-            if (batchSize < 1) throw new InvalidInput('batch-size', 'batch-size must be at least 1');
+            const batchSize = integerOption(options.batchSize, 'batch-size', 1)!;
             await confirmed(context, `Move every topic of node ${fromNodeId} to node ${toNodeId}?`);
             const bar = context.io.progress('moving topics');
             const summary = await context.session.useCases.moveNodeTopics.execute(

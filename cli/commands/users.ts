@@ -4,7 +4,7 @@ import { isRole, ROLES } from '../../src/domain/users/role.js';
 import type { UserDetailView } from '../../src/application/read-models.js';
 import type { ActionContext, CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, idArgument, OK_RESULT } from './shared.js';
+import { action, idArgument, integerOption, OK_RESULT } from './shared.js';
 
 async function userByLogin(context: ActionContext, login: string): Promise<UserDetailView> {
   const user = await context.session.useCases.users.byLogin(login);
@@ -65,8 +65,8 @@ export function usersCommand(runtime: CliRuntime): Command {
     .action(
       action(runtime, async (context, options: { offset: string; limit: string }) => {
         const list = await context.session.useCases.users.list(
-          Number(options.offset) || 0,
-          Math.min(Number(options.limit) || 100, 10_000),
+          integerOption(options.offset, 'offset', 0)!,
+          integerOption(options.limit, 'limit', 1, 10_000)!,
         );
         return { json: { users: list.map((user) => presentForOperator(context, user)) }, text: userRows(list) };
       }),
