@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { loadConfig } from './config.js';
 import { buildContainer, useCasesOf } from './container.js';
 import { createApp } from './adapters/http/app.js';
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
     tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
+    publicUrl: config.publicUrl,
+    version: packageVersion(),
     uploads: new FolderStorage(config.uploadsDir, config.publicUrl),
   });
   const server = await listen(app, config.port, config.host);
@@ -54,6 +57,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** The version in package.json (dist/src/main.js is two folders below it). */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
 }
 
 main().catch((error: unknown) => {

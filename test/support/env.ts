@@ -80,6 +80,7 @@ export async function startTestEnv(): Promise<void> {
     logger: pino({ level: 'silent' }),
     tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
     uploads: new FolderStorage(uploadsDir, PUBLIC_URL),
+    publicUrl: PUBLIC_URL,
   };
   const app = createApp(dependencies);
   const env: TestEnv = {

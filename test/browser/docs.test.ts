@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { expect } from 'chai';
+import { chromium, type Browser } from 'playwright-core';
+import { listen, type RunningServer } from '../../src/adapters/http/server.js';
+import { testEnv } from '../support/env.js';
+
+/**
+ * /docs in a real browser: Debian's Chromium driven by playwright-core (never a downloaded browser). The page
+ * must load, list the operations, and ask nothing of any other host. A screenshot goes to test-output/ for a
+ * person to look at. Run by `npm run test:browser` (CI installs Chromium first).
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+describe('GET /docs in a browser', function () {
+  this.timeout(90_000);
+  let server: RunningServer;
+  let browser: Browser;
+
+  before(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
+    server = await listen(testEnv().app, 0, '127.0.0.1');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('loads, lists every operation, and requests nothing from another host', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 2000 } });
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+
+    const response = await page.goto(`${server.url}/docs`, { waitUntil: 'networkidle' });
+    expect(response?.status()).to.equal(200);
+    await page.waitForSelector('.opblock', { timeout: 30_000 });
+
+    const operations = await page.locator('.opblock').count();
+    const document = (await (await fetch(`${server.url}/api/v3/openapi.json`)).json()) as { paths: Record<string, object> };
+    const documented = Object.values(document.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
+    expect(operations, 'operations shown').to.equal(documented);
+    expect(await page.locator('.info .title').innerText()).to.include('forum API');
+
+    await mkdir('test-output', { recursive: true });
+    await page.screenshot({ path: 'test-output/docs.png' });
+
+    const origin = new URL(server.url).origin;
+    const elsewhere = requested.filter((url) => !url.startsWith(origin) && !url.startsWith('data:'));
+    expect(elsewhere, 'requests to other hosts').to.deep.equal([]);
+    expect(errors, 'errors in the page').to.deep.equal([]);
+  });
+});
