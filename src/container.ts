@@ -28,11 +28,21 @@ import { CreateNode, SetNodeHidden } from './application/nodes/manage-nodes.js';
 import {
   AccessTokenStore,
   Authenticate,
+  DescribeToken,
   IssueToken,
+  ListTokens,
   LookupRefreshToken,
   PurgeTokens,
+  RevokeAllTokens,
   RevokeToken,
 } from './application/tokens/access-tokens.js';
+import {
+  ApproveAuthorization,
+  AuthorizationCodeStore,
+  CheckAuthorizationRequest,
+  RedeemAuthorizationCode,
+} from './application/oauth/authorization.js';
+import { ResolveWebSession, SignIn, SignOut, WebSessionStore } from './application/oauth/web-sessions.js';
 import { AuthenticateClient, ClientStore, CreateApp, ListApps } from './application/oauth/clients.js';
 import { PasswordLogin } from './application/oauth/password-login.js';
 import { CredentialThrottle } from './application/oauth/credential-throttle.js';
@@ -77,11 +87,11 @@ import {
   MikroOrmReplyRepository,
   MikroOrmTopicRepository,
   MikroOrmUserRepository,
-  SqlAccessTokenStore,
   SqlDeviceRegistry,
   SqlLikeRepository,
   SqlNotificationRepository,
 } from './adapters/persistence/repositories.js';
+import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from './adapters/persistence/token-stores.js';
 import { MikroOrmUnitOfWork } from './adapters/persistence/unit-of-work.js';
 import type { Sql } from './adapters/persistence/sql.js';
 import { Argon2PasswordHasher } from './adapters/system/argon2-hasher.js';
@@ -124,6 +134,8 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, ReplyRepository, (em: EntityManager, sql: Sql) => new MikroOrmReplyRepository(em, sql), [Em, SqlRunner]);
   provide(bind, NotificationRepository, (sql: Sql) => new SqlNotificationRepository(sql), [SqlRunner]);
   provide(bind, AccessTokenStore, (sql: Sql) => new SqlAccessTokenStore(sql), [SqlRunner]);
+  provide(bind, AuthorizationCodeStore, (sql: Sql) => new SqlAuthorizationCodeStore(sql), [SqlRunner]);
+  provide(bind, WebSessionStore, (sql: Sql) => new SqlWebSessionStore(sql), [SqlRunner]);
   provide(bind, ClientStore, (sql: Sql) => new SqlClientStore(sql), [SqlRunner]);
   provide(
     bind,
@@ -160,8 +172,17 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   );
   useCase(RevokeToken, [AccessTokenStore, SecretGenerator, Clock]);
   useCase(LookupRefreshToken, [AccessTokenStore, SecretGenerator, Clock]);
-  useCase(PurgeTokens, [AccessTokenStore, Clock]);
+  useCase(PurgeTokens, [AccessTokenStore, AuthorizationCodeStore, WebSessionStore, Clock]);
+  useCase(DescribeToken, [AccessTokenStore, SecretGenerator, Clock]);
+  useCase(ListTokens, [AccessTokenStore, UserRepository, Clock]);
+  useCase(RevokeAllTokens, [AccessTokenStore, WebSessionStore, UserRepository, Clock]);
   useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle]);
+  useCase(CheckAuthorizationRequest, [ClientStore]);
+  useCase(ApproveAuthorization, [AuthorizationCodeStore, SecretGenerator, Clock]);
+  useCase(RedeemAuthorizationCode, [AuthorizationCodeStore, AccessTokenStore, SecretGenerator, Clock]);
+  useCase(SignIn, [PasswordLogin, WebSessionStore, SecretGenerator, Clock]);
+  useCase(ResolveWebSession, [WebSessionStore, SecretGenerator, Clock]);
+  useCase(SignOut, [WebSessionStore, SecretGenerator]);
   useCase(AuthenticateClient, [ClientStore, SecretGenerator, CredentialThrottle]);
   useCase(CreateApp, [ClientStore, SecretGenerator, Clock]);
   useCase(ListApps, [ClientStore]);
@@ -235,7 +256,16 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     revokeToken: RevokeToken,
     lookupRefreshToken: LookupRefreshToken,
     purgeTokens: PurgeTokens,
+    describeToken: DescribeToken,
+    listTokens: ListTokens,
+    revokeAllTokens: RevokeAllTokens,
     passwordLogin: PasswordLogin,
+    checkAuthorizationRequest: CheckAuthorizationRequest,
+    approveAuthorization: ApproveAuthorization,
+    redeemAuthorizationCode: RedeemAuthorizationCode,
+    signIn: SignIn,
+    resolveWebSession: ResolveWebSession,
+    signOut: SignOut,
     authenticateClient: AuthenticateClient,
     createApp: CreateApp,
     listApps: ListApps,

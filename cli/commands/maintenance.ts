@@ -8,12 +8,17 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
 
   maintenance
     .command('purge-tokens')
-    .description('delete revoked tokens and tokens whose access and refresh have both expired')
+    .description(
+      'delete revoked tokens, tokens whose access and refresh have both expired, ended sign-in sessions and old authorization codes',
+    )
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-tokens --json')
     .action(
       action(runtime, async (context) => {
         const purged = await context.session.useCases.purgeTokens.execute();
-        return { json: { purged }, text: `purged ${purged} token(s)` };
+        return {
+          json: { purged: purged.tokens, codes: purged.codes, sessions: purged.sessions },
+          text: `purged ${purged.tokens} token(s), ${purged.codes} authorization code(s), ${purged.sessions} sign-in session(s)`,
+        };
       }),
     );
 

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { action, confirmed, positiveSeconds } from './shared.js';
+import { table } from '../output.js';
 import { NotFound } from '../../src/domain/shared/errors.js';
 
 export function tokensCommand(runtime: CliRuntime): Command {
@@ -37,6 +38,58 @@ export function tokensCommand(runtime: CliRuntime): Command {
         await confirmed(context, 'Revoke this token?');
         const revoked = await context.session.useCases.revokeToken.execute(token);
         return { json: { ok: 1, revoked }, text: revoked ? 'token revoked' : 'no live token matched (nothing to do)' };
+      }),
+    );
+
+  tokens
+    .command('list <login>')
+    .description("a user's live tokens: which app holds each, its scope, until when (never the tokens); administrators only")
+    .addHelpText('after', '\nExample:\n  $ forumctl tokens list alice')
+    .action(
+      action(runtime, async (context, login: string) => {
+        const live = await context.session.useCases.listTokens.execute(context.actor, login);
+        const rows = live.map((token) => ({
+          id: token.id,
+          app: token.clientName,
+          scope: token.scope,
+          created_at: token.createdAt.toISOString(),
+          expires_at: token.expiresAt.toISOString(),
+          refresh_expires_at: token.refreshExpiresAt?.toISOString() ?? null,
+        }));
+        return {
+          json: { tokens: rows },
+          text:
+            rows.length === 0
+              ? `${login} has no live tokens`
+              : table(
+                  ['id', 'app', 'scope', 'created', 'access expires', 'refresh expires'],
+                  rows.map((row) => [
+                    row.id,
+                    row.app ?? '(forumctl)',
+                    row.scope,
+                    row.created_at,
+                    row.expires_at,
+                    row.refresh_expires_at,
+                  ]),
+                ),
+        };
+      }),
+    );
+
+  tokens
+    .command('revoke-all <login>')
+    .description(
+      'end every session of an account: revoke all its tokens and sign it out of the sign-in page; administrators only',
+    )
+    .addHelpText('after', '\nExample:\n  $ forumctl tokens revoke-all alice --yes')
+    .action(
+      action(runtime, async (context, login: string) => {
+        await confirmed(context, `Revoke every token of ${login} and end their sign-in sessions?`);
+        const ended = await context.session.useCases.revokeAllTokens.execute(context.actor, login);
+        return {
+          json: { ok: 1, revoked: ended.tokens, sessions: ended.sessions },
+          text: `revoked ${ended.tokens} token(s) of ${login}; ended ${ended.sessions} sign-in session(s)`,
+        };
       }),
     );
 

@@ -12,7 +12,18 @@ import type { DeleteReply } from './replies/delete-reply.js';
 import type { ListReplies } from './replies/list-replies.js';
 import type { UpdateReply } from './replies/update-reply.js';
 import type { CreateNode, SetNodeHidden } from './nodes/manage-nodes.js';
-import type { Authenticate, IssueToken, LookupRefreshToken, PurgeTokens, RevokeToken } from './tokens/access-tokens.js';
+import type {
+  Authenticate,
+  DescribeToken,
+  IssueToken,
+  ListTokens,
+  LookupRefreshToken,
+  PurgeTokens,
+  RevokeAllTokens,
+  RevokeToken,
+} from './tokens/access-tokens.js';
+import type { ApproveAuthorization, CheckAuthorizationRequest, RedeemAuthorizationCode } from './oauth/authorization.js';
+import type { ResolveWebSession, SignIn, SignOut } from './oauth/web-sessions.js';
 import type { AuthenticateClient, CreateApp, ListApps } from './oauth/clients.js';
 import type { PasswordLogin } from './oauth/password-login.js';
 import type { PurgeNotifications, Recount } from './maintenance/maintenance.js';
@@ -43,7 +54,16 @@ export interface UseCases {
   revokeToken: RevokeToken;
   lookupRefreshToken: LookupRefreshToken;
   purgeTokens: PurgeTokens;
+  describeToken: DescribeToken;
+  listTokens: ListTokens;
+  revokeAllTokens: RevokeAllTokens;
   passwordLogin: PasswordLogin;
+  checkAuthorizationRequest: CheckAuthorizationRequest;
+  approveAuthorization: ApproveAuthorization;
+  redeemAuthorizationCode: RedeemAuthorizationCode;
+  signIn: SignIn;
+  resolveWebSession: ResolveWebSession;
+  signOut: SignOut;
   authenticateClient: AuthenticateClient;
   createApp: CreateApp;
   listApps: ListApps;

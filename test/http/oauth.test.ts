@@ -266,7 +266,7 @@ describe('OAuth 2.0 over HTTP', () => {
 describe('forumctl apps and token maintenance', () => {
   it('apps create shows the secret once; apps list never does', async () => {
     const created = await forumctl(['apps', 'create', 'iOS', '--redirect-uri', 'https://app.example/callback', '--json']);
-    expect(created.json()).to.include({ name: 'iOS', redirect_uri: 'https://app.example/callback' });
+    expect(created.json()).to.deep.include({ name: 'iOS', public: false, redirect_uris: ['https://app.example/callback'] });
     const app = created.json<App>();
     const [row] = await testEnv().sql<{ secret_digest: string }>('select secret_digest from oauth_clients');
     expect(row!.secret_digest).to.not.equal(app.client_secret);
@@ -285,8 +285,12 @@ describe('forumctl apps and token maintenance', () => {
       [alice.id],
     );
     const res = await forumctl(['maintenance', 'purge-tokens', '--json']);
-    expect(res.json()).to.deep.equal({ purged: 2 });
+    expect(res.json()).to.deep.equal({ purged: 2, codes: 0, sessions: 0 });
     await hello(alice.token).expect(200);
-    expect((await forumctl(['maintenance', 'purge-tokens', '--json'])).json()).to.deep.equal({ purged: 0 });
+    expect((await forumctl(['maintenance', 'purge-tokens', '--json'])).json()).to.deep.equal({
+      purged: 0,
+      codes: 0,
+      sessions: 0,
+    });
   });
 });

@@ -109,7 +109,8 @@ describe('the OpenAPI document', () => {
     const schemes = doc().components.securitySchemes;
     expect(schemes.bearerAuth).to.include({ type: 'http' });
     expect(schemes.accessToken).to.include({ type: 'apiKey' });
-    expect(schemes.oauth2!.flows).to.have.all.keys('password', 'clientCredentials');
+    expect(schemes.oauth2!.flows).to.have.all.keys('authorizationCode', 'password', 'clientCredentials');
+    expect(schemes.webSession).to.include({ type: 'apiKey', in: 'cookie', name: 'forum_session' });
   });
 });
 

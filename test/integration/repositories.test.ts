@@ -94,9 +94,8 @@ describe('access tokens', () => {
     const env = testEnv();
     const alice = await makeUser('alice');
     expect(await env.scope(() => env.useCases.authenticate.execute(alice.token))).to.deep.equal({
-      id: alice.id,
-      login: 'alice',
-      role: 'member',
+      user: { id: alice.id, login: 'alice', role: 'member' },
+      scope: 'all',
     });
     const short = await env.scope(() => env.useCases.issueToken.execute({ userId: alice.id, clientId: null, expiresIn: 1 }));
     await env.sql(

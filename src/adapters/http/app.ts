@@ -12,6 +12,7 @@ import { requestLog } from './request-log.js';
 import { mergeParams } from './params.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { oauthRoutes } from './routes/oauth.js';
+import { authorizeRoutes } from './routes/authorize.js';
 import { replyRoutes } from './routes/replies.js';
 import { topicRoutes } from './routes/topics.js';
 import { nodeRoutes, userRoutes } from './routes/nodes-users.js';
@@ -139,11 +140,12 @@ export function createApp(dependencies: HttpDependencies): Koa {
   // Writes need a persistence context of their own (identity map, unit of work). Reads are plain SQL through
   // read models and need none: skipping the fork saves measurable CPU on the hottest paths (docs/performance.md).
   app.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? next() : scope(next)));
-  app.use(resolveActor(useCases.authenticate));
+  const prefix = '/api/v3';
+  app.use(resolveActor(useCases.authenticate, prefix));
 
   const api = new Router();
   api.use(oauthRoutes(useCases, tokenLifetimes, docs).routes());
-  const prefix = '/api/v3';
+  api.use(authorizeRoutes(useCases, docs, { secureCookies: info.publicUrl.startsWith('https:') }).routes());
   for (const routes of [
     topicRoutes(useCases, wire, docs, prefix),
     replyRoutes(useCases, wire, docs, prefix),

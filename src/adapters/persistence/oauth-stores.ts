@@ -11,15 +11,19 @@ interface ClientRow {
   id: number;
   name: string;
   uid: string;
-  redirect_uri: string | null;
+  public: boolean;
+  redirect_uris: string[];
   created_at: Timestamp;
 }
+
+const CLIENT_COLUMNS = 'id, name, uid, public, redirect_uris, created_at';
 
 const clientApp = (row: ClientRow): ClientApp => ({
   id: row.id,
   name: row.name,
   clientId: row.uid,
-  redirectUri: row.redirect_uri,
+  public: row.public,
+  redirectUris: row.redirect_uris,
   createdAt: toDate(row.created_at),
 });
 
@@ -29,29 +33,35 @@ export class SqlClientStore implements ClientStore {
   async add(app: {
     name: string;
     clientId: string;
-    secretDigest: string;
-    redirectUri: string | null;
+    secretDigest: string | null;
+    public: boolean;
+    redirectUris: string[];
     createdAt: Date;
   }): Promise<ClientApp> {
-    const rows = await this.sql.all<ClientRow>(
-      `insert into oauth_clients (name, uid, secret_digest, redirect_uri, created_at) values ($1, $2, $3, $4, $5)
-       returning id, name, uid, redirect_uri, created_at`,
-      [app.name, app.clientId, app.secretDigest, app.redirectUri, app.createdAt],
+    const row = await this.sql.one<ClientRow>(
+      `insert into oauth_clients (name, uid, secret_digest, public, redirect_uris, created_at) values ($1, $2, $3, $4, $5, $6)
+       returning ${CLIENT_COLUMNS}`,
+      [app.name, app.clientId, app.secretDigest, app.public, app.redirectUris, app.createdAt],
     );
-    return clientApp(rows[0]!);
+    return clientApp(row!);
   }
 
   async list(): Promise<ClientApp[]> {
-    const rows = await this.sql.all<ClientRow>('select id, name, uid, redirect_uri, created_at from oauth_clients order by id');
+    const rows = await this.sql.all<ClientRow>(`select ${CLIENT_COLUMNS} from oauth_clients order by id`);
     return rows.map(clientApp);
   }
 
+  async byClientId(clientId: string): Promise<ClientApp | null> {
+    const row = await this.sql.one<ClientRow>(`select ${CLIENT_COLUMNS} from oauth_clients where uid = $1`, [clientId]);
+    return row ? clientApp(row) : null;
+  }
+
   async authenticate(clientId: string, secretDigest: string): Promise<ClientApp | null> {
-    const rows = await this.sql.all<ClientRow>(
-      'select id, name, uid, redirect_uri, created_at from oauth_clients where uid = $1 and secret_digest = $2',
+    const row = await this.sql.one<ClientRow>(
+      `select ${CLIENT_COLUMNS} from oauth_clients where uid = $1 and secret_digest = $2 and not public`,
       [clientId, secretDigest],
     );
-    return rows[0] ? clientApp(rows[0]) : null;
+    return row ? clientApp(row) : null;
   }
 }
 
@@ -63,9 +73,12 @@ export interface ThrottleLimits {
   windowSeconds: number;
 }
 
-/** The table's keys are at most 255 characters: longer names (hostile ones) are stored by their digest. */
+/**
+ * The table's keys are at most 255 characters of text: longer names, and names with a NUL (which text cannot
+ * hold), hostile ones both, are stored by their digest.
+ */
 function storable(key: string): string {
-  return key.length <= 200 ? key : createHash('sha256').update(key).digest('hex');
+  return key.length <= 200 && !key.includes('\u0000') ? key : createHash('sha256').update(key).digest('hex');
 }
 
 /**

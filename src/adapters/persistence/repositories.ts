@@ -1,11 +1,8 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Sql } from './sql.js';
-import type { ActingUser } from '../../application/actor.js';
 import type { DevicePlatform, DeviceRegistry } from '../../application/devices/devices.js';
 import type { LikeRepository, LikeTarget } from '../../domain/likes/like-repository.js';
-import type { AccessTokenStore, RefreshGrant, TokenRecord } from '../../application/tokens/access-tokens.js';
-import { type Timestamp, toDate } from './timestamps.js';
 import { NO_POINT_NODE_NAME, Node } from '../../domain/nodes/node.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import type { NewNotification } from '../../domain/notifications/notification.js';
@@ -14,7 +11,6 @@ import { Reply } from '../../domain/replies/reply.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import { Topic } from '../../domain/topics/topic.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
-import type { Role } from '../../domain/users/role.js';
 import { couldBeLogin, User } from '../../domain/users/user.js';
 import type { UserCounter, UserRepository } from '../../domain/users/user-repository.js';
 
@@ -25,11 +21,7 @@ import type { UserCounter, UserRepository } from '../../domain/users/user-reposi
  */
 
 async function changed(sql: Sql, statement: string, params: unknown[]): Promise<boolean> {
-  const rows = await sql.all<{ n: number }>(
-    `with changed as (${statement} returning 1) select count(*)::int as n from changed`,
-    params,
-  );
-  return rows[0]!.n > 0;
+  return (await sql.count(statement, params)) > 0;
 }
 
 export class MikroOrmUserRepository implements UserRepository {
@@ -349,96 +341,6 @@ export class SqlNotificationRepository implements NotificationRepository {
 
   async deleteForReply(replyId: number): Promise<void> {
     await this.sql.all('delete from notifications where reply_id = $1', [replyId]);
-  }
-}
-
-export class SqlAccessTokenStore implements AccessTokenStore {
-  constructor(private readonly sql: Sql) {}
-
-  async add(record: TokenRecord): Promise<void> {
-    await this.sql.all(
-      `insert into oauth_tokens (access_digest, refresh_digest, user_id, client_id, scope, expires_at, refresh_expires_at, created_at,
-         family_id)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, nextval('oauth_token_families')))`,
-      [
-        record.accessDigest,
-        record.refreshDigest,
-        record.userId,
-        record.clientId,
-        record.scope,
-        record.expiresAt,
-        record.refreshExpiresAt,
-        record.createdAt,
-        record.familyId,
-      ],
-    );
-  }
-
-  async userForAccessDigest(digest: string, now: Date): Promise<ActingUser | null> {
-    const rows = await this.sql.all<{ id: number; login: string; role: Role }>(
-      `select u.id, u.login, u.role from oauth_tokens t join users u on u.id = t.user_id
-       where t.access_digest = $1 and t.revoked_at is null and t.expires_at > $2`,
-      [digest, now],
-    );
-    return rows[0] ?? null;
-  }
-
-  async refreshGrant(digest: string, now: Date): Promise<RefreshGrant | null> {
-    const rows = await this.sql.all<{
-      user_id: number;
-      client_id: number | null;
-      scope: string;
-      refresh_expires_at: Timestamp | null;
-      family_id: string;
-    }>(
-      `select user_id, client_id, scope, refresh_expires_at, family_id from oauth_tokens
-       where refresh_digest = $1 and revoked_at is null and user_id is not null
-         and (refresh_expires_at is null or refresh_expires_at > $2)`,
-      [digest, now],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    return {
-      userId: row.user_id,
-      clientId: row.client_id,
-      scope: row.scope,
-      refreshExpiresAt: toDate(row.refresh_expires_at),
-      familyId: Number(row.family_id),
-    };
-  }
-
-  async purge(now: Date): Promise<number> {
-    const rows = await this.sql.all<{ n: number }>(
-      `with gone as (
-         delete from oauth_tokens
-         where revoked_at is not null
-            or (expires_at <= $1 and (refresh_digest is null or refresh_expires_at <= $1))
-         returning 1)
-       select count(*)::int as n from gone`,
-      [now],
-    );
-    return rows[0]!.n;
-  }
-
-  async revokeFamilyOfRevokedRefresh(digest: string, now: Date): Promise<number> {
-    const rows = await this.sql.all<{ n: number }>(
-      `with revoked as (
-         update oauth_tokens set revoked_at = $2
-         where revoked_at is null
-           and family_id = (select family_id from oauth_tokens where refresh_digest = $1 and revoked_at is not null)
-         returning 1)
-       select count(*)::int as n from revoked`,
-      [digest, now],
-    );
-    return rows[0]!.n;
-  }
-
-  async revoke(digest: string, now: Date): Promise<boolean> {
-    return changed(
-      this.sql,
-      'update oauth_tokens set revoked_at = $1 where (access_digest = $2 or refresh_digest = $2) and revoked_at is null',
-      [now, digest],
-    );
   }
 }
 

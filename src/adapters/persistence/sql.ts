@@ -47,6 +47,13 @@ export class Sql {
     return (await this.all<T>(text, values))[0] ?? null;
   }
 
+  /** Runs an insert, update or delete and returns how many rows it touched. */
+  async count(text: string, values: readonly unknown[] = []): Promise<number> {
+    const runner = await this.runner();
+    const result = await runner.query({ name: statementName(text), text, values: values as unknown[] });
+    return result.rowCount ?? 0;
+  }
+
   private async runner(): Promise<Queryable> {
     const transaction = this.em.getTransactionContext<KnexTransaction>();
     return transaction ? transaction.client.acquireConnection() : this.pool;

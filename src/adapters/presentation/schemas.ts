@@ -167,10 +167,37 @@ export const TokenSchema = z
     token_type: z.literal('Bearer'),
     expires_in: z.number().int(),
     refresh_token: z.string().optional().meta({ description: 'absent for client credentials' }),
-    scope: z.string().meta({ example: 'all' }),
+    scope: z.enum(['all', 'read']),
     created_at: z.number().int().meta({ description: 'seconds since the epoch' }),
   })
   .meta({ id: 'Token', description: 'An issued access token' });
+
+/** RFC 7662 §2.2: a live token described, or only `active: false`. */
+export const IntrospectionSchema = z
+  .union([
+    z.strictObject({
+      active: z.literal(true),
+      scope: z.enum(['all', 'read']),
+      client_id: z.string().optional().meta({ description: 'absent for a token issued by forumctl' }),
+      username: z.string().optional().meta({ description: 'the login; absent for client credentials' }),
+      token_type: z.enum(['Bearer', 'refresh_token']),
+      exp: z.number().int().optional().meta({ description: 'seconds since the epoch; absent when it never expires' }),
+      iat: z.number().int().meta({ description: 'seconds since the epoch' }),
+    }),
+    z.strictObject({ active: z.literal(false) }),
+  ])
+  .meta({ id: 'Introspection', description: 'RFC 7662: whether a token is live, and what it is' });
+
+/** Doorkeeper's token info, which homeland clients read. */
+export const TokenInfoSchema = z
+  .strictObject({
+    resource_owner_id: z.number().int().nullable().meta({ description: 'the user id; null for client credentials' }),
+    scope: z.array(z.enum(['all', 'read'])),
+    expires_in: z.number().int().meta({ description: 'seconds left' }),
+    application: z.strictObject({ uid: z.string().nullable().meta({ description: 'client_id; null for forumctl' }) }),
+    created_at: z.number().int().meta({ description: 'seconds since the epoch' }),
+  })
+  .meta({ id: 'TokenInfo', description: 'The caller’s access token (Doorkeeper’s shape)' });
 
 export const LikeResultSchema = z
   .strictObject({ obj_type: z.enum(['topic', 'reply']), obj_id: id, count: z.number().int() })

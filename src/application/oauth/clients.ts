@@ -2,12 +2,14 @@ import { RuleViolated } from '../../domain/shared/errors.js';
 import type { Clock, SecretGenerator } from '../ports.js';
 import type { CredentialThrottle } from './credential-throttle.js';
 
-/** A registered client application. Its secret is stored only as a digest. */
+/** A registered client application. Its secret (confidential clients only) is stored only as a digest. */
 export interface ClientApp {
   id: number;
   name: string;
   clientId: string;
-  redirectUri: string | null;
+  /** A public client (a browser or mobile app) has no secret and proves itself with PKCE. */
+  public: boolean;
+  redirectUris: string[];
   createdAt: Date;
 }
 
@@ -15,17 +17,36 @@ export interface ClientStore {
   add(app: {
     name: string;
     clientId: string;
-    secretDigest: string;
-    redirectUri: string | null;
+    secretDigest: string | null;
+    public: boolean;
+    redirectUris: string[];
     createdAt: Date;
   }): Promise<ClientApp>;
   list(): Promise<ClientApp[]>;
-  /** The app with this client id and secret digest. */
+  byClientId(clientId: string): Promise<ClientApp | null>;
+  /** The confidential app with this client id and secret digest. */
   authenticate(clientId: string, secretDigest: string): Promise<ClientApp | null>;
 }
 export const ClientStore = Symbol.for('ClientStore');
 
-/** Registers a client application; the secret is returned this once and never again. */
+/**
+ * A redirect URI a client may register: absolute, no fragment (RFC 6749 §3.1.2). https, http (for loopback
+ * apps on 127.0.0.1 or localhost, RFC 8252 §7.3, and for development), or an app's private scheme
+ * (`com.example.app:/callback`, RFC 8252 §7.1).
+ */
+export function isRegistrableRedirectUri(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.hash !== '' || value.includes('#')) return false;
+  if (url.protocol === 'javascript:' || url.protocol === 'data:' || url.protocol === 'file:') return false;
+  return value.length <= 2000;
+}
+
+/** Registers a client application; a confidential one's secret is returned this once and never again. */
 export class CreateApp {
   constructor(
     private readonly apps: ClientStore,
@@ -33,29 +54,31 @@ export class CreateApp {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { name: string; redirectUri?: string }): Promise<{ app: ClientApp; clientSecret: string }> {
+  async execute(input: {
+    name: string;
+    redirectUris?: readonly string[];
+    public?: boolean;
+  }): Promise<{ app: ClientApp; clientSecret: string | null }> {
     const name = input.name.trim();
     if (name === '' || name.length > 100) throw new RuleViolated('Validation failed: Name must be 1 to 100 characters');
-    const redirectUri = input.redirectUri?.trim() || null;
-    if (redirectUri !== null && !isAbsoluteUri(redirectUri))
-      throw new RuleViolated('Validation failed: Redirect URI must be an absolute URI');
-    const clientSecret = this.secrets.generate();
+    const redirectUris = [...new Set((input.redirectUris ?? []).map((uri) => uri.trim()).filter((uri) => uri !== ''))];
+    const invalid = redirectUris.find((uri) => !isRegistrableRedirectUri(uri));
+    if (invalid !== undefined) {
+      throw new RuleViolated(`Validation failed: Redirect URI ${invalid} must be an absolute URI without a fragment`);
+    }
+    if (input.public && redirectUris.length === 0) {
+      throw new RuleViolated('Validation failed: a public client signs users in through a redirect URI: register one');
+    }
+    const clientSecret = input.public ? null : this.secrets.generate();
     const app = await this.apps.add({
       name,
       clientId: this.secrets.generate().slice(0, 32),
-      secretDigest: this.secrets.digest(clientSecret),
-      redirectUri,
+      secretDigest: clientSecret === null ? null : this.secrets.digest(clientSecret),
+      public: input.public ?? false,
+      redirectUris,
       createdAt: this.clock.now(),
     });
     return { app, clientSecret };
-  }
-}
-
-function isAbsoluteUri(value: string): boolean {
-  try {
-    return Boolean(new URL(value).protocol);
-  } catch {
-    return false;
   }
 }
 
@@ -68,7 +91,8 @@ export class ListApps {
 }
 
 /**
- * Client authentication (RFC 6749 §2.3.1): the app whose id and secret match, or null. Wrong secrets are
+ * Client authentication (RFC 6749 §2.3.1): the app whose id and secret match, or null. A public client has no
+ * secret: it is found by its id alone, and only where the grant lets it (PKCE, refresh). Wrong secrets are
  * throttled per client and address, like passwords: a secret cannot be guessed at the token endpoint's speed.
  */
 export class AuthenticateClient {
@@ -80,13 +104,14 @@ export class AuthenticateClient {
 
   async execute(input: { clientId: string; clientSecret: string | undefined; address: string }): Promise<ClientApp | null> {
     const { clientId, clientSecret, address } = input;
-    if (!clientSecret) return null;
+    if (clientId.length > 128 || !/^[\x20-\x7e]+$/.test(clientId)) return null;
+    if (!clientSecret) {
+      const app = await this.apps.byClientId(clientId);
+      return app?.public ? app : null;
+    }
     const credential = `client:${clientId}`;
     await this.throttle.ensureAllowed(credential, address);
-    const app =
-      clientId.length > 128 || clientSecret.length > 512
-        ? null
-        : await this.apps.authenticate(clientId, this.secrets.digest(clientSecret));
+    const app = clientSecret.length > 512 ? null : await this.apps.authenticate(clientId, this.secrets.digest(clientSecret));
     if (app) await this.throttle.recordSuccess(credential, address);
     else await this.throttle.recordFailure(credential, address);
     return app;

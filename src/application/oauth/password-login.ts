@@ -16,7 +16,9 @@ export class PasswordLogin {
 
   async execute(input: { username: string; password: string; address: string }): Promise<ActingUser | null> {
     const identifier = input.username.trim().toLowerCase();
-    const user = await this.users.findByLoginOrEmail(identifier);
+    // No account has a name with control characters or of this length (and the database refuses NUL in text).
+    const possible = identifier.length <= 320 && !/[\u0000-\u001f]/.test(identifier);
+    const user = possible ? await this.users.findByLoginOrEmail(identifier) : null;
     // The account, whichever identifier named it; names that are no account are counted as they were typed.
     const credential = user ? `user:${user.id}` : `name:${identifier}`;
     await this.throttle.ensureAllowed(credential, input.address);

@@ -1,6 +1,28 @@
-import { InvalidInput } from '../../domain/shared/errors.js';
-import type { ActingUser } from '../actor.js';
+import { Forbidden, InvalidInput, NotFound } from '../../domain/shared/errors.js';
+import type { UserRepository } from '../../domain/users/user-repository.js';
+import { type ActingUser, type Actor, requireUser } from '../actor.js';
 import type { Clock, SecretGenerator } from '../ports.js';
+import type { WebSessionStore } from '../oauth/web-sessions.js';
+import type { AuthorizationCodeStore } from '../oauth/authorization.js';
+
+/** What a token lets its holder do: `all` (everything the user may), or `read` (GET only; contract §10). */
+export const SCOPES = ['all', 'read'] as const;
+export type Scope = (typeof SCOPES)[number];
+export const DEFAULT_SCOPE: Scope = 'all';
+
+/** A requested scope (`all`, `read`, or both, space separated) as the one scope it grants; null when unknown. */
+export function grantedScope(requested: readonly string[] | undefined): Scope | null {
+  if (!requested || requested.length === 0) return DEFAULT_SCOPE;
+  if (requested.some((scope) => !(SCOPES as readonly string[]).includes(scope))) return null;
+  return requested.includes('all') ? 'all' : 'read';
+}
+
+/** The scope a refresh may give: the granted one, or a narrower one; null when it asks for more (or for nonsense). */
+export function refreshedScope(granted: Scope, requested: readonly string[] | undefined): Scope | null {
+  if (!requested || requested.length === 0) return granted;
+  const asked = grantedScope(requested);
+  return asked === 'read' || asked === granted ? asked : null;
+}
 
 /** What is stored of an issued token: digests only, never the token itself. */
 export interface TokenRecord {
@@ -8,33 +30,72 @@ export interface TokenRecord {
   refreshDigest: string | null;
   userId: number | null;
   clientId: number | null;
-  scope: string;
+  scope: Scope;
   expiresAt: Date;
   refreshExpiresAt: Date | null;
   createdAt: Date;
   /** The family of the refresh token this one replaces; null starts a new family. */
   familyId: number | null;
+  /** The authorization code this token was exchanged for, if it was. */
+  codeId: number | null;
 }
 
 /** A live refresh token: who it is for, which client holds it, until when, and its family. */
 export interface RefreshGrant {
   userId: number;
   clientId: number | null;
-  scope: string;
+  scope: Scope;
   refreshExpiresAt: Date | null;
   familyId: number;
 }
 
+/** Who a live token speaks for, and with what scope. */
+export interface Caller {
+  user: ActingUser;
+  scope: Scope;
+}
+
+/** A live token as introspection shows it. */
+export interface TokenDescription {
+  kind: 'access' | 'refresh';
+  scope: Scope;
+  userId: number | null;
+  login: string | null;
+  /** The client's public id, or null for a token issued by forumctl. */
+  clientUid: string | null;
+  /** Null for a refresh token that never expires. */
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+/** A user's live token, as an administrator lists them (never the token). */
+export interface TokenSummary {
+  id: number;
+  clientName: string | null;
+  scope: Scope;
+  createdAt: Date;
+  expiresAt: Date;
+  refreshExpiresAt: Date | null;
+}
+
 export interface AccessTokenStore {
   add(record: TokenRecord): Promise<void>;
-  /** The user behind a live (unexpired, unrevoked) access token digest. */
-  userForAccessDigest(digest: string, now: Date): Promise<ActingUser | null>;
+  /** The user (and scope) behind a live (unexpired, unrevoked) access token digest. */
+  callerForAccessDigest(digest: string, now: Date): Promise<Caller | null>;
   /** The grant behind a live (unexpired, unrevoked) refresh token digest. */
   refreshGrant(digest: string, now: Date): Promise<RefreshGrant | null>;
+  /** A live access or refresh token, described. */
+  describe(digest: string, now: Date): Promise<TokenDescription | null>;
   /** Revokes the pair that either digest belongs to; returns whether a live one was found. */
   revoke(digest: string, now: Date): Promise<boolean>;
   /** If this refresh digest belongs to a revoked token, revokes every live token of its family; returns how many. */
   revokeFamilyOfRevokedRefresh(digest: string, now: Date): Promise<number>;
+  /** Revokes every live token of the families issued for an authorization code (it was replayed). */
+  revokeFamiliesOfCode(codeId: number, now: Date): Promise<number>;
+  /** A user's live tokens, newest first. */
+  liveFor(userId: number, now: Date): Promise<TokenSummary[]>;
+  /** Revokes every live token of a user; returns how many. */
+  revokeAllFor(userId: number, now: Date): Promise<number>;
   /** Deletes revoked tokens and tokens that can no longer be used (access and refresh expired). */
   purge(now: Date): Promise<number>;
 }
@@ -46,13 +107,12 @@ export interface IssuedToken {
   token_type: 'Bearer';
   expires_in: number;
   refresh_token?: string;
-  scope: string;
+  scope: Scope;
   created_at: number;
 }
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_400;
 export const DEFAULT_REFRESH_LIFETIME_SECONDS = 30 * 86_400;
-export const TOKEN_SCOPE = 'all';
 
 export interface TokenLifetimes {
   accessSeconds: number;
@@ -72,12 +132,16 @@ export class IssueToken {
     userId: number | null;
     clientId: number | null;
     expiresIn?: number;
+    scope?: Scope;
     /** Set when refreshing: the new pair joins the family of the one it replaces. */
     familyId?: number;
+    /** Set when exchanging an authorization code: a replay of the code revokes what it gave. */
+    codeId?: number;
   }): Promise<IssuedToken> {
     const lifetime = input.expiresIn ?? this.lifetimes.accessSeconds;
     if (!Number.isInteger(lifetime) || lifetime < 1)
       throw new InvalidInput('expires_in', 'expires_in must be a positive whole number');
+    const scope = input.scope ?? DEFAULT_SCOPE;
     const now = this.clock.now();
     const access = this.secrets.generate();
     const refresh = input.userId === null ? null : this.secrets.generate();
@@ -86,24 +150,25 @@ export class IssueToken {
       refreshDigest: refresh === null ? null : this.secrets.digest(refresh),
       userId: input.userId,
       clientId: input.clientId,
-      scope: TOKEN_SCOPE,
+      scope,
       expiresAt: new Date(now.getTime() + lifetime * 1000),
       refreshExpiresAt: refresh === null ? null : new Date(now.getTime() + this.lifetimes.refreshSeconds * 1000),
       createdAt: now,
       familyId: input.familyId ?? null,
+      codeId: input.codeId ?? null,
     });
     return {
       access_token: access,
       token_type: 'Bearer',
       expires_in: lifetime,
       ...(refresh === null ? {} : { refresh_token: refresh }),
-      scope: TOKEN_SCOPE,
+      scope,
       created_at: Math.floor(now.getTime() / 1000),
     };
   }
 }
 
-/** Resolves a bearer token to the user behind it; anything unknown, expired or revoked is nobody. */
+/** Resolves a bearer token to the user behind it and its scope; anything unknown, expired or revoked is nobody. */
 export class Authenticate {
   constructor(
     private readonly store: AccessTokenStore,
@@ -111,9 +176,9 @@ export class Authenticate {
     private readonly clock: Clock,
   ) {}
 
-  async execute(token: string | undefined): Promise<ActingUser | null> {
+  async execute(token: string | undefined): Promise<Caller | null> {
     if (!token || token.length > 512) return null;
-    return this.store.userForAccessDigest(this.secrets.digest(token), this.clock.now());
+    return this.store.callerForAccessDigest(this.secrets.digest(token), this.clock.now());
   }
 }
 
@@ -153,14 +218,84 @@ export class RevokeToken {
   }
 }
 
-/** Maintenance: removes tokens nobody can use any more. Returns how many. */
-export class PurgeTokens {
+/** RFC 7662 introspection and Doorkeeper's token info: a live token, described; null when it is not live. */
+export class DescribeToken {
   constructor(
     private readonly store: AccessTokenStore,
+    private readonly secrets: SecretGenerator,
     private readonly clock: Clock,
   ) {}
 
-  execute(): Promise<number> {
-    return this.store.purge(this.clock.now());
+  async execute(token: string | undefined): Promise<(TokenDescription & { expiresIn: number | null }) | null> {
+    if (!token || token.length > 512) return null;
+    const now = this.clock.now();
+    const described = await this.store.describe(this.secrets.digest(token), now);
+    if (!described) return null;
+    const left = described.expiresAt && Math.max(0, Math.floor((described.expiresAt.getTime() - now.getTime()) / 1000));
+    return { ...described, expiresIn: left };
+  }
+}
+
+async function userByLogin(users: UserRepository, login: string): Promise<number> {
+  const user = await users.findByLogin(login);
+  if (!user) throw new NotFound('user');
+  return user.id;
+}
+
+/** An administrator lists a user's live tokens (never the tokens themselves). */
+export class ListTokens {
+  constructor(
+    private readonly store: AccessTokenStore,
+    private readonly users: UserRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, login: string): Promise<TokenSummary[]> {
+    const admin = requireUser(actor);
+    const userId = await userByLogin(this.users, login);
+    if (admin.role !== 'admin') throw new Forbidden();
+    return this.store.liveFor(userId, this.clock.now());
+  }
+}
+
+/** An administrator ends every session of a compromised account: all its tokens, and its sign-in sessions. */
+export class RevokeAllTokens {
+  constructor(
+    private readonly store: AccessTokenStore,
+    private readonly sessions: WebSessionStore,
+    private readonly users: UserRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, login: string): Promise<{ tokens: number; sessions: number }> {
+    const admin = requireUser(actor);
+    const userId = await userByLogin(this.users, login);
+    if (admin.role !== 'admin') throw new Forbidden();
+    const tokens = await this.store.revokeAllFor(userId, this.clock.now());
+    const sessions = await this.sessions.removeAllFor(userId);
+    return { tokens, sessions };
+  }
+}
+
+/**
+ * Maintenance: removes what nobody can use any more: revoked and expired tokens, sign-in sessions that ended,
+ * and authorization codes a day after they expired (kept that long so that a replayed code is still known as
+ * one, and revokes what it gave).
+ */
+export class PurgeTokens {
+  constructor(
+    private readonly store: AccessTokenStore,
+    private readonly codes: AuthorizationCodeStore,
+    private readonly sessions: WebSessionStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(): Promise<{ tokens: number; codes: number; sessions: number }> {
+    const now = this.clock.now();
+    return {
+      tokens: await this.store.purge(now),
+      codes: await this.codes.purge(new Date(now.getTime() - 86_400_000)),
+      sessions: await this.sessions.purge(now),
+    };
   }
 }

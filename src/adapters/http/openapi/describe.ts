@@ -10,10 +10,16 @@ import { z } from 'zod';
  * OpenAPI document is generated from the registry. A route cannot exist without its operation.
  */
 
-/** Who may call: anyone (a token, when valid, changes what is seen), a user (a token is needed), an OAuth client. */
-export type Access = 'public' | 'user' | 'client';
+/**
+ * Who may call: anyone (a token, when valid, changes what is seen), a user (a token is needed), an OAuth client,
+ * or a person in a browser (the authorization pages, with their session cookie).
+ */
+export type Access = 'public' | 'user' | 'client' | 'browser';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 500 | 503;
+/** Answers with no body to speak of: redirects (Location) and 304. */
+type BodylessStatus = 302 | 303 | 304;
+const BODYLESS: readonly number[] = [302, 303, 304];
 
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -29,9 +35,9 @@ export interface Operation {
   response: { schema: z.ZodType; example: unknown; description: string; media?: string };
   /**
    * Other responses, or a status's own description where the default does not fit (an endpoint with a body of
-   * its own for an error status; a 304 with no body at all).
+   * its own for an error status, perhaps an HTML page; a redirect or a 304, with no body at all).
    */
-  otherResponses?: Partial<Record<ErrorStatus | 304, { schema?: z.ZodType; description: string }>>;
+  otherResponses?: Partial<Record<ErrorStatus | BodylessStatus, { schema?: z.ZodType; description: string; media?: string }>>;
   /** What can go wrong besides the errors every operation may answer (500, 503) and those implied by `access`. */
   errors: readonly ErrorStatus[];
   /** Errors in RFC 6749's shape (`{"error","error_description"}`) rather than the contract's (the OAuth endpoints). */
@@ -89,15 +95,29 @@ export const OAuthErrorSchema = z
       'unauthorized_client',
       'unsupported_grant_type',
       'invalid_scope',
+      'invalid_token',
     ]),
     error_description: z.string().optional(),
   })
-  .meta({ id: 'OAuthError', description: 'An OAuth 2.0 error (RFC 6749 §5.2)' });
+  .meta({ id: 'OAuthError', description: 'An OAuth 2.0 error (RFC 6749 §5.2; invalid_token: RFC 6750 §3.1)' });
+
+const SCOPE_DESCRIPTIONS = {
+  all: 'everything the user may do (the default)',
+  read: 'read only: any method but GET is refused (403)',
+};
 
 const MEDIA = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' } as const;
 
 type Security = Record<string, string[]>[];
-const USER_SECURITY: Security = [{ bearerAuth: [] }, { oauth2: ['all'] }, { accessToken: [] }];
+/** A token of either scope may read; writing takes the `all` scope (contract §10). */
+const userSecurity = (method: string): Security => [
+  { bearerAuth: [] },
+  { oauth2: method === 'get' ? [] : ['all'] },
+  { accessToken: [] },
+];
+
+/** Under the API, a `read` token is refused (403) whatever it asks to change. */
+const API_PREFIX = '/api/v3/';
 
 /** Koa's `/topics/:id` as OpenAPI writes it: `/topics/{id}`. */
 export function openApiPath(path: string): string {
@@ -130,11 +150,25 @@ export class ApiDescription {
     });
     this.registry.registerComponent('securitySchemes', 'oauth2', {
       type: 'oauth2',
-      description: 'OAuth 2.0 (RFC 6749); clients authenticate with client_id and client_secret, or HTTP Basic',
+      description:
+        'OAuth 2.0 (RFC 6749). Confidential clients authenticate with client_id and client_secret, or HTTP Basic; ' +
+        'public clients have no secret and use the authorization code grant with PKCE (S256).',
       flows: {
-        password: { tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: { all: 'everything the user may do' } },
+        authorizationCode: {
+          authorizationUrl: '/oauth/authorize',
+          tokenUrl: '/oauth/token',
+          refreshUrl: '/oauth/token',
+          scopes: SCOPE_DESCRIPTIONS,
+        },
+        password: { tokenUrl: '/oauth/token', refreshUrl: '/oauth/token', scopes: SCOPE_DESCRIPTIONS },
         clientCredentials: { tokenUrl: '/oauth/token', scopes: { all: 'a token with no user' } },
       },
+    });
+    this.registry.registerComponent('securitySchemes', 'webSession', {
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'forum_session',
+      description: 'The browser session of the sign-in page (HttpOnly, SameSite=Lax; set by POST /oauth/authorize)',
     });
     this.registry.registerComponent('securitySchemes', 'clientBasic', {
       type: 'http',
@@ -175,30 +209,36 @@ export class ApiDescription {
   }
 
   private config(path: string, operation: Operation): RouteConfig {
-    const statuses = new Set<ErrorStatus | 304>([...operation.errors, 500, 503]);
-    for (const status of Object.keys(operation.otherResponses ?? {})) statuses.add(Number(status) as ErrorStatus | 304);
+    const statuses = new Set<ErrorStatus | BodylessStatus>([...operation.errors, 500, 503]);
+    for (const status of Object.keys(operation.otherResponses ?? {}))
+      statuses.add(Number(status) as ErrorStatus | BodylessStatus);
     if (operation.access === 'user') statuses.add(401);
     if (operation.body) statuses.add(413).add(415);
+    const writesApi = operation.method !== 'get' && path.startsWith(API_PREFIX);
+    if (writesApi) statuses.add(403);
     const errors = Object.fromEntries(
       [...statuses]
         .sort((a, b) => a - b)
         .map((status) => {
           const own = operation.otherResponses?.[status];
-          if (status === 304) return [status, { description: own!.description }];
+          if (BODYLESS.includes(status)) return [status, { description: own!.description }];
+          const error = status as ErrorStatus;
           const schema =
-            own?.schema ?? (operation.oauthErrors && (status === 400 || status === 401) ? OAuthErrorSchema : errorSchema(status));
-          return [
-            status,
-            { description: own?.description ?? ERROR_DESCRIPTIONS[status], content: { 'application/json': { schema } } },
-          ];
+            own?.schema ?? (operation.oauthErrors && (status === 400 || status === 401) ? OAuthErrorSchema : errorSchema(error));
+          const description =
+            own?.description ??
+            (error === 403 && writesApi
+              ? `${ERROR_DESCRIPTIONS[403]}, or its token has the read scope`
+              : ERROR_DESCRIPTIONS[error]);
+          return [status, { description, content: { [own?.media ?? 'application/json']: { schema } } }];
         }),
     );
-    const security: Security =
-      operation.access === 'user'
-        ? USER_SECURITY
-        : operation.access === 'public'
-          ? [...USER_SECURITY, {}]
-          : [{ clientBasic: [] }, {}];
+    const security: Security = {
+      user: userSecurity(operation.method),
+      public: [...userSecurity(operation.method), {}],
+      client: [{ clientBasic: [] }, {}],
+      browser: [{ webSession: [] }, {}],
+    }[operation.access];
     return {
       method: operation.method,
       path,
@@ -243,6 +283,9 @@ const TAGS = [
   { name: 'Users', description: 'Profiles, lists, follows and blocks' },
   { name: 'Nodes', description: 'Nodes (categories of topics)' },
   { name: 'Uploads', description: 'Photos and push devices' },
-  { name: 'OAuth', description: 'Tokens (RFC 6749, RFC 7009)' },
+  {
+    name: 'OAuth',
+    description: 'Tokens (RFC 6749, RFC 7009, RFC 7662), and the sign-in and consent pages of the authorization code grant',
+  },
   { name: 'Service', description: 'Health, the document itself, files' },
 ];

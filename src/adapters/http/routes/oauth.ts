@@ -1,31 +1,46 @@
 import Router from '@koa/router';
-import OAuth2Server, { OAuthError, Request as OAuthRequest, Response as OAuthResponse } from '@node-oauth/oauth2-server';
+import OAuth2Server, {
+  InvalidScopeError,
+  OAuthError,
+  Request as OAuthRequest,
+  Response as OAuthResponse,
+} from '@node-oauth/oauth2-server';
 import type { UseCases } from '../../../application/use-cases.js';
-import type { IssuedToken } from '../../../application/tokens/access-tokens.js';
-import { TOKEN_SCOPE } from '../../../application/tokens/access-tokens.js';
+import { type IssuedToken, type Scope, grantedScope, refreshedScope } from '../../../application/tokens/access-tokens.js';
 import { DomainError } from '../../../domain/shared/errors.js';
 import type { Params } from '../params.js';
 import { z } from 'zod';
-import { TokenSchema } from '../../presentation/schemas.js';
-import type { ApiDescription } from '../openapi/describe.js';
+import { IntrospectionSchema, TokenInfoSchema, TokenSchema } from '../../presentation/schemas.js';
+import { bearerToken } from '../auth.js';
+import { type ApiDescription, OAuthErrorSchema as OAUTH_ERROR } from '../openapi/describe.js';
 import { examples } from '../openapi/examples.js';
 
-const GRANTS = ['password', 'refresh_token', 'client_credentials'];
+/** What a confidential client may ask for; a public one (no secret) signs users in with PKCE, and refreshes. */
+const CONFIDENTIAL_GRANTS = ['authorization_code', 'password', 'refresh_token', 'client_credentials'];
+const PUBLIC_GRANTS = ['authorization_code', 'refresh_token'];
+
+/** The one scope a grant's scope list (the library's arrays) comes to; false when it asks for one that does not exist. */
+function oneScope(scope: string[] | undefined): [Scope] | false {
+  const granted = grantedScope(scope);
+  return granted ? [granted] : false;
+}
 
 /**
  * The library's model, for one request: each callback is a call into the application. Tokens are issued by our
  * own IssueToken (digests stored, `created_at` included) and handed back to the glue as `issued`.
  */
-function oauthModel(app: UseCases, address: string) {
+function oauthModel(app: UseCases, address: string, requestedScope: string | undefined) {
   /** The client this request authenticated (the library asks for it first). */
   let requestingClientId: number | null = null;
   /** When refreshing: the family of the refresh token being rotated, which the new pair joins. */
   let refreshedFamily: number | undefined;
+  /** When exchanging a code: its id, so that a replay of it can revoke what it gave. */
+  let redeemedCode: number | undefined;
   return {
-    async getClient(clientId: string, clientSecret: string) {
+    async getClient(clientId: string, clientSecret: string | undefined) {
       const client = await app.authenticateClient.execute({ clientId, clientSecret, address });
       requestingClientId = client?.id ?? null;
-      return client ? { id: client.id, grants: GRANTS } : false;
+      return client ? { id: client.id, grants: client.public ? PUBLIC_GRANTS : CONFIDENTIAL_GRANTS } : false;
     },
     async getUser(username: string, password: string) {
       return (await app.passwordLogin.execute({ username, password, address })) ?? false;
@@ -35,10 +50,18 @@ function oauthModel(app: UseCases, address: string) {
       return { id: null };
     },
     async validateScope(_user: unknown, _client: unknown, scope?: string[]) {
-      return !scope || scope.every((s) => s === TOKEN_SCOPE) ? [TOKEN_SCOPE] : false;
+      return oneScope(scope);
     },
-    async saveToken(_generated: unknown, client: { id: number }, user: { id: number | null }) {
-      const issued = await app.issueToken.execute({ userId: user.id, clientId: client.id, familyId: refreshedFamily });
+    async saveToken(generated: { scope?: string[] }, client: { id: number }, user: { id: number | null }) {
+      const scope = oneScope(generated.scope);
+      if (!scope) return false;
+      const issued = await app.issueToken.execute({
+        userId: user.id,
+        clientId: client.id,
+        scope: scope[0],
+        familyId: refreshedFamily,
+        codeId: redeemedCode,
+      });
       return {
         accessToken: issued.access_token,
         refreshToken: issued.refresh_token,
@@ -51,6 +74,15 @@ function oauthModel(app: UseCases, address: string) {
     async getRefreshToken(refreshToken: string) {
       const grant = await app.lookupRefreshToken.execute(refreshToken);
       if (!grant) return false;
+      // Checked here, before the library rotates the token: asking for more must not cost the client its refresh token.
+      if (
+        !refreshedScope(
+          grant.scope,
+          requestedScope?.split(' ').filter((part) => part !== ''),
+        )
+      ) {
+        throw new InvalidScopeError('Invalid scope: a refresh may keep or narrow the scope, never widen it');
+      }
       refreshedFamily = grant.familyId;
       return {
         refreshToken,
@@ -60,6 +92,26 @@ function oauthModel(app: UseCases, address: string) {
         client: { id: grant.clientId ?? requestingClientId },
         user: { id: grant.userId },
       };
+    },
+    /** The code's grant; the library checks its client, expiry, redirect URI and (after using it up) the verifier. */
+    async getAuthorizationCode(code: string) {
+      const stored = await app.redeemAuthorizationCode.lookup(code);
+      if (!stored) return false;
+      return {
+        authorizationCode: code,
+        codeId: stored.id,
+        expiresAt: stored.expiresAt,
+        redirectUri: stored.redirectUri,
+        scope: [stored.scope],
+        client: { id: stored.clientId },
+        user: { id: stored.userId },
+        codeChallenge: stored.codeChallenge,
+        codeChallengeMethod: 'S256',
+      };
+    },
+    async revokeAuthorizationCode(code: { codeId: number }) {
+      redeemedCode = code.codeId;
+      return app.redeemAuthorizationCode.consume(code.codeId);
     },
     /** Rotation: the used refresh token and its access token stop working at once; a reused one is `invalid_grant`. */
     async revokeToken(token: { refreshToken: string }) {
@@ -82,16 +134,45 @@ function stringParams(params: Params): Record<string, string> {
  * Authorization header that is not Basic (clients send `Bearer null` here) is not client authentication.
  */
 const TokenRequest = z.object({
-  grant_type: z.enum(['password', 'refresh_token', 'client_credentials']),
+  grant_type: z.enum(['authorization_code', 'password', 'refresh_token', 'client_credentials']),
+  code: z.string().optional().meta({ description: 'authorization_code grant: the code from the redirect' }),
+  redirect_uri: z.string().optional().meta({ description: 'authorization_code grant: the one the code was sent to' }),
+  code_verifier: z
+    .string()
+    .optional()
+    .meta({ description: 'authorization_code grant: the PKCE verifier (43 to 128 characters)' }),
   username: z.string().optional().meta({ description: 'password grant: a login or an e-mail address, in any case' }),
   password: z.string().optional().meta({ description: 'password grant' }),
   refresh_token: z.string().optional().meta({ description: 'refresh_token grant' }),
-  scope: z.literal('all').optional(),
+  scope: z.enum(['all', 'read']).optional().meta({ description: 'all (the default) or read; a refresh may only narrow it' }),
+  client_id: z.string().optional().meta({ description: 'unless the client authenticates with HTTP Basic' }),
+  client_secret: z.string().optional().meta({ description: 'confidential clients; public ones have none' }),
+});
+
+const RevokeRequest = z.object({ token: z.string().meta({ description: 'an access or a refresh token' }) });
+
+const IntrospectRequest = z.object({
+  token: z.string().meta({ description: 'an access or a refresh token' }),
+  token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
   client_id: z.string().optional().meta({ description: 'unless the client authenticates with HTTP Basic' }),
   client_secret: z.string().optional(),
 });
 
-const RevokeRequest = z.object({ token: z.string().meta({ description: 'an access or a refresh token' }) });
+/** A confidential client's credentials: HTTP Basic (RFC 6749 §2.3.1), else `client_id` and `client_secret` parameters. */
+function clientCredentials(authorization: string, params: Params): { clientId: string; clientSecret: string } | null {
+  const basic = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+  if (basic) {
+    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon > 0 ? { clientId: decoded.slice(0, colon), clientSecret: decoded.slice(colon + 1) } : null;
+  }
+  const { client_id: clientId, client_secret: clientSecret } = params;
+  return typeof clientId === 'string' && typeof clientSecret === 'string' && clientSecret !== ''
+    ? { clientId, clientSecret }
+    : null;
+}
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 export function oauthRoutes(
   app: UseCases,
@@ -108,8 +189,11 @@ export function oauthRoutes(
       path: '/oauth/token',
       summary: 'Get an access token',
       description:
-        'RFC 6749: the password, refresh_token and client_credentials grants. A form body as the RFC says, or JSON. ' +
-        'Refresh tokens rotate; reusing a rotated one revokes its whole family. Failed attempts are throttled (429).',
+        'RFC 6749: the authorization_code (with PKCE, RFC 7636), password, refresh_token and client_credentials ' +
+        'grants. A form body as the RFC says, or JSON. A code works once, for 10 minutes; a wrong verifier is ' +
+        'invalid_grant and uses the code up; a code used twice revokes the tokens it gave. Refresh tokens rotate; ' +
+        'reusing a rotated one revokes its whole family. Public clients send only their client_id. Failed attempts ' +
+        'are throttled (429).',
       tag: 'OAuth',
       access: 'client',
       body: { schema: TokenRequest, media: ['form', 'json'] },
@@ -118,6 +202,7 @@ export function oauthRoutes(
       oauthErrors: true,
     },
     async (ctx) => {
+      const params = stringParams(ctx.state.params as Params);
       const authorization = ctx.get('authorization');
       const request = new OAuthRequest({
         method: 'POST',
@@ -127,14 +212,16 @@ export function oauthRoutes(
           'content-length': '1',
           ...(/^basic\s/i.test(authorization) ? { authorization } : {}),
         },
-        body: stringParams(ctx.state.params as Params),
+        body: params,
       });
       const server = new OAuth2Server({
-        model: oauthModel(app, ctx.ip),
+        model: oauthModel(app, ctx.ip, typeof params.scope === 'string' ? params.scope : undefined),
         accessTokenLifetime: lifetimes.accessSeconds,
         refreshTokenLifetime: lifetimes.refreshSeconds,
         allowExtendedTokenAttributes: true,
         alwaysIssueNewRefreshToken: true,
+        // Public clients (no secret) refresh with their client_id alone; the code grant lets them in by PKCE.
+        requireClientAuthentication: { refresh_token: false },
         // The library types ids as strings; ours are numbers, which it only compares with each other.
       } as unknown as ConstructorParameters<typeof OAuth2Server>[0]);
       ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
@@ -173,6 +260,84 @@ export function oauthRoutes(
       if (typeof token === 'string') await app.revokeToken.execute(token);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = {};
+    },
+  );
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'post',
+      path: '/oauth/introspect',
+      summary: 'Introspect a token',
+      description:
+        'RFC 7662, for confidential clients (HTTP Basic or client_id and client_secret): whether a token is live, its ' +
+        'scope, its user and its expiry. Anything not live (unknown, expired, revoked) is only `{"active":false}`.',
+      tag: 'OAuth',
+      access: 'client',
+      body: { schema: IntrospectRequest, media: ['form', 'json'] },
+      response: { schema: IntrospectionSchema, example: examples.introspection, description: 'The token, described' },
+      errors: [401, 429],
+      oauthErrors: true,
+    },
+    async (ctx) => {
+      const params = ctx.state.params as Params;
+      ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+      const credentials = clientCredentials(ctx.get('authorization'), params);
+      const client = credentials && (await app.authenticateClient.execute({ ...credentials, address: ctx.ip }));
+      if (!client) {
+        ctx.status = 401;
+        ctx.set('WWW-Authenticate', 'Basic realm="forum"');
+        ctx.body = { error: 'invalid_client', error_description: 'Introspection needs client authentication' };
+        return;
+      }
+      const token = await app.describeToken.execute(typeof params.token === 'string' ? params.token : undefined);
+      ctx.body = token
+        ? {
+            active: true,
+            scope: token.scope,
+            ...(token.clientUid === null ? {} : { client_id: token.clientUid }),
+            ...(token.login === null ? {} : { username: token.login }),
+            token_type: token.kind === 'access' ? 'Bearer' : 'refresh_token',
+            ...(token.expiresAt === null ? {} : { exp: seconds(token.expiresAt) }),
+            iat: seconds(token.createdAt),
+          }
+        : { active: false };
+    },
+  );
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'get',
+      path: '/oauth/token/info',
+      summary: 'The caller’s token',
+      description:
+        'Doorkeeper’s token info, which homeland clients call to check a token: its user, scope, time left and ' +
+        'application. A token that is not live is 401 `invalid_token`.',
+      tag: 'OAuth',
+      access: 'public',
+      response: { schema: TokenInfoSchema, example: examples.tokenInfo, description: 'The token, described' },
+      otherResponses: { 401: { schema: OAUTH_ERROR, description: 'No live access token (with WWW-Authenticate)' } },
+      errors: [],
+    },
+    async (ctx) => {
+      ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+      const token = await app.describeToken.execute(bearerToken(ctx));
+      if (!token || token.kind !== 'access' || token.expiresIn === null) {
+        ctx.status = 401;
+        ctx.set('WWW-Authenticate', 'Bearer realm="forum", error="invalid_token"');
+        ctx.body = { error: 'invalid_token', error_description: 'The access token is invalid, expired or revoked' };
+        return;
+      }
+      ctx.body = {
+        resource_owner_id: token.userId,
+        scope: [token.scope],
+        expires_in: token.expiresIn,
+        application: { uid: token.clientUid },
+        created_at: seconds(token.createdAt),
+      };
     },
   );
 

@@ -1,0 +1,311 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { UseCases } from '../../../application/use-cases.js';
+import type { ActingUser } from '../../../application/actor.js';
+import { AuthorizationRefused, type AuthorizationRequest, deniedRedirect } from '../../../application/oauth/authorization.js';
+import { WEB_SESSION_SECONDS } from '../../../application/oauth/web-sessions.js';
+import { TooManyRequests } from '../../../domain/shared/errors.js';
+import type { Params } from '../params.js';
+import type { ApiDescription } from '../openapi/describe.js';
+import { STYLE_SOURCE, authorizationQuery, consentPage, errorPage, signInPage, signedOutPage } from '../views/authorize-pages.js';
+
+/**
+ * The authorization endpoint of the authorization code grant (contract §10), as a person meets it in a browser:
+ * GET shows the sign-in form (no session yet) or the consent form; the forms post back here. The rules of the
+ * request live in the application (CheckAuthorizationRequest); this module is the browser's side of them:
+ * cookies, CSRF, pages, redirects.
+ *
+ * CSRF: SameSite=Lax cookies already keep other sites' form posts from carrying the session; on top of that
+ * every form carries a token. Before sign-in (no session yet) it is a random value also set as a cookie
+ * (double submit: another site can neither read the cookie nor set it); after, it is derived from the
+ * session's secret, which only this browser has.
+ */
+
+const SESSION_COOKIE = 'forum_session';
+const CSRF_COOKIE = 'forum_csrf';
+const COOKIE_PATH = '/oauth';
+
+function secretsMatch(expected: string, given: unknown): boolean {
+  if (typeof given !== 'string' || given === '') return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The consent and sign-out forms' token: only the holder of the session can know it. */
+function sessionCsrf(session: string): string {
+  return createHash('sha256').update(`csrf:${session}`).digest('base64url');
+}
+
+/** Where a form may send the browser: this service, and (the consent form) the application's redirect URI. */
+function contentSecurityPolicy(redirectUri?: string): string {
+  let formTargets = "'self'";
+  if (redirectUri) {
+    const url = new URL(redirectUri);
+    // Browsers check form-action against the redirect that follows a form post, too.
+    formTargets += url.protocol === 'http:' || url.protocol === 'https:' ? ` ${url.origin}` : ` ${url.protocol}`;
+  }
+  return [
+    "default-src 'none'",
+    `style-src ${STYLE_SOURCE}`,
+    `form-action ${formTargets}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+const AuthorizeQuery = z.object({
+  response_type: z.literal('code'),
+  client_id: z.string().meta({ description: 'The application’s client_id (forumctl apps create)' }),
+  redirect_uri: z.string().meta({ description: 'Exactly one of the redirect URIs the application registered' }),
+  state: z.string().meta({ description: 'Opaque value sent back with the code (printable ASCII, at most 500 characters)' }),
+  code_challenge: z.string().meta({ description: 'PKCE: BASE64URL(SHA256(code_verifier)), 43 characters' }),
+  code_challenge_method: z.literal('S256'),
+  scope: z.enum(['all', 'read', 'all read', 'read all']).optional().meta({ description: 'all (the default) or read' }),
+});
+
+const AuthorizeForm = AuthorizeQuery.extend({
+  step: z.enum(['sign-in', 'approve', 'deny']).meta({ description: 'Which form was sent' }),
+  csrf_token: z.string().meta({ description: 'The token the page put in the form' }),
+  login: z.string().optional().meta({ description: 'sign-in: a login or an e-mail address' }),
+  password: z.string().optional().meta({ description: 'sign-in' }),
+});
+
+const SignOutForm = AuthorizeQuery.partial().extend({ csrf_token: z.string() });
+
+const Page = z.string().meta({ description: 'An HTML page' });
+
+export function authorizeRoutes(app: UseCases, docs: ApiDescription, options: { secureCookies: boolean }): Router {
+  const router = new Router();
+
+  function setCookie(ctx: Context, name: string, value: string | null, maxAgeSeconds?: number): void {
+    if (options.secureCookies) ctx.cookies.secure = true;
+    ctx.cookies.set(name, value, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: options.secureCookies,
+      path: COOKIE_PATH,
+      overwrite: true,
+      ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds * 1000 }),
+    });
+  }
+
+  function show(ctx: Context, status: number, markup: string, redirectUri?: string): void {
+    ctx.status = status;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set({
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': contentSecurityPolicy(redirectUri),
+      'X-Frame-Options': 'DENY',
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    ctx.body = markup;
+  }
+
+  /** The pre-session CSRF token: this browser's cookie, or a new one. */
+  function signInCsrf(ctx: Context): string {
+    const existing = ctx.cookies.get(CSRF_COOKIE);
+    if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+    const fresh = randomBytes(32).toString('base64url');
+    setCookie(ctx, CSRF_COOKIE, fresh);
+    return fresh;
+  }
+
+  function showSignIn(ctx: Context, request: AuthorizationRequest, status = 200, extra: { login?: string; error?: string } = {}) {
+    show(ctx, status, signInPage({ request, csrf: signInCsrf(ctx), ...extra }));
+  }
+
+  function showConsent(ctx: Context, request: AuthorizationRequest, session: string, user: ActingUser) {
+    show(ctx, 200, consentPage({ request, csrf: sessionCsrf(session), login: user.login }), request.redirectUri);
+  }
+
+  /** A refused request: the application is told by redirect when that is safe, else the person sees why. */
+  function refuse(ctx: Context, refused: AuthorizationRefused): void {
+    if (refused.redirectTo) {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect(refused.redirectTo);
+      return;
+    }
+    show(ctx, 400, errorPage({ title: 'This sign-in link cannot be used', message: refused.description }));
+  }
+
+  function expiredForm(ctx: Context): void {
+    show(
+      ctx,
+      403,
+      errorPage({
+        title: 'This form has expired',
+        message: 'The form was not sent from this page, or it is too old (its security token does not match).',
+        hint: 'Go back to the application and sign in again.',
+      }),
+    );
+  }
+
+  /** The checked request, or null when it was refused (and the response says so). */
+  async function checked(ctx: Context): Promise<AuthorizationRequest | null> {
+    try {
+      return await app.checkAuthorizationRequest.execute(ctx.state.params as Params);
+    } catch (error) {
+      if (!(error instanceof AuthorizationRefused)) throw error;
+      refuse(ctx, error);
+      return null;
+    }
+  }
+
+  async function sessionUser(ctx: Context): Promise<{ session: string; user: ActingUser } | null> {
+    const session = ctx.cookies.get(SESSION_COOKIE);
+    const user = await app.resolveWebSession.execute(session);
+    return session && user ? { session, user } : null;
+  }
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'get',
+      path: '/oauth/authorize',
+      summary: 'Sign in and authorize an application (a page)',
+      description:
+        'The authorization code grant with PKCE (RFC 6749 §4.1, RFC 7636, S256 only). An HTML page for a person: the ' +
+        'sign-in form without a session, else the consent form naming the application and the scope. Approving ' +
+        'redirects (302) to `redirect_uri?code=…&state=…`; denying to `redirect_uri?error=access_denied&state=…`. A ' +
+        'request with an unknown client_id or a redirect_uri the application did not register shows an error page and ' +
+        'never redirects; other faults redirect with `error` (RFC 6749 §4.1.2.1).',
+      tag: 'OAuth',
+      access: 'browser',
+      query: AuthorizeQuery,
+      response: { schema: Page, example: '<!doctype html>…', description: 'The sign-in or consent page', media: 'text/html' },
+      otherResponses: {
+        302: { description: 'A refused request, sent back to the application with `error` and `state`' },
+        400: {
+          schema: Page,
+          media: 'text/html',
+          description: 'Unknown application or unregistered redirect_uri: a page, no redirect',
+        },
+      },
+      errors: [],
+    },
+    async (ctx) => {
+      const request = await checked(ctx);
+      if (!request) return;
+      const signedIn = await sessionUser(ctx);
+      if (signedIn) showConsent(ctx, request, signedIn.session, signedIn.user);
+      else showSignIn(ctx, request);
+    },
+  );
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'post',
+      path: '/oauth/authorize',
+      summary: 'Send the sign-in or consent form',
+      description:
+        'What the pages of GET /oauth/authorize post. `step=sign-in` with login and password: on success a session ' +
+        'cookie (HttpOnly, SameSite=Lax) and 303 to the consent page; wrong credentials show the form again. ' +
+        '`step=approve`: 302 to the redirect URI with `code` and `state` (the code works once, for 10 minutes). ' +
+        '`step=deny`: 302 with `error=access_denied`. A missing or wrong `csrf_token` is 403.',
+      tag: 'OAuth',
+      access: 'browser',
+      body: { schema: AuthorizeForm, media: ['form'] },
+      response: {
+        schema: Page,
+        example: '<!doctype html>…',
+        description: 'The sign-in form again (wrong login or password), or the sign-in form when the session ended',
+        media: 'text/html',
+      },
+      otherResponses: {
+        302: { description: 'To the application: `code` and `state`, or `error=access_denied`' },
+        303: { description: 'Signed in: to the consent page' },
+        400: { schema: Page, media: 'text/html', description: 'Unknown application or unregistered redirect_uri' },
+        403: { schema: Page, media: 'text/html', description: 'The CSRF token is missing or wrong' },
+        429: { schema: Page, media: 'text/html', description: 'Too many failed sign-ins (with Retry-After)' },
+      },
+      errors: [],
+    },
+    async (ctx) => {
+      const params = ctx.state.params as Params;
+      const request = await checked(ctx);
+      if (!request) return;
+      if (params.step === 'sign-in') {
+        if (!secretsMatch(ctx.cookies.get(CSRF_COOKIE) ?? '', params.csrf_token)) return expiredForm(ctx);
+        const login = typeof params.login === 'string' ? params.login : '';
+        const password = typeof params.password === 'string' ? params.password : '';
+        let signedIn: Awaited<ReturnType<typeof app.signIn.execute>>;
+        try {
+          signedIn = login && password ? await app.signIn.execute({ username: login, password, address: ctx.ip }) : null;
+        } catch (error) {
+          if (!(error instanceof TooManyRequests)) throw error;
+          ctx.set('Retry-After', String(error.retryAfterSeconds));
+          const error_ = `Too many failed attempts. Try again in ${error.retryAfterSeconds} seconds.`;
+          return showSignIn(ctx, request, 429, { login, error: error_ });
+        }
+        if (!signedIn) return showSignIn(ctx, request, 200, { login, error: 'Wrong login or password.' });
+        setCookie(ctx, SESSION_COOKIE, signedIn.session, WEB_SESSION_SECONDS);
+        ctx.status = 303;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.redirect(`/oauth/authorize?${new URLSearchParams(authorizationQuery(request))}`);
+        return;
+      }
+      if (params.step !== 'approve' && params.step !== 'deny') {
+        return show(ctx, 400, errorPage({ title: 'This form cannot be used', message: 'The form sent no step.' }));
+      }
+      const signedIn = await sessionUser(ctx);
+      if (!signedIn) return showSignIn(ctx, request, 200, { error: 'Your session ended. Sign in again.' });
+      if (!secretsMatch(sessionCsrf(signedIn.session), params.csrf_token)) return expiredForm(ctx);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.redirect(
+        params.step === 'approve' ? await app.approveAuthorization.execute(request, signedIn.user) : deniedRedirect(request),
+      );
+    },
+  );
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'post',
+      path: '/oauth/sign-out',
+      summary: 'Sign out of the sign-in page',
+      description:
+        'Ends the browser session of the authorization pages. With the authorization request in the form, 303 back ' +
+        'to its sign-in page; without, a page saying so.',
+      tag: 'OAuth',
+      access: 'browser',
+      body: { schema: SignOutForm, media: ['form'] },
+      response: { schema: Page, example: '<!doctype html>…', description: 'Signed out', media: 'text/html' },
+      otherResponses: {
+        303: { description: 'Signed out: to the sign-in page of the same request' },
+        403: { schema: Page, media: 'text/html', description: 'The CSRF token is missing or wrong' },
+      },
+      errors: [],
+    },
+    async (ctx) => {
+      const params = ctx.state.params as Params;
+      const signedIn = await sessionUser(ctx);
+      if (signedIn) {
+        if (!secretsMatch(sessionCsrf(signedIn.session), params.csrf_token)) return expiredForm(ctx);
+        await app.signOut.execute(signedIn.session);
+      }
+      setCookie(ctx, SESSION_COOKIE, null);
+      if (typeof params.client_id === 'string') {
+        const query = new URLSearchParams(
+          Object.entries(params).filter(
+            (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] in AuthorizeQuery.shape,
+          ),
+        );
+        ctx.status = 303;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.redirect(`/oauth/authorize?${query}`);
+        return;
+      }
+      show(ctx, 200, signedOutPage());
+    },
+  );
+
+  return router;
+}
