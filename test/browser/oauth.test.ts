@@ -23,7 +23,8 @@ async function startCallbackServer(): Promise<{ url: string; received: URLSearch
   const received: URLSearchParams[] = [];
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    received.push(url.searchParams);
+    // Only what comes to the redirect URI: the browser also asks for /favicon.ico.
+    if (url.pathname === '/callback') received.push(url.searchParams);
     response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     response.end('<!doctype html><title>Client app</title><h1>Back in the client app</h1>');
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { createApp } from '../../src/adapters/http/app.js';
@@ -128,6 +129,10 @@ describe('The authorization code grant with PKCE, as a browser drives it', () =>
       .expect('X-Frame-Options', 'DENY');
     expect(page.headers['content-security-policy']).to.include("frame-ancestors 'none'").and.include("form-action 'self'");
     expect(page.text).to.include('Client app').and.include('name="viewport"');
+    // The one inline style sheet is allowed by its hash: the hash must be that of the text the page carries.
+    const sheet = /<style>([\s\S]*?)<\/style>/.exec(page.text)![1]!;
+    const digest = createHash('sha256').update(sheet).digest('base64');
+    expect(page.headers['content-security-policy']).to.include(`style-src 'sha256-${digest}'`);
     const csrfCookie = cookieNamed(page, 'forum_csrf');
     expect(csrfCookie).to.match(/; path=\/oauth; samesite=lax; httponly$/i);
     expect(csrfCookie).to.not.match(/secure/i);
