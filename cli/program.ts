@@ -7,6 +7,7 @@ import { dbCommand } from './commands/db.js';
 import { maintenanceCommand } from './commands/maintenance.js';
 import { nodesCommand } from './commands/nodes.js';
 import { repliesCommand } from './commands/replies.js';
+import { searchCommand } from './commands/search.js';
 import { seedCommand } from './commands/seed.js';
 import { tokensCommand } from './commands/tokens.js';
 import { topicsCommand } from './commands/topics.js';
@@ -15,7 +16,7 @@ import { usersCommand } from './commands/users.js';
 /** The whole command tree, testable without a process: tests pass a runtime with captured output. */
 export function buildProgram(runtime: CliRuntime): Command {
   const program = new Command('forumctl')
-    .description('moderate and maintain a forum: users, nodes, topics, tokens, the database')
+    .description('moderate and maintain a forum: users, nodes, topics, tokens, search, the database')
     .option('--json', 'print one JSON document on stdout')
     .option('--as <login>', 'act as this user (default: the built-in system moderator)')
     .option('--yes', 'do not ask before destructive commands')
@@ -31,6 +32,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     appsCommand,
     tokensCommand,
     maintenanceCommand,
+    searchCommand,
     seedCommand,
   ]) {
     program.addCommand(command(runtime));

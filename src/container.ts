@@ -99,6 +99,14 @@ import { SystemClock } from './adapters/system/clock.js';
 import { SanitizingMarkdownRenderer } from './adapters/system/markdown.js';
 import { RandomSecretGenerator } from './adapters/system/secret-generator.js';
 import type { Config } from './config.js';
+import { DispatchInTransaction, DomainEvents } from './application/events.js';
+import { HtmlText, SearchIndex, SearchReadModel, WordSegmenter } from './application/search/ports.js';
+import { SearchIndexer } from './application/search/indexer.js';
+import { SearchContent } from './application/search/search.js';
+import { ReindexSearch } from './application/search/reindex.js';
+import { SqlSearchIndex, SqlSearchReadModel } from './adapters/persistence/search.js';
+import { JiebaSegmenter } from './adapters/system/jieba-segmenter.js';
+import { ParsedHtmlText } from './adapters/system/html-text.js';
 
 const Em = Symbol.for('EntityManager');
 const SqlRunner = Symbol.for('Sql');
@@ -124,6 +132,8 @@ const systemModule = new ContainerModule(({ bind }) => {
   bind(SecretGenerator).toConstantValue(new RandomSecretGenerator());
   bind(MarkdownRenderer).toConstantValue(new SanitizingMarkdownRenderer());
   bind(FileTypes).toConstantValue(new SignatureFileTypes());
+  bind(WordSegmenter).toConstantValue(new JiebaSegmenter());
+  bind(HtmlText).toConstantValue(new ParsedHtmlText());
 });
 
 const persistenceModule = new ContainerModule(({ bind }) => {
@@ -153,6 +163,19 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, TopicReadModel, (sql: Sql) => new SqlTopicReadModel(sql), [SqlRunner]);
   provide(bind, NodeReadModel, (sql: Sql) => new SqlNodeReadModel(sql), [SqlRunner]);
   provide(bind, UserReadModel, (sql: Sql) => new SqlUserReadModel(sql), [SqlRunner]);
+  provide(bind, SearchIndex, (sql: Sql) => new SqlSearchIndex(sql), [SqlRunner]);
+  provide(bind, SearchReadModel, (sql: Sql) => new SqlSearchReadModel(sql), [SqlRunner]);
+});
+
+/** Domain events and their in-transaction consumers (../shared/design/events.md). */
+const eventsModule = new ContainerModule(({ bind }) => {
+  provide(
+    bind,
+    SearchIndexer,
+    (index: SearchIndex, segmenter: WordSegmenter, html: HtmlText) => new SearchIndexer(index, segmenter, html),
+    [SearchIndex, WordSegmenter, HtmlText],
+  );
+  provide(bind, DomainEvents, (search: SearchIndexer) => new DispatchInTransaction([search]), [SearchIndexer]);
 });
 
 const useCaseModule = new ContainerModule(({ bind }) => {
@@ -198,10 +221,11 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     TopicRelocation,
     Notifier,
     MarkdownRenderer,
+    DomainEvents,
     UnitOfWork,
     Clock,
   ]);
-  useCase(UpdateTopic, [TopicRepository, TopicRelocation, MarkdownRenderer, UnitOfWork, Clock]);
+  useCase(UpdateTopic, [TopicRepository, TopicRelocation, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(DeleteTopic, [
     TopicRepository,
     ReplyRepository,
@@ -221,8 +245,19 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(SeedDatabase, [DataSeeder, PasswordHasher]);
 
   useCase(ListReplies, [TopicReadModel, ReplyReadModel]);
-  useCase(CreateReply, [TopicRepository, ReplyRepository, UserRepository, Notifier, MarkdownRenderer, UnitOfWork, Clock]);
-  useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, UnitOfWork, Clock]);
+  useCase(CreateReply, [
+    TopicRepository,
+    ReplyRepository,
+    UserRepository,
+    Notifier,
+    MarkdownRenderer,
+    DomainEvents,
+    UnitOfWork,
+    Clock,
+  ]);
+  useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
+  useCase(SearchContent, [SearchReadModel, WordSegmenter, HtmlText]);
+  useCase(ReindexSearch, [SearchIndex, WordSegmenter, HtmlText]);
   useCase(DeleteReply, [ReplyRepository, TopicRepository, UserRepository, NotificationRepository, UnitOfWork, Clock]);
   useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
 
@@ -308,6 +343,8 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     uploadPhoto: UploadPhoto,
     createNode: CreateNode,
     setNodeHidden: SetNodeHidden,
+    search: SearchContent,
+    reindexSearch: ReindexSearch,
     topics: TopicReadModel,
     replies: ReplyReadModel,
     nodes: NodeReadModel,
@@ -328,7 +365,7 @@ export function buildContainer(persistence: { orm: MikroORM; sql: Sql }, config:
   container.bind(Em).toConstantValue(persistence.orm.em);
   container.bind(SqlRunner).toConstantValue(persistence.sql);
   container.bind(AppConfig).toConstantValue(config);
-  container.load(systemModule, persistenceModule, useCaseModule);
+  container.load(systemModule, persistenceModule, eventsModule, useCaseModule);
   return container;
 }
 

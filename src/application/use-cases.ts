@@ -12,6 +12,8 @@ import type { DeleteReply } from './replies/delete-reply.js';
 import type { ListReplies } from './replies/list-replies.js';
 import type { UpdateReply } from './replies/update-reply.js';
 import type { CreateNode, SetNodeHidden } from './nodes/manage-nodes.js';
+import type { SearchContent } from './search/search.js';
+import type { ReindexSearch } from './search/reindex.js';
 import type {
   Authenticate,
   DescribeToken,
@@ -112,6 +114,8 @@ export interface UseCases {
 
   createNode: CreateNode;
   setNodeHidden: SetNodeHidden;
+  search: SearchContent;
+  reindexSearch: ReindexSearch;
 
   topics: TopicReadModel;
   replies: ReplyReadModel;

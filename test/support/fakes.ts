@@ -1,4 +1,6 @@
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../../src/application/ports.js';
+import type { DomainEvents } from '../../src/application/events.js';
+import type { DomainEvent } from '../../src/domain/events.js';
 import { Node } from '../../src/domain/nodes/node.js';
 import type { NodeRepository } from '../../src/domain/nodes/node-repository.js';
 import type { NewNotification } from '../../src/domain/notifications/notification.js';
@@ -17,6 +19,14 @@ export const plainMarkdown: MarkdownRenderer = {
   render: (text) => ({ html: `<p>${text}</p>`, mentions: [...text.matchAll(/@(\w+)/g)].map((m) => m[1]!) }),
 };
 export const immediateUnitOfWork: UnitOfWork = { run: (work) => work() };
+
+/** Domain events as a use case recorded them, in order. */
+export class RecordedEvents implements DomainEvents {
+  readonly recorded: DomainEvent[] = [];
+  async record(event: DomainEvent): Promise<void> {
+    this.recorded.push(event);
+  }
+}
 
 export class FakeTopics implements TopicRepository {
   readonly rows = new Map<number, Topic>();

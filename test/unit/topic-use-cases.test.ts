@@ -16,6 +16,7 @@ import {
   fixedClock,
   immediateUnitOfWork,
   plainMarkdown,
+  RecordedEvents,
 } from '../support/fakes.js';
 
 const alice: ActingUser = { id: 10, login: 'alice', role: 'member' };
@@ -31,14 +32,16 @@ function world() {
   const notifications = new FakeNotifications();
   const relocation = new TopicRelocation(nodes, notifications);
   const notifier = new Notifier(users, topics, notifications);
+  const events = new RecordedEvents();
   return {
+    events,
     topics,
     nodes,
     users,
     replies,
     notifications,
-    create: new CreateTopic(topics, nodes, users, relocation, notifier, plainMarkdown, immediateUnitOfWork, fixedClock),
-    update: new UpdateTopic(topics, relocation, plainMarkdown, immediateUnitOfWork, fixedClock),
+    create: new CreateTopic(topics, nodes, users, relocation, notifier, plainMarkdown, events, immediateUnitOfWork, fixedClock),
+    update: new UpdateTopic(topics, relocation, plainMarkdown, events, immediateUnitOfWork, fixedClock),
     destroy: new DeleteTopic(topics, replies, nodes, users, notifications, immediateUnitOfWork, fixedClock),
     action: new TopicAction(topics, replies, nodes, relocation, immediateUnitOfWork, fixedClock),
   };
@@ -70,8 +73,18 @@ describe('CreateTopic', () => {
   });
 
   it('saves the topic with rendered body and moves the counters', async () => {
-    const { create, topics, nodes, users } = world();
+    const { create, topics, nodes, users, events } = world();
     const id = await create.execute(alice, { title: ' Hello ', body: 'here we go', nodeId: 2 });
+    expect(events.recorded).to.deep.equal([
+      {
+        type: 'topic.created',
+        topicId: id,
+        title: 'Hello',
+        bodyHtml: '<p>here we go</p>',
+        createdAt: fixedClock.now(),
+        at: fixedClock.now(),
+      },
+    ]);
     expect(topics.rows.get(id)).to.include({ title: 'Hello', bodyHtml: '<p>here we go</p>', userId: alice.id, nodeId: 2 });
     expect(nodes.counts.get(2)).to.equal(1);
     expect(users.counters.get(`${alice.id}:topicsCount`)).to.equal(1);
@@ -93,6 +106,8 @@ describe('UpdateTopic', () => {
     w.topics.rows.get(id)!.lockNode = true;
     await w.update.execute(alice, { id, title: 'New', body: 'New body', nodeId: 3 });
     expect(w.topics.rows.get(id)).to.include({ title: 'New', body: 'New body', nodeId: 2, lockNode: true });
+    expect(w.events.recorded.map((event) => event.type)).to.deep.equal(['topic.created', 'topic.updated']);
+    expect(w.events.recorded[1]).to.include({ topicId: id, title: 'New', bodyHtml: '<p>New body</p>' });
   });
 
   it("locks the node and notifies the owner when an administrator moves someone's topic", async () => {

@@ -13,6 +13,7 @@ import { mergeParams } from './params.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { authorizeRoutes } from './routes/authorize.js';
+import { searchRoutes } from './routes/search.js';
 import { replyRoutes } from './routes/replies.js';
 import { topicRoutes } from './routes/topics.js';
 import { nodeRoutes, userRoutes } from './routes/nodes-users.js';
@@ -154,6 +155,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
     userRoutes(useCases, wire, docs, prefix),
     deviceRoutes(useCases, docs, prefix),
     photoRoutes(useCases, docs, prefix),
+    searchRoutes(useCases, wire, docs, prefix),
   ])
     api.use(prefix, routes.routes());
   app.use(api.routes());

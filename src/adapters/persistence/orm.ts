@@ -8,6 +8,7 @@ import { Migration20261122010000_maintenance } from './migrations/Migration20261
 import { Migration20261123000000_token_families } from './migrations/Migration20261123000000_token_families.js';
 import { Migration20261123010000_devices_activity } from './migrations/Migration20261123010000_devices_activity.js';
 import { Migration20261124000000_authorization_code } from './migrations/Migration20261124000000_authorization_code.js';
+import { Migration20261124010000_search } from './migrations/Migration20261124010000_search.js';
 import { SCHEMAS } from './schemas.js';
 
 /**
@@ -24,6 +25,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261123000000_token_families', class: Migration20261123000000_token_families },
   { name: 'Migration20261123010000_devices_activity', class: Migration20261123010000_devices_activity },
   { name: 'Migration20261124000000_authorization_code', class: Migration20261124000000_authorization_code },
+  { name: 'Migration20261124010000_search', class: Migration20261124010000_search },
 ];
 
 export async function createOrm(clientUrl: string, options: { poolMax?: number; debug?: boolean } = {}): Promise<MikroORM> {

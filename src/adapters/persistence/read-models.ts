@@ -32,7 +32,7 @@ import { type Timestamp, toDate } from './timestamps.js';
  * (or null) as `$1`: TOPIC_COLUMNS reads it to tell whether the viewer's topic has replies from others.
  */
 
-const TOPIC_COLUMNS = `
+export const TOPIC_COLUMNS = `
   t.id, t.title, t.created_at, t.updated_at, t.replied_at, t.replies_count, t.node_id, n.name as node_name,
   t.last_reply_user_id, t.last_reply_user_login, t.grade, t.likes_count, t.hits, t.lock_node, t.closed_at,
   u.id as user_id, u.login as user_login, u.name as user_name,
@@ -54,7 +54,7 @@ const LIST_SHAPES: Record<TopicListType, { where: string; orderBy: string }> = {
   excellent: { where: "and t.grade = 'excellent'", orderBy: 't.id desc' },
 };
 
-interface TopicRow {
+export interface TopicRow {
   id: number;
   title: string;
   created_at: Timestamp;
@@ -76,7 +76,7 @@ interface TopicRow {
   has_replies_from_others: boolean;
 }
 
-interface TopicDetailRow extends TopicRow {
+export interface TopicDetailRow extends TopicRow {
   body: string;
   body_html: string;
 }
@@ -103,7 +103,7 @@ function topicView(row: TopicRow): TopicView {
   };
 }
 
-function topicDetailView(row: TopicDetailRow): TopicDetailView {
+export function topicDetailView(row: TopicDetailRow): TopicDetailView {
   return { ...topicView(row), body: row.body, bodyHtml: row.body_html };
 }
 
@@ -333,7 +333,7 @@ export class SqlUserReadModel implements UserReadModel {
   }
 }
 
-interface ReplyRow {
+export interface ReplyRow {
   id: number;
   topic_id: number;
   body: string;
@@ -349,13 +349,13 @@ interface ReplyRow {
   user_name: string | null;
 }
 
-const REPLY_COLUMNS = `
+export const REPLY_COLUMNS = `
   r.id, r.topic_id, r.body, r.body_html, r.action, r.likes_count, r.deleted_at is not null as deleted, r.created_at, r.updated_at,
   u.id as user_id, u.login as user_login, u.name as user_name,
   array(select l.user_id from likes l where l.target_type = 'reply' and l.target_id = r.id order by l.created_at, l.user_id)
     as liked_user_ids`;
 
-function replyView(row: ReplyRow): ReplyView {
+export function replyView(row: ReplyRow): ReplyView {
   return {
     id: row.id,
     topicId: row.topic_id,

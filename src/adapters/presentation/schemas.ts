@@ -158,6 +158,18 @@ export const NotificationSchema = z
   ])
   .meta({ id: 'Notification', description: 'A notification of the caller (contract §5)' });
 
+/** Contract §11: a match, its topic (and its reply), and an excerpt with only <mark> tags in it. */
+export const SearchResultSchema = z
+  .strictObject({
+    type: z.enum(['Topic', 'Reply']),
+    topic: TopicSchema,
+    reply: ReplySchema.optional().meta({ description: 'Replies only' }),
+    highlight: z.string().meta({
+      description: 'An excerpt around the match as plain text (&, < and > escaped) with the matches in <mark> tags',
+    }),
+  })
+  .meta({ id: 'SearchResult', description: 'A search result (contract §11)' });
+
 export const OkSchema = z.strictObject({ ok: z.literal(1) }).meta({ id: 'Ok', description: 'The acknowledgement' });
 
 /** The token response of RFC 6749 §5.1, plus Doorkeeper's `created_at` (homeland's clients read it). */

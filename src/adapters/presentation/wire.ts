@@ -10,6 +10,9 @@ import type {
   UserView,
 } from '../../application/read-models.js';
 import type { z } from 'zod';
+import escapeHtml from 'escape-html';
+import type { HighlightPart } from '../../application/search/highlight.js';
+import type { SearchResult } from '../../application/search/search.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { Viewer } from '../../domain/users/role.js';
 import type {
@@ -17,6 +20,7 @@ import type {
   NotificationSchema,
   ReplyDetailSchema,
   ReplySchema,
+  SearchResultSchema,
   TopicDetailSchema,
   TopicSchema,
   UserDetailSchema,
@@ -30,6 +34,10 @@ function iso(date: Date): string;
 function iso(date: Date | null): string | null;
 function iso(date: Date | null): string | null {
   return date === null ? null : date.toISOString();
+}
+
+function markedText(parts: readonly HighlightPart[]): string {
+  return parts.map((part) => (part.marked ? `<mark>${escapeHtml(part.text)}</mark>` : escapeHtml(part.text))).join('');
 }
 
 const LEVEL_NAMES = { member: 'Member', admin: 'Admin', blocked: 'Banned' } as const;
@@ -93,6 +101,16 @@ export class Wire {
       abilities: reply.deleted
         ? { update: false, destroy: false }
         : policy.replyAbilities(viewer, { userId: reply.user.id, isSystemEvent: reply.action !== null }),
+    };
+  }
+
+  /** Contract §11: the highlight is text, escaped, with <mark> around the matches and no other tag. */
+  searchResult(result: SearchResult, viewer: Viewer | null): z.infer<typeof SearchResultSchema> {
+    return {
+      type: result.reply ? 'Reply' : 'Topic',
+      topic: this.topic(result.topic, viewer),
+      ...(result.reply ? { reply: this.reply(result.reply, viewer) } : {}),
+      highlight: markedText(result.highlight),
     };
   }
 

@@ -9,6 +9,8 @@ import { type RawParam, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import { loadTopic } from '../topics/load.js';
 import type { Notifier } from '../notifications/notifier.js';
+import type { DomainEvents } from '../events.js';
+import { replyCreated } from '../../domain/events.js';
 
 export class CreateReply {
   constructor(
@@ -17,6 +19,7 @@ export class CreateReply {
     private readonly users: UserRepository,
     private readonly notifier: Notifier,
     private readonly markdown: MarkdownRenderer,
+    private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -37,6 +40,7 @@ export class CreateReply {
       const reply = Reply.write({ topicId: topic.id, userId: user.id, body, bodyHtml: rendered.html }, this.clock.now());
       await this.replies.add(reply);
       await this.notifier.replyCreated(reply, topic, rendered.mentions);
+      await this.events.record(replyCreated(reply));
       // Counter rows are shared by every writer: update them last, so their row locks are held only until commit.
       await this.topics.recordReply(topic.id, { id: reply.id, userId: user.id, login: user.login, at: reply.createdAt });
       await this.users.adjustCounter(user.id, 'repliesCount', +1);

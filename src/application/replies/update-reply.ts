@@ -6,12 +6,15 @@ import { type Actor, requireUser } from '../actor.js';
 import { type RawParam, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import { loadReply } from './load.js';
+import type { DomainEvents } from '../events.js';
+import { replyUpdated } from '../../domain/events.js';
 
 export class UpdateReply {
   constructor(
     private readonly replies: ReplyRepository,
     private readonly topics: TopicRepository,
     private readonly markdown: MarkdownRenderer,
+    private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -24,6 +27,7 @@ export class UpdateReply {
       if (!policy.updateReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
       const body = read(Text, input.body, 'body');
       reply.edit(body, this.markdown.render(body).html, this.clock.now());
+      await this.events.record(replyUpdated(reply));
     });
   }
 }

@@ -9,6 +9,8 @@ import { type RawParam, Id, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import type { TopicRelocation } from './relocation.js';
 import type { Notifier } from '../notifications/notifier.js';
+import type { DomainEvents } from '../events.js';
+import { topicCreated } from '../../domain/events.js';
 
 export interface CreateTopicInput {
   title?: RawParam;
@@ -24,6 +26,7 @@ export class CreateTopic {
     private readonly relocation: TopicRelocation,
     private readonly notifier: Notifier,
     private readonly markdown: MarkdownRenderer,
+    private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -42,6 +45,7 @@ export class CreateTopic {
       await this.relocation.requireNode(nodeId);
       await this.topics.add(topic);
       await this.notifier.topicCreated(topic, rendered.mentions);
+      await this.events.record(topicCreated(topic));
       // Counter rows are shared by every writer: update them last, so their row locks are held only until commit.
       await this.nodes.adjustTopicsCount(nodeId, +1);
       await this.users.adjustCounter(user.id, 'topicsCount', +1);

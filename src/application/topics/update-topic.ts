@@ -6,6 +6,8 @@ import { type RawParam, Id, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import { loadTopic } from './load.js';
 import type { TopicRelocation } from './relocation.js';
+import type { DomainEvents } from '../events.js';
+import { topicUpdated } from '../../domain/events.js';
 
 export interface UpdateTopicInput {
   id: number;
@@ -19,6 +21,7 @@ export class UpdateTopic {
     private readonly topics: TopicRepository,
     private readonly relocation: TopicRelocation,
     private readonly markdown: MarkdownRenderer,
+    private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -35,6 +38,7 @@ export class UpdateTopic {
 
       const now = this.clock.now();
       topic.edit({ title, body, bodyHtml: this.markdown.render(body).html }, now);
+      await this.events.record(topicUpdated(topic));
       const fromNodeId = topic.nodeId;
       if (topic.requestNode(nodeId, policy.changeLockedNode(user), now)) {
         await this.relocation.requireNode(nodeId);

@@ -282,6 +282,7 @@ const TAGS = [
   { name: 'Notifications', description: 'The caller’s notifications' },
   { name: 'Users', description: 'Profiles, lists, follows and blocks' },
   { name: 'Nodes', description: 'Nodes (categories of topics)' },
+  { name: 'Search', description: 'Full-text search of topics and replies, Chinese and English alike' },
   { name: 'Uploads', description: 'Photos and push devices' },
   {
     name: 'OAuth',

@@ -129,5 +129,18 @@ export const examples = {
     application: { uid: 'b1946ac92492d2347c6235b4d2611184' },
     created_at: 1_795_300_000,
   },
+  search: wire.searchResult(
+    {
+      type: 'reply',
+      topic,
+      reply,
+      highlight: [
+        { text: 'Yes: ', marked: false },
+        { text: 'offset', marked: true },
+        { text: ' and limit.', marked: false },
+      ],
+    },
+    viewer,
+  ),
   ok: { ok: 1 as const },
 };

@@ -1,0 +1,36 @@
+import { Command } from 'commander';
+import type { CliRuntime } from '../runtime.js';
+import { table } from '../output.js';
+import { REINDEX_BATCH } from '../../src/application/search/reindex.js';
+import { action, integerOption } from './shared.js';
+
+export function searchCommand(runtime: CliRuntime): Command {
+  const search = new Command('search').description('the full-text search index');
+
+  search
+    .command('reindex')
+    .description(
+      'rebuild the search index from every topic and reply, in batches (safe while the service serves: an edit made ' +
+        'meanwhile is never overwritten with older words)',
+    )
+    .option('--batch-size <n>', 'topics or replies per batch (each one short statement)', String(REINDEX_BATCH))
+    .addHelpText('after', '\nExample:\n  $ forumctl search reindex --json')
+    .action(
+      action(runtime, async (context, options: { batchSize: string }) => {
+        const batchSize = integerOption(options.batchSize, 'batch-size', 1, 100_000)!;
+        const bars = new Map<string, { update(done: number, total: number): void; stop(): void }>();
+        const indexed = await context.session.useCases.reindexSearch.execute({ batchSize }, (kind, done, total) => {
+          let bar = bars.get(kind);
+          if (!bar) bars.set(kind, (bar = context.io.progress(kind)));
+          bar.update(done, total);
+        });
+        bars.forEach((bar) => bar.stop());
+        return {
+          json: { indexed },
+          text: table(['documents', 'indexed'], Object.entries(indexed)),
+        };
+      }),
+    );
+
+  return search;
+}

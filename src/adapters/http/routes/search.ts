@@ -1,0 +1,48 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { Offset } from '../../../application/inputs.js';
+import { SearchLimit, SearchText, SearchTypeParam } from '../../../application/search/search.js';
+import type { UseCases } from '../../../application/use-cases.js';
+import { actorOf } from '../auth.js';
+import type { Params } from '../params.js';
+import type { Wire } from '../../presentation/wire.js';
+import { SearchResultSchema } from '../../presentation/schemas.js';
+import type { ApiDescription } from '../openapi/describe.js';
+import { examples } from '../openapi/examples.js';
+
+const SearchQuery = z.object({ q: SearchText, type: SearchTypeParam, offset: Offset, limit: SearchLimit });
+
+export function searchRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
+  const router = new Router();
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/search',
+      summary: 'Search topics and replies',
+      description:
+        'Contract §11. Every word of `q` must match (Chinese, Japanese and Korean text is cut into words; Latin ' +
+        'words match by stem: `databases` finds `database`). Best first: topics whose title matches, then the ' +
+        'other matches, newest first within each. Deleted content and content of hidden nodes is never found; ' +
+        'with a token, neither is content of the caller’s blocked nodes and users.',
+      tag: 'Search',
+      access: 'public',
+      query: SearchQuery,
+      response: {
+        schema: z.strictObject({ results: z.array(SearchResultSchema) }),
+        example: { results: [examples.search] },
+        description: 'A page of results',
+      },
+      errors: [400],
+    },
+    async (ctx) => {
+      const actor = actorOf(ctx);
+      const results = await app.search.execute(actor, ctx.state.params as Params);
+      ctx.body = { results: results.map((result) => wire.searchResult(result, actor)) };
+    },
+  );
+
+  return router;
+}

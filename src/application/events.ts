@@ -1,0 +1,25 @@
+import type { DomainEvent } from '../domain/events.js';
+
+/**
+ * Where use cases record what happened. Recording runs every in-transaction consumer at once, inside the unit of
+ * work of the use case: what they write lands with the change or not at all (the search index is one). Use
+ * cases call it inside `UnitOfWork.run`, after the change it describes.
+ */
+export interface DomainEvents {
+  record(event: DomainEvent): Promise<void>;
+}
+export const DomainEvents = Symbol.for('DomainEvents');
+
+/** Something that must be true together with the change: it runs in the transaction that records the event. */
+export interface InTransactionConsumer {
+  handle(event: DomainEvent): Promise<void>;
+}
+
+/** Hands each recorded event to the in-transaction consumers, in order; a consumer that fails fails the change. */
+export class DispatchInTransaction implements DomainEvents {
+  constructor(private readonly consumers: readonly InTransactionConsumer[]) {}
+
+  async record(event: DomainEvent): Promise<void> {
+    for (const consumer of this.consumers) await consumer.handle(event);
+  }
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { InvalidInput } from '../../domain/shared/errors.js';
+import type { Actor } from '../actor.js';
+import { type RawParam, Text, limit, maybe, oneOf, read, readPage } from '../inputs.js';
+import type { ReplyView, TopicView } from '../read-models.js';
+import { type HighlightPart, excerpt, highlight } from './highlight.js';
+import { type HtmlText, SEARCH_TYPES, type SearchReadModel, type SearchType, type WordSegmenter } from './ports.js';
+
+/** Contract §11: 1 to 50 results a page, 20 by default. */
+export const SearchLimit = limit(1, 50, 20);
+export const SearchTypeParam = maybe(oneOf(SEARCH_TYPES)).meta({ description: 'topic or reply (both when absent)' });
+/** Long enough for any question a person types; a longer one is a paste, not a query. */
+export const MAX_QUERY_LENGTH = 200;
+export const SearchText = Text.pipe(
+  z
+    .string()
+    .refine((q) => q.trim() !== '', 'must not be blank')
+    .refine((q) => q.length <= MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`),
+).meta({ description: 'What to look for: words in any language (Chinese is cut into words)' });
+
+export interface SearchResult {
+  type: SearchType;
+  topic: TopicView;
+  reply: ReplyView | null;
+  highlight: HighlightPart[];
+}
+
+/**
+ * `GET /search`: topics and replies whose words match every word of the query, best first, with an excerpt
+ * that marks what matched. A token only changes what is visible (blocked nodes and users).
+ */
+export class SearchContent {
+  constructor(
+    private readonly index: SearchReadModel,
+    private readonly segmenter: WordSegmenter,
+    private readonly html: HtmlText,
+  ) {}
+
+  async execute(
+    actor: Actor,
+    input: { q?: RawParam; type?: RawParam; offset?: RawParam; limit?: RawParam },
+  ): Promise<SearchResult[]> {
+    const q = read(SearchText, input.q, 'q');
+    const type = read(SearchTypeParam, input.type, 'type') ?? null;
+    const page = readPage(input, SearchLimit);
+    const words = this.segmenter.forQuery(q);
+    if (words.trim() === '') throw new InvalidInput('q', 'q must contain a word');
+    const { hits, lexemes } = await this.index.find({ words, type, ...page }, actor);
+    return hits.map(({ topic, reply, titleMatched }) => {
+      const body = this.html.plain(reply ? reply.bodyHtml : topic.bodyHtml);
+      const marked = highlight(body, lexemes) ?? (titleMatched && !reply ? highlight(topic.title, lexemes) : null);
+      return { type: reply ? 'reply' : 'topic', topic, reply, highlight: marked ?? excerpt(body) };
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import type { Reply } from './replies/reply.js';
+import type { Topic } from './topics/topic.js';
+
+/**
+ * Facts about what changed, as plain data: named in the past tense, with the ids and values their consumers
+ * need and nothing of the ORM. A use case records them next to the change, in the same transaction, and says
+ * nothing about who listens (../shared/design/events.md).
+ */
+export type DomainEvent =
+  | { type: 'topic.created' | 'topic.updated'; topicId: number; title: string; bodyHtml: string; createdAt: Date; at: Date }
+  | { type: 'reply.created' | 'reply.updated'; replyId: number; topicId: number; bodyHtml: string; createdAt: Date; at: Date };
+
+export type DomainEventType = DomainEvent['type'];
+
+function topicFact(type: 'topic.created' | 'topic.updated', topic: Topic): DomainEvent {
+  return {
+    type,
+    topicId: topic.id,
+    title: topic.title,
+    bodyHtml: topic.bodyHtml,
+    createdAt: topic.createdAt,
+    at: topic.updatedAt,
+  };
+}
+
+function replyFact(type: 'reply.created' | 'reply.updated', reply: Reply): DomainEvent {
+  return {
+    type,
+    replyId: reply.id,
+    topicId: reply.topicId,
+    bodyHtml: reply.bodyHtml,
+    createdAt: reply.createdAt,
+    at: reply.updatedAt,
+  };
+}
+
+export const topicCreated = (topic: Topic) => topicFact('topic.created', topic);
+export const topicUpdated = (topic: Topic) => topicFact('topic.updated', topic);
+export const replyCreated = (reply: Reply) => replyFact('reply.created', reply);
+export const replyUpdated = (reply: Reply) => replyFact('reply.updated', reply);

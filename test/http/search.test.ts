@@ -1,0 +1,235 @@
+import { expect } from 'chai';
+import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
+import { forumctl } from '../support/cli.js';
+import { testEnv } from '../support/env.js';
+import { SqlSearchIndex } from '../../src/adapters/persistence/search.js';
+
+/**
+ * Search (contract §11) on real PostgreSQL, with Chinese, English, Japanese, Korean and mixed text: what is
+ * found, in which order, with which highlight, and what is never found.
+ */
+
+interface Result {
+  type: 'Topic' | 'Reply';
+  topic: { id: number; title: string };
+  reply?: { id: number; body: string };
+  highlight: string;
+}
+
+async function search(query: Record<string, string | number>, user?: TestUser): Promise<Result[]> {
+  const request = api().get('/api/v3/search').query(query);
+  if (user) request.set(user.auth);
+  return (await request.expect(200)).body.results as Result[];
+}
+
+const ids = (results: Result[]) =>
+  results.map((result) => (result.type === 'Reply' ? `r${result.reply!.id}` : `t${result.topic.id}`));
+
+/** Only <mark> tags: every other `<` is escaped. */
+function onlyMarkTags(highlight: string): boolean {
+  return !/<(?!\/?mark>)/.test(highlight);
+}
+
+describe('GET /api/v3/search', () => {
+  let alice: TestUser;
+  let bob: TestUser;
+  let node: number;
+
+  beforeEach(async () => {
+    alice = await makeUser('alice');
+    bob = await makeUser('bob');
+    node = await makeNode('General');
+  });
+
+  it('finds Chinese by its words: 数据库 finds 这是一个数据库的问题, and marks it', async () => {
+    const topic = await makeTopic(alice, node, '求助', '这是一个数据库的问题');
+    await makeTopic(alice, node, '天气', '今天天气很好');
+    const results = await search({ q: '数据库' });
+    expect(ids(results)).to.deep.equal([`t${topic}`]);
+    expect(results[0]!.highlight).to.equal('这是一个<mark>数据库</mark>的问题');
+    expect(results[0]!.topic).to.include({ id: topic, title: '求助' });
+    expect(results[0]).to.not.have.property('reply');
+    // A shorter word inside a longer one, and a phrase cut into several words (all must match).
+    expect(ids(await search({ q: '数据' }))).to.deep.equal([`t${topic}`]);
+    expect(ids(await search({ q: '数据库问题' }))).to.deep.equal([`t${topic}`]);
+    expect(await search({ q: '数据库 天气' })).to.deep.equal([]);
+  });
+
+  it('matches English by stem: databases finds database, and the highlight marks the word as written', async () => {
+    const topic = await makeTopic(alice, node, 'Storage', 'Which database should a forum use?');
+    await makeTopic(alice, node, 'Other', 'Nothing to see here');
+    const results = await search({ q: 'Databases' });
+    expect(ids(results)).to.deep.equal([`t${topic}`]);
+    expect(results[0]!.highlight).to.equal('Which <mark>database</mark> should a forum use?');
+    expect(ids(await search({ q: 'forums using databases' }))).to.deep.equal([`t${topic}`]);
+  });
+
+  it('finds mixed, Japanese and Korean text', async () => {
+    const mixed = await makeTopic(alice, node, 'Mixed', '我们用PostgreSQL数据库做全文搜索');
+    const japanese = await makeTopic(alice, node, 'Japanese', '東京の天気はどうですか');
+    const korean = await makeTopic(alice, node, 'Korean', '한국어 텍스트 검색');
+    expect(ids(await search({ q: 'postgresql' }))).to.deep.equal([`t${mixed}`]);
+    expect(ids(await search({ q: '数据库 PostgreSQL' }))).to.deep.equal([`t${mixed}`]);
+    expect((await search({ q: 'PostgreSQL' }))[0]!.highlight).to.include('<mark>PostgreSQL</mark>');
+    expect(ids(await search({ q: '天気' }))).to.deep.equal([`t${japanese}`]);
+    expect(ids(await search({ q: 'どうですか' }))).to.deep.equal([`t${japanese}`]);
+    const found = await search({ q: '한국어' });
+    expect(ids(found)).to.deep.equal([`t${korean}`]);
+    expect(found[0]!.highlight).to.include('<mark>한국어</mark>');
+  });
+
+  it('ranks title matches first, then the other matches newest first; type narrows to topics or replies', async () => {
+    const inTitle = await makeTopic(alice, node, 'Caching strategies', 'How do you do it?');
+    const older = await makeTopic(alice, node, 'Question', 'We need caching here');
+    const reply = await makeReply(bob, older, 'Caching with PostgreSQL works');
+    const newer = await makeTopic(bob, node, 'Another', 'More caching talk');
+    const all = await search({ q: 'caching' });
+    expect(ids(all)).to.deep.equal([`t${inTitle}`, `t${newer}`, `r${reply}`, `t${older}`]);
+    const replyResult = all[2]!;
+    expect(replyResult.type).to.equal('Reply');
+    expect(replyResult.topic.id).to.equal(older);
+    expect(replyResult.reply).to.include({ id: reply, body: 'Caching with PostgreSQL works' });
+    expect(replyResult.highlight).to.equal('<mark>Caching</mark> with PostgreSQL works');
+    // A title-only match highlights the title.
+    await makeTopic(alice, node, 'Sharding notes', 'Nothing else');
+    expect((await search({ q: 'sharding' }))[0]!.highlight).to.equal('<mark>Sharding</mark> notes');
+
+    expect(ids(await search({ q: 'caching', type: 'topic' }))).to.deep.equal([`t${inTitle}`, `t${newer}`, `t${older}`]);
+    expect(ids(await search({ q: 'caching', type: 'reply' }))).to.deep.equal([`r${reply}`]);
+    expect(ids(await search({ q: 'caching', offset: 1, limit: 2 }))).to.deep.equal([`t${newer}`, `r${reply}`]);
+    expect(ids(await search({ q: 'caching', offset: 4 }))).to.deep.equal([]);
+  });
+
+  it('finds what was just saved, and after an edit finds the new words and not the old', async () => {
+    const topic = await makeTopic(alice, node, 'Draft', 'first version about apples');
+    expect(ids(await search({ q: 'apples' }))).to.deep.equal([`t${topic}`]);
+    await api()
+      .post(`/api/v3/topics/${topic}`)
+      .set(alice.auth)
+      .send({ title: 'Draft', body: 'second version about 苹果', node_id: node })
+      .expect(200);
+    expect(await search({ q: 'apples' })).to.deep.equal([]);
+    expect(ids(await search({ q: '苹果' }))).to.deep.equal([`t${topic}`]);
+
+    const reply = await makeReply(bob, topic, 'I like pears');
+    expect(ids(await search({ q: 'pears' }))).to.deep.equal([`r${reply}`]);
+    await api().post(`/api/v3/replies/${reply}`).set(bob.auth).send({ body: 'I like plums' }).expect(200);
+    expect(await search({ q: 'pears' })).to.deep.equal([]);
+    expect(ids(await search({ q: 'plums' }))).to.deep.equal([`r${reply}`]);
+  });
+
+  it('never finds deleted topics and replies, banned topics, or hidden nodes, whoever asks', async () => {
+    const admin = await makeUser('root', 'admin');
+    const hidden = await makeNode('Secret', { hidden: true });
+    const deleted = await makeTopic(alice, node, 'Gone', 'vanishing topic');
+    await makeReply(alice, deleted, 'vanishing reply of a deleted topic');
+    const kept = await makeTopic(alice, node, 'Kept', 'a topic that stays');
+    const deletedReply = await makeReply(bob, kept, 'vanishing reply');
+    const banned = await makeTopic(bob, node, 'Banned', 'vanishing banned topic');
+    await makeTopic(alice, hidden, 'Hidden', 'vanishing in a hidden node');
+    const visible = await makeTopic(alice, node, 'Visible', 'vanishing? no, this one stays');
+    // Found before: both replies, the topic to delete and the one to ban (never the hidden node's), and the last.
+    expect(await search({ q: 'vanishing' })).to.have.length(5);
+
+    await api().delete(`/api/v3/topics/${deleted}`).set(admin.auth).expect(200);
+    await api().delete(`/api/v3/replies/${deletedReply}`).set(bob.auth).expect(200);
+    await api().post(`/api/v3/topics/${banned}/ban`).set(admin.auth).expect(200);
+    for (const viewer of [undefined, alice, admin]) {
+      expect(ids(await search({ q: 'vanishing' }, viewer)), viewer?.login).to.deep.equal([`t${visible}`]);
+    }
+  });
+
+  it('leaves out, for a user, the topics and replies of their blocked nodes and users, and only for them', async () => {
+    const other = await makeNode('Other');
+    const inBlockedNode = await makeTopic(alice, other, 'Node', 'needle in a blocked node');
+    const byBlocked = await makeTopic(bob, node, 'Bob', 'needle by a blocked user');
+    const mine = await makeTopic(alice, node, 'Mine', 'needle of my own');
+    const replyByBlocked = await makeReply(bob, mine, 'needle in a reply by a blocked user');
+    const carol = await makeUser('carol');
+    await api().post(`/api/v3/nodes/${other}/block`).set(carol.auth).expect(200);
+    await api().post('/api/v3/users/bob/block').set(carol.auth).expect(200);
+    expect(ids(await search({ q: 'needle' }, carol))).to.deep.equal([`t${mine}`]);
+    expect(ids(await search({ q: 'needle' }))).to.have.members([
+      `t${inBlockedNode}`,
+      `t${byBlocked}`,
+      `t${mine}`,
+      `r${replyByBlocked}`,
+    ]);
+    expect(await search({ q: 'needle' }, alice)).to.have.length(4);
+  });
+
+  it('highlights as text with only <mark> tags: nothing of the body becomes markup', async () => {
+    const topic = await makeTopic(
+      alice,
+      node,
+      'Escaping',
+      'Use `<script>alert(1)</script>` & compare 1 < 2 in the database <b>now</b> <mark>fake</mark>',
+    );
+    const [result] = await search({ q: 'database' });
+    expect(result!.topic.id).to.equal(topic);
+    expect(onlyMarkTags(result!.highlight), result!.highlight).to.equal(true);
+    expect(result!.highlight).to.include(
+      '&lt;script&gt;alert(1)&lt;/script&gt; &amp; compare 1 &lt; 2 in the <mark>database</mark>',
+    );
+    expect(result!.highlight.match(/<mark>/g)).to.have.length(1);
+  });
+
+  it('cuts a long body to an excerpt around the first match', async () => {
+    const filler = 'lorem ipsum dolor sit amet '.repeat(40);
+    await makeTopic(alice, node, 'Long', `${filler}the needle is here ${filler}`);
+    const [result] = await search({ q: 'needle' });
+    expect(result!.highlight).to.match(/^….*<mark>needle<\/mark>.*…$/);
+    expect(result!.highlight.length).to.be.lessThan(220);
+  });
+
+  it('answers 400 ParameterInvalid for a missing or blank q, an unknown type, or a limit out of range', async () => {
+    for (const query of [
+      {},
+      { q: '' },
+      { q: '   ' },
+      { q: 'x', type: 'user' },
+      { q: 'x', limit: 51 },
+      { q: 'x', limit: 0 },
+      { q: 'x'.repeat(201) },
+    ]) {
+      const res = await api().get('/api/v3/search').query(query).expect(400);
+      expect(res.body.error, JSON.stringify(query)).to.equal('ParameterInvalid');
+    }
+  });
+
+  it('finds nothing, quickly and without error, for stop words or punctuation alone', async () => {
+    await makeTopic(alice, node, 'The topic', 'the and of');
+    expect(await search({ q: 'the' })).to.deep.equal([]);
+    expect(await search({ q: '!!! ???' })).to.deep.equal([]);
+  });
+
+  it('forumctl search reindex builds the index from the rows, and keeps a newer version over an older one', async () => {
+    const topic = await makeTopic(alice, node, 'Indexed', 'plain words');
+    // Rows written behind the service's back (an import, or data from before the index existed).
+    await testEnv().sql(`update topics set body_html = '<p>imported 数据库 text</p>' where id = $1`, [topic]);
+    const [{ id: reply }] = await testEnv().sql<{ id: number }>(
+      `insert into replies (topic_id, user_id, body, body_html) values ($1, $2, 'x', '<p>imported reply</p>') returning id`,
+      [topic, bob.id],
+    );
+    await testEnv().sql('delete from search_documents');
+    expect(await search({ q: 'imported' })).to.deep.equal([]);
+
+    const res = await forumctl(['search', 'reindex', '--json', '--batch-size', '1']);
+    expect(res.code, res.stderr).to.equal(0);
+    expect(res.json()).to.deep.equal({ indexed: { topics: 1, replies: 1 } });
+    expect(ids(await search({ q: 'imported' }))).to.have.members([`t${topic}`, `r${reply}`]);
+    expect(ids(await search({ q: '数据库' }))).to.deep.equal([`t${topic}`]);
+
+    // A reindex batch read before an edit must not put the old words back after it.
+    const env = testEnv();
+    const before = new Date(Date.now() - 60_000);
+    await env.sql('update search_documents set source_updated_at = now() where topic_id = $1 and reply_id is null', [topic]);
+    await new SqlSearchIndex(env.persistence.sql).put([
+      { topicId: topic, replyId: null, title: 'Indexed', body: 'stale words', createdAt: before, sourceUpdatedAt: before },
+    ]);
+    expect(await search({ q: 'stale' })).to.deep.equal([]);
+    expect(ids(await search({ q: '数据库' }))).to.deep.equal([`t${topic}`]);
+
+    expect((await forumctl(['search', 'reindex', '--batch-size', '0'])).code).to.equal(2);
+  });
+});
