@@ -7,6 +7,8 @@
  *   git worktree add /tmp/before HEAD~3 && (cd /tmp/before && npm ci)
  *   BENCH_DATABASE_URL=postgres://…/forum_bench_10000 npm run bench:ab -- \
  *     --a /tmp/before/dist/src/main.js --b dist/src/main.js --path '/api/v3/topics?limit=1' --header 'Origin: https://app.example'
+ *
+ * A write: `--method POST --path '/api/v3/topics/{id}/replies' --id-max 100000 --body '{"body":"…"}'` with a token header.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -19,6 +21,11 @@ const { values: args } = parseArgs({
     a: { type: 'string' },
     b: { type: 'string' },
     path: { type: 'string', default: '/api/v3/topics' },
+    /** A request other than GET: its method, and a JSON body. */
+    method: { type: 'string', default: 'GET' },
+    body: { type: 'string' },
+    /** `{id}` in the path becomes a random id from 1 to this, per request (say, a topic to reply to). */
+    'id-max': { type: 'string', default: '1000' },
     header: { type: 'string', multiple: true, default: [] },
     env: { type: 'string', multiple: true, default: [] },
     rounds: { type: 'string', default: '3' },
@@ -71,7 +78,20 @@ async function start(entry: string): Promise<{ url: string; pid: number; stop():
 /** One load run: requests/s, p99, errors, bytes per response, and the server's CPU time per request. */
 async function load(server: { url: string; pid: number }, duration: number) {
   const cpuBefore = await cpuMicros(server.pid);
-  const result = await autocannon({ url: `${server.url}${args.path}`, headers, connections: Number(args.connections), duration });
+  const idMax = Number(args['id-max']);
+  const request: autocannon.Request = {
+    method: args.method as autocannon.Request['method'],
+    path: args.path,
+    ...(args.body === undefined ? {} : { body: args.body, headers: { ...headers, 'content-type': 'application/json' } }),
+    setupRequest: (req) => ({ ...req, path: args.path.replace('{id}', String(1 + Math.floor(Math.random() * idMax))) }),
+  };
+  const result = await autocannon({
+    url: server.url,
+    headers,
+    connections: Number(args.connections),
+    duration,
+    requests: [request],
+  });
   const cpu = (await cpuMicros(server.pid)) - cpuBefore;
   return {
     rps: result.requests.average,

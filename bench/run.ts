@@ -59,6 +59,9 @@ interface Scenario {
 const random = <T>(items: T[]): T => items[Math.floor(Math.random() * items.length)]!;
 const auth = (fixtures: Fixtures) => ({ authorization: `Bearer ${fixtures.token}` });
 
+/** Words of the seed's titles and sentences (src/application/maintenance/seed-text.ts), common and rarer. */
+const SEARCH_WORDS = ['database', 'caching', 'migration', 'docker', 'benchmarks', '数据库', '缓存', '索引', '部署', '分词'];
+
 const SCENARIOS: Scenario[] = [
   { name: 'GET /topics', reference: true, target: true, request: () => ({ method: 'GET', path: '/api/v3/topics' }) },
   {
@@ -97,6 +100,17 @@ const SCENARIOS: Scenario[] = [
       path: '/api/v3/topics/1/replies',
       headers: auth(f),
       setupRequest: (req) => ({ ...req, path: `/api/v3/topics/${random(f.topicIds)}/replies?limit=20` }),
+    }),
+  },
+  {
+    // One word, English or Chinese, from the seed's text: each is in a few percent of the 1.1 million documents.
+    name: 'GET /search?q=<one word>',
+    reference: false,
+    target: false,
+    request: () => ({
+      method: 'GET',
+      path: '/api/v3/search?q=database',
+      setupRequest: (req) => ({ ...req, path: `/api/v3/search?q=${encodeURIComponent(random(SEARCH_WORDS))}` }),
     }),
   },
   {

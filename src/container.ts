@@ -242,7 +242,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(Recount, [CounterMaintenance]);
   useCase(PurgeNotifications, [CounterMaintenance, Clock]);
-  useCase(SeedDatabase, [DataSeeder, PasswordHasher]);
+  useCase(SeedDatabase, [DataSeeder, PasswordHasher, WordSegmenter]);
 
   useCase(ListReplies, [TopicReadModel, ReplyReadModel]);
   useCase(CreateReply, [

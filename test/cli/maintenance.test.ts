@@ -204,6 +204,23 @@ describe('forumctl seed', () => {
     expect((await forumctl(['maintenance', 'recount', '--json'])).json()).to.deep.equal({
       corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0 },
     });
+    // Seeded text is searchable in both languages, indexed with the very words the indexer gives it.
+    const found = async (q: string) =>
+      (await api().get('/api/v3/search').query({ q, limit: 50 }).expect(200)).body.results.map(
+        (result: { topic: { id: number }; reply?: { id: number } }) => `${result.topic.id}/${result.reply?.id ?? ''}`,
+      );
+    const index = () =>
+      env.sql(`select topic_id, reply_id, strip(vector)::text as words, strip(title_vector)::text as title
+               from search_documents order by topic_id, reply_id nulls first`);
+    const seededIndex = await index();
+    expect(seededIndex).to.have.length(120);
+    const [chinese, english] = [await found('数据库'), await found('database')];
+    expect(chinese).to.not.be.empty;
+    expect(english).to.not.be.empty;
+    expect((await forumctl(['search', 'reindex'])).code).to.equal(0);
+    expect(await index()).to.deep.equal(seededIndex);
+    expect(await found('数据库')).to.deep.equal(chinese);
+
     const login = (await env.sql<{ login: string }>("select login from users where login like 'seed%' order by id limit 1"))[0]!
       .login;
     const app = (await forumctl(['apps', 'create', 'seed test', '--json'])).json<{ client_id: string; client_secret: string }>();

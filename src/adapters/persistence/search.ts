@@ -120,34 +120,33 @@ function replyVisible(signedIn: boolean): string {
  * The matches of one page, best first: topics whose title matches, then every other match (bodies of topics,
  * replies), newest first within each. Each branch takes at most offset + limit rows in the order of an index on
  * `created_at`, so the planner may walk the newest documents and stop early (a common word) or collect the
- * few matches from the GIN index (a rare one). $1 viewer, $2 the query's words, $3 offset, $4 limit.
+ * few matches from the GIN index (a rare one). One round trip: the topics' columns, the reply as JSON, and the
+ * query's lexemes (for the highlight). $1 viewer, $2 the query's words, $3 offset, $4 limit.
  */
 function hitsStatement(type: SearchType | null, signedIn: boolean): string {
   const from = `from search_documents d join topics t on t.id = d.topic_id join nodes n on n.id = t.node_id`;
-  const page = 'order by d.created_at desc limit $3::int + $4::int';
+  // Stop words alone ("the") make an empty query: this one-time filter (an InitPlan) then skips every scan.
+  const wordsLeft = "(select numnode(plainto_tsquery('english', $2))) > 0";
+  const branch = (titleMatch: boolean, joins: string, where: string) => `(
+      select d.topic_id, d.reply_id, d.created_at, ${titleMatch} as title_match
+      ${from} ${joins}, plainto_tsquery('english', $2) query
+      where ${wordsLeft} and ${where} and ${topicVisible(signedIn)}
+      order by d.created_at desc limit $3::int + $4::int)`;
   const branches: string[] = [];
-  if (type !== 'reply') {
-    branches.push(`(select d.topic_id, d.reply_id, d.created_at, true as title_match
-      ${from}, plainto_tsquery('english', $2) query
-      where d.reply_id is null and d.title_vector @@ query and ${topicVisible(signedIn)}
-      ${page})`);
-  }
+  if (type !== 'reply') branches.push(branch(true, '', 'd.reply_id is null and d.title_vector @@ query'));
   if (type === 'topic') {
-    branches.push(`(select d.topic_id, d.reply_id, d.created_at, false as title_match
-      ${from}, plainto_tsquery('english', $2) query
-      where d.reply_id is null and d.vector @@ query and not d.title_vector @@ query and ${topicVisible(signedIn)}
-      ${page})`);
+    branches.push(branch(false, '', 'd.reply_id is null and d.vector @@ query and not d.title_vector @@ query'));
   } else {
     const kind = type === 'reply' ? 'd.reply_id is not null' : '(d.reply_id is not null or not d.title_vector @@ query)';
-    branches.push(`(select d.topic_id, d.reply_id, d.created_at, false as title_match
-      ${from} left join replies r on r.id = d.reply_id, plainto_tsquery('english', $2) query
-      where d.vector @@ query and ${kind} and ${topicVisible(signedIn)}
-        and (d.reply_id is null or (${replyVisible(signedIn)}))
-      ${page})`);
+    const reply = `(d.reply_id is null or (${replyVisible(signedIn)}))`;
+    branches.push(branch(false, 'left join replies r on r.id = d.reply_id', `d.vector @@ query and ${kind} and ${reply}`));
   }
   return `
     with hits as (${branches.join(' union all ')})
-    select ${TOPIC_COLUMNS}, t.body, t.body_html, h.reply_id, h.title_match
+    select ${TOPIC_COLUMNS}, t.body, t.body_html, h.title_match,
+      (select to_json(x) from (select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id where r.id = h.reply_id) x)
+        as reply,
+      (select tsvector_to_array(to_tsvector('english', $2))) as lexemes
     from (select * from hits order by title_match desc, created_at desc offset $3 limit $4) h
       join topics t on t.id = h.topic_id join users u on u.id = t.user_id join nodes n on n.id = t.node_id
     order by h.title_match desc, h.created_at desc`;
@@ -166,35 +165,15 @@ export class SqlSearchReadModel implements SearchReadModel {
   constructor(private readonly sql: Sql) {}
 
   async find(query: SearchQuery, viewer: Viewer | null): Promise<SearchResults> {
-    const normalized = await this.sql.one<{ lexemes: string[] }>(
-      `select tsvector_to_array(to_tsvector('english', $1)) as lexemes`,
-      [query.words],
-    );
-    const lexemes = normalized?.lexemes ?? [];
-    // Only stop words ("the"): nothing to look for, and nothing for the planner to scan the table with.
-    if (lexemes.length === 0) return { hits: [], lexemes };
-
-    const rows = await this.sql.all<TopicDetailRow & { reply_id: number | null; title_match: boolean }>(
+    const rows = await this.sql.all<TopicDetailRow & { title_match: boolean; reply: ReplyRow | null; lexemes: string[] }>(
       hitsFor(query.type, viewer !== null),
       [viewer?.id ?? null, query.words, query.offset, query.limit],
     );
-    const replyIds = rows.flatMap((row) => (row.reply_id === null ? [] : [row.reply_id]));
-    const replies =
-      replyIds.length === 0
-        ? new Map()
-        : new Map(
-            (
-              await this.sql.all<ReplyRow>(
-                `select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id where r.id = any($1::int[])`,
-                [replyIds],
-              )
-            ).map((row) => [row.id, replyView(row)]),
-          );
     return {
-      lexemes,
+      lexemes: rows[0]?.lexemes ?? [],
       hits: rows.map((row) => ({
         topic: topicDetailView(row),
-        reply: row.reply_id === null ? null : (replies.get(row.reply_id) ?? null),
+        reply: row.reply ? replyView(row.reply) : null,
         titleMatched: row.title_match,
       })),
     };

@@ -1,18 +1,6 @@
-import type { DataSeeder, SeedPlan, SeedStep } from '../../application/maintenance/seed.js';
+import type { DataSeeder, SeedPlan, SeedStep, SeedTexts } from '../../application/maintenance/seed.js';
 import type { UnitOfWork } from '../../application/ports.js';
 import type { Sql } from './sql.js';
-
-const BODY = `A seeded topic body with **some Markdown**, a [link](https://example.com) and a list:
-
-- one
-- two`;
-const BODY_HTML = `<p>A seeded topic body with <strong>some Markdown</strong>, a <a href="https://example.com" rel="nofollow noopener">link</a> and a list:</p>
-<ul>
-<li>one</li>
-<li>two</li>
-</ul>`;
-const REPLY = 'Thanks, that helps. I tried it and it **works**.';
-const REPLY_HTML = '<p>Thanks, that helps. I tried it and it <strong>works</strong>.</p>';
 
 /** Rows per statement: large enough to be fast, small enough to show progress and keep each statement short. */
 const CHUNK = 100_000;
@@ -27,9 +15,14 @@ export class SqlDataSeeder implements DataSeeder {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  async seed(plan: SeedPlan, passwordHash: string, onStep: (step: SeedStep, done: number, total: number) => void): Promise<void> {
+  async seed(
+    plan: SeedPlan,
+    passwordHash: string,
+    texts: SeedTexts,
+    onStep: (step: SeedStep, done: number, total: number) => void,
+  ): Promise<void> {
     // One transaction: a seed that fails half-way leaves nothing behind.
-    await this.unitOfWork.run(() => this.seedIn(plan, passwordHash, onStep));
+    await this.unitOfWork.run(() => this.seedIn(plan, passwordHash, texts, onStep));
     // Fresh statistics, so that the planner sees the new data at once.
     await this.sql.all('analyze');
   }
@@ -37,6 +30,7 @@ export class SqlDataSeeder implements DataSeeder {
   private async seedIn(
     plan: SeedPlan,
     passwordHash: string,
+    texts: SeedTexts,
     onStep: (step: SeedStep, done: number, total: number) => void,
   ): Promise<void> {
     const run = (text: string, values: unknown[] = []) => this.sql.all(text, values);
@@ -74,26 +68,48 @@ export class SqlDataSeeder implements DataSeeder {
       ),
     );
 
+    // Titles and bodies are picked from the seed texts by id (the same picks give the search index its words):
+    // a title, then three sentences (and the Markdown tail) for a topic, two sentences for a reply.
+    const titles = texts.titles.map((title) => title.text);
+    const titleWords = texts.titles.map((title) => title.words);
+    const sentences = texts.sentences.map((sentence) => sentence.text);
+    const sentenceWords = texts.sentences.map((sentence) => sentence.words);
+    const title = (id: string, of: string) => `${of}[1 + (${id} * 3) % cardinality(${of})] || ' #' || ${id}`;
+    const topicSentences = (id: string, of: string) =>
+      `${of}[1 + (${id} * 7) % cardinality(${of})] || ' ' || ${of}[1 + (${id} * 13 + 5) % cardinality(${of})] || ' ' ||
+       ${of}[1 + (${id} * 29 + 11) % cardinality(${of})]`;
+    const replySentences = (id: string, of: string) =>
+      `${of}[1 + (${id} * 11 + 3) % cardinality(${of})] || ' ' || ${of}[1 + (${id} * 17 + 7) % cardinality(${of})]`;
+
     const firstTopic = (await base('topics')) + 1;
     await chunked('topics', plan.topics, (from, to) =>
       run(
-        `insert into topics (user_id, node_id, title, body, body_html, grade, created_at, updated_at, last_active_at)
-         select ${any('u')}, ${any('n')}, 'Seeded topic number ' || g, $1, $2,
+        `insert into topics (id, user_id, node_id, title, body, body_html, grade, created_at, updated_at, last_active_at)
+         select k.id, ${any('u')}, ${any('n')}, ${title('k.id', '($1::text[])')},
+                ${topicSentences('k.id', '($2::text[])')} || E'\n\n' || $3,
+                '<p>' || ${topicSentences('k.id', '($2::text[])')} || E'</p>\n' || $4,
                 case when random() < 0.02 then 'excellent' else 'normal' end, t.at, t.at, t.at
-         from ${pick('users', '$3')} u, ${pick('nodes', '$4')} n, generate_series($5::int, $6::int) g,
-              lateral (select now() - random() * interval '365 days' + g * interval '0 seconds' as at) t`,
-        [BODY, BODY_HTML, firstUser, firstNode, from, to],
+         from ${pick('users', '$5')} u, ${pick('nodes', '$6')} n,
+              -- the id first, once per row (a volatile target list is never flattened into its uses)
+              (select g, nextval(pg_get_serial_sequence('topics', 'id'))::int as id
+               from generate_series($7::int, $8::int) g) k,
+              lateral (select now() - random() * interval '365 days' + k.g * interval '0 seconds' as at) t`,
+        [titles, sentences, texts.topicTail.markdown, texts.topicTail.html, firstUser, firstNode, from, to],
       ),
     );
 
     const firstReply = (await base('replies')) + 1;
     await chunked('replies', plan.replies, (from, to) =>
       run(
-        `insert into replies (topic_id, user_id, body, body_html, created_at, updated_at)
-         select ${any('t')}, ${any('u')}, $1, $2, x.at, x.at
-         from ${pick('topics', '$3')} t, ${pick('users', '$4')} u, generate_series($5::int, $6::int) g,
-              lateral (select now() - random() * interval '300 days' + g * interval '0 seconds' as at) x`,
-        [REPLY, REPLY_HTML, firstTopic, firstUser, from, to],
+        `insert into replies (id, topic_id, user_id, body, body_html, created_at, updated_at)
+         select k.id, ${any('t')}, ${any('u')}, ${replySentences('k.id', '($1::text[])')},
+                '<p>' || ${replySentences('k.id', '($1::text[])')} || '</p>', x.at, x.at
+         from ${pick('topics', '$2')} t, ${pick('users', '$3')} u,
+              -- the id first, once per row (a volatile target list is never flattened into its uses)
+              (select g, nextval(pg_get_serial_sequence('replies', 'id'))::int as id
+               from generate_series($4::int, $5::int) g) k,
+              lateral (select now() - random() * interval '300 days' + k.g * interval '0 seconds' as at) x`,
+        [sentences, firstTopic, firstUser, from, to],
       ),
     );
 
@@ -127,6 +143,36 @@ export class SqlDataSeeder implements DataSeeder {
         [firstReply, from, to, lastReply],
       ),
     );
+
+    // The search index of what was seeded, with the words of the same picks (cut into words by the service).
+    const lastTopic = await base('topics');
+    const searchTotal = plan.topics + plan.replies;
+    onStep('search', 0, searchTotal);
+    for (let from = 1; from <= plan.topics; from += CHUNK) {
+      const to = Math.min(from + CHUNK - 1, plan.topics);
+      await run(
+        `insert into search_documents (topic_id, reply_id, title_vector, vector, created_at, source_updated_at)
+         select t.id, null, to_tsvector('english', w.title), to_tsvector('english', w.title || ' ' || w.body),
+                t.created_at, t.updated_at
+         from topics t, lateral (select ${title('t.id', '($1::text[])')} as title,
+                                        ${topicSentences('t.id', '($2::text[])')} || ' ' || $3 as body) w
+         where t.id between $4::int + $5 - 1 and least($4::int + $6 - 1, $7)`,
+        [titleWords, sentenceWords, texts.topicTail.words, firstTopic, from, to, lastTopic],
+      );
+      onStep('search', to, searchTotal);
+    }
+    for (let from = 1; from <= plan.replies; from += CHUNK) {
+      const to = Math.min(from + CHUNK - 1, plan.replies);
+      await run(
+        `insert into search_documents (topic_id, reply_id, title_vector, vector, created_at, source_updated_at)
+         select r.topic_id, r.id, null, to_tsvector('english', ${replySentences('r.id', '($1::text[])')}), r.created_at, r.updated_at
+         from replies r where r.id between $2::int + $3 - 1 and least($2::int + $4 - 1, $5)`,
+        [sentenceWords, firstReply, from, to, lastReply],
+      );
+      onStep('search', plan.topics + to, searchTotal);
+    }
+    // Bulk inserts leave entries in the words index's pending list, which every search would read through.
+    await run(`select gin_clean_pending_list('search_documents_words'::regclass)`);
 
     onStep('counters', 0, 5);
     await run(`

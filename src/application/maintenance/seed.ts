@@ -1,5 +1,7 @@
 import { InvalidInput } from '../../domain/shared/errors.js';
 import type { PasswordHasher } from '../ports.js';
+import type { WordSegmenter } from '../search/ports.js';
+import { SEED_SENTENCES, SEED_TITLES, SEED_TOPIC_TAIL } from './seed-text.js';
 
 /** How much data `forumctl seed` generates. */
 export interface SeedPlan {
@@ -20,11 +22,30 @@ export const DEFAULT_SEED: SeedPlan = {
   notifications: 1_000_000,
 };
 
-export type SeedStep = keyof SeedPlan | 'counters';
+export type SeedStep = keyof SeedPlan | 'counters' | 'search';
+
+/** A piece of seed text and its words as the search index takes them. */
+export interface SeedText {
+  text: string;
+  words: string;
+}
+
+/** What seeded titles and bodies are made of. */
+export interface SeedTexts {
+  titles: SeedText[];
+  sentences: SeedText[];
+  /** Markdown every topic body ends with, its HTML, and its words. */
+  topicTail: { markdown: string; html: string; words: string };
+}
 
 /** Bulk generation of realistic data, set-based in the database (no row-by-row round trips). */
 export interface DataSeeder {
-  seed(plan: SeedPlan, passwordHash: string, onStep: (step: SeedStep, done: number, total: number) => void): Promise<void>;
+  seed(
+    plan: SeedPlan,
+    passwordHash: string,
+    texts: SeedTexts,
+    onStep: (step: SeedStep, done: number, total: number) => void,
+  ): Promise<void>;
 }
 export const DataSeeder = Symbol.for('DataSeeder');
 
@@ -33,6 +54,7 @@ export class SeedDatabase {
   constructor(
     private readonly seeder: DataSeeder,
     private readonly hasher: PasswordHasher,
+    private readonly segmenter: WordSegmenter,
   ) {}
 
   async execute(
@@ -47,7 +69,13 @@ export class SeedDatabase {
     if (plan.users < 1 && (plan.topics > 0 || plan.replies > 0)) throw new InvalidInput('users', 'topics and replies need users');
     if (plan.nodes < 1 && plan.topics > 0) throw new InvalidInput('nodes', 'topics need nodes');
     if (plan.topics < 1 && plan.replies > 0) throw new InvalidInput('topics', 'replies need topics');
-    await this.seeder.seed(plan, await this.hasher.hash(password), onStep);
+    const words = (text: string) => ({ text, words: this.segmenter.forIndex(text) });
+    const texts: SeedTexts = {
+      titles: SEED_TITLES.map(words),
+      sentences: SEED_SENTENCES.map(words),
+      topicTail: { ...SEED_TOPIC_TAIL, words: this.segmenter.forIndex(SEED_TOPIC_TAIL.text) },
+    };
+    await this.seeder.seed(plan, await this.hasher.hash(password), texts, onStep);
     return plan;
   }
 }
