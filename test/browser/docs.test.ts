@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
 import { listen, type RunningServer } from '../../src/adapters/http/server.js';
 import { testEnv } from '../support/env.js';
 
@@ -10,29 +10,14 @@ import { testEnv } from '../support/env.js';
  * must load, list the operations, and ask nothing of any other host. A screenshot goes to test-output/ for a
  * person to look at. Run by `npm run test:browser` (CI installs Chromium first).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 describe('GET /docs in a browser', function () {
   this.timeout(90_000);
   let server: RunningServer;
   let browser: Browser;
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
     server = await listen(testEnv().app, 0, '127.0.0.1');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {

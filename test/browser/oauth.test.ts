@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
 import { listen, type RunningServer } from '../../src/adapters/http/server.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
@@ -15,7 +15,6 @@ import { pkcePair } from '../support/oauth-flow.js';
  * redirect URI (a small local server) with a code that exchanges for a token. Screenshots of each page go
  * to test-output/ for a person to look at.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'correct horse battery';
 
 /** The application's side: a redirect URI that records what it was sent. */
@@ -46,20 +45,9 @@ describe('Sign in with the forum, in a browser', function () {
   let clientId: string;
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
     server = await listen(testEnv().app, 0, '127.0.0.1');
     callback = await startCallbackServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     await mkdir('test-output', { recursive: true });
   });
 

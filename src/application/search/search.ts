@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { InvalidInput } from '../../domain/shared/errors.js';
 import type { Actor } from '../actor.js';
 import { type RawParam, Text, limit, maybe, oneOf, read, readPage } from '../inputs.js';
 import type { ReplyView, TopicView } from '../read-models.js';
@@ -44,7 +43,6 @@ export class SearchContent {
     const type = read(SearchTypeParam, input.type, 'type') ?? null;
     const page = readPage(input, SearchLimit);
     const words = this.segmenter.forQuery(q);
-    if (words.trim() === '') throw new InvalidInput('q', 'q must contain a word');
     const { hits, lexemes } = await this.index.find({ words, type, ...page }, actor);
     return hits.map(({ topic, reply, titleMatched }) => {
       const body = this.html.plain(reply ? reply.bodyHtml : topic.bodyHtml);
