@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { api, makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
+import { SEED_SENTENCES, SEED_TITLES } from '../../src/application/maintenance/seed-text.js';
 
 describe('forumctl maintenance recount', () => {
   it('reports nothing to fix after normal use', async () => {
@@ -214,6 +215,14 @@ describe('forumctl seed', () => {
                from search_documents order by topic_id, reply_id nulls first`);
     const seededIndex = await index();
     expect(seededIndex).to.have.length(120);
+    // Every title and sentence is used (a pick that skipped some would leave their words unfindable).
+    const [used] = await env.sql<{ titles: number; sentences: number }>(
+      `select (select count(distinct regexp_replace(title, ' #[0-9]+$', ''))::int from topics) as titles,
+              (select count(*)::int from unnest($1::text[]) s
+               where exists (select 1 from replies r where position(s in r.body) > 0)) as sentences`,
+      [SEED_SENTENCES],
+    );
+    expect(used).to.deep.equal({ titles: Math.min(SEED_TITLES.length, 20), sentences: SEED_SENTENCES.length });
     const [chinese, english] = [await found('数据库'), await found('database')];
     expect(chinese).to.not.be.empty;
     expect(english).to.not.be.empty;

@@ -9,6 +9,7 @@ import { Migration20261123000000_token_families } from './migrations/Migration20
 import { Migration20261123010000_devices_activity } from './migrations/Migration20261123010000_devices_activity.js';
 import { Migration20261124000000_authorization_code } from './migrations/Migration20261124000000_authorization_code.js';
 import { Migration20261124010000_search } from './migrations/Migration20261124010000_search.js';
+import { Migration20261124020000_search_walks } from './migrations/Migration20261124020000_search_walks.js';
 import { SCHEMAS } from './schemas.js';
 
 /**
@@ -26,6 +27,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261123010000_devices_activity', class: Migration20261123010000_devices_activity },
   { name: 'Migration20261124000000_authorization_code', class: Migration20261124000000_authorization_code },
   { name: 'Migration20261124010000_search', class: Migration20261124010000_search },
+  { name: 'Migration20261124020000_search_walks', class: Migration20261124020000_search_walks },
 ];
 
 export async function createOrm(clientUrl: string, options: { poolMax?: number; debug?: boolean } = {}): Promise<MikroORM> {

@@ -81,7 +81,7 @@ export interface TopicDetailRow extends TopicRow {
   body_html: string;
 }
 
-function topicView(row: TopicRow): TopicView {
+export function topicView(row: TopicRow): TopicView {
   return {
     id: row.id,
     title: row.title,

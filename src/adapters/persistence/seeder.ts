@@ -71,17 +71,18 @@ export class SqlDataSeeder implements DataSeeder {
     );
 
     // Titles and bodies are picked from the seed texts by id (the same picks give the search index its words):
-    // a title, then three sentences (and the Markdown tail) for a topic, two sentences for a reply.
+    // a title, then three sentences (and the Markdown tail) for a topic, two sentences for a reply. Each step is
+    // prime to the lists' lengths (24 titles, 44 sentences), so that every text is picked.
     const titles = texts.titles.map((title) => title.text);
     const titleWords = texts.titles.map((title) => title.words);
     const sentences = texts.sentences.map((sentence) => sentence.text);
     const sentenceWords = texts.sentences.map((sentence) => sentence.words);
-    const title = (id: string, of: string) => `${of}[1 + (${id} * 3) % cardinality(${of})] || ' #' || ${id}`;
+    const title = (id: string, of: string) => `${of}[1 + (${id} * 5) % cardinality(${of})] || ' #' || ${id}`;
     const topicSentences = (id: string, of: string) =>
       `${of}[1 + (${id} * 7) % cardinality(${of})] || ' ' || ${of}[1 + (${id} * 13 + 5) % cardinality(${of})] || ' ' ||
        ${of}[1 + (${id} * 29 + 11) % cardinality(${of})]`;
     const replySentences = (id: string, of: string) =>
-      `${of}[1 + (${id} * 11 + 3) % cardinality(${of})] || ' ' || ${of}[1 + (${id} * 17 + 7) % cardinality(${of})]`;
+      `${of}[1 + (${id} * 19 + 3) % cardinality(${of})] || ' ' || ${of}[1 + (${id} * 17 + 7) % cardinality(${of})]`;
 
     const firstTopic = (await base('topics')) + 1;
     await chunked('topics', plan.topics, (from, to) =>

@@ -1,5 +1,5 @@
 import type { Viewer } from '../../domain/users/role.js';
-import type { ReplyView, TopicDetailView } from '../read-models.js';
+import type { ReplyView, TopicView } from '../read-models.js';
 
 export const SEARCH_TYPES = ['topic', 'reply'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
@@ -66,10 +66,12 @@ export interface SearchQuery {
   limit: number;
 }
 
-/** A match: the topic (with its body, for the highlight), and the reply when the match is a reply. */
+/** A match: the topic, and the reply when the match is a reply. */
 export interface SearchHit {
-  topic: TopicDetailView;
+  topic: TopicView;
   reply: ReplyView | null;
+  /** The rendered body that matched (the reply's or the topic's), for the highlight. */
+  bodyHtml: string;
   /** The topic's title matches (ranked above matches in bodies). */
   titleMatched: boolean;
 }

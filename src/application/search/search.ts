@@ -44,8 +44,8 @@ export class SearchContent {
     const page = readPage(input, SearchLimit);
     const words = this.segmenter.forQuery(q);
     const { hits, lexemes } = await this.index.find({ words, type, ...page }, actor);
-    return hits.map(({ topic, reply, titleMatched }) => {
-      const body = this.html.plain(reply ? reply.bodyHtml : topic.bodyHtml);
+    return hits.map(({ topic, reply, bodyHtml, titleMatched }) => {
+      const body = this.html.plain(bodyHtml);
       const marked = highlight(body, lexemes) ?? (titleMatched && !reply ? highlight(topic.title, lexemes) : null);
       return { type: reply ? 'reply' : 'topic', topic, reply, highlight: marked ?? excerpt(body) };
     });
