@@ -132,21 +132,21 @@ export interface Walk {
 }
 
 /**
- * The walks and bounds for a page that needs `wanted` matches. The first walk fills a page with a word found
- * in one topic title in 50 or one document in 200, and costs a millisecond or two for a word it does not fill.
- * Rounded up to a power of two times the first page's, so that a handful of statement texts serve every page.
- * These numbers are written into the text: as parameters, PostgreSQL would not know them when it plans the
- * statement once for every word, would judge that plan dearer than one made for the word at hand, and plan
- * each search anew (2.3 ms of planning and 2.6 ms of execution, against 0.7 ms: measured).
+ * The walks and bounds for a page that needs `wanted` matches. The first walk is the same for every page: it
+ * fills the first with a word found in one topic title in 50 or one document in 200, and costs a millisecond
+ * or two for a word it does not fill (deeper pages of a common word take the further walk). The rest grows with
+ * the page, rounded up to a power of two times the first page's, so that a handful of statement texts serve
+ * every page. These numbers are written into the text: as parameters, PostgreSQL would not know them when it
+ * plans the statement once for every word, would judge that plan dearer than one made for the word at hand, and
+ * plan each search anew (2.3 ms of planning and 2.6 ms of execution, against 0.7 ms: measured).
  */
 export function walkWindows(wanted: number): Windows {
   const scale = 2 ** Math.max(0, Math.ceil(Math.log2(wanted / 20)));
-  const near = { titles: Math.min(1_000 * scale, 64_000), documents: Math.min(4_000 * scale, 256_000) };
   return {
     matches: 20 * scale,
     few: Math.max(1_000, 50 * scale),
-    near,
-    far: { titles: Math.min(near.titles * 32, 128_000), documents: Math.min(near.documents * 32, 512_000) },
+    near: { titles: 1_000, documents: 4_000 },
+    far: { titles: Math.min(32_000 * scale, 256_000), documents: Math.min(128_000 * scale, 2_000_000) },
   };
 }
 
@@ -168,7 +168,7 @@ interface Branch {
  * 1. walks the newest few thousand documents: a common word fills a page within a few hundred;
  * 2. when that comes up short, asks the GIN index for at most `few` matches: a rare word has fewer, and these
  *    are all of them, sorted;
- * 3. a common word the newest documents lack (it was in fashion last year) walks 32 times further;
+ * 3. a common word the newest documents lack (it was in fashion last year), or a deep page, walks further;
  * 4. and only when even that comes up short, collects every match from the GIN index.
  * Each step runs only when the one before it came up short (one-time filters on the counts). The plan does not
  * depend on the word, so PostgreSQL plans the statement once per connection (a generic plan) instead of at
