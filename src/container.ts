@@ -15,6 +15,9 @@ import { DeleteReply } from './application/replies/delete-reply.js';
 import { ListReplies } from './application/replies/list-replies.js';
 import { UpdateReply } from './application/replies/update-reply.js';
 import { Notifier } from './application/notifications/notifier.js';
+import { RecordedNotifications } from './application/notifications/recorded-notifications.js';
+import { LiveNotifications } from './application/notifications/live-notifications.js';
+import { SqlOutbox } from './adapters/persistence/outbox.js';
 import {
   CountUnreadNotifications,
   DeleteAllNotifications,
@@ -99,7 +102,7 @@ import { SystemClock } from './adapters/system/clock.js';
 import { SanitizingMarkdownRenderer } from './adapters/system/markdown.js';
 import { RandomSecretGenerator } from './adapters/system/secret-generator.js';
 import type { Config } from './config.js';
-import { DispatchInTransaction, DomainEvents } from './application/events.js';
+import { DispatchInTransaction, DomainEvents, EventFeed } from './application/events.js';
 import { HtmlText, SearchIndex, SearchReadModel, WordSegmenter } from './application/search/ports.js';
 import { SearchIndexer } from './application/search/indexer.js';
 import { SearchContent } from './application/search/search.js';
@@ -137,12 +140,21 @@ const systemModule = new ContainerModule(({ bind }) => {
 });
 
 const persistenceModule = new ContainerModule(({ bind }) => {
-  provide(bind, UnitOfWork, (em: EntityManager) => new MikroOrmUnitOfWork(em), [Em]);
+  provide(bind, SqlOutbox, (sql: Sql) => new SqlOutbox(sql), [SqlRunner]);
+  provide(bind, UnitOfWork, (em: EntityManager, outbox: SqlOutbox) => new MikroOrmUnitOfWork(em, () => outbox.flush()), [
+    Em,
+    SqlOutbox,
+  ]);
   provide(bind, UserRepository, (em: EntityManager, sql: Sql) => new MikroOrmUserRepository(em, sql), [Em, SqlRunner]);
   provide(bind, NodeRepository, (em: EntityManager, sql: Sql) => new MikroOrmNodeRepository(em, sql), [Em, SqlRunner]);
   provide(bind, TopicRepository, (em: EntityManager, sql: Sql) => new MikroOrmTopicRepository(em, sql), [Em, SqlRunner]);
   provide(bind, ReplyRepository, (em: EntityManager, sql: Sql) => new MikroOrmReplyRepository(em, sql), [Em, SqlRunner]);
-  provide(bind, NotificationRepository, (sql: Sql) => new SqlNotificationRepository(sql), [SqlRunner]);
+  provide(
+    bind,
+    NotificationRepository,
+    (sql: Sql, events: DomainEvents) => new RecordedNotifications(new SqlNotificationRepository(sql), events),
+    [SqlRunner, DomainEvents],
+  );
   provide(bind, AccessTokenStore, (sql: Sql) => new SqlAccessTokenStore(sql), [SqlRunner]);
   provide(bind, AuthorizationCodeStore, (sql: Sql) => new SqlAuthorizationCodeStore(sql), [SqlRunner]);
   provide(bind, WebSessionStore, (sql: Sql) => new SqlWebSessionStore(sql), [SqlRunner]);
@@ -175,7 +187,10 @@ const eventsModule = new ContainerModule(({ bind }) => {
     (index: SearchIndex, segmenter: WordSegmenter, html: HtmlText) => new SearchIndexer(index, segmenter, html),
     [SearchIndex, WordSegmenter, HtmlText],
   );
-  provide(bind, DomainEvents, (search: SearchIndexer) => new DispatchInTransaction([search]), [SearchIndexer]);
+  provide(bind, DomainEvents, (search: SearchIndexer, outbox: SqlOutbox) => new DispatchInTransaction([search, outbox]), [
+    SearchIndexer,
+    SqlOutbox,
+  ]);
 });
 
 const useCaseModule = new ContainerModule(({ bind }) => {
@@ -263,6 +278,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
 
   useCase(ListNotifications, [NotificationReadModel]);
   useCase(CountUnreadNotifications, [NotificationReadModel]);
+  useCase(LiveNotifications, [NotificationReadModel]);
   useCase(MarkNotificationsRead, [NotificationRepository]);
   useCase(DeleteNotification, [NotificationRepository]);
   useCase(DeleteAllNotifications, [NotificationRepository]);
@@ -324,6 +340,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     like: LikeObject,
     listNotifications: ListNotifications,
     countUnreadNotifications: CountUnreadNotifications,
+    liveNotifications: LiveNotifications,
     markNotificationsRead: MarkNotificationsRead,
     deleteNotification: DeleteNotification,
     deleteAllNotifications: DeleteAllNotifications,
@@ -360,8 +377,9 @@ const useCaseModule = new ContainerModule(({ bind }) => {
 });
 
 /** The one composition root, shared by the HTTP server, forumctl and the tests. */
-export function buildContainer(persistence: { orm: MikroORM; sql: Sql }, config: Config): Container {
+export function buildContainer(persistence: { orm: MikroORM; sql: Sql; events: EventFeed }, config: Config): Container {
   const container = new Container({ defaultScope: 'Singleton' });
+  container.bind(EventFeed).toConstantValue(persistence.events);
   container.bind(Em).toConstantValue(persistence.orm.em);
   container.bind(SqlRunner).toConstantValue(persistence.sql);
   container.bind(AppConfig).toConstantValue(config);

@@ -6,6 +6,7 @@ import { createApp } from './adapters/http/app.js';
 import { createLogger } from './adapters/http/logger.js';
 import { Wire } from './adapters/presentation/wire.js';
 import { listen } from './adapters/http/server.js';
+import { NotificationStreams } from './adapters/http/notification-streams.js';
 import { openDatabase } from './adapters/persistence/database.js';
 import { migrate } from './adapters/persistence/orm.js';
 import { isDatabaseUnavailable } from './adapters/persistence/unavailable.js';
@@ -20,9 +21,12 @@ async function main(): Promise<void> {
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
 
   const useCases = useCasesOf(buildContainer(database, config));
+  const wire = new Wire(config.publicUrl);
+  const notificationStreams = new NotificationStreams(useCases.liveNotifications, database.events, wire);
   const app = createApp({
     useCases,
-    wire: new Wire(config.publicUrl),
+    wire,
+    notificationStreams,
     scope: database.scope,
     isReady: database.isReady,
     isUnavailable: isDatabaseUnavailable,
@@ -46,6 +50,8 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     try {
+      // Streams never finish by themselves: end them, so that the server can drain and stop.
+      notificationStreams.close();
       await server.stop();
       await database.close();
       logger.info('stopped');

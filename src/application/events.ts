@@ -23,3 +23,21 @@ export class DispatchInTransaction implements DomainEvents {
     for (const consumer of this.consumers) await consumer.handle(event);
   }
 }
+
+/** An event as the outbox kept it, with its place in the log. */
+export interface PublishedEvent {
+  id: number;
+  type: DomainEvent['type'];
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Every committed event, in every process, soon after its commit (../shared/design/events.md): for what
+ * follows a change outside its transaction (live streams). A listener gets each event once, in id order.
+ */
+export interface EventFeed {
+  subscribe(listener: (events: readonly PublishedEvent[]) => void): () => void;
+  /** Resolves once the feed follows the log: every event committed afterwards reaches the listeners. */
+  ready(): Promise<void>;
+}
+export const EventFeed = Symbol.for('EventFeed');

@@ -13,7 +13,7 @@ import type { Page } from './read-models.js';
  * record's own validation (contract §2 tells the two apart).
  */
 
-const MAX_ID = 2_147_483_647;
+export const MAX_ID = 2_147_483_647;
 const WHOLE = /^\s*[+-]?\d{1,12}\s*$/;
 
 const asNumber = (value: unknown) => (typeof value === 'string' && WHOLE.test(value) ? Number(value) : value);

@@ -182,6 +182,10 @@ export interface NotificationView {
 export interface NotificationReadModel {
   /** The user's notifications, newest (highest id) first, related records embedded: one round trip. */
   list(userId: number, page: { offset: number; limit: number }, viewer: Viewer): Promise<NotificationView[]>;
+  /** The user's notifications after an id, oldest first (a stream's resume). */
+  after(userId: number, afterId: number, limit: number, viewer: Viewer): Promise<NotificationView[]>;
+  /** Of these ids, the user's notifications, oldest first. */
+  byIds(userId: number, ids: readonly number[], viewer: Viewer): Promise<NotificationView[]>;
   unreadCount(userId: number): Promise<number>;
 }
 export const NotificationReadModel = Symbol.for('NotificationReadModel');

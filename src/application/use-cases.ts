@@ -6,6 +6,7 @@ import type {
   ListNotifications,
   MarkNotificationsRead,
 } from './notifications/manage-notifications.js';
+import type { LiveNotifications } from './notifications/live-notifications.js';
 import type { LikeObject } from './likes/like.js';
 import type { CreateReply } from './replies/create-reply.js';
 import type { DeleteReply } from './replies/delete-reply.js';
@@ -89,6 +90,7 @@ export interface UseCases {
 
   listNotifications: ListNotifications;
   countUnreadNotifications: CountUnreadNotifications;
+  liveNotifications: LiveNotifications;
   markNotificationsRead: MarkNotificationsRead;
   deleteNotification: DeleteNotification;
   deleteAllNotifications: DeleteAllNotifications;

@@ -8,7 +8,11 @@ import type { Topic } from './topics/topic.js';
  */
 export type DomainEvent =
   | { type: 'topic.created' | 'topic.updated'; topicId: number; title: string; bodyHtml: string; createdAt: Date; at: Date }
-  | { type: 'reply.created' | 'reply.updated'; replyId: number; topicId: number; bodyHtml: string; createdAt: Date; at: Date };
+  | { type: 'reply.created' | 'reply.updated'; replyId: number; topicId: number; bodyHtml: string; createdAt: Date; at: Date }
+  /** New notifications, each with the user it is for. */
+  | { type: 'notification.created'; notifications: { id: number; userId: number }[] }
+  /** Notifications read or deleted: these users' unread counts may have changed. */
+  | { type: 'notification.read' | 'notification.deleted'; userIds: number[] };
 
 export type DomainEventType = DomainEvent['type'];
 

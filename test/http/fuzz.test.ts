@@ -21,6 +21,7 @@ interface ParameterObject {
 interface OperationObject {
   parameters?: ParameterObject[];
   requestBody?: { content: Record<string, { schema: Schema }> };
+  responses?: Record<string, unknown>;
 }
 interface Target {
   method: string;
@@ -55,8 +56,12 @@ describe('the API under generated requests (fast-check, from the OpenAPI documen
       components: { schemas: Record<string, Schema> };
     };
     const components = doc.components.schemas;
+    // A stream that opened never ends: test/http/notification-stream.test.ts covers its answers instead.
+    const streams = (operation: OperationObject) => JSON.stringify(operation.responses ?? {}).includes('text/event-stream');
     const targets: Target[] = Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, operation]) => ({ method, path, operation })),
+      Object.entries(methods)
+        .filter(([, operation]) => !streams(operation))
+        .map(([method, operation]) => ({ method, path, operation })),
     );
 
     const values = (parameters: ParameterObject[]) =>

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { NotificationStreams } from '../../src/adapters/http/notification-streams.js';
 import type Koa from 'koa';
 import { pino } from 'pino';
 import pg from 'pg';
@@ -81,6 +82,7 @@ export async function startTestEnv(): Promise<void> {
     tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
     uploads: new FolderStorage(uploadsDir, PUBLIC_URL),
     publicUrl: PUBLIC_URL,
+    notificationStreams: new NotificationStreams(useCases.liveNotifications, persistence.events, wire, { keepAliveMs: 500 }),
   };
   const app = createApp(dependencies);
   const env: TestEnv = {

@@ -123,22 +123,36 @@ export class FakeReplies implements ReplyRepository {
 export class FakeNotifications implements NotificationRepository {
   readonly rows: NewNotification[] = [];
   readonly readFor: string[] = [];
+  private lastId = 0;
   async addAll(notifications: readonly NewNotification[]) {
     this.rows.push(...notifications);
+    return notifications.map(({ userId }) => ({ id: ++this.lastId, userId }));
   }
   async markReadForTopic(userId: number, topicId: number) {
     this.readFor.push(`${userId}:${topicId}`);
+    return true;
   }
-  async markRead() {}
+  async markRead() {
+    return false;
+  }
   async deleteOne() {
     return false;
   }
-  async deleteAll() {}
+  async deleteAll() {
+    return false;
+  }
   async deleteForReply(replyId: number) {
-    for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i]!.replyId === replyId) this.rows.splice(i, 1);
+    return this.remove((row) => row.replyId === replyId);
   }
   async deleteForTopic(topicId: number) {
-    for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i]!.topicId === topicId) this.rows.splice(i, 1);
+    return this.remove((row) => row.topicId === topicId);
+  }
+  private remove(gone: (row: NewNotification) => boolean): number[] {
+    const userIds = new Set<number>();
+    for (let i = this.rows.length - 1; i >= 0; i--) {
+      if (gone(this.rows[i]!)) userIds.add(this.rows.splice(i, 1)[0]!.userId);
+    }
+    return [...userIds];
   }
 }
 

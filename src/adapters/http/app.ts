@@ -1,4 +1,6 @@
 import Koa from 'koa';
+import { NotificationStreams } from './notification-streams.js';
+import type { EventFeed } from '../../application/events.js';
 import Router from '@koa/router';
 import cors from '@koa/cors';
 import type { Logger } from 'pino';
@@ -43,7 +45,12 @@ export interface HttpDependencies {
   /** Where clients reach the service (the document's server); and the service's version. */
   publicUrl?: string;
   version?: string;
+  /** The live notification streams of this process (they must end before it stops); none: streams hear no events. */
+  notificationStreams?: NotificationStreams;
 }
+
+/** For an app built without the event feed (some tests): streams open, but hear of nothing new. */
+const SILENT_FEED: EventFeed = { subscribe: () => () => undefined, ready: async () => undefined };
 
 /**
  * Existing clients call every path with a `.json` suffix too. A bare `/.json` is not stripped: `/topics/.json`
@@ -150,7 +157,13 @@ export function createApp(dependencies: HttpDependencies): Koa {
   for (const routes of [
     topicRoutes(useCases, wire, docs, prefix),
     replyRoutes(useCases, wire, docs, prefix),
-    notificationRoutes(useCases, wire, docs, prefix),
+    notificationRoutes(
+      useCases,
+      wire,
+      docs,
+      prefix,
+      dependencies.notificationStreams ?? new NotificationStreams(useCases.liveNotifications, SILENT_FEED, wire),
+    ),
     nodeRoutes(useCases, wire, docs, prefix),
     userRoutes(useCases, wire, docs, prefix),
     deviceRoutes(useCases, docs, prefix),

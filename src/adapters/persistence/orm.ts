@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { Sql } from './sql.js';
+import { PgEventFeed } from './event-feed.js';
 import { Migrator } from '@mikro-orm/migrations';
 import { Migration20261121000000_initial } from './migrations/Migration20261121000000_initial.js';
 import { Migration20261122000000_oauth } from './migrations/Migration20261122000000_oauth.js';
@@ -10,6 +11,7 @@ import { Migration20261123010000_devices_activity } from './migrations/Migration
 import { Migration20261124000000_authorization_code } from './migrations/Migration20261124000000_authorization_code.js';
 import { Migration20261124010000_search } from './migrations/Migration20261124010000_search.js';
 import { Migration20261124020000_search_walks } from './migrations/Migration20261124020000_search_walks.js';
+import { Migration20261124030000_events } from './migrations/Migration20261124030000_events.js';
 import { SCHEMAS } from './schemas.js';
 
 /**
@@ -28,6 +30,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261124000000_authorization_code', class: Migration20261124000000_authorization_code },
   { name: 'Migration20261124010000_search', class: Migration20261124010000_search },
   { name: 'Migration20261124020000_search_walks', class: Migration20261124020000_search_walks },
+  { name: 'Migration20261124030000_events', class: Migration20261124030000_events },
 ];
 
 export async function createOrm(clientUrl: string, options: { poolMax?: number; debug?: boolean } = {}): Promise<MikroORM> {
@@ -58,6 +61,8 @@ export async function createOrm(clientUrl: string, options: { poolMax?: number; 
 export interface Persistence {
   orm: MikroORM;
   sql: Sql;
+  /** The outbox, followed from one connection of this process (opened with its first listener). */
+  events: PgEventFeed;
   close(): Promise<void>;
 }
 
@@ -73,10 +78,13 @@ export async function connect(clientUrl: string, options: { poolMax?: number } =
   // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool, which also emits 'error':
   // unheard, that event would end the process. The next query simply gets a fresh connection.
   pool.on('error', () => undefined);
+  const events = new PgEventFeed(clientUrl);
   return {
     orm,
     sql: new Sql(orm.em, pool),
+    events,
     async close() {
+      await events.close();
       await pool.end();
       await orm.close(true);
     },

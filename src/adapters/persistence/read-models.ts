@@ -426,8 +426,20 @@ interface NotificationRow {
 export class SqlNotificationReadModel implements NotificationReadModel {
   constructor(private readonly sql: Sql) {}
 
-  /** Related records come as JSON from scalar subqueries that reuse the same column lists as the other views. */
   async list(userId: number, page: { offset: number; limit: number }, viewer: Viewer): Promise<NotificationView[]> {
+    return this.select('nt.user_id = $2 order by nt.id desc limit $3 offset $4', [viewer.id, userId, page.limit, page.offset]);
+  }
+
+  after(userId: number, afterId: number, limit: number, viewer: Viewer): Promise<NotificationView[]> {
+    return this.select('nt.user_id = $2 and nt.id > $3 order by nt.id limit $4', [viewer.id, userId, afterId, limit]);
+  }
+
+  byIds(userId: number, ids: readonly number[], viewer: Viewer): Promise<NotificationView[]> {
+    return this.select('nt.user_id = $2 and nt.id = any($3::int[]) order by nt.id', [viewer.id, userId, ids]);
+  }
+
+  /** Related records come as JSON from scalar subqueries that reuse the same column lists as the other views. */
+  private async select(where: string, params: unknown[]): Promise<NotificationView[]> {
     const rows = await this.sql.all<NotificationRow>(
       `select nt.id, nt.type, nt.read_at is not null as read, nt.created_at, nt.updated_at, nt.mention_type,
          case when a.id is null then null else jsonb_build_object('id', a.id, 'login', a.login, 'name', a.name) end as actor,
@@ -439,10 +451,8 @@ export class SqlNotificationReadModel implements NotificationReadModel {
             where r.id = nt.reply_id and r.deleted_at is null) x) as reply,
          (select to_jsonb(x) from (select ${NODE_COLUMNS} from nodes where id = nt.node_id) x) as node
        from notifications nt left join users a on a.id = nt.actor_id
-       where nt.user_id = $2
-       order by nt.id desc
-       limit $3 offset $4`,
-      [viewer.id, userId, page.limit, page.offset],
+       where ${where}`,
+      params,
     );
     return rows.map((row) => ({
       id: row.id,

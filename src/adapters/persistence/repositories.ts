@@ -293,12 +293,13 @@ export class SqlNotificationRepository implements NotificationRepository {
   constructor(private readonly sql: Sql) {}
 
   /** One statement however many rows: each column travels as one array, zipped back into rows by `unnest`. */
-  async addAll(notifications: readonly NewNotification[]): Promise<void> {
-    if (notifications.length === 0) return;
+  async addAll(notifications: readonly NewNotification[]): Promise<{ id: number; userId: number }[]> {
+    if (notifications.length === 0) return [];
     const column = <T>(pick: (n: NewNotification) => T) => notifications.map(pick);
-    await this.sql.all(
+    const rows = await this.sql.all<{ id: number; user_id: number }>(
       `insert into notifications (user_id, actor_id, type, topic_id, reply_id, node_id, mention_type)
-       select * from unnest($1::int[], $2::int[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[])`,
+       select * from unnest($1::int[], $2::int[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[])
+       returning id, user_id`,
       [
         column((n) => n.userId),
         column((n) => n.actorId),
@@ -309,11 +310,13 @@ export class SqlNotificationRepository implements NotificationRepository {
         column((n) => n.mentionType ?? null),
       ],
     );
+    return rows.map((row) => ({ id: row.id, userId: row.user_id }));
   }
 
-  async markRead(userId: number, ids: readonly number[]): Promise<void> {
-    if (ids.length === 0) return;
-    await this.sql.all(
+  async markRead(userId: number, ids: readonly number[]): Promise<boolean> {
+    if (ids.length === 0) return false;
+    return changed(
+      this.sql,
       `update notifications set read_at = now(), updated_at = now()
        where user_id = $1 and read_at is null and id = any($2::int[])`,
       [userId, ids],
@@ -324,23 +327,32 @@ export class SqlNotificationRepository implements NotificationRepository {
     return changed(this.sql, 'delete from notifications where user_id = $1 and id = $2', [userId, id]);
   }
 
-  async deleteAll(userId: number): Promise<void> {
-    await this.sql.all('delete from notifications where user_id = $1', [userId]);
+  deleteAll(userId: number): Promise<boolean> {
+    return changed(this.sql, 'delete from notifications where user_id = $1', [userId]);
   }
 
-  async markReadForTopic(userId: number, topicId: number): Promise<void> {
-    await this.sql.all(
+  markReadForTopic(userId: number, topicId: number): Promise<boolean> {
+    return changed(
+      this.sql,
       'update notifications set read_at = now(), updated_at = now() where user_id = $1 and topic_id = $2 and read_at is null',
       [userId, topicId],
     );
   }
 
-  async deleteForTopic(topicId: number): Promise<void> {
-    await this.sql.all('delete from notifications where topic_id = $1', [topicId]);
+  async deleteForTopic(topicId: number): Promise<number[]> {
+    const rows = await this.sql.all<{ user_id: number }>(
+      'with gone as (delete from notifications where topic_id = $1 returning user_id) select distinct user_id from gone',
+      [topicId],
+    );
+    return rows.map((row) => row.user_id);
   }
 
-  async deleteForReply(replyId: number): Promise<void> {
-    await this.sql.all('delete from notifications where reply_id = $1', [replyId]);
+  async deleteForReply(replyId: number): Promise<number[]> {
+    const rows = await this.sql.all<{ user_id: number }>(
+      'with gone as (delete from notifications where reply_id = $1 returning user_id) select distinct user_id from gone',
+      [replyId],
+    );
+    return rows.map((row) => row.user_id);
   }
 }
 

@@ -54,6 +54,11 @@ export class Sql {
     return result.rowCount ?? 0;
   }
 
+  /** The current transaction (an object to key per-transaction state on), or undefined outside one. */
+  transaction(): object | undefined {
+    return this.em.getTransactionContext<KnexTransaction>();
+  }
+
   private async runner(): Promise<Queryable> {
     const transaction = this.em.getTransactionContext<KnexTransaction>();
     return transaction ? transaction.client.acquireConnection() : this.pool;

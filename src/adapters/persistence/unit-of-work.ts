@@ -13,7 +13,11 @@ interface TransactionConnection {
  * fork (MikroORM's transaction context), raw SQL included; the fork is flushed when the work returns.
  */
 export class MikroOrmUnitOfWork implements UnitOfWork {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    /** Runs at the end of the work, in the transaction, just before it commits (the outbox's writes). */
+    private readonly beforeCommit: () => Promise<void> = async () => undefined,
+  ) {}
 
   async run<T>(work: () => Promise<T>): Promise<T> {
     let connection: TransactionConnection | null = null;
@@ -21,7 +25,9 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
       return await this.em.transactional(async () => {
         const transaction = this.em.getTransactionContext<{ client: { acquireConnection(): Promise<TransactionConnection> } }>();
         connection = (await transaction?.client.acquireConnection()) ?? null;
-        return work();
+        const result = await work();
+        await this.beforeCommit();
+        return result;
       });
     } catch (error) {
       // When the connection breaks, knex marks the transaction complete, and the next statement fails with

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { requireUser } from '../../../application/actor.js';
-import { Ids, ListLimit, Offset, readAll } from '../../../application/inputs.js';
+import { Ids, ListLimit, MAX_ID, Offset, maybe, read, readAll, wholeNumber } from '../../../application/inputs.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { actorOf } from '../auth.js';
 import { type Params, IdPath, pathId } from '../params.js';
@@ -9,16 +9,59 @@ import { OK, type Wire } from '../../presentation/wire.js';
 import { NotificationSchema, OkSchema } from '../../presentation/schemas.js';
 import type { ApiDescription } from '../openapi/describe.js';
 import { examples } from '../openapi/examples.js';
+import type { NotificationStreams } from '../notification-streams.js';
 
 const PageQuery = z.object({ offset: Offset, limit: ListLimit });
 const ReadBody = z.object({
   ids: Ids.meta({ description: 'a JSON array, or repeated ids[]= or ids= form keys; other users’ ids are ignored' }),
 });
 const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
+/** The id of the last notification a reconnecting client received (EventSource sends it as a header). */
+const LastEventId = maybe(wholeNumber(0, MAX_ID));
+const StreamQuery = z.object({
+  access_token: z.string().optional().meta({ description: 'the token, for browsers’ EventSource (it sends no headers)' }),
+  last_event_id: LastEventId.meta({ description: 'as the Last-Event-ID header: resume after this notification id' }),
+});
 
-export function notificationRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
+export function notificationRoutes(
+  app: UseCases,
+  wire: Wire,
+  docs: ApiDescription,
+  prefix: string,
+  streams: NotificationStreams,
+): Router {
   const router = new Router();
   const params = (ctx: { state: { params: Params } }) => ctx.state.params;
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/notifications/stream',
+      summary: 'Stream the caller’s notifications live (Server-Sent Events)',
+      description:
+        'Contract §12: `event: notification` (id = the notification id, data = the Notification) for each new one, ' +
+        '`event: unread_count` on connect and whenever the count changes, a comment line at least every 25 s. ' +
+        'A reconnecting client (`Last-Event-ID`) first receives what it missed. Works whichever process the write happened in.',
+      tag: 'Notifications',
+      access: 'user',
+      query: StreamQuery,
+      response: {
+        schema: z.string(),
+        media: 'text/event-stream',
+        example: 'event: unread_count\ndata: {"count":1}\n\n',
+        description: 'The stream, open until either side closes it',
+      },
+      errors: [400],
+    },
+    async (ctx) => {
+      const user = requireUser(actorOf(ctx));
+      const raw = ctx.get('last-event-id') || params(ctx).last_event_id;
+      const lastEventId = read(LastEventId, raw === '' ? undefined : raw, 'Last-Event-ID') ?? null;
+      await streams.open(ctx, user, lastEventId);
+    },
+  );
 
   docs.route(
     router,

@@ -1,0 +1,142 @@
+import { PassThrough } from 'node:stream';
+import type { Context } from 'koa';
+import type { ActingUser } from '../../application/actor.js';
+import type { EventFeed, PublishedEvent } from '../../application/events.js';
+import type { LiveNotifications } from '../../application/notifications/live-notifications.js';
+import type { NotificationView } from '../../application/read-models.js';
+import type { Wire } from '../presentation/wire.js';
+
+/** A client that stops reading is let go once this much waits for it: memory stays bounded per stream. */
+const MAX_BUFFERED_BYTES = 256 * 1024;
+/** Ids a stream remembers having sent (a notification can come both as missed and as new while it opens). */
+const REMEMBERED_IDS = 512;
+
+interface Stream {
+  user: ActingUser;
+  out: PassThrough;
+  sent: Set<number>;
+}
+
+export interface StreamOptions {
+  /** A comment line this often keeps proxies from closing an idle stream (contract §12: at most 25 s). */
+  keepAliveMs?: number;
+}
+
+/**
+ * The open notification streams of this process (contract §12), fed by the event feed: one subscription for all
+ * of them, whatever their number. Each stream is a Server-Sent Events response; the user's notifications go out
+ * as `event: notification` with their id, the unread count as `event: unread_count`.
+ */
+export class NotificationStreams {
+  private readonly byUser = new Map<number, Set<Stream>>();
+  private unsubscribe: (() => void) | null = null;
+  private closing = false;
+  private readonly keepAliveMs: number;
+
+  constructor(
+    private readonly live: LiveNotifications,
+    private readonly feed: EventFeed,
+    private readonly wire: Wire,
+    options: StreamOptions = {},
+  ) {
+    this.keepAliveMs = options.keepAliveMs ?? 25_000;
+  }
+
+  /** How many streams are open. */
+  get size(): number {
+    let size = 0;
+    for (const streams of this.byUser.values()) size += streams.size;
+    return size;
+  }
+
+  /** Answers the request with a stream of the user's notifications; `lastEventId` resumes after that id. */
+  async open(ctx: Context, user: ActingUser, lastEventId: number | null): Promise<void> {
+    this.unsubscribe ??= this.feed.subscribe((events) => void this.deliver(events));
+    const out = new PassThrough();
+    const stream: Stream = { user, out, sent: new Set() };
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    ctx.status = 200;
+    ctx.type = 'text/event-stream';
+    ctx.set('Cache-Control', 'no-cache, no-transform');
+    // nginx would otherwise hold the events back in its buffer.
+    ctx.set('X-Accel-Buffering', 'no');
+    ctx.body = out;
+    if (this.closing) {
+      out.end();
+      return;
+    }
+    this.add(stream);
+    const keepAlive = setInterval(() => this.write(stream, ': keep-alive\n\n'), this.keepAliveMs);
+    const forget = () => {
+      clearInterval(keepAlive);
+      this.remove(stream);
+    };
+    out.once('close', forget);
+    ctx.req.once('close', () => out.destroy());
+    ctx.res.once('close', () => out.destroy());
+
+    this.write(stream, 'retry: 3000\n\n');
+    // What the client is told next (missed notifications, the count) must not miss a change made meanwhile.
+    await this.feed.ready();
+    if (lastEventId !== null) this.send(stream, await this.live.missed(user, lastEventId));
+    await this.sendCount(stream);
+  }
+
+  /** Ends every stream (the server is shutting down): clients reconnect to another process, or later. */
+  close(): void {
+    this.closing = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    for (const streams of this.byUser.values()) for (const stream of streams) stream.out.end();
+  }
+
+  private async deliver(events: readonly PublishedEvent[]): Promise<void> {
+    for (const change of this.live.changes(events)) {
+      const streams = this.byUser.get(change.userId);
+      if (!streams) continue;
+      const user = streams.values().next().value!.user;
+      const notifications = change.notificationIds.length > 0 ? await this.live.byIds(user, change.notificationIds) : [];
+      for (const stream of streams) {
+        this.send(stream, notifications);
+        await this.sendCount(stream);
+      }
+    }
+  }
+
+  private send(stream: Stream, notifications: readonly NotificationView[]): void {
+    for (const notification of notifications) {
+      if (stream.sent.has(notification.id)) continue;
+      stream.sent.add(notification.id);
+      if (stream.sent.size > REMEMBERED_IDS) stream.sent.delete(stream.sent.values().next().value!);
+      const data = JSON.stringify(this.wire.notification(notification, stream.user));
+      this.write(stream, `id: ${notification.id}\nevent: notification\ndata: ${data}\n\n`);
+    }
+  }
+
+  private async sendCount(stream: Stream): Promise<void> {
+    const count = await this.live.unreadCount(stream.user);
+    this.write(stream, `event: unread_count\ndata: ${JSON.stringify({ count })}\n\n`);
+  }
+
+  private write(stream: Stream, frame: string): void {
+    if (stream.out.destroyed || stream.out.writableEnded) return;
+    if (stream.out.writableLength > MAX_BUFFERED_BYTES) {
+      stream.out.destroy();
+      return;
+    }
+    stream.out.write(frame);
+  }
+
+  private add(stream: Stream): void {
+    let streams = this.byUser.get(stream.user.id);
+    if (!streams) this.byUser.set(stream.user.id, (streams = new Set()));
+    streams.add(stream);
+  }
+
+  private remove(stream: Stream): void {
+    const streams = this.byUser.get(stream.user.id);
+    streams?.delete(stream);
+    if (streams?.size === 0) this.byUser.delete(stream.user.id);
+  }
+}
