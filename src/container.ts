@@ -55,7 +55,7 @@ import { DeleteTopic } from './application/topics/delete-topic.js';
 import { ListTopics } from './application/topics/list-topics.js';
 import { MoveTopic } from './application/topics/move-topic.js';
 import { MoveNodeTopics } from './application/topics/move-node-topics.js';
-import { CounterMaintenance, PurgeNotifications, Recount } from './application/maintenance/maintenance.js';
+import { CounterMaintenance, PurgeEvents, PurgeNotifications, Recount } from './application/maintenance/maintenance.js';
 import { SqlCounterMaintenance } from './adapters/persistence/counter-maintenance.js';
 import { DataSeeder, SeedDatabase } from './application/maintenance/seed.js';
 import { SqlDataSeeder } from './adapters/persistence/seeder.js';
@@ -257,6 +257,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(Recount, [CounterMaintenance]);
   useCase(PurgeNotifications, [CounterMaintenance, Clock]);
+  useCase(PurgeEvents, [CounterMaintenance, Clock]);
   useCase(SeedDatabase, [DataSeeder, PasswordHasher, WordSegmenter]);
 
   useCase(ListReplies, [TopicReadModel, ReplyReadModel]);
@@ -332,6 +333,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     moveNodeTopics: MoveNodeTopics,
     recount: Recount,
     purgeNotifications: PurgeNotifications,
+    purgeEvents: PurgeEvents,
     seedDatabase: SeedDatabase,
     listReplies: ListReplies,
     createReply: CreateReply,

@@ -59,5 +59,19 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
       }),
     );
 
+  maintenance
+    .command('purge-events')
+    .description('delete events older than a number of days (the log live streams follow), in batches')
+    .option('--older-than <days>', 'age in days', '7')
+    .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-events --older-than 7 --yes')
+    .action(
+      action(runtime, async (context, options: { olderThan: string }) => {
+        const days = integerOption(options.olderThan, 'older-than', 0)!;
+        await confirmed(context, `Delete every event older than ${days} days?`);
+        const purged = await context.session.useCases.purgeEvents.execute(days);
+        return { json: { purged }, text: `purged ${purged} event(s)` };
+      }),
+    );
+
   return maintenance;
 }

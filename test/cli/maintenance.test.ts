@@ -115,6 +115,23 @@ describe('forumctl maintenance purge-notifications', () => {
   });
 });
 
+describe('forumctl maintenance purge-events', () => {
+  it('deletes events older than the given days (a week by default) and keeps the rest', async () => {
+    const env = testEnv();
+    const alice = await makeUser('alice');
+    await makeTopic(alice, await makeNode('General'), 'Logged', 'an event for the log');
+    const [{ n: before }] = await env.sql<{ n: number }>('select count(*)::int as n from events');
+    expect(before).to.be.greaterThan(0);
+    await env.sql("update events set created_at = now() - interval '8 days' where id = (select max(id) from events)");
+    expect((await forumctl(['maintenance', 'purge-events', '--json'])).json()).to.deep.equal({ purged: 1 });
+    expect((await forumctl(['maintenance', 'purge-events', '--older-than', '0', '--json'])).json()).to.deep.equal({
+      purged: before - 1,
+    });
+    expect(await env.sql('select id from events')).to.deep.equal([]);
+    expect((await forumctl(['maintenance', 'purge-events', '--older-than', '-1'])).code).to.equal(2);
+  });
+});
+
 describe('forumctl topics move, in bulk', () => {
   it('moves every topic of a node in batches, locks them, notifies owners, and keeps the counters', async () => {
     const env = testEnv();

@@ -1,4 +1,4 @@
-import type { CounterFamily, CounterMaintenance } from '../../application/maintenance/maintenance.js';
+import type { CounterFamily, CounterMaintenance, PurgedLog } from '../../application/maintenance/maintenance.js';
 import type { UnitOfWork } from '../../application/ports.js';
 import type { Sql } from './sql.js';
 
@@ -86,6 +86,9 @@ function columnFix({ table, fresh, columns }: { table: string; fresh: string; co
     select count(*)::int as n from fixed`;
 }
 
+/** The only text spliced into the purge statement, from a closed map. */
+const PURGED_TABLES: Record<PurgedLog, string> = { notifications: 'notifications', events: 'events' };
+
 export class SqlCounterMaintenance implements CounterMaintenance {
   constructor(
     private readonly sql: Sql,
@@ -108,10 +111,11 @@ export class SqlCounterMaintenance implements CounterMaintenance {
     });
   }
 
-  async purgeNotifications(before: Date, limit: number): Promise<number> {
+  async purge(log: PurgedLog, before: Date, limit: number): Promise<number> {
+    const table = PURGED_TABLES[log];
     const rows = await this.sql.all<{ n: number }>(
       `with gone as (
-         delete from notifications where id in (select id from notifications where created_at < $1 order by id limit $2)
+         delete from ${table} where id in (select id from ${table} where created_at < $1 order by id limit $2)
          returning 1)
        select count(*)::int as n from gone`,
       [before, limit],

@@ -16,9 +16,12 @@ export interface CounterMaintenance {
   idRange(family: CounterFamily): Promise<{ min: number; max: number } | null>;
   /** Fixes the rows with ids in [from, to]; returns how many were wrong. */
   recount(family: CounterFamily, from: number, to: number): Promise<number>;
-  /** Deletes up to `limit` notifications created before `before`; returns how many. */
-  purgeNotifications(before: Date, limit: number): Promise<number>;
+  /** Deletes up to `limit` rows of a log created before `before`; returns how many. */
+  purge(log: PurgedLog, before: Date, limit: number): Promise<number>;
 }
+
+/** What grows without end and may be cut by age: notifications, and the event log (../shared/design/events.md). */
+export type PurgedLog = 'notifications' | 'events';
 export const CounterMaintenance = Symbol.for('CounterMaintenance');
 
 export type RecountSummary = Record<CounterFamily, number>;
@@ -44,13 +47,15 @@ export class Recount {
   }
 }
 
-export class PurgeNotifications {
+/** Deletes the rows of a log older than a number of days, ten thousand at a time: short statements, no long lock. */
+class PurgeLog {
   constructor(
+    private readonly log: PurgedLog,
     private readonly maintenance: CounterMaintenance,
     private readonly clock: Clock,
   ) {}
 
-  /** Deletes notifications older than `olderThanDays`, ten thousand at a time. Returns how many. */
+  /** Returns how many went. */
   async execute(olderThanDays: number): Promise<number> {
     if (!Number.isInteger(olderThanDays) || olderThanDays < 0) {
       throw new InvalidInput('older-than', 'older-than must be a whole number of days, 0 or more');
@@ -58,9 +63,25 @@ export class PurgeNotifications {
     const before = new Date(this.clock.now().getTime() - olderThanDays * 86_400_000);
     let purged = 0;
     for (;;) {
-      const count = await this.maintenance.purgeNotifications(before, 10_000);
+      const count = await this.maintenance.purge(this.log, before, 10_000);
       purged += count;
       if (count === 0) return purged;
     }
+  }
+}
+
+export class PurgeNotifications extends PurgeLog {
+  constructor(maintenance: CounterMaintenance, clock: Clock) {
+    super('notifications', maintenance, clock);
+  }
+}
+
+/**
+ * The event log only serves consumers that were away a short while (a stream's feed that reconnects, a
+ * restarted process): a week of it is plenty.
+ */
+export class PurgeEvents extends PurgeLog {
+  constructor(maintenance: CounterMaintenance, clock: Clock) {
+    super('events', maintenance, clock);
   }
 }

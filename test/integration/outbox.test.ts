@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import { makeNode, makeUser } from '../support/builders.js';
+import { testEnv } from '../support/env.js';
+import { buildContainer } from '../../src/container.js';
+import { DomainEvents } from '../../src/application/events.js';
+import { UnitOfWork } from '../../src/application/ports.js';
+
+/** The outbox's promise (../shared/design/events.md): an event exists exactly when its change committed. */
+describe('the event outbox', () => {
+  const count = async () => (await testEnv().sql<{ n: number }>('select count(*)::int as n from events'))[0]!.n;
+
+  it('keeps nothing of a change that rolled back, and writes a transaction’s events together at its commit', async () => {
+    const env = testEnv();
+    const container = buildContainer(env.persistence, env.config);
+    const uow = container.get<UnitOfWork>(UnitOfWork);
+    const events = container.get<DomainEvents>(DomainEvents);
+    const before = await count();
+
+    const failed = await env
+      .scope(() =>
+        uow.run(async () => {
+          await events.record({ type: 'notification.read', userIds: [1] });
+          await events.record({ type: 'notification.deleted', userIds: [1] });
+          throw new Error('the change fails after recording');
+        }),
+      )
+      .then(
+        () => null,
+        (error: Error) => error.message,
+      );
+    expect(failed).to.equal('the change fails after recording');
+    expect(await count()).to.equal(before);
+
+    let seenInside = -1;
+    await env.scope(() =>
+      uow.run(async () => {
+        await events.record({ type: 'notification.read', userIds: [2] });
+        await events.record({ type: 'notification.deleted', userIds: [2] });
+        seenInside = await count();
+      }),
+    );
+    expect(seenInside).to.equal(before);
+    const rows = await env.sql<{ type: string; payload: unknown }>('select type, payload from events order by id desc limit 2');
+    expect(rows.reverse()).to.deep.equal([
+      { type: 'notification.read', payload: { userIds: [2] } },
+      { type: 'notification.deleted', payload: { userIds: [2] } },
+    ]);
+  });
+
+  it('records what the use cases change, without bodies: a created topic, its notifications', async () => {
+    const env = testEnv();
+    const alice = await makeUser('alice');
+    const bob = await makeUser('bob');
+    const node = await makeNode('General');
+    // The log is not emptied between tests (the feed of this process follows it): read what comes after this.
+    const [{ last }] = await env.sql<{ last: number }>('select coalesce(max(id), 0)::int as last from events');
+    const topic = await env.scope(() =>
+      env.useCases.createTopic.execute(alice, { title: 'Hello', nodeId: node, body: 'A body @bob' }),
+    );
+    const rows = await env.sql<{ type: string; payload: Record<string, unknown> }>(
+      "select type, payload from events where id > $1 and type in ('topic.created', 'notification.created') order by id",
+      [last],
+    );
+    const created = rows.find((row) => row.type === 'topic.created')!;
+    expect(created.payload).to.include({ topicId: topic });
+    expect(created.payload).to.not.have.property('bodyHtml');
+    expect(created.payload).to.not.have.property('title');
+    const notified = rows.find((row) => row.type === 'notification.created')!;
+    const [mention] = await env.sql<{ id: number }>('select id from notifications where user_id = $1', [bob.id]);
+    expect(notified.payload).to.deep.equal({ notifications: [{ id: mention!.id, userId: bob.id }] });
+  });
+});
