@@ -73,7 +73,7 @@ export class NotificationStreams {
       this.remove(stream);
     };
     out.once('close', forget);
-    ctx.req.once('close', () => out.destroy());
+    // The client went away (the response's socket closed): let the stream go.
     ctx.res.once('close', () => out.destroy());
 
     this.write(stream, 'retry: 3000\n\n');

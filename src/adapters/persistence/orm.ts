@@ -66,7 +66,10 @@ export interface Persistence {
   close(): Promise<void>;
 }
 
-export async function connect(clientUrl: string, options: { poolMax?: number } = {}): Promise<Persistence> {
+export async function connect(
+  clientUrl: string,
+  options: { poolMax?: number; notice?: (message: string, details?: Record<string, unknown>) => void } = {},
+): Promise<Persistence> {
   const orm = await createOrm(clientUrl, options);
   const pool = new pg.Pool({
     connectionString: clientUrl,
@@ -78,7 +81,9 @@ export async function connect(clientUrl: string, options: { poolMax?: number } =
   // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool, which also emits 'error':
   // unheard, that event would end the process. The next query simply gets a fresh connection.
   pool.on('error', () => undefined);
-  const events = new PgEventFeed(clientUrl);
+  const events = new PgEventFeed(clientUrl, (error) =>
+    options.notice?.('the event feed failed; it reads again from where it was', { err: error }),
+  );
   return {
     orm,
     sql: new Sql(orm.em, pool),

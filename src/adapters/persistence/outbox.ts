@@ -4,13 +4,13 @@ import type { Sql } from './sql.js';
 
 /** What the outbox keeps of an event: ids and dates, not titles and bodies (consumers read those when they need them). */
 export function outboxPayload(event: DomainEvent): Record<string, unknown> {
-  const { type: _type, ...rest } = event;
-  if ('bodyHtml' in rest) {
-    const { bodyHtml: _body, ...kept } = rest as typeof rest & { title?: string };
-    delete (kept as { title?: string }).title;
-    return kept;
-  }
-  return rest;
+  const {
+    type: _type,
+    bodyHtml: _bodyHtml,
+    title: _title,
+    ...kept
+  } = event as DomainEvent & { bodyHtml?: string; title?: string };
+  return kept;
 }
 
 /**
