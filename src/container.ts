@@ -225,7 +225,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(CreateApp, [ClientStore, SecretGenerator, Clock]);
   useCase(ListApps, [ClientStore]);
 
-  useCase(TopicRelocation, [NodeRepository, NotificationRepository]);
+  useCase(TopicRelocation, [NodeRepository, NotificationRepository, DomainEvents]);
   useCase(Notifier, [UserRepository, TopicRepository, NotificationRepository]);
   useCase(ListTopics, [TopicReadModel, NodeReadModel]);
   useCase(ShowTopic, [TopicReadModel, NotificationRepository]);
@@ -247,12 +247,13 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     NodeRepository,
     UserRepository,
     NotificationRepository,
+    DomainEvents,
     UnitOfWork,
     Clock,
   ]);
   useCase(FollowTopic, [TopicRepository]);
   useCase(FavoriteTopic, [TopicRepository, UserRepository, UnitOfWork]);
-  useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
+  useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, DomainEvents, UnitOfWork, Clock]);
   useCase(MoveTopic, [TopicRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(Recount, [CounterMaintenance]);
@@ -274,7 +275,15 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(SearchContent, [SearchReadModel, WordSegmenter, HtmlText]);
   useCase(ReindexSearch, [SearchIndex, WordSegmenter, HtmlText]);
-  useCase(DeleteReply, [ReplyRepository, TopicRepository, UserRepository, NotificationRepository, UnitOfWork, Clock]);
+  useCase(DeleteReply, [
+    ReplyRepository,
+    TopicRepository,
+    UserRepository,
+    NotificationRepository,
+    DomainEvents,
+    UnitOfWork,
+    Clock,
+  ]);
   useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
 
   useCase(ListNotifications, [NotificationReadModel]);
@@ -284,14 +293,14 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(DeleteNotification, [NotificationRepository]);
   useCase(DeleteAllNotifications, [NotificationRepository]);
 
-  useCase(CreateUser, [UserRepository, PasswordHasher, UnitOfWork, Clock]);
+  useCase(CreateUser, [UserRepository, PasswordHasher, DomainEvents, UnitOfWork, Clock]);
   useCase(ShowUser, [UserReadModel]);
   useCase(FollowUser, [UserRepository, Notifier, UnitOfWork]);
   useCase(ListUserTopics, [UserReadModel, TopicReadModel]);
   useCase(ListUserFavorites, [UserReadModel, TopicReadModel]);
   useCase(ListUserReplies, [UserReadModel, ReplyReadModel]);
   useCase(ListFollows, [UserReadModel]);
-  useCase(ChangeRole, [UserRepository, UnitOfWork, Clock]);
+  useCase(ChangeRole, [UserRepository, DomainEvents, UnitOfWork, Clock]);
   useCase(BlockNode, [UserRepository, NodeRepository]);
   useCase(BlockUser, [UserRepository]);
   useCase(ListActiveUsers, [UserReadModel, Clock]);

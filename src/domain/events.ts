@@ -1,4 +1,5 @@
 import type { Reply } from './replies/reply.js';
+import type { Role } from './users/role.js';
 import type { Topic } from './topics/topic.js';
 
 /**
@@ -9,6 +10,12 @@ import type { Topic } from './topics/topic.js';
 export type DomainEvent =
   | { type: 'topic.created' | 'topic.updated'; topicId: number; title: string; bodyHtml: string; createdAt: Date; at: Date }
   | { type: 'reply.created' | 'reply.updated'; replyId: number; topicId: number; bodyHtml: string; createdAt: Date; at: Date }
+  /** A moderation or the author's act on a topic or reply: `actorId` did it. */
+  | { type: 'topic.deleted' | 'topic.banned'; topicId: number; actorId: number }
+  | { type: 'topic.moved'; topicId: number; fromNodeId: number; toNodeId: number; actorId: number }
+  | { type: 'reply.deleted'; replyId: number; topicId: number; actorId: number }
+  | { type: 'user.created'; userId: number }
+  | { type: 'user.role_changed'; userId: number; from: Role; to: Role; actorId: number }
   /** New notifications, each with the user it is for. */
   | { type: 'notification.created'; notifications: { id: number; userId: number }[] }
   /** Notifications read or deleted: these users' unread counts may have changed. */

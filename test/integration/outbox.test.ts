@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { makeNode, makeUser } from '../support/builders.js';
+import { makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
 import { buildContainer } from '../../src/container.js';
 import { DomainEvents } from '../../src/application/events.js';
@@ -68,5 +68,46 @@ describe('the event outbox', () => {
     const notified = rows.find((row) => row.type === 'notification.created')!;
     const [mention] = await env.sql<{ id: number }>('select id from notifications where user_id = $1', [bob.id]);
     expect(notified.payload).to.deep.equal({ notifications: [{ id: mention!.id, userId: bob.id }] });
+  });
+
+  it('records the acts webhooks and the audit log follow: users created and re-roled, topics moved, banned, deleted, replies deleted', async () => {
+    const env = testEnv();
+    const root = await makeUser('root', 'admin');
+    const alice = await makeUser('alice');
+    const general = await makeNode('General');
+    const other = await makeNode('Other');
+    const [{ last }] = await env.sql<{ last: number }>('select coalesce(max(id), 0)::int as last from events');
+    const { useCases } = env;
+    const act = <T>(work: () => Promise<T>) => env.scope(work);
+
+    const carol = await act(() =>
+      useCases.createUser.execute({ login: 'carol', email: 'carol@example.com', password: 'a long password' }),
+    );
+    await act(() => useCases.changeRole.execute(root, 'carol', 'admin'));
+    await act(() => useCases.changeRole.execute(root, 'carol', 'admin')); // no change: no event
+    const moved = await makeTopic(alice, general, 'Moved', 'a topic to move');
+    await act(() => useCases.moveTopic.execute(root, moved, other));
+    const banned = await makeTopic(alice, general, 'Banned', 'a topic to ban');
+    await act(() => useCases.topicAction.execute(root, banned, 'ban'));
+    const reply = await makeReply(alice, moved, 'a reply to delete');
+    await act(() => useCases.deleteReply.execute(alice, reply));
+    await act(() => useCases.deleteTopic.execute(root, moved));
+
+    const rows = await env.sql<{ type: string; payload: Record<string, unknown> }>(
+      `select type, payload from events
+       where id > $1 and type in ('user.created', 'user.role_changed', 'topic.moved', 'topic.banned', 'reply.deleted', 'topic.deleted')
+       order by id`,
+      [last],
+    );
+    const [{ id: noPoint }] = await env.sql<{ id: number }>("select id from nodes where name = 'NoPoint'");
+    expect(rows).to.deep.equal([
+      { type: 'user.created', payload: { userId: carol } },
+      { type: 'user.role_changed', payload: { userId: carol, from: 'member', to: 'admin', actorId: root.id } },
+      { type: 'topic.moved', payload: { topicId: moved, fromNodeId: general, toNodeId: other, actorId: root.id } },
+      { type: 'topic.moved', payload: { topicId: banned, fromNodeId: general, toNodeId: noPoint, actorId: root.id } },
+      { type: 'topic.banned', payload: { topicId: banned, actorId: root.id } },
+      { type: 'reply.deleted', payload: { replyId: reply, topicId: moved, actorId: alice.id } },
+      { type: 'topic.deleted', payload: { topicId: moved, actorId: root.id } },
+    ]);
   });
 });

@@ -30,9 +30,9 @@ function world() {
   const users = new FakeUsers();
   const replies = new FakeReplies();
   const notifications = new FakeNotifications();
-  const relocation = new TopicRelocation(nodes, notifications);
-  const notifier = new Notifier(users, topics, notifications);
   const events = new RecordedEvents();
+  const relocation = new TopicRelocation(nodes, notifications, events);
+  const notifier = new Notifier(users, topics, notifications);
   return {
     events,
     topics,
@@ -42,8 +42,8 @@ function world() {
     notifications,
     create: new CreateTopic(topics, nodes, users, relocation, notifier, plainMarkdown, events, immediateUnitOfWork, fixedClock),
     update: new UpdateTopic(topics, relocation, plainMarkdown, events, immediateUnitOfWork, fixedClock),
-    destroy: new DeleteTopic(topics, replies, nodes, users, notifications, immediateUnitOfWork, fixedClock),
-    action: new TopicAction(topics, replies, nodes, relocation, immediateUnitOfWork, fixedClock),
+    destroy: new DeleteTopic(topics, replies, nodes, users, notifications, events, immediateUnitOfWork, fixedClock),
+    action: new TopicAction(topics, replies, nodes, relocation, events, immediateUnitOfWork, fixedClock),
   };
 }
 

@@ -5,6 +5,7 @@ import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
+import type { DomainEvents } from '../events.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import { loadReply } from './load.js';
 
@@ -15,6 +16,7 @@ export class DeleteReply {
     private readonly topics: TopicRepository,
     private readonly users: UserRepository,
     private readonly notifications: NotificationRepository,
+    private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -30,6 +32,7 @@ export class DeleteReply {
       await this.users.adjustCounter(reply.userId, 'repliesCount', -1);
       await this.users.adjustMonthlyReplies(reply.userId, reply.createdAt, -1);
       await this.notifications.deleteForReply(reply.id);
+      await this.events.record({ type: 'reply.deleted', replyId: reply.id, topicId: reply.topicId, actorId: user.id });
     });
   }
 }

@@ -6,6 +6,7 @@ import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
+import type { DomainEvents } from '../events.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import { loadTopic } from './load.js';
 
@@ -17,6 +18,7 @@ export class DeleteTopic {
     private readonly nodes: NodeRepository,
     private readonly users: UserRepository,
     private readonly notifications: NotificationRepository,
+    private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -31,6 +33,7 @@ export class DeleteTopic {
       await this.nodes.adjustTopicsCount(topic.nodeId, -1);
       await this.users.adjustCounter(topic.userId, 'topicsCount', -1);
       await this.notifications.deleteForTopic(topic.id);
+      await this.events.record({ type: 'topic.deleted', topicId: topic.id, actorId: user.id });
     });
   }
 }

@@ -4,6 +4,7 @@ import { nodeChanged } from '../../domain/notifications/notification.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import type { Topic } from '../../domain/topics/topic.js';
 import type { ActingUser } from '../actor.js';
+import type { DomainEvents } from '../events.js';
 
 /**
  * What follows when a topic changes node, whoever asked for it (update, move, ban): the node counters move
@@ -13,6 +14,7 @@ export class TopicRelocation {
   constructor(
     private readonly nodes: NodeRepository,
     private readonly notifications: NotificationRepository,
+    private readonly events: DomainEvents,
   ) {}
 
   async requireNode(nodeId: number): Promise<void> {
@@ -30,6 +32,9 @@ export class TopicRelocation {
     const arrivals = new Map<number, number>();
     for (const topic of topics) arrivals.set(topic.nodeId, (arrivals.get(topic.nodeId) ?? 0) + 1);
     for (const [nodeId, count] of arrivals) await this.nodes.adjustTopicsCount(nodeId, count);
+    for (const topic of topics) {
+      await this.events.record({ type: 'topic.moved', topicId: topic.id, fromNodeId, toNodeId: topic.nodeId, actorId: actor.id });
+    }
     if (actor.role === 'admin') {
       await this.notifications.addAll(
         topics.flatMap((topic) =>

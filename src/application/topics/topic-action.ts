@@ -7,6 +7,7 @@ import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { Topic } from '../../domain/topics/topic.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, type ActingUser, requireUser } from '../actor.js';
+import type { DomainEvents } from '../events.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import { loadTopic } from './load.js';
 import type { TopicRelocation } from './relocation.js';
@@ -26,6 +27,7 @@ export class TopicAction {
     private readonly replies: ReplyRepository,
     private readonly nodes: NodeRepository,
     private readonly relocation: TopicRelocation,
+    private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -50,6 +52,7 @@ export class TopicAction {
         const noPoint = await this.nodes.noPoint();
         if (!topic.ban(noPoint.id, now)) return null;
         if (fromNodeId !== noPoint.id) await this.relocation.moved(topic, fromNodeId, user);
+        await this.events.record({ type: 'topic.banned', topicId: topic.id, actorId: user.id });
         return 'ban';
       }
       case 'excellent':

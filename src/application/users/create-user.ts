@@ -1,4 +1,5 @@
 import { RuleViolated } from '../../domain/shared/errors.js';
+import type { DomainEvents } from '../events.js';
 import type { Role } from '../../domain/users/role.js';
 import { User } from '../../domain/users/user.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
@@ -19,6 +20,7 @@ export class CreateUser {
   constructor(
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
+    private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -34,6 +36,7 @@ export class CreateUser {
       if (taken.login) throw new RuleViolated('Validation failed: Login has already been taken');
       if (taken.email) throw new RuleViolated('Validation failed: Email has already been taken');
       await this.users.add(user);
+      await this.events.record({ type: 'user.created', userId: user.id });
       return user.id;
     });
   }

@@ -1,4 +1,5 @@
 import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
+import type { DomainEvents } from '../events.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import type { Role } from '../../domain/users/role.js';
 import type { User } from '../../domain/users/user.js';
@@ -18,6 +19,7 @@ export async function loadUserByLogin(users: UserRepository, login: string): Pro
 export class ChangeRole {
   constructor(
     private readonly users: UserRepository,
+    private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -28,7 +30,11 @@ export class ChangeRole {
       const user = await loadUserByLogin(this.users, login);
       if (admin.role !== 'admin') throw new Forbidden();
       if (user.login === SYSTEM_LOGIN) throw new RuleViolated('Validation failed: the system user keeps its role');
+      const from = user.role;
       user.changeRole(role, this.clock.now());
+      if (from !== role) {
+        await this.events.record({ type: 'user.role_changed', userId: user.id, from, to: role, actorId: admin.id });
+      }
     });
   }
 }
