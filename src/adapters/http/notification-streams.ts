@@ -20,6 +20,8 @@ interface Stream {
 export interface StreamOptions {
   /** A comment line this often keeps proxies from closing an idle stream (contract §12: at most 25 s). */
   keepAliveMs?: number;
+  /** What may wait for a client that does not read before it is let go (256 KiB). */
+  maxBufferedBytes?: number;
 }
 
 /**
@@ -32,6 +34,7 @@ export class NotificationStreams {
   private unsubscribe: (() => void) | null = null;
   private closing = false;
   private readonly keepAliveMs: number;
+  private readonly maxBufferedBytes: number;
 
   constructor(
     private readonly live: LiveNotifications,
@@ -40,6 +43,7 @@ export class NotificationStreams {
     options: StreamOptions = {},
   ) {
     this.keepAliveMs = options.keepAliveMs ?? 25_000;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   }
 
   /** How many streams are open. */
@@ -121,7 +125,8 @@ export class NotificationStreams {
 
   private write(stream: Stream, frame: string): void {
     if (stream.out.destroyed || stream.out.writableEnded) return;
-    if (stream.out.writableLength > MAX_BUFFERED_BYTES) {
+    // What waits in the stream, on both of its sides: the response stops taking it when the client stops reading.
+    if (stream.out.readableLength + stream.out.writableLength > this.maxBufferedBytes) {
       stream.out.destroy();
       return;
     }
