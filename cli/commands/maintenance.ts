@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
+import type { UseCases } from '../../src/application/use-cases.js';
 import { action, confirmed, integerOption } from './shared.js';
 import { table } from '../output.js';
 
@@ -45,33 +46,27 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
       }),
     );
 
+  const purge = (log: string, useCase: (useCases: UseCases) => { execute(days: number): Promise<number> }) =>
+    action(runtime, async (context, options: { olderThan: string }) => {
+      const days = integerOption(options.olderThan, 'older-than', 0)!;
+      await confirmed(context, `Delete every ${log} older than ${days} days?`);
+      const purged = await useCase(context.session.useCases).execute(days);
+      return { json: { purged }, text: `purged ${purged} ${log}(s)` };
+    });
+
   maintenance
     .command('purge-notifications')
     .description('delete notifications older than a number of days, in batches')
     .requiredOption('--older-than <days>', 'age in days')
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-notifications --older-than 90 --yes')
-    .action(
-      action(runtime, async (context, options: { olderThan: string }) => {
-        const days = integerOption(options.olderThan, 'older-than', 0)!;
-        await confirmed(context, `Delete every notification older than ${days} days?`);
-        const purged = await context.session.useCases.purgeNotifications.execute(days);
-        return { json: { purged }, text: `purged ${purged} notification(s)` };
-      }),
-    );
+    .action(purge('notification', (useCases) => useCases.purgeNotifications));
 
   maintenance
     .command('purge-events')
     .description('delete events older than a number of days (the log live streams follow), in batches')
     .option('--older-than <days>', 'age in days', '7')
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-events --older-than 7 --yes')
-    .action(
-      action(runtime, async (context, options: { olderThan: string }) => {
-        const days = integerOption(options.olderThan, 'older-than', 0)!;
-        await confirmed(context, `Delete every event older than ${days} days?`);
-        const purged = await context.session.useCases.purgeEvents.execute(days);
-        return { json: { purged }, text: `purged ${purged} event(s)` };
-      }),
-    );
+    .action(purge('event', (useCases) => useCases.purgeEvents));
 
   return maintenance;
 }

@@ -84,7 +84,7 @@ export class NotificationStreams {
     // What the client is told next (missed notifications, the count) must not miss a change made meanwhile.
     await this.feed.ready();
     if (lastEventId !== null) this.send(stream, await this.live.missed(user, lastEventId));
-    await this.sendCount(stream);
+    this.write(stream, countFrame(await this.live.unreadCount(user)));
   }
 
   /** Ends every stream (the server is shutting down): clients reconnect to another process, or later. */
@@ -101,9 +101,11 @@ export class NotificationStreams {
       if (!streams) continue;
       const user = streams.values().next().value!.user;
       const notifications = change.notificationIds.length > 0 ? await this.live.byIds(user, change.notificationIds) : [];
+      // One count per user, however many streams they have open.
+      const count = await this.live.unreadCount(user);
       for (const stream of streams) {
         this.send(stream, notifications);
-        await this.sendCount(stream);
+        this.write(stream, countFrame(count));
       }
     }
   }
@@ -116,11 +118,6 @@ export class NotificationStreams {
       const data = JSON.stringify(this.wire.notification(notification, stream.user));
       this.write(stream, `id: ${notification.id}\nevent: notification\ndata: ${data}\n\n`);
     }
-  }
-
-  private async sendCount(stream: Stream): Promise<void> {
-    const count = await this.live.unreadCount(stream.user);
-    this.write(stream, `event: unread_count\ndata: ${JSON.stringify({ count })}\n\n`);
   }
 
   private write(stream: Stream, frame: string): void {
@@ -144,4 +141,8 @@ export class NotificationStreams {
     streams?.delete(stream);
     if (streams?.size === 0) this.byUser.delete(stream.user.id);
   }
+}
+
+function countFrame(count: number): string {
+  return `event: unread_count\ndata: ${JSON.stringify({ count })}\n\n`;
 }
