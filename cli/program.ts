@@ -12,6 +12,7 @@ import { seedCommand } from './commands/seed.js';
 import { tokensCommand } from './commands/tokens.js';
 import { topicsCommand } from './commands/topics.js';
 import { usersCommand } from './commands/users.js';
+import { webhooksCommand } from './commands/webhooks.js';
 
 /** The whole command tree, testable without a process: tests pass a runtime with captured output. */
 export function buildProgram(runtime: CliRuntime): Command {
@@ -33,6 +34,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     tokensCommand,
     maintenanceCommand,
     searchCommand,
+    webhooksCommand,
     seedCommand,
   ]) {
     program.addCommand(command(runtime));

@@ -21,6 +21,8 @@ export interface Config {
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
   logLevel: string;
+  /** Webhooks: deliver to loopback and private addresses too (off: SSRF), and how many tries run at once per process. */
+  webhooks: { allowPrivate: boolean; concurrency: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -44,6 +46,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || 'info',
+    webhooks: {
+      allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
+      concurrency: integer(env, 'WEBHOOKS_CONCURRENCY', 4, 0, 100),
+    },
   };
 }
 

@@ -104,6 +104,17 @@ import { RandomSecretGenerator } from './adapters/system/secret-generator.js';
 import type { Config } from './config.js';
 import { DispatchInTransaction, DomainEvents, EventFeed } from './application/events.js';
 import { HtmlText, SearchIndex, SearchReadModel, WordSegmenter } from './application/search/ports.js';
+import {
+  DeliverWebhook,
+  ManageWebhooks,
+  WebhookStore,
+  WebhookSubjects,
+  WebhookTransport,
+} from './application/webhooks/webhooks.js';
+import { SqlWebhookStore } from './adapters/persistence/webhook-store.js';
+import { HttpWebhookTransport } from './adapters/webhooks/http-transport.js';
+import { WireWebhookSubjects } from './adapters/webhooks/subjects.js';
+import { Wire } from './adapters/presentation/wire.js';
 import { SearchIndexer } from './application/search/indexer.js';
 import { SearchContent } from './application/search/search.js';
 import { ReindexSearch } from './application/search/reindex.js';
@@ -177,6 +188,24 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, UserReadModel, (sql: Sql) => new SqlUserReadModel(sql), [SqlRunner]);
   provide(bind, SearchIndex, (sql: Sql) => new SqlSearchIndex(sql), [SqlRunner]);
   provide(bind, SearchReadModel, (sql: Sql) => new SqlSearchReadModel(sql), [SqlRunner]);
+  provide(bind, WebhookStore, (sql: Sql) => new SqlWebhookStore(sql), [SqlRunner]);
+});
+
+/** Webhooks (contract §13): what a delivery says and how it leaves. */
+const webhooksModule = new ContainerModule(({ bind }) => {
+  provide(
+    bind,
+    WebhookTransport,
+    (config: Config) => new HttpWebhookTransport({ allowPrivate: config.webhooks.allowPrivate, userAgent: 'forum-webhooks' }),
+    [AppConfig],
+  );
+  provide(
+    bind,
+    WebhookSubjects,
+    (topics: TopicReadModel, replies: ReplyReadModel, users: UserReadModel, config: Config) =>
+      new WireWebhookSubjects(topics, replies, users, new Wire(config.publicUrl)),
+    [TopicReadModel, ReplyReadModel, UserReadModel, AppConfig],
+  );
 });
 
 /** Domain events and their in-transaction consumers (../shared/design/events.md). */
@@ -275,6 +304,8 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(SearchContent, [SearchReadModel, WordSegmenter, HtmlText]);
   useCase(ReindexSearch, [SearchIndex, WordSegmenter, HtmlText]);
+  useCase(ManageWebhooks, [WebhookStore, WebhookTransport, SecretGenerator, Clock]);
+  useCase(DeliverWebhook, [WebhookStore, WebhookSubjects, WebhookTransport, Clock]);
   useCase(DeleteReply, [
     ReplyRepository,
     TopicRepository,
@@ -373,6 +404,8 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     setNodeHidden: SetNodeHidden,
     search: SearchContent,
     reindexSearch: ReindexSearch,
+    webhooks: ManageWebhooks,
+    deliverWebhook: DeliverWebhook,
     topics: TopicReadModel,
     replies: ReplyReadModel,
     nodes: NodeReadModel,
@@ -394,7 +427,7 @@ export function buildContainer(persistence: { orm: MikroORM; sql: Sql; events: E
   container.bind(Em).toConstantValue(persistence.orm.em);
   container.bind(SqlRunner).toConstantValue(persistence.sql);
   container.bind(AppConfig).toConstantValue(config);
-  container.load(systemModule, persistenceModule, eventsModule, useCaseModule);
+  container.load(systemModule, persistenceModule, webhooksModule, eventsModule, useCaseModule);
   return container;
 }
 

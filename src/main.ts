@@ -11,6 +11,7 @@ import { openDatabase } from './adapters/persistence/database.js';
 import { migrate } from './adapters/persistence/orm.js';
 import { isDatabaseUnavailable } from './adapters/persistence/unavailable.js';
 import { FolderStorage } from './adapters/storage/folder-storage.js';
+import { WebhookWorker } from './adapters/webhooks/delivery-worker.js';
 
 /** HTTP entry: open the database, apply pending migrations, serve; on SIGTERM/SIGINT drain and exit 0. */
 async function main(): Promise<void> {
@@ -38,6 +39,15 @@ async function main(): Promise<void> {
     version: packageVersion(),
     uploads: new FolderStorage(config.uploadsDir, config.publicUrl),
   });
+  const connectionString = database.orm.config.get('clientUrl') as string;
+  const webhookWorker =
+    config.webhooks.concurrency > 0
+      ? await WebhookWorker.start(connectionString, useCases.deliverWebhook, {
+          concurrency: config.webhooks.concurrency,
+          scope: database.scope,
+          notice: (message, details) => logger.warn(details ?? {}, message),
+        })
+      : null;
   const server = await listen(app, config.port, config.host);
   logger.info(
     { url: server.url, database: config.databaseUrl ? 'external' : `embedded (${config.dataDir})` },
@@ -53,6 +63,7 @@ async function main(): Promise<void> {
       // Streams never finish by themselves: end them, so that the server can drain and stop.
       notificationStreams.close();
       await server.stop();
+      await webhookWorker?.stop();
       await database.close();
       logger.info('stopped');
       process.exitCode = 0;

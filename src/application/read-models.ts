@@ -76,6 +76,8 @@ export interface TopicReadModel {
   detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null>;
   /** Counts one hit atomically and returns the detail with the hit included, in one round trip. */
   detailCountingHit(id: number, viewer: Viewer | null): Promise<{ topic: TopicDetailView; meta: TopicViewerMeta } | null>;
+  /** A topic whatever its state, deleted included (what a webhook reports about it). */
+  detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null>;
 }
 export const TopicReadModel = Symbol.for('TopicReadModel');
 
@@ -160,6 +162,8 @@ export interface ReplyReadModel {
   listForTopic(topicId: number, page: { offset: number; limit: number }, viewer: Viewer | null): Promise<ReplyPage>;
   /** A visible reply of a visible topic, or null. */
   detail(id: number): Promise<ReplyDetailView | null>;
+  /** A reply whatever its state or its topic's, deleted included (what a webhook reports about it). */
+  detailInAnyState(id: number): Promise<ReplyDetailView | null>;
   /** A user's visible replies (not system events) on visible topics, newest first. */
   byUser(userId: number, page: Page): Promise<ReplyDetailView[]>;
 }

@@ -15,6 +15,7 @@ import type { UpdateReply } from './replies/update-reply.js';
 import type { CreateNode, SetNodeHidden } from './nodes/manage-nodes.js';
 import type { SearchContent } from './search/search.js';
 import type { ReindexSearch } from './search/reindex.js';
+import type { DeliverWebhook, ManageWebhooks } from './webhooks/webhooks.js';
 import type {
   Authenticate,
   DescribeToken,
@@ -119,6 +120,8 @@ export interface UseCases {
   setNodeHidden: SetNodeHidden;
   search: SearchContent;
   reindexSearch: ReindexSearch;
+  webhooks: ManageWebhooks;
+  deliverWebhook: DeliverWebhook;
 
   topics: TopicReadModel;
   replies: ReplyReadModel;

@@ -23,6 +23,24 @@ export type DomainEvent =
 
 export type DomainEventType = DomainEvent['type'];
 
+/**
+ * The events other systems may subscribe to (contract §13): changes to topics, replies and users. Notifications
+ * are each user's own business and reach them through their stream, not through a webhook.
+ */
+export const WEBHOOK_EVENTS = [
+  'topic.created',
+  'topic.updated',
+  'topic.deleted',
+  'topic.moved',
+  'topic.banned',
+  'reply.created',
+  'reply.updated',
+  'reply.deleted',
+  'user.created',
+  'user.role_changed',
+] as const satisfies readonly DomainEventType[];
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
 function topicFact(type: 'topic.created' | 'topic.updated', topic: Topic): DomainEvent {
   return {
     type,

@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import { Logger, runMigrations } from 'graphile-worker';
 import { Sql } from './sql.js';
 import { PgEventFeed } from './event-feed.js';
 import { Migrator } from '@mikro-orm/migrations';
@@ -12,6 +13,7 @@ import { Migration20261124000000_authorization_code } from './migrations/Migrati
 import { Migration20261124010000_search } from './migrations/Migration20261124010000_search.js';
 import { Migration20261124020000_search_walks } from './migrations/Migration20261124020000_search_walks.js';
 import { Migration20261124030000_events } from './migrations/Migration20261124030000_events.js';
+import { Migration20261124040000_webhooks } from './migrations/Migration20261124040000_webhooks.js';
 import { SCHEMAS } from './schemas.js';
 
 /**
@@ -31,6 +33,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261124010000_search', class: Migration20261124010000_search },
   { name: 'Migration20261124020000_search_walks', class: Migration20261124020000_search_walks },
   { name: 'Migration20261124030000_events', class: Migration20261124030000_events },
+  { name: 'Migration20261124040000_webhooks', class: Migration20261124040000_webhooks },
 ];
 
 export async function createOrm(clientUrl: string, options: { poolMax?: number; debug?: boolean } = {}): Promise<MikroORM> {
@@ -104,9 +107,13 @@ export interface MigrationStatus {
 /** Held while migrating, so that any number of processes (servers, forumctl, several hosts) may start at once. */
 const MIGRATION_LOCK = [0x666f72, 2] as const; // 'for', 2
 
+/** graphile-worker's own log lines stay out of ours; what matters of its work is in the webhook tables. */
+export const QUIET_GRAPHILE_LOGGER = new Logger(() => () => undefined);
+
 /**
  * Applies pending migrations under a PostgreSQL advisory lock: the first process applies them, the others wait
- * for it and then find nothing left to do.
+ * for it and then find nothing left to do. The job queue's schema (graphile-worker's own migrations) comes
+ * last: the outbox's statement queues webhook deliveries with its SQL API, so every process that writes needs it.
  */
 export async function migrate(orm: MikroORM): Promise<string[]> {
   const lock = new pg.Client({ connectionString: orm.config.get('clientUrl'), application_name: 'forum migrations' });
@@ -114,6 +121,7 @@ export async function migrate(orm: MikroORM): Promise<string[]> {
   try {
     await lock.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
     const applied = await orm.getMigrator().up();
+    await runMigrations({ connectionString: orm.config.get('clientUrl'), logger: QUIET_GRAPHILE_LOGGER });
     return applied.map((migration) => migration.name);
   } finally {
     await lock.end();

@@ -187,6 +187,16 @@ export class SqlTopicReadModel implements TopicReadModel {
     if (!row) return null;
     return { topic: topicDetailView(row), meta: { followed: row.followed, liked: row.liked, favorited: row.favorited } };
   }
+
+  async detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null> {
+    const rows = await this.sql.all<TopicDetailRow & { deleted: boolean }>(
+      `select ${TOPIC_COLUMNS}, t.body, t.body_html, t.deleted_at is not null as deleted
+       from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+       where t.id = $2`,
+      [null, id],
+    );
+    return rows[0] ? { topic: topicDetailView(rows[0]), deleted: rows[0].deleted } : null;
+  }
 }
 
 interface NodeRow {
@@ -392,6 +402,16 @@ export class SqlReplyReadModel implements ReplyReadModel {
       `select ${REPLY_COLUMNS}, t.title as topic_title
        from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
        where r.id = $1 and r.deleted_at is null and t.deleted_at is null`,
+      [id],
+    );
+    return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;
+  }
+
+  async detailInAnyState(id: number): Promise<ReplyDetailView | null> {
+    const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
+      `select ${REPLY_COLUMNS}, t.title as topic_title
+       from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
+       where r.id = $1`,
       [id],
     );
     return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;

@@ -1,0 +1,139 @@
+import { Command } from 'commander';
+import type { CliRuntime } from '../runtime.js';
+import { table } from '../output.js';
+import { action, confirmed, idArgument, integerOption } from './shared.js';
+import type { Webhook, WebhookDelivery } from '../../src/application/webhooks/webhooks.js';
+import { MAX_DELIVERIES_LISTED } from '../../src/application/webhooks/webhooks.js';
+import { WEBHOOK_EVENTS } from '../../src/domain/events.js';
+
+const webhookJson = (webhook: Webhook) => ({
+  id: webhook.id,
+  url: webhook.url,
+  events: webhook.events,
+  created_at: webhook.createdAt.toISOString(),
+});
+
+const deliveryJson = (delivery: WebhookDelivery) => ({
+  id: delivery.id,
+  event: delivery.event,
+  status: delivery.status,
+  created_at: delivery.createdAt.toISOString(),
+  completed_at: delivery.completedAt?.toISOString() ?? null,
+  attempts: delivery.attempts.map((attempt) => ({
+    attempted_at: attempt.attemptedAt.toISOString(),
+    status_code: attempt.statusCode,
+    error: attempt.error,
+    duration_ms: attempt.durationMs,
+  })),
+});
+
+/** What the last try got back: its response code, or why there was none. */
+function lastOutcome(delivery: WebhookDelivery): string {
+  const last = delivery.attempts.at(-1);
+  if (!last) return 'not tried yet';
+  return last.statusCode !== null ? `HTTP ${last.statusCode} in ${last.durationMs} ms` : (last.error ?? '');
+}
+
+export function webhooksCommand(runtime: CliRuntime): Command {
+  const webhooks = new Command('webhooks')
+    .description('send events to other systems as signed HTTP POSTs')
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ forumctl webhooks create https://ci.example/forum-hook --events topic.created,reply.created',
+    );
+
+  webhooks
+    .command('create <url>')
+    .description('subscribe a URL to events; without --secret one is made up and shown this once')
+    .requiredOption('--events <list>', `comma-separated: ${WEBHOOK_EVENTS.join(', ')}, or * for all`)
+    .option('--secret <secret>', 'the key deliveries are signed with (HMAC-SHA256), at least 8 characters')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ forumctl webhooks create https://ci.example/hook --events "*"\n' +
+        '  $ forumctl webhooks create https://ci.example/hook --events topic.created,topic.deleted --secret "$HOOK_SECRET" --json',
+    )
+    .action(
+      action(runtime, async (context, url: string, options: { events: string; secret?: string }) => {
+        const { webhook, generatedSecret } = await context.session.useCases.webhooks.create(context.actor, {
+          url,
+          events: options.events.split(','),
+          ...(options.secret === undefined ? {} : { secret: options.secret }),
+        });
+        const secretLine = generatedSecret === null ? '' : `\nsecret:  ${generatedSecret}\n(the secret is not shown again)`;
+        return {
+          json: { ...webhookJson(webhook), ...(generatedSecret === null ? {} : { secret: generatedSecret }) },
+          text: `created webhook ${webhook.id}\nurl:     ${webhook.url}\nevents:  ${webhook.events.join(', ')}${secretLine}`,
+        };
+      }),
+    );
+
+  webhooks
+    .command('list')
+    .description('list webhooks (never their secrets)')
+    .addHelpText('after', '\nExample:\n  $ forumctl webhooks list --json')
+    .action(
+      action(runtime, async (context) => {
+        const list = await context.session.useCases.webhooks.list(context.actor);
+        return {
+          json: { webhooks: list.map(webhookJson) },
+          text: table(
+            ['id', 'url', 'events', 'created_at'],
+            list.map((webhook) => [webhook.id, webhook.url, webhook.events.join(', '), webhook.createdAt.toISOString()]),
+          ),
+        };
+      }),
+    );
+
+  webhooks
+    .command('delete <id>')
+    .description('delete a webhook; its pending deliveries are not sent')
+    .addHelpText('after', '\nExample:\n  $ forumctl webhooks delete 3 --yes')
+    .action(
+      action(runtime, async (context, id: string) => {
+        const webhookId = idArgument(id, 'id');
+        await confirmed(context, `Delete webhook ${webhookId} and its deliveries?`);
+        await context.session.useCases.webhooks.delete(context.actor, webhookId);
+        return { json: { id: webhookId, deleted: true }, text: `webhook ${webhookId} deleted` };
+      }),
+    );
+
+  webhooks
+    .command('deliveries <id>')
+    .description("a webhook's latest deliveries, newest first, with each attempt's response code or error")
+    .option('--limit <n>', `how many deliveries (1–${MAX_DELIVERIES_LISTED}, default 20)`)
+    .addHelpText('after', '\nExample:\n  $ forumctl webhooks deliveries 3 --limit 5')
+    .action(
+      action(runtime, async (context, id: string, options: { limit?: string }) => {
+        const webhookId = idArgument(id, 'id');
+        const limit = integerOption(options.limit, 'limit', 1, MAX_DELIVERIES_LISTED) ?? 20;
+        const list = await context.session.useCases.webhooks.deliveries(context.actor, webhookId, limit);
+        return {
+          json: { deliveries: list.map(deliveryJson) },
+          text: table(
+            ['delivery', 'event', 'status', 'attempts', 'last attempt', 'created_at'],
+            list.map((delivery) => [
+              delivery.id,
+              delivery.event,
+              delivery.status,
+              delivery.attempts.length,
+              lastOutcome(delivery),
+              delivery.createdAt.toISOString(),
+            ]),
+          ),
+        };
+      }),
+    );
+
+  webhooks
+    .command('redeliver <delivery-id>')
+    .description('send a delivery again now, with the same delivery id (and retries if it fails again)')
+    .addHelpText('after', '\nExample:\n  $ forumctl webhooks redeliver 0b6f3c2e-5d1a-4a8e-9f1e-2c4d5e6f7a8b')
+    .action(
+      action(runtime, async (context, deliveryId: string) => {
+        await context.session.useCases.webhooks.redeliver(context.actor, deliveryId);
+        return { json: { id: deliveryId, status: 'pending' }, text: `delivery ${deliveryId} queued again` };
+      }),
+    );
+
+  return webhooks;
+}

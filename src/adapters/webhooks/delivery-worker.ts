@@ -1,0 +1,61 @@
+import { run, type Runner } from 'graphile-worker';
+import type { DeliverWebhook } from '../../application/webhooks/webhooks.js';
+import { DELIVERY_TASK } from '../persistence/webhook-store.js';
+import { QUIET_GRAPHILE_LOGGER } from '../persistence/orm.js';
+
+export interface WebhookWorkerOptions {
+  /** Tries running at once in this process (each waits at most 10 s for its endpoint). */
+  concurrency: number;
+  /** How often a worker looks for retries that came due (new deliveries wake it at once). */
+  pollIntervalMs?: number;
+  /** Runs each try in a persistence context of its own (one per try, as one per HTTP request). */
+  scope: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Told when a try breaks on our side (the database, a bug) rather than at the endpoint. */
+  notice?: (message: string, details?: Record<string, unknown>) => void;
+}
+
+class NotDelivered extends Error {
+  constructor(deliveryId: string) {
+    super(`delivery ${deliveryId} was not accepted; graphile-worker retries it later`);
+  }
+}
+
+/**
+ * Runs webhook deliveries in this server process, on graphile-worker: every process runs one, they share the
+ * queue (a job is taken by one worker at a time, with SKIP LOCKED) and a try that fails is thrown back for
+ * graphile-worker to retry with its growing delay. Its own small pool: a slow endpoint holds a worker, never a
+ * connection the API needs.
+ */
+export class WebhookWorker {
+  private constructor(private readonly runner: Runner) {}
+
+  static async start(connectionString: string, deliver: DeliverWebhook, options: WebhookWorkerOptions): Promise<WebhookWorker> {
+    const runner = await run({
+      connectionString,
+      concurrency: options.concurrency,
+      // One connection listens for new jobs; the rest take and complete them.
+      maxPoolSize: Math.min(options.concurrency + 1, 10),
+      pollInterval: options.pollIntervalMs ?? 1_000,
+      noHandleSignals: true,
+      logger: QUIET_GRAPHILE_LOGGER,
+      taskList: {
+        [DELIVERY_TASK]: async (payload, helpers) => {
+          const deliveryId = (payload as { delivery: string }).delivery;
+          const outcome = await options
+            .scope(() => deliver.attempt(deliveryId, { attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts }))
+            .catch((error: unknown) => {
+              options.notice?.('a webhook delivery could not be tried; it is tried again later', { err: error, deliveryId });
+              throw error;
+            });
+          if (outcome === 'retry') throw new NotDelivered(deliveryId);
+        },
+      },
+    });
+    return new WebhookWorker(runner);
+  }
+
+  /** Lets the tries in flight finish (at most the 10 s timeout), then releases the connections. */
+  async stop(): Promise<void> {
+    await this.runner.stop();
+  }
+}

@@ -1,0 +1,46 @@
+import type { ReplyReadModel, TopicReadModel, UserReadModel } from '../../application/read-models.js';
+import type { WebhookSubjects } from '../../application/webhooks/webhooks.js';
+import type { WebhookEvent } from '../../domain/events.js';
+import type { Wire } from '../presentation/wire.js';
+
+/**
+ * The `data` of a delivery (contract §13): the Topic, Reply or User as the API shows it to someone signed out
+ * (abilities all false), in its state when the delivery is first tried. A deleted topic or reply shows
+ * `deleted: true` and no text, as the API shows a deleted reply. What is gone altogether is sent as its id.
+ */
+export class WireWebhookSubjects implements WebhookSubjects {
+  constructor(
+    private readonly topics: TopicReadModel,
+    private readonly replies: ReplyReadModel,
+    private readonly users: UserReadModel,
+    private readonly wire: Wire,
+  ) {}
+
+  async view(event: WebhookEvent, payload: Record<string, unknown>): Promise<unknown> {
+    switch (event.split('.')[0]) {
+      case 'topic':
+        return this.topic(payload.topicId as number);
+      case 'reply':
+        return this.reply(payload.replyId as number);
+      default:
+        return this.user(payload.userId as number);
+    }
+  }
+
+  private async topic(id: number): Promise<unknown> {
+    const found = await this.topics.detailInAnyState(id);
+    if (!found) return { id };
+    const shown = this.wire.topicDetail(found.topic, null);
+    return found.deleted ? { ...shown, deleted: true, body: '', body_html: '' } : shown;
+  }
+
+  private async reply(id: number): Promise<unknown> {
+    const found = await this.replies.detailInAnyState(id);
+    return found ? this.wire.replyDetail(found, null) : { id };
+  }
+
+  private async user(id: number): Promise<unknown> {
+    const found = await this.users.byId(id);
+    return found ? this.wire.userDetail(found, null) : { id };
+  }
+}
