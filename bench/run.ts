@@ -19,6 +19,7 @@ import { buildContainer, useCasesOf } from '../src/container.js';
 import { EmbeddedPostgres, freePort } from '../src/adapters/persistence/embedded-postgres.js';
 import { connect, migrate } from '../src/adapters/persistence/orm.js';
 import { cpuMicros, rssMb } from './proc.js';
+import { measureLive, type LiveFigures } from './live.js';
 import type { SeedPlan } from '../src/application/maintenance/seed.js';
 
 const { values: args } = parseArgs({
@@ -149,8 +150,14 @@ interface Measurement {
 /** Embedded clusters this run started or used: stopped at the end unless something else still uses them. */
 const clusters: EmbeddedPostgres[] = [];
 
+/** The live scenario (bench/live.ts): `--only live` runs it alone. */
+const LIVE = 'live: 1,000 streams and a webhook under reply load';
+/** One stream per seed user (the default seed has 1,000). */
+const STREAMS = 1_000;
+
 async function main(): Promise<void> {
   const measurements: Measurement[] = [];
+  const live: { size: number; figures: LiveFigures }[] = [];
   for (const size of sizes) {
     const url = await benchDatabase(size);
     const fixtures = await prepare(url, size);
@@ -161,11 +168,22 @@ async function main(): Promise<void> {
         measurements.push(await measure(size, scenario, 'forum', ours, fixtures));
         if (scenario.reference) measurements.push(await measure(size, scenario, 'reference', reference, fixtures));
       }
+      if (!args.only || LIVE.includes(args.only)) {
+        const users = await streamUsers(url, STREAMS);
+        const figures = await measureLive(
+          ours,
+          url,
+          { topicIds: fixtures.topicIds, users },
+          { durationSeconds: duration, connections },
+        );
+        console.error(`${size} forum     ${LIVE}: ${JSON.stringify(figures)}`);
+        live.push({ size, figures });
+      }
     } finally {
       await Promise.all([ours.stop(), reference.stop()]);
     }
   }
-  report(measurements);
+  report(measurements, live);
   for (const cluster of clusters) await cluster.stopUnlessLeased();
 }
 
@@ -205,6 +223,9 @@ async function benchDatabase(size: number): Promise<string> {
       });
       console.error(`seeded in ${Math.round((Date.now() - started) / 1000)} s`);
     }
+    // Earlier runs leave dead rows (every reply updates its topic's row): where autovacuum is off or behind, they
+    // would slow each run more than the last. Measure a vacuumed, analyzed database every time.
+    await orm.em.fork().execute('vacuum (analyze)');
   } finally {
     await persistence.close();
   }
@@ -231,6 +252,27 @@ async function prepare(url: string, size: number): Promise<Fixtures> {
   }
 }
 
+/** Seed users, each with a token: one stream each (the first writes the load, the second is probed). */
+async function streamUsers(url: string, count: number): Promise<{ login: string; token: string }[]> {
+  const persistence = await connect(url, { poolMax: 2 });
+  try {
+    const users = await persistence.orm.em
+      .fork()
+      .execute<{ id: number; login: string }[]>(
+        `select id, login from users where login like 'seed%' order by id limit ${count}`,
+      );
+    const useCases = useCasesOf(buildContainer(persistence, loadConfig({ DATABASE_URL: url })));
+    const tokens = [];
+    for (const user of users) {
+      const issued = await useCases.issueToken.execute({ userId: user.id, clientId: null, expiresIn: 86_400 });
+      tokens.push({ login: user.login, token: issued.access_token });
+    }
+    return tokens;
+  } finally {
+    await persistence.close();
+  }
+}
+
 interface RunningServer {
   url: string;
   pid: number;
@@ -240,7 +282,15 @@ interface RunningServer {
 async function startServer(entry: string, databaseUrl: string): Promise<RunningServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [entry], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    // Private addresses allowed: the live scenario's webhook receiver listens on 127.0.0.1.
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -292,7 +342,7 @@ async function measure(
 }
 
 /** utime + stime of a process from /proc (clock ticks of 10 ms), in microseconds. */
-function report(measurements: Measurement[]): void {
+function report(measurements: Measurement[], live: { size: number; figures: LiveFigures }[]): void {
   const table = new Table({
     head: [
       'topics',
@@ -364,6 +414,43 @@ function report(measurements: Measurement[]): void {
     console.log(scale.toString());
   }
 
+  if (live.length > 0) {
+    const liveTable = new Table({
+      head: [
+        'topics',
+        'streams',
+        'RSS KB/stream',
+        'idle CPU ms/10 s',
+        'reply load',
+        'replies/s',
+        'reply p99 ms',
+        'stream delay p50/p99/max ms',
+        'webhook delay p50/p99/max ms',
+        'probes',
+      ],
+      style: { head: [], border: [] },
+    });
+    const span = (p: { p50: number; p99: number; max: number } | null) => (p ? `${p.p50} / ${p.p99} / ${p.max}` : '');
+    for (const { size, figures } of live) {
+      for (const [i, phase] of figures.phases.entries()) {
+        liveTable.push([
+          i === 0 ? size : '',
+          i === 0 ? figures.streams : '',
+          i === 0 ? figures.rssKbPerStream : '',
+          i === 0 ? figures.idleCpuMsPer10s : '',
+          phase.name,
+          phase.writesPerSecond,
+          phase.writeP99,
+          span(phase.streamDelayMs),
+          span(phase.webhookDelayMs),
+          phase.probes,
+        ]);
+      }
+    }
+    console.log(`${LIVE} (delays from the write's response to the event)`);
+    console.log(liveTable.toString());
+  }
+
   const machine = {
     cpus: os.cpus().length,
     cpu: os.cpus()[0]?.model,
@@ -376,7 +463,7 @@ function report(measurements: Measurement[]): void {
       writeFile(
         file,
         JSON.stringify(
-          { date: new Date().toISOString(), machine, settings: { sizes, duration, warmup, connections }, rows, scaling },
+          { date: new Date().toISOString(), machine, settings: { sizes, duration, warmup, connections }, rows, scaling, live },
           null,
           2,
         ),

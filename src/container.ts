@@ -55,7 +55,13 @@ import { DeleteTopic } from './application/topics/delete-topic.js';
 import { ListTopics } from './application/topics/list-topics.js';
 import { MoveTopic } from './application/topics/move-topic.js';
 import { MoveNodeTopics } from './application/topics/move-node-topics.js';
-import { CounterMaintenance, PurgeEvents, PurgeNotifications, Recount } from './application/maintenance/maintenance.js';
+import {
+  CounterMaintenance,
+  PurgeEvents,
+  PurgeDeliveries,
+  PurgeNotifications,
+  Recount,
+} from './application/maintenance/maintenance.js';
 import { SqlCounterMaintenance } from './adapters/persistence/counter-maintenance.js';
 import { DataSeeder, SeedDatabase } from './application/maintenance/seed.js';
 import { SqlDataSeeder } from './adapters/persistence/seeder.js';
@@ -288,6 +294,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(Recount, [CounterMaintenance]);
   useCase(PurgeNotifications, [CounterMaintenance, Clock]);
   useCase(PurgeEvents, [CounterMaintenance, Clock]);
+  useCase(PurgeDeliveries, [CounterMaintenance, Clock]);
   useCase(SeedDatabase, [DataSeeder, PasswordHasher, WordSegmenter]);
 
   useCase(ListReplies, [TopicReadModel, ReplyReadModel]);
@@ -374,6 +381,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     recount: Recount,
     purgeNotifications: PurgeNotifications,
     purgeEvents: PurgeEvents,
+    purgeDeliveries: PurgeDeliveries,
     seedDatabase: SeedDatabase,
     listReplies: ListReplies,
     createReply: CreateReply,

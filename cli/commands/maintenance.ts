@@ -68,5 +68,12 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-events --older-than 7 --yes')
     .action(purge('event', (useCases) => useCases.purgeEvents));
 
+  maintenance
+    .command('purge-deliveries')
+    .description('delete webhook deliveries that ended (delivered or failed) older than a number of days, with their attempts')
+    .option('--older-than <days>', 'age in days', '30')
+    .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-deliveries --older-than 30 --yes')
+    .action(purge('webhook delivery', (useCases) => useCases.purgeDeliveries));
+
   return maintenance;
 }

@@ -189,8 +189,11 @@ export interface NotificationReadModel {
   /** The user's notifications after an id, oldest first (a stream's resume). */
   after(userId: number, afterId: number, limit: number, viewer: Viewer): Promise<NotificationView[]>;
   /** Of these ids, the user's notifications, oldest first. */
-  byIds(userId: number, ids: readonly number[], viewer: Viewer): Promise<NotificationView[]>;
+  /** Notifications by id whoever they belong to, each as its owner sees it: one read for many users' streams. */
+  byIdsOfAnyUser(ids: readonly number[]): Promise<{ userId: number; notification: NotificationView }[]>;
   unreadCount(userId: number): Promise<number>;
+  /** Every listed user's unread count, in one read. */
+  unreadCounts(userIds: readonly number[]): Promise<Map<number, number>>;
 }
 export const NotificationReadModel = Symbol.for('NotificationReadModel');
 

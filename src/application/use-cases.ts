@@ -30,7 +30,7 @@ import type { ApproveAuthorization, CheckAuthorizationRequest, RedeemAuthorizati
 import type { ResolveWebSession, SignIn, SignOut } from './oauth/web-sessions.js';
 import type { AuthenticateClient, CreateApp, ListApps } from './oauth/clients.js';
 import type { PasswordLogin } from './oauth/password-login.js';
-import type { PurgeEvents, PurgeNotifications, Recount } from './maintenance/maintenance.js';
+import type { PurgeEvents, PurgeDeliveries, PurgeNotifications, Recount } from './maintenance/maintenance.js';
 import type { SeedDatabase } from './maintenance/seed.js';
 import type { MoveNodeTopics } from './topics/move-node-topics.js';
 import type { CreateTopic } from './topics/create-topic.js';
@@ -114,6 +114,7 @@ export interface UseCases {
   recount: Recount;
   purgeNotifications: PurgeNotifications;
   purgeEvents: PurgeEvents;
+  purgeDeliveries: PurgeDeliveries;
   seedDatabase: SeedDatabase;
 
   createNode: CreateNode;

@@ -264,6 +264,51 @@ describe('webhooks (contract §13)', () => {
     });
   });
 
+  describe('a try left locked by a process that died mid-try', () => {
+    let worker: WebhookWorker | null = null;
+
+    afterEach(async () => {
+      await worker?.stop();
+      worker = null;
+    });
+
+    /** Queues a delivery while no worker runs, then marks its job as taken `secondsAgo` by a worker now gone. */
+    async function orphanedDelivery(secondsAgo: number): Promise<string> {
+      await createWebhook(receiver.url, 'topic.created');
+      await makeTopic(alice, node);
+      const [delivery] = await testEnv().sql<{ id: string }>('select id from webhook_deliveries');
+      await testEnv().sql(
+        `update graphile_worker._private_jobs set locked_by = 'a worker that died', locked_at = now() - make_interval(secs => $2)
+         where key = $1`,
+        [delivery!.id, secondsAgo],
+      );
+      return delivery!.id;
+    }
+
+    const startWorker = async () => {
+      const env = testEnv();
+      worker = await WebhookWorker.start(env.config.databaseUrl!, env.useCases.deliverWebhook, {
+        concurrency: 1,
+        pollIntervalMs: 100,
+        scope: env.scope,
+      });
+    };
+
+    it('is released for another worker once held longer than a try can take (5 minutes)', async () => {
+      const deliveryId = await orphanedDelivery(6 * 60);
+      await startWorker();
+      const [delivered] = await receiver.waitFor(1, 5_000);
+      expect(delivered!.headers['x-forum-delivery']).to.equal(deliveryId);
+    });
+
+    it('is left alone while it may still be running', async () => {
+      await orphanedDelivery(10);
+      await startWorker();
+      await sleep(1_000);
+      expect(receiver.received).to.have.length(0);
+    });
+  });
+
   describe('forumctl webhooks', () => {
     it('makes up a secret when none is given and shows it once; list never shows it', async () => {
       const created = await forumctl([
@@ -315,6 +360,31 @@ describe('webhooks (contract §13)', () => {
         expect(result.code, args.join(' ')).to.equal(2);
         expect(result.stderr).to.match(reason);
       }
+    });
+
+    it('maintenance purge-deliveries deletes old deliveries that ended, with their attempts, and keeps those still tried', async () => {
+      const webhook = await createWebhook('https://hooks.example/forum', '*');
+      const insert = (id: string, status: string, daysAgo: number) =>
+        testEnv().sql(
+          `insert into webhook_deliveries (id, webhook_id, event_id, event, payload, status, created_at)
+           values ($1, $2, 1, 'topic.created', '{}', $3, now() - make_interval(days => $4))`,
+          [id, webhook, status, daysAgo],
+        );
+      await insert('00000000-0000-4000-8000-000000000001', 'delivered', 40);
+      await insert('00000000-0000-4000-8000-000000000002', 'failed', 40);
+      await insert('00000000-0000-4000-8000-000000000003', 'pending', 40);
+      await insert('00000000-0000-4000-8000-000000000004', 'delivered', 2);
+      await testEnv().sql(
+        `insert into webhook_attempts (delivery_id, attempted_at, status_code, duration_ms)
+         select id, now(), 200, 3 from webhook_deliveries`,
+      );
+      const purged = await forumctl(['maintenance', 'purge-deliveries', '--older-than', '30', '--yes', '--json']);
+      expect(purged.code, purged.stderr).to.equal(0);
+      expect(purged.json()).to.deep.equal({ purged: 2 });
+      const left = await testEnv().sql<{ id: string }>('select id from webhook_deliveries order by id');
+      expect(left.map((row) => row.id.slice(-1))).to.deep.equal(['3', '4']);
+      const attempts = await testEnv().sql<{ count: string }>('select count(*) from webhook_attempts');
+      expect(attempts[0]!.count).to.equal('2');
     });
 
     it('is for administrators: --as a member exits 3; unknown ids exit 4', async () => {

@@ -18,7 +18,7 @@ function unreadRequest(): Context {
 
 const live = {
   missed: async () => [],
-  byIds: async () => [],
+  updates: async () => [],
   unreadCount: async () => 3,
   changes: () => [],
 } as unknown as LiveNotifications;

@@ -33,6 +33,7 @@ export class NotificationStreams {
   private readonly byUser = new Map<number, Set<Stream>>();
   private unsubscribe: (() => void) | null = null;
   private closing = false;
+  private delivering: Promise<void> = Promise.resolve();
   private readonly keepAliveMs: number;
   private readonly maxBufferedBytes: number;
 
@@ -55,7 +56,7 @@ export class NotificationStreams {
 
   /** Answers the request with a stream of the user's notifications; `lastEventId` resumes after that id. */
   async open(ctx: Context, user: ActingUser, lastEventId: number | null): Promise<void> {
-    this.unsubscribe ??= this.feed.subscribe((events) => void this.deliver(events));
+    this.unsubscribe ??= this.feed.subscribe((events) => this.enqueue(events));
     const out = new PassThrough();
     const stream: Stream = { user, out, sent: new Set() };
     ctx.req.socket.setTimeout(0);
@@ -95,17 +96,21 @@ export class NotificationStreams {
     for (const streams of this.byUser.values()) for (const stream of streams) stream.out.end();
   }
 
+  /**
+   * One batch of the feed at a time, in order: a count never overtakes a later one. A batch that cannot be read
+   * (the database is away) is skipped; the next change brings the count up to date.
+   */
+  private enqueue(events: readonly PublishedEvent[]): void {
+    this.delivering = this.delivering.then(() => this.deliver(events)).catch(() => undefined);
+  }
+
+  /** Reads what changed for the users with a stream here, all of them at once, and pushes it. */
   private async deliver(events: readonly PublishedEvent[]): Promise<void> {
-    for (const change of this.live.changes(events)) {
-      const streams = this.byUser.get(change.userId);
-      if (!streams) continue;
-      const user = streams.values().next().value!.user;
-      const notifications = change.notificationIds.length > 0 ? await this.live.byIds(user, change.notificationIds) : [];
-      // One count per user, however many streams they have open.
-      const count = await this.live.unreadCount(user);
-      for (const stream of streams) {
-        this.send(stream, notifications);
-        this.write(stream, countFrame(count));
+    const changes = this.live.changes(events).filter((change) => this.byUser.has(change.userId));
+    for (const update of await this.live.updates(changes)) {
+      for (const stream of this.byUser.get(update.userId) ?? []) {
+        this.send(stream, update.notifications);
+        this.write(stream, countFrame(update.unreadCount));
       }
     }
   }

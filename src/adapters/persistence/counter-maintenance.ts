@@ -87,7 +87,12 @@ function columnFix({ table, fresh, columns }: { table: string; fresh: string; co
 }
 
 /** The only text spliced into the purge statement, from a closed map. */
-const PURGED_TABLES: Record<PurgedLog, string> = { notifications: 'notifications', events: 'events' };
+/** Each log's table, and which of its old rows may go (a delivery still being tried stays, however old). */
+const PURGED: Record<PurgedLog, { table: string; gone: string }> = {
+  notifications: { table: 'notifications', gone: 'true' },
+  events: { table: 'events', gone: 'true' },
+  webhookDeliveries: { table: 'webhook_deliveries', gone: "status <> 'pending'" },
+};
 
 export class SqlCounterMaintenance implements CounterMaintenance {
   constructor(
@@ -112,10 +117,10 @@ export class SqlCounterMaintenance implements CounterMaintenance {
   }
 
   async purge(log: PurgedLog, before: Date, limit: number): Promise<number> {
-    const table = PURGED_TABLES[log];
+    const { table, gone } = PURGED[log];
     const rows = await this.sql.all<{ n: number }>(
       `with gone as (
-         delete from ${table} where id in (select id from ${table} where created_at < $1 order by id limit $2)
+         delete from ${table} where id in (select id from ${table} where created_at < $1 and ${gone} order by id limit $2)
          returning 1)
        select count(*)::int as n from gone`,
       [before, limit],

@@ -32,13 +32,17 @@ import { type Timestamp, toDate } from './timestamps.js';
  * (or null) as `$1`: TOPIC_COLUMNS reads it to tell whether the viewer's topic has replies from others.
  */
 
-export const TOPIC_COLUMNS = `
+/** A topic's columns; `viewer` is the SQL for the viewing user's id (the author's abilities depend on it). */
+export const topicColumns = (viewer: string) => `
   t.id, t.title, t.created_at, t.updated_at, t.replied_at, t.replies_count, t.node_id, n.name as node_name,
   t.last_reply_user_id, t.last_reply_user_login, t.grade, t.likes_count, t.hits, t.lock_node, t.closed_at,
   u.id as user_id, u.login as user_login, u.name as user_name,
-  case when t.user_id = $1 then exists(
+  case when t.user_id = ${viewer} then exists(
     select 1 from replies r where r.topic_id = t.id and r.user_id <> t.user_id and r.action is null and r.deleted_at is null
   ) else false end as has_replies_from_others`;
+
+/** With the viewer's id as the statement's first parameter. */
+export const TOPIC_COLUMNS = topicColumns('$1');
 
 const USER_TOPIC_ORDER: Record<UserTopicOrder, string> = {
   recent: 't.id desc',
@@ -432,6 +436,7 @@ export class SqlReplyReadModel implements ReplyReadModel {
 
 interface NotificationRow {
   id: number;
+  user_id: number;
   type: NotificationView['type'];
   read: boolean;
   created_at: Timestamp;
@@ -447,24 +452,43 @@ export class SqlNotificationReadModel implements NotificationReadModel {
   constructor(private readonly sql: Sql) {}
 
   async list(userId: number, page: { offset: number; limit: number }, viewer: Viewer): Promise<NotificationView[]> {
-    return this.select('nt.user_id = $2 order by nt.id desc limit $3 offset $4', [viewer.id, userId, page.limit, page.offset]);
+    const rows = await this.select('$1', 'nt.user_id = $2 order by nt.id desc limit $3 offset $4', [
+      viewer.id,
+      userId,
+      page.limit,
+      page.offset,
+    ]);
+    return rows.map((row) => row.notification);
   }
 
-  after(userId: number, afterId: number, limit: number, viewer: Viewer): Promise<NotificationView[]> {
-    return this.select('nt.user_id = $2 and nt.id > $3 order by nt.id limit $4', [viewer.id, userId, afterId, limit]);
+  async after(userId: number, afterId: number, limit: number, viewer: Viewer): Promise<NotificationView[]> {
+    const rows = await this.select('$1', 'nt.user_id = $2 and nt.id > $3 order by nt.id limit $4', [
+      viewer.id,
+      userId,
+      afterId,
+      limit,
+    ]);
+    return rows.map((row) => row.notification);
   }
 
-  byIds(userId: number, ids: readonly number[], viewer: Viewer): Promise<NotificationView[]> {
-    return this.select('nt.user_id = $2 and nt.id = any($3::int[]) order by nt.id', [viewer.id, userId, ids]);
+  byIdsOfAnyUser(ids: readonly number[]): Promise<{ userId: number; notification: NotificationView }[]> {
+    return this.select('nt.user_id', 'nt.id = any($1::int[]) order by nt.id', [ids]);
   }
 
-  /** Related records come as JSON from scalar subqueries that reuse the same column lists as the other views. */
-  private async select(where: string, params: unknown[]): Promise<NotificationView[]> {
+  /**
+   * Related records come as JSON from scalar subqueries that reuse the same column lists as the other views;
+   * `viewer` is the SQL for the id of who sees them.
+   */
+  private async select(
+    viewer: string,
+    where: string,
+    params: unknown[],
+  ): Promise<{ userId: number; notification: NotificationView }[]> {
     const rows = await this.sql.all<NotificationRow>(
-      `select nt.id, nt.type, nt.read_at is not null as read, nt.created_at, nt.updated_at, nt.mention_type,
+      `select nt.id, nt.user_id, nt.type, nt.read_at is not null as read, nt.created_at, nt.updated_at, nt.mention_type,
          case when a.id is null then null else jsonb_build_object('id', a.id, 'login', a.login, 'name', a.name) end as actor,
          (select to_jsonb(x) from (
-            select ${TOPIC_COLUMNS} from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+            select ${topicColumns(viewer)} from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
             where t.id = nt.topic_id and t.deleted_at is null) x) as topic,
          (select to_jsonb(x) from (
             select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id
@@ -475,16 +499,19 @@ export class SqlNotificationReadModel implements NotificationReadModel {
       params,
     );
     return rows.map((row) => ({
-      id: row.id,
-      type: row.type,
-      read: row.read,
-      createdAt: toDate(row.created_at),
-      updatedAt: toDate(row.updated_at),
-      mentionType: row.mention_type,
-      actor: row.actor,
-      topic: row.topic ? topicView(row.topic) : null,
-      reply: row.reply ? replyView(row.reply) : null,
-      node: row.node ? nodeView(row.node) : null,
+      userId: row.user_id,
+      notification: {
+        id: row.id,
+        type: row.type,
+        read: row.read,
+        createdAt: toDate(row.created_at),
+        updatedAt: toDate(row.updated_at),
+        mentionType: row.mention_type,
+        actor: row.actor,
+        topic: row.topic ? topicView(row.topic) : null,
+        reply: row.reply ? replyView(row.reply) : null,
+        node: row.node ? nodeView(row.node) : null,
+      },
     }));
   }
 
@@ -494,5 +521,14 @@ export class SqlNotificationReadModel implements NotificationReadModel {
       [userId],
     );
     return rows[0]!.count;
+  }
+
+  async unreadCounts(userIds: readonly number[]): Promise<Map<number, number>> {
+    const rows = await this.sql.all<{ user_id: number; count: number }>(
+      `select u.id as user_id, (select count(*)::int from notifications where user_id = u.id and read_at is null) as count
+       from unnest($1::int[]) as u(id)`,
+      [userIds],
+    );
+    return new Map(rows.map((row) => [row.user_id, row.count]));
   }
 }

@@ -125,25 +125,26 @@ export class SqlWebhookStore implements WebhookStore {
     );
   }
 
-  async keepData(deliveryId: string, data: unknown): Promise<void> {
-    await this.sql.count('update webhook_deliveries set data = $2 where id = $1 and data is null', [
-      deliveryId,
-      JSON.stringify(data),
-    ]);
-  }
-
   async recordAttempt(
     deliveryId: string,
     attempt: WebhookAttempt,
-    status: DeliveryStatus,
-    completedAt: Date | null,
+    outcome: { status: DeliveryStatus; completedAt: Date | null; data: unknown },
   ): Promise<void> {
     await this.sql.all(
       `with attempt as (
          insert into webhook_attempts (delivery_id, attempted_at, status_code, error, duration_ms)
          select id, $2, $3, $4, $5 from webhook_deliveries where id = $1)
-       update webhook_deliveries set status = $6, completed_at = $7 where id = $1`,
-      [deliveryId, attempt.attemptedAt, attempt.statusCode, attempt.error, attempt.durationMs, status, completedAt],
+       update webhook_deliveries set status = $6, completed_at = $7, data = coalesce(data, $8) where id = $1`,
+      [
+        deliveryId,
+        attempt.attemptedAt,
+        attempt.statusCode,
+        attempt.error,
+        attempt.durationMs,
+        outcome.status,
+        outcome.completedAt,
+        JSON.stringify(outcome.data),
+      ],
     );
   }
 }

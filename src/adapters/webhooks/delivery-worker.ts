@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { run, type Runner } from 'graphile-worker';
 import type { DeliverWebhook } from '../../application/webhooks/webhooks.js';
 import { DELIVERY_TASK } from '../persistence/webhook-store.js';
@@ -10,6 +11,11 @@ export interface WebhookWorkerOptions {
   pollIntervalMs?: number;
   /** Runs each try in a persistence context of its own (one per try, as one per HTTP request). */
   scope: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * A try held longer than this belongs to a process that died mid-try (a try takes at most the 10 s timeout):
+   * its job is released for another worker. graphile-worker alone would wait four hours.
+   */
+  orphanAfterMs?: number;
   /** Told when a try breaks on our side (the database, a bug) rather than at the endpoint. */
   notice?: (message: string, details?: Record<string, unknown>) => void;
 }
@@ -27,14 +33,32 @@ class NotDelivered extends Error {
  * connection the API needs.
  */
 export class WebhookWorker {
-  private constructor(private readonly runner: Runner) {}
+  private constructor(
+    private readonly runner: Runner,
+    private readonly pool: pg.Pool,
+    private readonly sweeper: NodeJS.Timeout,
+  ) {}
 
   static async start(connectionString: string, deliver: DeliverWebhook, options: WebhookWorkerOptions): Promise<WebhookWorker> {
+    // One connection listens for new jobs; the rest take and complete them.
+    const pool = new pg.Pool({ connectionString, max: Math.min(options.concurrency + 2, 10) });
+    pool.on('error', () => undefined);
+    const orphanAfterSeconds = (options.orphanAfterMs ?? 5 * 60_000) / 1000;
+    const releaseOrphans = () =>
+      pool
+        .query(
+          `select graphile_worker.force_unlock_workers(array(
+             select distinct locked_by from graphile_worker.jobs
+             where task_identifier = $1 and locked_at < now() - make_interval(secs => $2)))`,
+          [DELIVERY_TASK, orphanAfterSeconds],
+        )
+        .catch((error: unknown) =>
+          options.notice?.('webhook tries left by a stopped process could not be released', { err: error }),
+        );
+    await releaseOrphans();
     const runner = await run({
-      connectionString,
+      pgPool: pool,
       concurrency: options.concurrency,
-      // One connection listens for new jobs; the rest take and complete them.
-      maxPoolSize: Math.min(options.concurrency + 1, 10),
       pollInterval: options.pollIntervalMs ?? 1_000,
       noHandleSignals: true,
       logger: QUIET_GRAPHILE_LOGGER,
@@ -51,11 +75,13 @@ export class WebhookWorker {
         },
       },
     });
-    return new WebhookWorker(runner);
+    return new WebhookWorker(runner, pool, setInterval(releaseOrphans, 60_000).unref());
   }
 
   /** Lets the tries in flight finish (at most the 10 s timeout), then releases the connections. */
   async stop(): Promise<void> {
+    clearInterval(this.sweeper);
     await this.runner.stop();
+    await this.pool.end();
   }
 }

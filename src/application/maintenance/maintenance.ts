@@ -21,7 +21,7 @@ export interface CounterMaintenance {
 }
 
 /** What grows without end and may be cut by age: notifications, and the event log (../shared/design/events.md). */
-export type PurgedLog = 'notifications' | 'events';
+export type PurgedLog = 'notifications' | 'events' | 'webhookDeliveries';
 export const CounterMaintenance = Symbol.for('CounterMaintenance');
 
 export type RecountSummary = Record<CounterFamily, number>;
@@ -83,5 +83,12 @@ export class PurgeNotifications extends PurgeLog {
 export class PurgeEvents extends PurgeLog {
   constructor(maintenance: CounterMaintenance, clock: Clock) {
     super('events', maintenance, clock);
+  }
+}
+
+/** Webhook deliveries that ended (delivered or failed), with their attempts; those still being tried stay. */
+export class PurgeDeliveries extends PurgeLog {
+  constructor(maintenance: CounterMaintenance, clock: Clock) {
+    super('webhookDeliveries', maintenance, clock);
   }
 }

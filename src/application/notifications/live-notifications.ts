@@ -11,6 +11,13 @@ export interface LiveChange {
   notificationIds: number[];
 }
 
+/** What to push to one user's streams: their new notifications, oldest first, and their unread count. */
+export interface LiveUpdate {
+  userId: number;
+  notifications: NotificationView[];
+  unreadCount: number;
+}
+
 /**
  * Contract §12: a user's live stream of their own notifications and unread count. The stream adapter keeps the
  * connections; this says what to send.
@@ -23,8 +30,25 @@ export class LiveNotifications {
     return this.notifications.after(user.id, afterId, MISSED_LIMIT, user);
   }
 
-  byIds(user: ActingUser, ids: readonly number[]): Promise<NotificationView[]> {
-    return this.notifications.byIds(user.id, ids, user);
+  /** The updates of many users in two reads, whatever their number (a process may hold thousands of streams). */
+  async updates(changes: readonly LiveChange[]): Promise<LiveUpdate[]> {
+    if (changes.length === 0) return [];
+    const ids = changes.flatMap((change) => change.notificationIds);
+    const [found, counts] = await Promise.all([
+      ids.length > 0 ? this.notifications.byIdsOfAnyUser(ids) : Promise.resolve([]),
+      this.notifications.unreadCounts(changes.map((change) => change.userId)),
+    ]);
+    const byUser = new Map<number, NotificationView[]>();
+    for (const { userId, notification } of found) {
+      const list = byUser.get(userId);
+      if (list) list.push(notification);
+      else byUser.set(userId, [notification]);
+    }
+    return changes.map((change) => ({
+      userId: change.userId,
+      notifications: byUser.get(change.userId) ?? [],
+      unreadCount: counts.get(change.userId) ?? 0,
+    }));
   }
 
   unreadCount(user: ActingUser): Promise<number> {

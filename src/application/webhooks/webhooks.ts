@@ -59,9 +59,15 @@ export interface WebhookStore {
   redeliver(deliveryId: string): Promise<boolean>;
   /** Null when the delivery is gone (its webhook deleted). */
   due(deliveryId: string): Promise<DueDelivery | null>;
-  /** Keeps the subject's view taken at the first try, so that every retry sends the same data. */
-  keepData(deliveryId: string, data: unknown): Promise<void>;
-  recordAttempt(deliveryId: string, attempt: WebhookAttempt, status: DeliveryStatus, completedAt: Date | null): Promise<void>;
+  /**
+   * Records a try and the delivery's new status; keeps `data` (the subject's view) if none was kept yet, so that
+   * every retry sends what the first try sent.
+   */
+  recordAttempt(
+    deliveryId: string,
+    attempt: WebhookAttempt,
+    outcome: { status: DeliveryStatus; completedAt: Date | null; data: unknown },
+  ): Promise<void>;
 }
 export const WebhookStore = Symbol.for('WebhookStore');
 
@@ -177,11 +183,7 @@ export class DeliverWebhook {
     const delivery = await this.store.due(deliveryId);
     if (!delivery) return 'gone';
     if (delivery.status !== 'pending') return delivery.status;
-    let data = delivery.data;
-    if (data === null) {
-      data = await this.subjects.view(delivery.event, delivery.payload);
-      await this.store.keepData(delivery.id, data);
-    }
+    const data = delivery.data ?? (await this.subjects.view(delivery.event, delivery.payload));
     const attemptedAt = this.clock.now();
     const body = JSON.stringify({ event: delivery.event, delivered_at: attemptedAt.toISOString(), data });
     const outcome = await this.transport.send({
@@ -196,8 +198,7 @@ export class DeliverWebhook {
     await this.store.recordAttempt(
       delivery.id,
       { attemptedAt, ...outcome },
-      status,
-      status === 'pending' ? null : this.clock.now(),
+      { status, completedAt: status === 'pending' ? null : this.clock.now(), data },
     );
     return status === 'pending' ? 'retry' : status;
   }
