@@ -206,6 +206,29 @@ describe('webhooks (contract §13)', () => {
       expect(listed!.attempts).to.have.length(2);
     });
 
+    it('shares the work between workers without sending anything twice', async function () {
+      this.timeout(20_000);
+      const env = testEnv();
+      const second = await WebhookWorker.start(env.config.databaseUrl!, env.useCases.deliverWebhook, {
+        concurrency: 2,
+        pollIntervalMs: 100,
+        scope: env.scope,
+      });
+      try {
+        await createWebhook(receiver.url, 'reply.created');
+        const topic = await makeTopic(alice, node);
+        const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => makeReply(bob, topic, `reply ${i}`)));
+        await receiver.waitFor(20);
+        await sleep(500);
+        const ids = receiver.received.map((delivery) => JSON.parse(delivery.body).data.id as number);
+        expect(ids.sort((a, b) => a - b)).to.deep.equal(replies.sort((a, b) => a - b));
+        const attempts = await testEnv().sql<{ count: string }>('select count(*) from webhook_attempts');
+        expect(attempts[0]!.count).to.equal('20');
+      } finally {
+        await second.stop();
+      }
+    });
+
     it('reports a failed try with no response as an error, without a code', async function () {
       this.timeout(15_000);
       const webhook = await createWebhook('http://127.0.0.1:9/closed', 'topic.created');
