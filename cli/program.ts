@@ -13,6 +13,7 @@ import { tokensCommand } from './commands/tokens.js';
 import { topicsCommand } from './commands/topics.js';
 import { usersCommand } from './commands/users.js';
 import { webhooksCommand } from './commands/webhooks.js';
+import { auditCommand } from './commands/audit.js';
 
 /** The whole command tree, testable without a process: tests pass a runtime with captured output. */
 export function buildProgram(runtime: CliRuntime): Command {
@@ -35,6 +36,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     maintenanceCommand,
     searchCommand,
     webhooksCommand,
+    auditCommand,
     seedCommand,
   ]) {
     program.addCommand(command(runtime));

@@ -118,6 +118,8 @@ import {
   WebhookTransport,
 } from './application/webhooks/webhooks.js';
 import { SqlWebhookStore } from './adapters/persistence/webhook-store.js';
+import { AuditLog, AuditTrail, ListAudit } from './application/audit/audit-log.js';
+import { SqlAuditLog } from './adapters/persistence/audit-log.js';
 import { HttpWebhookTransport } from './adapters/webhooks/http-transport.js';
 import { WireWebhookSubjects } from './adapters/webhooks/subjects.js';
 import { Wire } from './adapters/presentation/wire.js';
@@ -195,6 +197,7 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, SearchIndex, (sql: Sql) => new SqlSearchIndex(sql), [SqlRunner]);
   provide(bind, SearchReadModel, (sql: Sql) => new SqlSearchReadModel(sql), [SqlRunner]);
   provide(bind, WebhookStore, (sql: Sql) => new SqlWebhookStore(sql), [SqlRunner]);
+  provide(bind, AuditLog, (sql: Sql) => new SqlAuditLog(sql), [SqlRunner]);
 });
 
 /** Webhooks (contract §13): what a delivery says and how it leaves. */
@@ -222,10 +225,13 @@ const eventsModule = new ContainerModule(({ bind }) => {
     (index: SearchIndex, segmenter: WordSegmenter, html: HtmlText) => new SearchIndexer(index, segmenter, html),
     [SearchIndex, WordSegmenter, HtmlText],
   );
-  provide(bind, DomainEvents, (search: SearchIndexer, outbox: SqlOutbox) => new DispatchInTransaction([search, outbox]), [
-    SearchIndexer,
-    SqlOutbox,
-  ]);
+  provide(bind, AuditTrail, (log: AuditLog, clock: Clock) => new AuditTrail(log, clock), [AuditLog, Clock]);
+  provide(
+    bind,
+    DomainEvents,
+    (search: SearchIndexer, audit: AuditTrail, outbox: SqlOutbox) => new DispatchInTransaction([search, audit, outbox]),
+    [SearchIndexer, AuditTrail, SqlOutbox],
+  );
 });
 
 const useCaseModule = new ContainerModule(({ bind }) => {
@@ -243,12 +249,12 @@ const useCaseModule = new ContainerModule(({ bind }) => {
       }),
     [AccessTokenStore, SecretGenerator, Clock, AppConfig],
   );
-  useCase(RevokeToken, [AccessTokenStore, SecretGenerator, Clock]);
+  useCase(RevokeToken, [AccessTokenStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
   useCase(LookupRefreshToken, [AccessTokenStore, SecretGenerator, Clock]);
   useCase(PurgeTokens, [AccessTokenStore, AuthorizationCodeStore, WebSessionStore, Clock]);
   useCase(DescribeToken, [AccessTokenStore, SecretGenerator, Clock]);
   useCase(ListTokens, [AccessTokenStore, UserRepository, Clock]);
-  useCase(RevokeAllTokens, [AccessTokenStore, WebSessionStore, UserRepository, Clock]);
+  useCase(RevokeAllTokens, [AccessTokenStore, WebSessionStore, UserRepository, DomainEvents, UnitOfWork, Clock]);
   useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle]);
   useCase(CheckAuthorizationRequest, [ClientStore]);
   useCase(ApproveAuthorization, [AuthorizationCodeStore, SecretGenerator, Clock]);
@@ -257,7 +263,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(ResolveWebSession, [WebSessionStore, SecretGenerator, Clock]);
   useCase(SignOut, [WebSessionStore, SecretGenerator]);
   useCase(AuthenticateClient, [ClientStore, SecretGenerator, CredentialThrottle]);
-  useCase(CreateApp, [ClientStore, SecretGenerator, Clock]);
+  useCase(CreateApp, [ClientStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
   useCase(ListApps, [ClientStore]);
 
   useCase(TopicRelocation, [NodeRepository, NotificationRepository, DomainEvents]);
@@ -346,8 +352,9 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(ManageDevices, [DeviceRegistry]);
   useCase(UploadPhoto, [UploadStorage, FileTypes, SecretGenerator, Clock]);
 
-  useCase(CreateNode, [NodeRepository, UnitOfWork, Clock]);
-  useCase(SetNodeHidden, [NodeRepository, UnitOfWork, Clock]);
+  useCase(CreateNode, [NodeRepository, DomainEvents, UnitOfWork, Clock]);
+  useCase(SetNodeHidden, [NodeRepository, DomainEvents, UnitOfWork, Clock]);
+  useCase(ListAudit, [AuditLog]);
 
   const ids = {
     authenticate: Authenticate,
@@ -413,6 +420,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
     search: SearchContent,
     reindexSearch: ReindexSearch,
     webhooks: ManageWebhooks,
+    listAudit: ListAudit,
     deliverWebhook: DeliverWebhook,
     topics: TopicReadModel,
     replies: ReplyReadModel,

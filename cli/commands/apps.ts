@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action } from './shared.js';
+import { action, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 import type { ClientApp } from '../../src/application/oauth/clients.js';
 
 /** Repeated options accumulate: `--redirect-uri A --redirect-uri B`. */
@@ -29,18 +29,19 @@ export function appsCommand(runtime: CliRuntime): Command {
       [] as string[],
     )
     .option('--public', 'a public client (browser or mobile app): no secret, signs users in with PKCE')
+    .option(REASON_FLAGS, REASON_HELP)
     .addHelpText(
       'after',
       '\nExamples:\n  $ forumctl apps create "Forum for iOS" --json\n' +
         '  $ forumctl apps create "Forum web" --public --redirect-uri https://app.example/callback --json',
     )
     .action(
-      action(runtime, async (context, name: string, options: { redirectUri: string[]; public?: boolean }) => {
-        const { app, clientSecret } = await context.session.useCases.createApp.execute({
-          name,
-          redirectUris: options.redirectUri,
-          public: options.public ?? false,
-        });
+      action(runtime, async (context, name: string, options: { redirectUri: string[]; public?: boolean; reason?: string }) => {
+        const { app, clientSecret } = await context.session.useCases.createApp.execute(
+          context.actor,
+          { name, redirectUris: options.redirectUri, public: options.public ?? false },
+          reasonOf(options),
+        );
         const secretLine =
           clientSecret === null
             ? 'client_secret: none (a public client proves itself with PKCE)'

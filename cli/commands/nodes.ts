@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, idArgument, integerOption, OK_RESULT } from './shared.js';
+import { action, idArgument, integerOption, OK_RESULT, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 
 export function nodesCommand(runtime: CliRuntime): Command {
   const nodes = new Command('nodes').description('nodes (the categories topics belong to)');
@@ -12,19 +12,24 @@ export function nodesCommand(runtime: CliRuntime): Command {
     .option('--summary <summary>', 'one line about the node')
     .option('--sort <n>', 'higher sorts first', '0')
     .option('--hidden', 'hide its topics from anonymous visitors')
+    .option(REASON_FLAGS, REASON_HELP)
     .addHelpText('after', '\nExample:\n  $ forumctl nodes create Ruby --summary "All things Ruby" --sort 10 --json')
     .action(
-      action(runtime, async (context, name: string, options: { summary?: string; sort: string; hidden?: boolean }) => {
-        const { useCases } = context.session;
-        const id = await useCases.createNode.execute({
-          name,
-          summary: options.summary,
-          sort: integerOption(options.sort, 'sort'),
-          hidden: options.hidden ?? false,
-        });
-        const node = (await useCases.nodes.get(id))!;
-        return { json: context.session.wire.node(node), text: `created node ${node.name} (id ${node.id})` };
-      }),
+      action(
+        runtime,
+        async (context, name: string, options: { summary?: string; sort: string; hidden?: boolean; reason?: string }) => {
+          const { useCases } = context.session;
+          const input = {
+            name,
+            summary: options.summary,
+            sort: integerOption(options.sort, 'sort'),
+            hidden: options.hidden ?? false,
+          };
+          const id = await useCases.createNode.execute(context.actor, input, reasonOf(options));
+          const node = (await useCases.nodes.get(id))!;
+          return { json: context.session.wire.node(node), text: `created node ${node.name} (id ${node.id})` };
+        },
+      ),
     );
 
   nodes
@@ -51,10 +56,11 @@ export function nodesCommand(runtime: CliRuntime): Command {
     nodes
       .command(`${verb} <id>`)
       .description(hidden ? 'hide a node from anonymous topic lists' : 'show a hidden node again')
-      .addHelpText('after', `\nExample:\n  $ forumctl nodes ${verb} 3`)
+      .option(REASON_FLAGS, REASON_HELP)
+      .addHelpText('after', `\nExample:\n  $ forumctl nodes ${verb} 3 --reason "spam wave"`)
       .action(
-        action(runtime, async (context, id: string) => {
-          await context.session.useCases.setNodeHidden.execute(idArgument(id, 'id'), hidden);
+        action(runtime, async (context, id: string, options: { reason?: string }) => {
+          await context.session.useCases.setNodeHidden.execute(context.actor, idArgument(id, 'id'), hidden, reasonOf(options));
           return OK_RESULT(`node ${id} is ${hidden ? 'hidden' : 'visible'}`);
         }),
       );

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
-import { action, confirmed, idArgument, OK_RESULT } from './shared.js';
+import { action, confirmed, idArgument, OK_RESULT, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 
 export function repliesCommand(runtime: CliRuntime): Command {
   const replies = new Command('replies').description('reply moderation');
@@ -8,12 +8,13 @@ export function repliesCommand(runtime: CliRuntime): Command {
   replies
     .command('delete <id>')
     .description("delete a reply (soft: it keeps its floor, shown as deleted); the topic's counters are recomputed")
-    .addHelpText('after', '\nExample:\n  $ forumctl replies delete 1234 --yes')
+    .option(REASON_FLAGS, REASON_HELP)
+    .addHelpText('after', '\nExample:\n  $ forumctl replies delete 1234 --reason "off topic" --yes')
     .action(
-      action(runtime, async (context, id: string) => {
+      action(runtime, async (context, id: string, options: { reason?: string }) => {
         const replyId = idArgument(id, 'id');
         await confirmed(context, `Delete reply ${replyId}?`);
-        await context.session.useCases.deleteReply.execute(context.actor, replyId);
+        await context.session.useCases.deleteReply.execute(context.actor, replyId, reasonOf(options));
         return OK_RESULT(`reply ${replyId} deleted by ${context.actor.login}`);
       }),
     );

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { NotFound } from '../../src/domain/shared/errors.js';
-import { Id, read, wholeNumber } from '../../src/application/inputs.js';
+import { Id, read, readReason, wholeNumber } from '../../src/application/inputs.js';
 import { SYSTEM_LOGIN, type ActingUser } from '../../src/application/actor.js';
 import type { ActionContext, CliRuntime, CliSession, GlobalOptions } from '../runtime.js';
 
@@ -53,6 +53,14 @@ export function integerOption(value: string | undefined, name: string, min = -2_
 export async function confirmed(context: ActionContext, question: string): Promise<void> {
   if (context.options.yes || !context.io.stdinIsTerminal) return;
   if (!(await context.io.confirm(`${question} [y/N] `))) throw new Error('cancelled');
+}
+
+/** `--reason`, on every command the audit log records (contract §14). */
+export const REASON_FLAGS = '--reason <text>';
+export const REASON_HELP = 'why: kept with the act in the audit log (at most 500 characters)';
+
+export function reasonOf(options: { reason?: string }): string | null {
+  return readReason(options.reason);
 }
 
 export const OK_RESULT = (text: string) => ({ json: { ok: 1 }, text });

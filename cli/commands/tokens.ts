@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
-import { action, confirmed, positiveSeconds } from './shared.js';
+import { action, confirmed, positiveSeconds, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 import { table } from '../output.js';
 import { NotFound } from '../../src/domain/shared/errors.js';
 
@@ -32,11 +32,15 @@ export function tokensCommand(runtime: CliRuntime): Command {
   tokens
     .command('revoke <token>')
     .description('revoke an access or refresh token (and its pair)')
+    .option(REASON_FLAGS, REASON_HELP)
     .addHelpText('after', '\nExample:\n  $ forumctl tokens revoke "$TOKEN" --yes')
     .action(
-      action(runtime, async (context, token: string) => {
+      action(runtime, async (context, token: string, options: { reason?: string }) => {
         await confirmed(context, 'Revoke this token?');
-        const revoked = await context.session.useCases.revokeToken.execute(token);
+        const revoked = await context.session.useCases.revokeToken.execute(token, {
+          actor: context.actor,
+          reason: reasonOf(options),
+        });
         return { json: { ok: 1, revoked }, text: revoked ? 'token revoked' : 'no live token matched (nothing to do)' };
       }),
     );
@@ -81,11 +85,12 @@ export function tokensCommand(runtime: CliRuntime): Command {
     .description(
       'end every session of an account: revoke all its tokens and sign it out of the sign-in page; administrators only',
     )
-    .addHelpText('after', '\nExample:\n  $ forumctl tokens revoke-all alice --yes')
+    .option(REASON_FLAGS, REASON_HELP)
+    .addHelpText('after', '\nExample:\n  $ forumctl tokens revoke-all alice --reason "account compromised" --yes')
     .action(
-      action(runtime, async (context, login: string) => {
+      action(runtime, async (context, login: string, options: { reason?: string }) => {
         await confirmed(context, `Revoke every token of ${login} and end their sign-in sessions?`);
-        const ended = await context.session.useCases.revokeAllTokens.execute(context.actor, login);
+        const ended = await context.session.useCases.revokeAllTokens.execute(context.actor, login, reasonOf(options));
         return {
           json: { ok: 1, revoked: ended.tokens, sessions: ended.sessions },
           text: `revoked ${ended.tokens} token(s) of ${login}; ended ${ended.sessions} sign-in session(s)`,

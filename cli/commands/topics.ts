@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { InvalidInput } from '../../src/domain/shared/errors.js';
-import { action, confirmed, idArgument, integerOption, OK_RESULT } from './shared.js';
+import { action, confirmed, idArgument, integerOption, OK_RESULT, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 
 /** Moderation of topics, through the same use cases and policy as the HTTP API. */
 export function topicsCommand(runtime: CliRuntime): Command {
@@ -10,12 +10,14 @@ export function topicsCommand(runtime: CliRuntime): Command {
   topics
     .command('ban <id>')
     .description('move a topic to NoPoint and lock its node (administrators)')
-    .addHelpText('after', '\nExample:\n  $ forumctl topics ban 42 --yes')
+    .option(REASON_FLAGS, REASON_HELP)
+    .addHelpText('after', '\nExample:\n  $ forumctl topics ban 42 --reason "spam" --yes')
     .action(
-      action(runtime, async (context, id: string) => {
+      action(runtime, async (context, id: string, options: { reason?: string }) => {
         const topicId = idArgument(id, 'id');
+        const reason = reasonOf(options);
         await confirmed(context, `Ban topic ${topicId}?`);
-        await context.session.useCases.topicAction.execute(context.actor, topicId, 'ban');
+        await context.session.useCases.topicAction.execute(context.actor, topicId, 'ban', reason);
         return OK_RESULT(`topic ${topicId} banned`);
       }),
     );
@@ -23,12 +25,14 @@ export function topicsCommand(runtime: CliRuntime): Command {
   topics
     .command('delete <id>')
     .description('delete a topic (soft; recorded with who deleted it)')
+    .option(REASON_FLAGS, REASON_HELP)
     .addHelpText('after', '\nExample:\n  $ forumctl topics delete 42 --as alice --yes')
     .action(
-      action(runtime, async (context, id: string) => {
+      action(runtime, async (context, id: string, options: { reason?: string }) => {
         const topicId = idArgument(id, 'id');
+        const reason = reasonOf(options);
         await confirmed(context, `Delete topic ${topicId}?`);
-        await context.session.useCases.deleteTopic.execute(context.actor, topicId);
+        await context.session.useCases.deleteTopic.execute(context.actor, topicId, reason);
         return OK_RESULT(`topic ${topicId} deleted by ${context.actor.login}`);
       }),
     );
@@ -43,6 +47,7 @@ export function topicsCommand(runtime: CliRuntime): Command {
     .option('--from-node <node-id>', 'bulk: the node to empty')
     .option('--to-node <node-id>', 'bulk: the node to move its topics to')
     .option('--batch-size <n>', 'bulk: topics per transaction', '500')
+    .option(REASON_FLAGS, REASON_HELP)
     .addHelpText(
       'after',
       '\nExamples:\n  $ forumctl topics move 42 --node 7\n  $ forumctl topics move --from-node 3 --to-node 7 --yes --json',
@@ -53,14 +58,16 @@ export function topicsCommand(runtime: CliRuntime): Command {
         async (
           context,
           id: string | undefined,
-          options: { node?: string; fromNode?: string; toNode?: string; batchSize: string },
+          options: { node?: string; fromNode?: string; toNode?: string; batchSize: string; reason?: string },
         ) => {
+          const reason = reasonOf(options);
           if (id !== undefined && options.node !== undefined && options.fromNode === undefined && options.toNode === undefined) {
             const topicId = idArgument(id, 'id');
             const moved = await context.session.useCases.moveTopic.execute(
               context.actor,
               topicId,
               idArgument(options.node, 'node'),
+              reason,
             );
             return {
               json: { ok: 1, moved },
@@ -75,7 +82,7 @@ export function topicsCommand(runtime: CliRuntime): Command {
             const bar = context.io.progress('moving topics');
             const summary = await context.session.useCases.moveNodeTopics.execute(
               context.actor,
-              { fromNodeId, toNodeId, batchSize },
+              { fromNodeId, toNodeId, batchSize, reason },
               (done, total) => bar.update(done, total),
             );
             bar.stop();
@@ -95,11 +102,12 @@ export function topicsCommand(runtime: CliRuntime): Command {
     topics
       .command(`${verb} <id>`)
       .description(`the ${type} action of POST /topics/:id/action`)
+      .option(REASON_FLAGS, REASON_HELP)
       .addHelpText('after', `\nExample:\n  $ forumctl topics ${verb} 42`)
       .action(
-        action(runtime, async (context, id: string) => {
+        action(runtime, async (context, id: string, options: { reason?: string }) => {
           const topicId = idArgument(id, 'id');
-          await context.session.useCases.topicAction.execute(context.actor, topicId, type);
+          await context.session.useCases.topicAction.execute(context.actor, topicId, type, reasonOf(options));
           return OK_RESULT(`topic ${topicId} ${done}`);
         }),
       );

@@ -4,7 +4,7 @@ import { isRole, ROLES } from '../../src/domain/users/role.js';
 import type { UserDetailView } from '../../src/application/read-models.js';
 import type { ActionContext, CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, idArgument, integerOption, OK_RESULT } from './shared.js';
+import { action, idArgument, integerOption, OK_RESULT, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 
 async function userByLogin(context: ActionContext, login: string): Promise<UserDetailView> {
   const user = await context.session.useCases.users.byLogin(login);
@@ -86,11 +86,12 @@ export function usersCommand(runtime: CliRuntime): Command {
   users
     .command('role <login> <role>')
     .description(`change a user's role (${ROLES.join(' | ')})`)
-    .addHelpText('after', '\nExample:\n  $ forumctl users role mallory blocked')
+    .option(REASON_FLAGS, REASON_HELP)
+    .addHelpText('after', '\nExample:\n  $ forumctl users role mallory blocked --reason "spam"')
     .action(
-      action(runtime, async (context, login: string, role: string) => {
+      action(runtime, async (context, login: string, role: string, options: { reason?: string }) => {
         if (!isRole(role)) throw new InvalidInput('role', `role must be one of ${ROLES.join(', ')}`);
-        await context.session.useCases.changeRole.execute(context.actor, login, role);
+        await context.session.useCases.changeRole.execute(context.actor, login, role, reasonOf(options));
         return OK_RESULT(`${login} is now ${role}`);
       }),
     );

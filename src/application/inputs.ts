@@ -92,6 +92,16 @@ export function oneOfOr<const T extends readonly [string, ...string[]]>(values: 
   }, z.enum(values).default(fallback));
 }
 
+/** Why a moderator acted, kept by the audit log: optional text, at most 500 characters; blank is none. */
+export const Reason = maybe(
+  Text.pipe(z.string().trim().max(500, { error: 'must be at most 500 characters' })).transform((text) => text || undefined),
+);
+
+/** A `reason` parameter as the use cases take it: the text, or null for none. */
+export function readReason(value: unknown): string | null {
+  return read(Reason, value, 'reason') ?? null;
+}
+
 /** A list of ids: a JSON array, or repeated `ids[]=` / `ids=` form keys. */
 export const Ids = z.array(Id, { error: 'must be an array of ids' }).max(1000, { error: 'may list at most 1000 ids' });
 

@@ -16,6 +16,7 @@ import type { CreateNode, SetNodeHidden } from './nodes/manage-nodes.js';
 import type { SearchContent } from './search/search.js';
 import type { ReindexSearch } from './search/reindex.js';
 import type { DeliverWebhook, ManageWebhooks } from './webhooks/webhooks.js';
+import type { ListAudit } from './audit/audit-log.js';
 import type {
   Authenticate,
   DescribeToken,
@@ -122,6 +123,7 @@ export interface UseCases {
   search: SearchContent;
   reindexSearch: ReindexSearch;
   webhooks: ManageWebhooks;
+  listAudit: ListAudit;
   deliverWebhook: DeliverWebhook;
 
   topics: TopicReadModel;

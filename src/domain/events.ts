@@ -19,7 +19,63 @@ export type DomainEvent =
   /** New notifications, each with the user it is for. */
   | { type: 'notification.created'; notifications: { id: number; userId: number }[] }
   /** Notifications read or deleted: these users' unread counts may have changed. */
-  | { type: 'notification.read' | 'notification.deleted'; userIds: number[] };
+  | { type: 'notification.read' | 'notification.deleted'; userIds: number[] }
+  /** A moderation or administration act (contract §14), for the audit log. */
+  | ModerationActed;
+
+/** The acts the audit log records (contract §14). */
+export const AUDIT_ACTIONS = [
+  'topic.ban',
+  'topic.delete',
+  'topic.move',
+  'topic.excellent',
+  'topic.unexcellent',
+  'topic.close',
+  'topic.open',
+  'reply.delete',
+  'user.role',
+  'node.create',
+  'node.hide',
+  'node.unhide',
+  'token.revoke',
+  'app.create',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_TARGET_TYPES = ['Topic', 'Reply', 'User', 'Node', 'Token', 'App'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** What an act changed, field by field: `[before, after]` (the shape of Rails' `changes`, as homeland keeps them). */
+export type AuditChanges = Record<string, [unknown, unknown]>;
+
+/** Who did what to which record, what it changed and why. */
+export interface ModerationActed {
+  type: 'moderation.acted';
+  action: AuditAction;
+  actorId: number;
+  targetType: AuditTargetType;
+  targetId: number;
+  changes: AuditChanges;
+  reason: string | null;
+}
+
+export function moderationActed(
+  action: AuditAction,
+  actorId: number,
+  target: { type: AuditTargetType; id: number },
+  changes: AuditChanges,
+  reason: string | null | undefined,
+): ModerationActed {
+  return {
+    type: 'moderation.acted',
+    action,
+    actorId,
+    targetType: target.type,
+    targetId: target.id,
+    changes,
+    reason: reason ?? null,
+  };
+}
 
 export type DomainEventType = DomainEvent['type'];
 

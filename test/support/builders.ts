@@ -27,7 +27,9 @@ export async function makeUser(login: string, role: Role = 'member'): Promise<Te
 
 export async function makeNode(name: string, options: { hidden?: boolean; sort?: number } = {}): Promise<number> {
   const env = testEnv();
-  return env.scope(() => env.useCases.createNode.execute({ name, ...options }));
+  const [system] = await env.sql<{ id: number }>("select id from users where login = 'system'");
+  const admin = { id: system!.id, login: 'system', role: 'admin' as const };
+  return env.scope(() => env.useCases.createNode.execute(admin, { name, ...options }));
 }
 
 export async function makeTopic(author: ActingUser, nodeId: number, title = 'A topic', body = 'Some **body**'): Promise<number> {

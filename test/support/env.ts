@@ -114,7 +114,7 @@ export async function stopTestEnv(): Promise<void> {
 async function resetData(pool: pg.Pool): Promise<void> {
   await pool.query(`
     truncate login_throttle, devices, user_reply_months, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
-      oauth_codes, web_sessions, oauth_clients, webhooks, replies, topics restart identity cascade;
+      oauth_codes, web_sessions, oauth_clients, webhooks, audit_entries, replies, topics restart identity cascade;
     delete from users where login <> 'system';
     delete from nodes where name <> 'NoPoint';
     update users set topics_count = 0, replies_count = 0, followers_count = 0, following_count = 0, favorites_count = 0;

@@ -16,6 +16,7 @@ import { notificationRoutes } from './routes/notifications.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { authorizeRoutes } from './routes/authorize.js';
 import { searchRoutes } from './routes/search.js';
+import { adminRoutes } from './routes/admin.js';
 import { replyRoutes } from './routes/replies.js';
 import { topicRoutes } from './routes/topics.js';
 import { nodeRoutes, userRoutes } from './routes/nodes-users.js';
@@ -169,6 +170,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
     deviceRoutes(useCases, docs, prefix),
     photoRoutes(useCases, docs, prefix),
     searchRoutes(useCases, wire, docs, prefix),
+    adminRoutes(useCases, wire, docs, prefix),
   ])
     api.use(prefix, routes.routes());
   app.use(api.routes());

@@ -1,11 +1,18 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { InvalidInput } from '../../domain/shared/errors.js';
-import { Id } from '../../application/inputs.js';
+import { Id, Reason } from '../../application/inputs.js';
 
 export type Params = Record<string, unknown>;
 
 const MAX_INT = 2_147_483_647;
+
+/** Moderation endpoints take an optional `reason`, which the audit log keeps (contract §14). */
+export const ReasonParam = Reason.meta({
+  description: 'why, for the audit log when this is a moderation act (at most 500 characters)',
+  example: 'spam',
+});
+export const ReasonQuery = z.object({ reason: ReasonParam });
 
 /** The `:id` of a path, as the document describes it (the route reads it with pathId). */
 export const IdPath = z.object({ id: Id });

@@ -14,6 +14,7 @@ import { Migration20261124010000_search } from './migrations/Migration2026112401
 import { Migration20261124020000_search_walks } from './migrations/Migration20261124020000_search_walks.js';
 import { Migration20261124030000_events } from './migrations/Migration20261124030000_events.js';
 import { Migration20261124040000_webhooks } from './migrations/Migration20261124040000_webhooks.js';
+import { Migration20261124050000_audit } from './migrations/Migration20261124050000_audit.js';
 import { SCHEMAS } from './schemas.js';
 
 /**
@@ -34,6 +35,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261124020000_search_walks', class: Migration20261124020000_search_walks },
   { name: 'Migration20261124030000_events', class: Migration20261124030000_events },
   { name: 'Migration20261124040000_webhooks', class: Migration20261124040000_webhooks },
+  { name: 'Migration20261124050000_audit', class: Migration20261124050000_audit },
 ];
 
 export async function createOrm(clientUrl: string, options: { poolMax?: number; debug?: boolean } = {}): Promise<MikroORM> {

@@ -109,12 +109,13 @@ export class SqlAccessTokenStore implements AccessTokenStore {
     };
   }
 
-  async revoke(digest: string, now: Date): Promise<boolean> {
-    const revoked = await this.sql.count(
-      'update oauth_tokens set revoked_at = $1 where (access_digest = $2 or refresh_digest = $2) and revoked_at is null',
+  async revoke(digest: string, now: Date): Promise<{ id: number; userId: number } | null> {
+    const row = await this.sql.one<{ id: number; user_id: number }>(
+      `update oauth_tokens set revoked_at = $1 where (access_digest = $2 or refresh_digest = $2) and revoked_at is null
+       returning id, user_id`,
       [now, digest],
     );
-    return revoked > 0;
+    return row ? { id: row.id, userId: row.user_id } : null;
   }
 
   revokeFamilyOfRevokedRefresh(digest: string, now: Date): Promise<number> {

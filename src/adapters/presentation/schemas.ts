@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SYSTEM_EVENTS } from '../../domain/replies/reply.js';
 import { ROLES } from '../../domain/users/role.js';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../domain/events.js';
 
 /**
  * The wire shapes of contract §5 as zod schemas: the presenters in wire.ts return exactly these types, and the
@@ -169,6 +170,22 @@ export const SearchResultSchema = z
     }),
   })
   .meta({ id: 'SearchResult', description: 'A search result (contract §11)' });
+
+/** Contract §14: one moderation or administration act. */
+export const AuditEntrySchema = z
+  .strictObject({
+    id,
+    action: z.enum(AUDIT_ACTIONS),
+    actor: UserSchema,
+    target_type: z.enum(AUDIT_TARGET_TYPES),
+    target_id: id,
+    changes: z
+      .record(z.string(), z.tuple([z.unknown(), z.unknown()]))
+      .meta({ description: 'each changed field: [before, after]', example: { node_id: [3, 1] } }),
+    reason: z.string().nullable().meta({ example: 'spam' }),
+    created_at: timestamp,
+  })
+  .meta({ id: 'AuditEntry', description: 'A moderation or administration act (contract §14)' });
 
 export const OkSchema = z.strictObject({ ok: z.literal(1) }).meta({ id: 'Ok', description: 'The acknowledgement' });
 

@@ -15,7 +15,9 @@ import type { HighlightPart } from '../../application/search/highlight.js';
 import type { SearchResult } from '../../application/search/search.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { Viewer } from '../../domain/users/role.js';
+import type { AuditEntry } from '../../application/audit/audit-log.js';
 import type {
+  AuditEntrySchema,
   NodeSchema,
   NotificationSchema,
   ReplyDetailSchema,
@@ -116,6 +118,19 @@ export class Wire {
 
   replyDetail(reply: ReplyDetailView, viewer: Viewer | null): z.infer<typeof ReplyDetailSchema> {
     return { ...this.reply(reply, viewer), topic_title: reply.topicTitle };
+  }
+
+  auditEntry(entry: AuditEntry): z.infer<typeof AuditEntrySchema> {
+    return {
+      id: entry.id,
+      action: entry.action,
+      actor: this.user(entry.actor),
+      target_type: entry.targetType,
+      target_id: entry.targetId,
+      changes: entry.changes,
+      reason: entry.reason,
+      created_at: iso(entry.createdAt),
+    };
   }
 
   /** Contract §5: the related records by type; a key whose record was deleted is absent. */

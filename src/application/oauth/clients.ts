@@ -1,5 +1,8 @@
-import { RuleViolated } from '../../domain/shared/errors.js';
-import type { Clock, SecretGenerator } from '../ports.js';
+import { Forbidden, RuleViolated } from '../../domain/shared/errors.js';
+import { moderationActed } from '../../domain/events.js';
+import { type Actor, requireUser } from '../actor.js';
+import type { DomainEvents } from '../events.js';
+import type { Clock, SecretGenerator, UnitOfWork } from '../ports.js';
 import type { CredentialThrottle } from './credential-throttle.js';
 
 /** A registered client application. Its secret (confidential clients only) is stored only as a digest. */
@@ -51,14 +54,19 @@ export class CreateApp {
   constructor(
     private readonly apps: ClientStore,
     private readonly secrets: SecretGenerator,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: {
-    name: string;
-    redirectUris?: readonly string[];
-    public?: boolean;
-  }): Promise<{ app: ClientApp; clientSecret: string | null }> {
+  /** Administrators register apps; the audit log keeps each (never its secret). */
+  async execute(
+    actor: Actor,
+    input: { name: string; redirectUris?: readonly string[]; public?: boolean },
+    reason: string | null = null,
+  ): Promise<{ app: ClientApp; clientSecret: string | null }> {
+    const admin = requireUser(actor);
+    if (admin.role !== 'admin') throw new Forbidden();
     const name = input.name.trim();
     if (name === '' || name.length > 100) throw new RuleViolated('Validation failed: Name must be 1 to 100 characters');
     const redirectUris = [...new Set((input.redirectUris ?? []).map((uri) => uri.trim()).filter((uri) => uri !== ''))];
@@ -70,15 +78,24 @@ export class CreateApp {
       throw new RuleViolated('Validation failed: a public client signs users in through a redirect URI: register one');
     }
     const clientSecret = input.public ? null : this.secrets.generate();
-    const app = await this.apps.add({
-      name,
-      clientId: this.secrets.generate().slice(0, 32),
-      secretDigest: clientSecret === null ? null : this.secrets.digest(clientSecret),
-      public: input.public ?? false,
-      redirectUris,
-      createdAt: this.clock.now(),
+    return this.uow.run(async () => {
+      const app = await this.apps.add({
+        name,
+        clientId: this.secrets.generate().slice(0, 32),
+        secretDigest: clientSecret === null ? null : this.secrets.digest(clientSecret),
+        public: input.public ?? false,
+        redirectUris,
+        createdAt: this.clock.now(),
+      });
+      const changes = {
+        name: [null, app.name] as [null, string],
+        client_id: [null, app.clientId] as [null, string],
+        public: [null, app.public] as [null, boolean],
+        redirect_uris: [null, app.redirectUris] as [null, string[]],
+      };
+      await this.events.record(moderationActed('app.create', admin.id, { type: 'App', id: app.id }, changes, reason));
+      return { app, clientSecret };
     });
-    return { app, clientSecret };
   }
 }
 

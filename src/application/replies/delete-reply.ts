@@ -5,6 +5,7 @@ import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
+import { moderationActed } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import { loadReply } from './load.js';
@@ -21,18 +22,24 @@ export class DeleteReply {
     private readonly clock: Clock,
   ) {}
 
-  async execute(actor: Actor, id: number): Promise<void> {
+  /** `reason` is kept by the audit log when the reply was not the actor's own (contract §14). */
+  async execute(actor: Actor, id: number, reason: string | null = null): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
       const { reply } = await loadReply(this.replies, this.topics, id);
       if (!policy.destroyReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
-      reply.softDelete(user.id, this.clock.now());
+      const now = this.clock.now();
+      reply.softDelete(user.id, now);
       await this.replies.save(reply);
       await this.topics.recountReplies(reply.topicId);
       await this.users.adjustCounter(reply.userId, 'repliesCount', -1);
       await this.users.adjustMonthlyReplies(reply.userId, reply.createdAt, -1);
       await this.notifications.deleteForReply(reply.id);
       await this.events.record({ type: 'reply.deleted', replyId: reply.id, topicId: reply.topicId, actorId: user.id });
+      if (reply.userId !== user.id) {
+        const target = { type: 'Reply', id: reply.id } as const;
+        await this.events.record(moderationActed('reply.delete', user.id, target, { deleted_at: [null, now] }, reason));
+      }
     });
   }
 }

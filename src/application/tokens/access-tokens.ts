@@ -1,7 +1,9 @@
 import { Forbidden, InvalidInput, NotFound } from '../../domain/shared/errors.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type ActingUser, type Actor, requireUser } from '../actor.js';
-import type { Clock, SecretGenerator } from '../ports.js';
+import type { Clock, SecretGenerator, UnitOfWork } from '../ports.js';
+import type { DomainEvents } from '../events.js';
+import { moderationActed } from '../../domain/events.js';
 import type { WebSessionStore } from '../oauth/web-sessions.js';
 import type { AuthorizationCodeStore } from '../oauth/authorization.js';
 
@@ -87,7 +89,8 @@ export interface AccessTokenStore {
   /** A live access or refresh token, described. */
   describe(digest: string, now: Date): Promise<TokenDescription | null>;
   /** Revokes the pair that either digest belongs to; returns whether a live one was found. */
-  revoke(digest: string, now: Date): Promise<boolean>;
+  /** The token revoked (its id and user), or null when there was no live token with this digest. */
+  revoke(digest: string, now: Date): Promise<{ id: number; userId: number } | null>;
   /** If this refresh digest belongs to a revoked token, revokes every live token of its family; returns how many. */
   revokeFamilyOfRevokedRefresh(digest: string, now: Date): Promise<number>;
   /** Revokes every live token of the families issued for an authorization code (it was replayed). */
@@ -209,12 +212,28 @@ export class RevokeToken {
   constructor(
     private readonly store: AccessTokenStore,
     private readonly secrets: SecretGenerator,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
-  async execute(token: string): Promise<boolean> {
+  /**
+   * Revokes a token and its pair; returns whether there was one. A moderator revoking someone else's token
+   * (forumctl) is kept by the audit log with `reason`.
+   */
+  async execute(token: string, moderator?: { actor: ActingUser; reason: string | null }): Promise<boolean> {
     if (!token || token.length > 512) return false;
-    return this.store.revoke(this.secrets.digest(token), this.clock.now());
+    return this.uow.run(async () => {
+      const now = this.clock.now();
+      const revoked = await this.store.revoke(this.secrets.digest(token), now);
+      if (revoked && moderator && moderator.actor.id !== revoked.userId) {
+        const target = { type: 'Token', id: revoked.id } as const;
+        await this.events.record(
+          moderationActed('token.revoke', moderator.actor.id, target, { revoked_at: [null, now] }, moderator.reason),
+        );
+      }
+      return revoked !== null;
+    });
   }
 }
 
@@ -264,16 +283,24 @@ export class RevokeAllTokens {
     private readonly store: AccessTokenStore,
     private readonly sessions: WebSessionStore,
     private readonly users: UserRepository,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
-  async execute(actor: Actor, login: string): Promise<{ tokens: number; sessions: number }> {
+  async execute(actor: Actor, login: string, reason: string | null = null): Promise<{ tokens: number; sessions: number }> {
     const admin = requireUser(actor);
     const userId = await userByLogin(this.users, login);
     if (admin.role !== 'admin') throw new Forbidden();
-    const tokens = await this.store.revokeAllFor(userId, this.clock.now());
-    const sessions = await this.sessions.removeAllFor(userId);
-    return { tokens, sessions };
+    return this.uow.run(async () => {
+      const tokens = await this.store.revokeAllFor(userId, this.clock.now());
+      const sessions = await this.sessions.removeAllFor(userId);
+      if (admin.id !== userId) {
+        const changes = { live_tokens: [tokens, 0] as [number, number], sessions: [sessions, 0] as [number, number] };
+        await this.events.record(moderationActed('token.revoke', admin.id, { type: 'User', id: userId }, changes, reason));
+      }
+      return { tokens, sessions };
+    });
   }
 }
 

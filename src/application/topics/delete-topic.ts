@@ -6,6 +6,7 @@ import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
+import { moderationActed } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import { loadTopic } from './load.js';
@@ -23,17 +24,23 @@ export class DeleteTopic {
     private readonly clock: Clock,
   ) {}
 
-  async execute(actor: Actor, id: number): Promise<void> {
+  /** `reason` is kept by the audit log when the topic was not the actor's own (contract §14). */
+  async execute(actor: Actor, id: number, reason: string | null = null): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
       const topic = await loadTopic(this.topics, id);
       const hasRepliesFromOthers = await this.replies.hasVisibleRepliesFromOthers(topic.id, topic.userId);
       if (!policy.destroyTopic(user, { userId: topic.userId, hasRepliesFromOthers })) throw new Forbidden();
-      topic.softDelete(user.id, this.clock.now());
+      const now = this.clock.now();
+      topic.softDelete(user.id, now);
       await this.nodes.adjustTopicsCount(topic.nodeId, -1);
       await this.users.adjustCounter(topic.userId, 'topicsCount', -1);
       await this.notifications.deleteForTopic(topic.id);
       await this.events.record({ type: 'topic.deleted', topicId: topic.id, actorId: user.id });
+      if (topic.userId !== user.id) {
+        const target = { type: 'Topic', id: topic.id } as const;
+        await this.events.record(moderationActed('topic.delete', user.id, target, { deleted_at: [null, now] }, reason));
+      }
     });
   }
 }

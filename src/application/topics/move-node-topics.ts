@@ -29,7 +29,7 @@ export class MoveNodeTopics {
 
   async execute(
     actor: Actor,
-    input: { fromNodeId: number; toNodeId: number; batchSize?: number },
+    input: { fromNodeId: number; toNodeId: number; batchSize?: number; reason?: string | null },
     onProgress: Progress = () => undefined,
   ): Promise<MoveNodeTopicsResult> {
     const user = requireUser(actor);
@@ -49,7 +49,7 @@ export class MoveNodeTopics {
         const batch = await this.topics.visibleInNode(input.fromNodeId, afterId, batchSize);
         const now = this.clock.now();
         for (const topic of batch) topic.requestNode(input.toNodeId, true, now);
-        await this.relocation.movedMany(batch, input.fromNodeId, user);
+        await this.relocation.movedMany(batch, input.fromNodeId, user, { reason: input.reason ?? null });
         afterId = batch.at(-1)?.id ?? afterId;
         return batch.length;
       });

@@ -15,8 +15,8 @@ export class MoveTopic {
     private readonly clock: Clock,
   ) {}
 
-  /** Returns whether the topic changed node. */
-  async execute(actor: Actor, id: number, nodeId: number): Promise<boolean> {
+  /** Returns whether the topic changed node. The audit log keeps a move of someone else's topic with `reason`. */
+  async execute(actor: Actor, id: number, nodeId: number, reason: string | null = null): Promise<boolean> {
     const user = requireUser(actor);
     return this.uow.run(async () => {
       const topic = await loadTopic(this.topics, id);
@@ -24,7 +24,7 @@ export class MoveTopic {
       await this.relocation.requireNode(nodeId);
       const fromNodeId = topic.nodeId;
       if (!topic.requestNode(nodeId, true, this.clock.now())) return false;
-      await this.relocation.moved(topic, fromNodeId, user);
+      await this.relocation.moved(topic, fromNodeId, user, { reason });
       return true;
     });
   }

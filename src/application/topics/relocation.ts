@@ -4,7 +4,14 @@ import { nodeChanged } from '../../domain/notifications/notification.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import type { Topic } from '../../domain/topics/topic.js';
 import type { ActingUser } from '../actor.js';
+import { moderationActed } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
+
+/** How a move is kept by the audit log: with a reason, or not at all (a ban is kept as a ban). */
+export interface MoveAudit {
+  reason?: string | null;
+  audited?: boolean;
+}
 
 /**
  * What follows when a topic changes node, whoever asked for it (update, move, ban): the node counters move
@@ -21,12 +28,15 @@ export class TopicRelocation {
     if (!(await this.nodes.findById(nodeId))) throw new RuleViolated('Validation failed: Node does not exist');
   }
 
-  async moved(topic: Topic, fromNodeId: number, actor: ActingUser): Promise<void> {
-    await this.movedMany([topic], fromNodeId, actor);
+  async moved(topic: Topic, fromNodeId: number, actor: ActingUser, audit: MoveAudit = {}): Promise<void> {
+    await this.movedMany([topic], fromNodeId, actor, audit);
   }
 
-  /** Topics that all left `fromNodeId` (for one node each, or one target in bulk): counters move once per node. */
-  async movedMany(topics: readonly Topic[], fromNodeId: number, actor: ActingUser): Promise<void> {
+  /**
+   * Topics that all left `fromNodeId` (for one node each, or one target in bulk): counters move once per node.
+   * A move of someone else's topic is a moderation act, kept by the audit log with `audit.reason`.
+   */
+  async movedMany(topics: readonly Topic[], fromNodeId: number, actor: ActingUser, audit: MoveAudit = {}): Promise<void> {
     if (topics.length === 0) return;
     await this.nodes.adjustTopicsCount(fromNodeId, -topics.length);
     const arrivals = new Map<number, number>();
@@ -34,6 +44,11 @@ export class TopicRelocation {
     for (const [nodeId, count] of arrivals) await this.nodes.adjustTopicsCount(nodeId, count);
     for (const topic of topics) {
       await this.events.record({ type: 'topic.moved', topicId: topic.id, fromNodeId, toNodeId: topic.nodeId, actorId: actor.id });
+      if (audit.audited !== false && topic.userId !== actor.id) {
+        const target = { type: 'Topic', id: topic.id } as const;
+        const changes = { node_id: [fromNodeId, topic.nodeId] as [number, number] };
+        await this.events.record(moderationActed('topic.move', actor.id, target, changes, audit.reason));
+      }
     }
     if (actor.role === 'admin') {
       await this.notifications.addAll(

@@ -7,6 +7,7 @@ import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { Topic } from '../../domain/topics/topic.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, type ActingUser, requireUser } from '../actor.js';
+import { type AuditAction, type AuditChanges, moderationActed } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import { loadTopic } from './load.js';
@@ -32,13 +33,23 @@ export class TopicAction {
     private readonly clock: Clock,
   ) {}
 
-  async execute(actor: Actor, id: number, type: RawParam): Promise<void> {
+  /**
+   * A ban, and any action on someone else's topic, is a moderation act: the audit log keeps it with what it
+   * changed and `reason` (contract §14).
+   */
+  async execute(actor: Actor, id: number, type: RawParam, reason: string | null = null): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
       const topic = await loadTopic(this.topics, id);
       const action = read(TopicActionInput, type, 'type');
+      const before = moderatedFields(topic);
       const event = await this.apply(action, topic, user);
-      if (event) await this.replies.add(Reply.event({ topicId: topic.id, userId: user.id, action: event }, this.clock.now()));
+      if (!event) return;
+      await this.replies.add(Reply.event({ topicId: topic.id, userId: user.id, action: event }, this.clock.now()));
+      if (action === 'ban' || topic.userId !== user.id) {
+        const changes = changed(before, moderatedFields(topic));
+        await this.events.record(moderationActed(AUDITED[action], user.id, { type: 'Topic', id: topic.id }, changes, reason));
+      }
     });
   }
 
@@ -51,7 +62,7 @@ export class TopicAction {
         const fromNodeId = topic.nodeId;
         const noPoint = await this.nodes.noPoint();
         if (!topic.ban(noPoint.id, now)) return null;
-        if (fromNodeId !== noPoint.id) await this.relocation.moved(topic, fromNodeId, user);
+        if (fromNodeId !== noPoint.id) await this.relocation.moved(topic, fromNodeId, user, { audited: false });
         await this.events.record({ type: 'topic.banned', topicId: topic.id, actorId: user.id });
         return 'ban';
       }
@@ -70,4 +81,28 @@ export class TopicAction {
         return topic.reopen(now) ? 'reopen' : null;
     }
   }
+}
+
+const AUDITED: Record<TopicActionType, AuditAction> = {
+  ban: 'topic.ban',
+  excellent: 'topic.excellent',
+  unexcellent: 'topic.unexcellent',
+  normal: 'topic.unexcellent',
+  close: 'topic.close',
+  open: 'topic.open',
+};
+
+/** What the actions may change, by the API's field names. */
+function moderatedFields(topic: Topic): Record<string, unknown> {
+  return { node_id: topic.nodeId, lock_node: topic.lockNode, grade: topic.grade, closed_at: topic.closedAt };
+}
+
+function changed(before: Record<string, unknown>, after: Record<string, unknown>): AuditChanges {
+  const changes: AuditChanges = {};
+  for (const [field, value] of Object.entries(after)) {
+    const old = before[field];
+    const same = old instanceof Date && value instanceof Date ? old.getTime() === value.getTime() : old === value;
+    if (!same) changes[field] = [old, value];
+  }
+  return changes;
 }

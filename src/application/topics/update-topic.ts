@@ -14,6 +14,8 @@ export interface UpdateTopicInput {
   title?: RawParam;
   body?: RawParam;
   nodeId?: RawParam;
+  /** Kept by the audit log when an administrator moves someone else's topic. */
+  reason?: string | null;
 }
 
 export class UpdateTopic {
@@ -42,7 +44,7 @@ export class UpdateTopic {
       const fromNodeId = topic.nodeId;
       if (topic.requestNode(nodeId, policy.changeLockedNode(user), now)) {
         await this.relocation.requireNode(nodeId);
-        await this.relocation.moved(topic, fromNodeId, user);
+        await this.relocation.moved(topic, fromNodeId, user, { reason: input.reason ?? null });
       }
     });
   }

@@ -1,4 +1,5 @@
 import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
+import { moderationActed } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import type { Role } from '../../domain/users/role.js';
@@ -24,7 +25,7 @@ export class ChangeRole {
     private readonly clock: Clock,
   ) {}
 
-  async execute(actor: Actor, login: string, role: Role): Promise<void> {
+  async execute(actor: Actor, login: string, role: Role, reason: string | null = null): Promise<void> {
     const admin = requireUser(actor);
     await this.uow.run(async () => {
       const user = await loadUserByLogin(this.users, login);
@@ -34,6 +35,9 @@ export class ChangeRole {
       user.changeRole(role, this.clock.now());
       if (from !== role) {
         await this.events.record({ type: 'user.role_changed', userId: user.id, from, to: role, actorId: admin.id });
+        await this.events.record(
+          moderationActed('user.role', admin.id, { type: 'User', id: user.id }, { role: [from, role] }, reason),
+        );
       }
     });
   }

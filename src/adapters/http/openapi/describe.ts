@@ -284,6 +284,7 @@ const TAGS = [
   { name: 'Nodes', description: 'Nodes (categories of topics)' },
   { name: 'Search', description: 'Full-text search of topics and replies, Chinese and English alike' },
   { name: 'Uploads', description: 'Photos and push devices' },
+  { name: 'Admin', description: 'Administration: the moderation audit log' },
   {
     name: 'OAuth',
     description: 'Tokens (RFC 6749, RFC 7009, RFC 7662), and the sign-in and consent pages of the authorization code grant',

@@ -129,6 +129,16 @@ export const examples = {
     application: { uid: 'b1946ac92492d2347c6235b4d2611184' },
     created_at: 1_795_300_000,
   },
+  auditEntry: wire.auditEntry({
+    id: 17,
+    action: 'topic.ban',
+    actor: alice,
+    targetType: 'Topic',
+    targetId: 42,
+    changes: { node_id: [3, 1], lock_node: [false, true] },
+    reason: 'spam',
+    createdAt: at,
+  }),
   search: wire.searchResult(
     {
       type: 'reply',

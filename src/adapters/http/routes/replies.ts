@@ -1,12 +1,12 @@
 import Router, { type RouterContext } from '@koa/router';
 import { z } from 'zod';
-import { Id, Offset, readAll, Text } from '../../../application/inputs.js';
+import { Id, Offset, readAll, readReason, Text } from '../../../application/inputs.js';
 import { LikeTargetInput } from '../../../application/likes/like.js';
 import { ReplyLimit } from '../../../application/replies/list-replies.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import { actorOf } from '../auth.js';
-import { type Params, IdPath, pathId } from '../params.js';
+import { type Params, IdPath, pathId, ReasonQuery } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
 import { LikeResultSchema, OkSchema, ReplyDetailSchema, ReplySchema } from '../../presentation/schemas.js';
 import type { ApiDescription } from '../openapi/describe.js';
@@ -134,11 +134,12 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       tag: 'Replies',
       access: 'user',
       params: IdPath,
+      query: ReasonQuery,
       response: { schema: OkSchema, example: examples.ok, description: 'Done' },
-      errors: [403, 404],
+      errors: [400, 403, 404],
     },
     async (ctx) => {
-      await app.deleteReply.execute(actorOf(ctx), pathId(ctx.params.id));
+      await app.deleteReply.execute(actorOf(ctx), pathId(ctx.params.id), readReason(params(ctx).reason));
       ctx.body = OK;
     },
   );

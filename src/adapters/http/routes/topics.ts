@@ -1,12 +1,12 @@
 import Router, { type RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { NotFound } from '../../../domain/shared/errors.js';
-import { Id, ListLimit, maybe, Offset, readAll, Text } from '../../../application/inputs.js';
+import { Id, ListLimit, maybe, Offset, readAll, readReason, Text } from '../../../application/inputs.js';
 import { TopicListTypeInput } from '../../../application/topics/list-topics.js';
 import { TopicActionInput } from '../../../application/topics/topic-action.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { actorOf } from '../auth.js';
-import { type Params, IdPath, pathId } from '../params.js';
+import { type Params, IdPath, pathId, ReasonParam, ReasonQuery } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
 import { OkSchema, TopicDetailSchema, TopicMetaSchema, TopicSchema } from '../../presentation/schemas.js';
 import type { ApiDescription } from '../openapi/describe.js';
@@ -28,7 +28,8 @@ const TopicBody = z.object({
   node_id: Id,
 });
 
-const ActionQuery = z.object({ type: TopicActionInput });
+const ActionQuery = z.object({ type: TopicActionInput, reason: ReasonParam });
+const UpdateTopicBody = TopicBody.extend({ reason: ReasonParam });
 
 const TopicResponse = z.strictObject({ topic: TopicDetailSchema });
 const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
@@ -140,14 +141,14 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
         tag: 'Topics',
         access: 'user',
         params: IdPath,
-        body: { schema: TopicBody, media: ['json', 'form'] },
+        body: { schema: UpdateTopicBody, media: ['json', 'form'] },
         response: { schema: TopicResponse, example: { topic: examples.topicDetail }, description: 'The updated topic' },
         errors: [400, 403, 404],
       },
       async (ctx) => {
-        const { title, body, node_id } = params(ctx);
+        const { title, body, node_id, reason } = params(ctx);
         const id = pathId(ctx.params.id);
-        await app.updateTopic.execute(actorOf(ctx), { id, title, body, nodeId: node_id });
+        await app.updateTopic.execute(actorOf(ctx), { id, title, body, nodeId: node_id, reason: readReason(reason) });
         ctx.body = await detail(id, ctx);
       },
     );
@@ -164,11 +165,12 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       tag: 'Topics',
       access: 'user',
       params: IdPath,
+      query: ReasonQuery,
       response: Ok,
-      errors: [403, 404],
+      errors: [400, 403, 404],
     },
     async (ctx) => {
-      await app.deleteTopic.execute(actorOf(ctx), pathId(ctx.params.id));
+      await app.deleteTopic.execute(actorOf(ctx), pathId(ctx.params.id), readReason(params(ctx).reason));
       ctx.body = OK;
     },
   );
@@ -233,11 +235,12 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       tag: 'Topics',
       access: 'user',
       params: IdPath,
+      query: ReasonQuery,
       response: Ok,
-      errors: [403, 404],
+      errors: [400, 403, 404],
     },
     async (ctx) => {
-      await app.topicAction.execute(actorOf(ctx), pathId(ctx.params.id), 'ban');
+      await app.topicAction.execute(actorOf(ctx), pathId(ctx.params.id), 'ban', readReason(params(ctx).reason));
       ctx.body = OK;
     },
   );
@@ -258,7 +261,8 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [400, 403, 404],
     },
     async (ctx) => {
-      await app.topicAction.execute(actorOf(ctx), pathId(ctx.params.id), params(ctx).type);
+      const { type, reason } = params(ctx);
+      await app.topicAction.execute(actorOf(ctx), pathId(ctx.params.id), type, readReason(reason));
       ctx.body = OK;
     },
   );

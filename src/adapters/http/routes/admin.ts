@@ -1,0 +1,43 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { AuditFilters } from '../../../application/audit/audit-log.js';
+import type { UseCases } from '../../../application/use-cases.js';
+import { actorOf } from '../auth.js';
+import type { Params } from '../params.js';
+import type { Wire } from '../../presentation/wire.js';
+import { AuditEntrySchema } from '../../presentation/schemas.js';
+import type { ApiDescription } from '../openapi/describe.js';
+import { examples } from '../openapi/examples.js';
+
+export function adminRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
+  const router = new Router();
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/admin/audit',
+      summary: 'The moderation audit log',
+      description:
+        'Contract §14: every moderation and administration act, whether through the API or forumctl, newest ' +
+        'first, with who did it, what it changed (`[before, after]` per field) and why. Administrators only. ' +
+        '`actor` is a login; every filter is optional and they combine.',
+      tag: 'Admin',
+      access: 'user',
+      query: AuditFilters,
+      response: {
+        schema: z.strictObject({ entries: z.array(AuditEntrySchema) }),
+        example: { entries: [examples.auditEntry] },
+        description: 'A page of entries',
+      },
+      errors: [400, 403],
+    },
+    async (ctx) => {
+      const entries = await app.listAudit.execute(actorOf(ctx), ctx.state.params as Params);
+      ctx.body = { entries: entries.map((entry) => wire.auditEntry(entry)) };
+    },
+  );
+
+  return router;
+}
