@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createInterface } from 'node:readline/promises';
+import { read } from 'read';
 import { loadConfig } from '../src/config.js';
 import { buildContainer, useCasesOf } from '../src/container.js';
 import { openDatabase, type Database } from '../src/adapters/persistence/database.js';
@@ -34,21 +35,20 @@ async function main(argv: string[]): Promise<void> {
       out: (text) => process.stdout.write(`${text}\n`),
       err: (text) => process.stderr.write(`${text}\n`),
       readStdin: async () => {
-        if (process.stdin.isTTY) {
-          const rl = createInterface({ input: process.stdin, output: process.stderr });
-          try {
-            return await rl.question('password: ');
-          } finally {
-            rl.close();
-          }
-        }
         const chunks: Buffer[] = [];
         for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
         return Buffer.concat(chunks).toString('utf8');
       },
       stdinIsTerminal: Boolean(process.stdin.isTTY),
+      stdoutIsTerminal: Boolean(process.stdout.isTTY),
       stderrIsTerminal: Boolean(process.stderr.isTTY),
-      progress: (label) => terminalProgress(label),
+      progress: () => terminalProgress(),
+      secret: async (question) => {
+        const answer = await read({ prompt: question, silent: true, replace: '', output: process.stderr });
+        // Nothing was echoed, not even the Enter: end the prompt's line.
+        process.stderr.write('\n');
+        return answer.trim();
+      },
       confirm: async (question) => {
         const rl = createInterface({ input: process.stdin, output: process.stderr });
         try {

@@ -1,8 +1,9 @@
 import cliProgress from 'cli-progress';
 import Table from 'cli-table3';
-import type { ProgressBar } from './runtime.js';
+import type { Progress } from './runtime.js';
 import { CommanderError } from 'commander';
 import { DomainError, type ErrorCode } from '../src/domain/shared/errors.js';
+import { ERROR_NAMES } from '../src/adapters/presentation/errors.js';
 
 /** The contract's exit codes: 0 success, 2 invalid input, 3 permission denied, 4 not found, 1 anything else. */
 export const EXIT = { ok: 0, failure: 1, invalid: 2, denied: 3, notFound: 4 } as const;
@@ -24,38 +25,104 @@ export function exitCodeFor(error: unknown): number {
 
 /** One line for stderr: what went wrong, never a stack trace. */
 export function errorLine(error: unknown): string {
-  if (error instanceof DomainError && error.code === 'NotFound') return `error: ${error.message}`;
+  return `error: ${errorMessage(error)}`;
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof DomainError && error.code === 'NotFound') return error.message;
   const message = error instanceof Error ? error.message : String(error);
   // Driver errors read "<the SQL> - <what PostgreSQL said>": the second part is the one a person needs.
   const reason = message.includes(' - ') ? message.slice(message.lastIndexOf(' - ') + 3) : message;
-  return `error: ${reason.replace(/\s+/g, ' ').trim()}`;
+  // Commander's own messages already start with "error: ".
+  return reason
+    .replace(/\s+/g, ' ')
+    .replace(/^error: /, '')
+    .trim();
 }
 
-/** A plain table: no colours, so it reads the same piped into a file. */
-export function table(head: string[], rows: (string | number | boolean | null)[][]): string {
-  const t = new Table({ head, style: { head: [], border: [] } });
-  t.push(...rows.map((row) => row.map((cell) => (cell === null ? '' : String(cell)))));
-  return t.toString();
+/**
+ * With `--json`, errors are JSON too (on stderr), named as the API names them, so that a script parses one
+ * format: `{"error":"ResourceNotFound","message":"user nobody not found"}`.
+ */
+export function errorJson(error: unknown): string {
+  const name =
+    error instanceof DomainError
+      ? ERROR_NAMES[error.code]
+      : error instanceof CommanderError
+        ? ERROR_NAMES.InvalidInput
+        : 'CommandFailed';
+  return JSON.stringify({ error: name, message: errorMessage(error) });
 }
 
-/** cli-progress on stderr, only when stderr is a terminal: nothing is written into pipes or logs. */
-export function terminalProgress(label: string): ProgressBar {
-  if (!process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
-  const bar = new cliProgress.SingleBar(
-    { format: `${label.padEnd(14)} [{bar}] {percentage}% {value}/{total}`, stream: process.stderr, hideCursor: true },
+/** What a command prints as text: a string, or something drawn for the terminal or for a pipe. */
+export type Printable = string | ((terminal: boolean) => string);
+
+export function render(text: Printable, terminal: boolean): string {
+  return typeof text === 'string' ? text : text(terminal);
+}
+
+/**
+ * A table: boxed on a terminal; in a pipe, one line per row with tab-separated cells and no header (as gh
+ * prints them), so that `cut` and `awk` can take it apart. A cell's tabs and line breaks become spaces there.
+ */
+export function table(head: string[], rows: (string | number | boolean | null)[][]): Printable {
+  const cells = rows.map((row) => row.map((cell) => (cell === null ? '' : String(cell))));
+  return (terminal) => {
+    if (!terminal) return cells.map((row) => row.map((cell) => cell.replace(/[\t\r\n]+/g, ' ')).join('\t')).join('\n');
+    const t = new Table({ head, style: { head: [], border: [] } });
+    t.push(...cells);
+    return t.toString();
+  };
+}
+
+/**
+ * Progress bars on stderr, one group per job (a multi-bar: each step has its line, none overwrites another),
+ * with rate and time left; only when stderr is a terminal. Ctrl-C stops them first, so the cursor comes back.
+ */
+/** Labels are padded to one width, so that the bars of a job line up. */
+const LABEL_WIDTH = 14;
+
+export function terminalProgress(): Progress {
+  if (!process.stderr.isTTY) return { bar: () => ({ update: () => undefined, stop: () => undefined }), stop: () => undefined };
+  const multi = new cliProgress.MultiBar(
+    {
+      format: '{label} [{bar}] {percentage}% {value}/{total} | {rate}/s | ETA {eta_formatted}',
+      stream: process.stderr,
+      hideCursor: true,
+      clearOnComplete: false,
+      stopOnComplete: false,
+      etaBuffer: 50,
+      // 200,000 reads better than 200000.
+      formatValue: (value, _options, type) => (type === 'value' || type === 'total' ? value.toLocaleString('en') : String(value)),
+    },
     cliProgress.Presets.shades_classic,
   );
-  let started = false;
+  const interrupted = () => {
+    multi.stop();
+    process.stderr.write('\ninterrupted\n');
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
   return {
-    update(done, total) {
-      if (!started) {
-        bar.start(total, done);
-        started = true;
-      } else {
-        bar.setTotal(total);
-        bar.update(done);
-      }
+    bar(label) {
+      let bar: cliProgress.SingleBar | null = null;
+      const started = Date.now();
+      return {
+        update(done, total) {
+          const rate = Math.round(done / Math.max((Date.now() - started) / 1000, 0.001));
+          const payload = { label: label.padEnd(LABEL_WIDTH), rate: rate.toLocaleString('en') };
+          if (!bar) bar = multi.create(total, done, payload);
+          else {
+            bar.setTotal(total);
+            bar.update(done, payload);
+          }
+        },
+        stop: () => bar?.stop(),
+      };
     },
-    stop: () => started && bar.stop(),
+    stop() {
+      multi.stop();
+      process.removeListener('SIGINT', interrupted);
+    },
   };
 }

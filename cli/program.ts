@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import type { CliRuntime } from './runtime.js';
-import { errorLine, exitCodeFor } from './output.js';
+import { errorJson, errorLine, exitCodeFor } from './output.js';
+import { completionCommand } from './commands/completion.js';
+import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { appsCommand } from './commands/apps.js';
 import { dbCommand } from './commands/db.js';
@@ -22,6 +24,12 @@ export function buildProgram(runtime: CliRuntime): Command {
     .option('--json', 'print one JSON document on stdout')
     .option('--as <login>', 'act as this user (default: the built-in system moderator)')
     .option('--yes', 'do not ask before destructive commands')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ forumctl users list\n  $ forumctl topics ban 42 --reason spam --yes\n  $ forumctl audit list --json\n\n' +
+        'Shell completion: source <(forumctl completion bash), or zsh',
+    )
     .showHelpAfterError()
     .configureOutput({ writeOut: (text) => runtime.io.out(text.trimEnd()), writeErr: (text) => runtime.io.err(text.trimEnd()) });
 
@@ -41,10 +49,13 @@ export function buildProgram(runtime: CliRuntime): Command {
   ]) {
     program.addCommand(command(runtime));
   }
+  program.addCommand(completionCommand(runtime, program));
   // Every subcommand reports parse errors through the same output and exits through the caller.
   const configure = (command: Command) => {
     command
       .exitOverride()
+      // --json, --as and --yes work on every command: every command's help says so.
+      .configureHelp({ showGlobalOptions: true })
       .configureOutput({ writeOut: (t) => runtime.io.out(t.trimEnd()), writeErr: (t) => runtime.io.err(t.trimEnd()) });
     command.commands.forEach(configure);
   };
@@ -57,11 +68,22 @@ export function buildProgram(runtime: CliRuntime): Command {
  * already printed its own parse errors and help).
  */
 export async function runForumctl(runtime: CliRuntime, args: string[]): Promise<number> {
+  // With --json, a script reads errors as JSON on stderr: Commander's own messages are held back and reworded.
+  const json = args.includes('--json');
+  const quiet = json ? { ...runtime, io: { ...runtime.io, err: () => undefined } } : runtime;
   try {
-    await buildProgram(runtime).parseAsync(args, { from: 'user' });
+    await buildProgram(quiet).parseAsync(args, { from: 'user' });
     return 0;
   } catch (error) {
-    if (!(error instanceof CommanderError)) runtime.io.err(errorLine(error));
-    return exitCodeFor(error);
+    const code = exitCodeFor(error);
+    if (json && code !== 0) runtime.io.err(errorJson(error));
+    else if (!(error instanceof CommanderError)) runtime.io.err(errorLine(error));
+    return code;
   }
+}
+
+/** The version in package.json (two folders above dist/cli/program.js). */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
 }

@@ -20,11 +20,20 @@ export interface CliIo {
   /** Reads all of standard input (a password piped by a script). */
   readStdin(): Promise<string>;
   stdinIsTerminal: boolean;
+  stdoutIsTerminal: boolean;
   stderrIsTerminal: boolean;
   /** Asks a yes/no question on the terminal. */
   confirm(question: string): Promise<boolean>;
-  /** A progress bar on stderr when it is a terminal; silent otherwise (scripts, --json pipes). */
-  progress(label: string): ProgressBar;
+  /** Asks for a secret on the terminal without echoing it. */
+  secret(question: string): Promise<string>;
+  /** A job's progress bars on stderr when it is a terminal; silent otherwise (scripts, --json pipes). */
+  progress(): Progress;
+}
+
+/** One job's bars, drawn together: one line per step. */
+export interface Progress {
+  bar(label: string): ProgressBar;
+  stop(): void;
 }
 
 export interface ProgressBar {

@@ -295,7 +295,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(FollowTopic, [TopicRepository]);
   useCase(FavoriteTopic, [TopicRepository, UserRepository, UnitOfWork]);
   useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, DomainEvents, UnitOfWork, Clock]);
-  useCase(MoveTopic, [TopicRepository, TopicRelocation, UnitOfWork, Clock]);
+  useCase(MoveTopic, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(Recount, [CounterMaintenance]);
   useCase(PurgeNotifications, [CounterMaintenance, Clock]);

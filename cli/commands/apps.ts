@@ -17,7 +17,9 @@ const appJson = (app: ClientApp) => ({
 });
 
 export function appsCommand(runtime: CliRuntime): Command {
-  const apps = new Command('apps').description('OAuth client applications');
+  const apps = new Command('apps')
+    .description('OAuth client applications')
+    .addHelpText('after', '\nExamples:\n  $ forumctl apps list\n  $ forumctl apps create "Forum for iOS" --json');
 
   apps
     .command('create <name>')

@@ -1,10 +1,12 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
-import { table } from '../output.js';
+import { table, render } from '../output.js';
 import type { GlobalOptions } from '../runtime.js';
 
 export function dbCommand(runtime: CliRuntime): Command {
-  const db = new Command('db').description('database schema');
+  const db = new Command('db')
+    .description('database schema')
+    .addHelpText('after', '\nExamples:\n  $ forumctl db status\n  $ forumctl db migrate');
 
   db.command('migrate')
     .description('apply pending migrations')
@@ -24,7 +26,7 @@ export function dbCommand(runtime: CliRuntime): Command {
       const status = await session.migrations.status();
       const json = command.optsWithGlobals<GlobalOptions>().json;
       const rows = [...status.executed.map((name) => [name, 'applied']), ...status.pending.map((name) => [name, 'pending'])];
-      runtime.io.out(json ? JSON.stringify(status) : table(['migration', 'state'], rows));
+      runtime.io.out(json ? JSON.stringify(status) : render(table(['migration', 'state'], rows), runtime.io.stdoutIsTerminal));
     });
 
   return db;

@@ -5,7 +5,12 @@ import { action, confirmed, integerOption } from './shared.js';
 import { table } from '../output.js';
 
 export function maintenanceCommand(runtime: CliRuntime): Command {
-  const maintenance = new Command('maintenance').description('maintenance jobs for operators and scripts');
+  const maintenance = new Command('maintenance')
+    .description('maintenance jobs for operators and scripts')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ forumctl maintenance recount\n  $ forumctl maintenance purge-events --older-than 7 --yes',
+    );
 
   maintenance
     .command('purge-tokens')
@@ -31,16 +36,16 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
     .action(
       action(runtime, async (context, options: { batchSize: string }) => {
         const batchSize = integerOption(options.batchSize, 'batch-size', 1)!;
-        const bars: { stop(): void }[] = [];
-        const corrected = await context.session.useCases.recount.execute({
-          batchSize,
-          onProgress: (family) => {
-            const bar = context.io.progress(family);
-            bars.push(bar);
-            return (done, total) => bar.update(done, total);
-          },
-        });
-        bars.forEach((bar) => bar.stop());
+        const progress = context.io.progress();
+        const corrected = await context.session.useCases.recount
+          .execute({
+            batchSize,
+            onProgress: (family) => {
+              const bar = progress.bar(family);
+              return (done, total) => bar.update(done, total);
+            },
+          })
+          .finally(() => progress.stop());
         const rows = Object.entries(corrected).map(([family, count]) => [family, count]);
         return { json: { corrected }, text: table(['rows', 'corrected'], rows) };
       }),

@@ -1,10 +1,12 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, idArgument, integerOption, OK_RESULT, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import { action, idArgument, integerOption, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 
 export function nodesCommand(runtime: CliRuntime): Command {
-  const nodes = new Command('nodes').description('nodes (the categories topics belong to)');
+  const nodes = new Command('nodes')
+    .description('nodes (the categories topics belong to)')
+    .addHelpText('after', '\nExamples:\n  $ forumctl nodes list\n  $ forumctl nodes create Ruby --summary "All things Ruby"');
 
   nodes
     .command('create <name>')
@@ -60,8 +62,13 @@ export function nodesCommand(runtime: CliRuntime): Command {
       .addHelpText('after', `\nExample:\n  $ forumctl nodes ${verb} 3 --reason "spam wave"`)
       .action(
         action(runtime, async (context, id: string, options: { reason?: string }) => {
-          await context.session.useCases.setNodeHidden.execute(context.actor, idArgument(id, 'id'), hidden, reasonOf(options));
-          return OK_RESULT(`node ${id} is ${hidden ? 'hidden' : 'visible'}`);
+          const nodeId = idArgument(id, 'id');
+          await context.session.useCases.setNodeHidden.execute(context.actor, nodeId, hidden, reasonOf(options));
+          const node = (await context.session.useCases.nodes.get(nodeId))!;
+          return {
+            json: { ...context.session.wire.node(node), hidden: node.hidden },
+            text: `node ${node.name} (id ${node.id}) is ${hidden ? 'hidden' : 'visible'}`,
+          };
         }),
       );
   }

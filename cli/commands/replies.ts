@@ -1,9 +1,11 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
-import { action, confirmed, idArgument, OK_RESULT, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import { action, confirmed, idArgument, REASON_FLAGS, REASON_HELP, reasonOf, replyResult } from './shared.js';
 
 export function repliesCommand(runtime: CliRuntime): Command {
-  const replies = new Command('replies').description('reply moderation');
+  const replies = new Command('replies')
+    .description('reply moderation')
+    .addHelpText('after', '\nExamples:\n  $ forumctl replies delete 1234 --reason "off topic" --yes');
 
   replies
     .command('delete <id>')
@@ -15,7 +17,7 @@ export function repliesCommand(runtime: CliRuntime): Command {
         const replyId = idArgument(id, 'id');
         await confirmed(context, `Delete reply ${replyId}?`);
         await context.session.useCases.deleteReply.execute(context.actor, replyId, reasonOf(options));
-        return OK_RESULT(`reply ${replyId} deleted by ${context.actor.login}`);
+        return replyResult(context, replyId, `reply ${replyId} deleted by ${context.actor.login}`);
       }),
     );
 

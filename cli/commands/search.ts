@@ -1,11 +1,14 @@
 import { Command } from 'commander';
+import type { ProgressBar } from '../runtime.js';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
 import { REINDEX_BATCH } from '../../src/application/search/reindex.js';
 import { action, integerOption } from './shared.js';
 
 export function searchCommand(runtime: CliRuntime): Command {
-  const search = new Command('search').description('the full-text search index');
+  const search = new Command('search')
+    .description('the full-text search index')
+    .addHelpText('after', '\nExamples:\n  $ forumctl search reindex');
 
   search
     .command('reindex')
@@ -18,13 +21,15 @@ export function searchCommand(runtime: CliRuntime): Command {
     .action(
       action(runtime, async (context, options: { batchSize: string }) => {
         const batchSize = integerOption(options.batchSize, 'batch-size', 1, 100_000)!;
-        const bars = new Map<string, { update(done: number, total: number): void; stop(): void }>();
-        const indexed = await context.session.useCases.reindexSearch.execute({ batchSize }, (kind, done, total) => {
-          let bar = bars.get(kind);
-          if (!bar) bars.set(kind, (bar = context.io.progress(kind)));
-          bar.update(done, total);
-        });
-        bars.forEach((bar) => bar.stop());
+        const progress = context.io.progress();
+        const bars = new Map<string, ProgressBar>();
+        const indexed = await context.session.useCases.reindexSearch
+          .execute({ batchSize }, (kind, done, total) => {
+            let bar = bars.get(kind);
+            if (!bar) bars.set(kind, (bar = progress.bar(kind)));
+            bar.update(done, total);
+          })
+          .finally(() => progress.stop());
         return {
           json: { indexed },
           text: table(['documents', 'indexed'], Object.entries(indexed)),

@@ -18,14 +18,17 @@ export function seedCommand(runtime: CliRuntime): Command {
   seed.action(
     action(runtime, async (context, options: Record<(typeof COUNTS)[number], string> & { password: string }) => {
       const plan = Object.fromEntries(COUNTS.map((name) => [name, integerOption(options[name], name)])) as unknown as SeedPlan;
-      await confirmed(context, `Add ${plan.topics} topics and ${plan.replies} replies to this database?`);
+      const adding = COUNTS.map((name) => `${plan[name].toLocaleString('en')} ${name}`).join(', ');
+      await confirmed(context, `Add ${adding} to this database (in one transaction, with counters and the search index)?`);
+      const progress = context.io.progress();
       const bars = new Map<SeedStep, ProgressBar>();
       const started = Date.now();
-      await context.session.useCases.seedDatabase.execute(plan, options.password, (step, done, total) => {
-        if (!bars.has(step)) bars.set(step, context.io.progress(step));
-        bars.get(step)!.update(done, total);
-        if (done === total) bars.get(step)!.stop();
-      });
+      await context.session.useCases.seedDatabase
+        .execute(plan, options.password, (step, done, total) => {
+          if (!bars.has(step)) bars.set(step, progress.bar(step));
+          bars.get(step)!.update(done, total);
+        })
+        .finally(() => progress.stop());
       const seconds = Math.round((Date.now() - started) / 100) / 10;
       return { json: { seeded: plan, seconds }, text: `seeded ${JSON.stringify(plan)} in ${seconds} s` };
     }),

@@ -3,6 +3,7 @@ import { NotFound } from '../../src/domain/shared/errors.js';
 import { Id, read, readReason, wholeNumber } from '../../src/application/inputs.js';
 import { SYSTEM_LOGIN, type ActingUser } from '../../src/application/actor.js';
 import type { ActionContext, CliRuntime, CliSession, GlobalOptions } from '../runtime.js';
+import { type Printable, render } from '../output.js';
 
 /**
  * Wraps a command's action: opens the session, resolves `--as`, runs the work inside a persistence context,
@@ -11,7 +12,7 @@ import type { ActionContext, CliRuntime, CliSession, GlobalOptions } from '../ru
  */
 export function action<A extends unknown[]>(
   runtime: CliRuntime,
-  work: (context: ActionContext, ...args: A) => Promise<{ json: unknown; text: string }>,
+  work: (context: ActionContext, ...args: A) => Promise<{ json: unknown; text: Printable }>,
 ) {
   return async (...args: unknown[]): Promise<void> => {
     const command = args[args.length - 1] as Command;
@@ -21,7 +22,7 @@ export function action<A extends unknown[]>(
       const actor = await actingUser(session, options.as);
       return work({ session, actor, options, io: runtime.io }, ...(args.slice(0, -1) as A));
     });
-    runtime.io.out(options.json ? JSON.stringify(result.json) : result.text);
+    runtime.io.out(options.json ? JSON.stringify(result.json) : render(result.text, runtime.io.stdoutIsTerminal));
   };
 }
 
@@ -63,7 +64,23 @@ export function reasonOf(options: { reason?: string }): string | null {
   return readReason(options.reason);
 }
 
-export const OK_RESULT = (text: string) => ({ json: { ok: 1 }, text });
+/**
+ * What a command that changed a topic prints: the topic as the API shows it (to the actor), deleted or not, as
+ * JSON with `--json`; `text` otherwise.
+ */
+export async function topicResult(context: ActionContext, id: number, text: string) {
+  const found = await context.session.useCases.topics.detailInAnyState(id);
+  if (!found) throw new NotFound(`topic ${id}`);
+  const topic = context.session.wire.topicDetail(found.topic, context.actor);
+  return { json: found.deleted ? { ...topic, deleted: true } : topic, text };
+}
+
+/** The same for a reply (a deleted one shows no text, as in the API). */
+export async function replyResult(context: ActionContext, id: number, text: string) {
+  const reply = await context.session.useCases.replies.detailInAnyState(id);
+  if (!reply) throw new NotFound(`reply ${id}`);
+  return { json: context.session.wire.replyDetail(reply, context.actor), text };
+}
 
 /** A lifetime in seconds: at least one second, at most ten years. */
 export function positiveSeconds(value: string | undefined): number | undefined {

@@ -5,7 +5,9 @@ import { table } from '../output.js';
 import { NotFound } from '../../src/domain/shared/errors.js';
 
 export function tokensCommand(runtime: CliRuntime): Command {
-  const tokens = new Command('tokens').description('bearer access tokens');
+  const tokens = new Command('tokens')
+    .description('bearer access tokens')
+    .addHelpText('after', '\nExamples:\n  $ forumctl tokens issue alice --json\n  $ forumctl tokens list alice');
 
   tokens
     .command('issue <login>')

@@ -1,11 +1,13 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { InvalidInput } from '../../src/domain/shared/errors.js';
-import { action, confirmed, idArgument, integerOption, OK_RESULT, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import { action, confirmed, idArgument, integerOption, REASON_FLAGS, REASON_HELP, reasonOf, topicResult } from './shared.js';
 
 /** Moderation of topics, through the same use cases and policy as the HTTP API. */
 export function topicsCommand(runtime: CliRuntime): Command {
-  const topics = new Command('topics').description('topic moderation');
+  const topics = new Command('topics')
+    .description('topic moderation')
+    .addHelpText('after', '\nExamples:\n  $ forumctl topics ban 42 --reason spam --yes\n  $ forumctl topics move 42 --node 7');
 
   topics
     .command('ban <id>')
@@ -18,7 +20,7 @@ export function topicsCommand(runtime: CliRuntime): Command {
         const reason = reasonOf(options);
         await confirmed(context, `Ban topic ${topicId}?`);
         await context.session.useCases.topicAction.execute(context.actor, topicId, 'ban', reason);
-        return OK_RESULT(`topic ${topicId} banned`);
+        return topicResult(context, topicId, `topic ${topicId} banned`);
       }),
     );
 
@@ -33,7 +35,7 @@ export function topicsCommand(runtime: CliRuntime): Command {
         const reason = reasonOf(options);
         await confirmed(context, `Delete topic ${topicId}?`);
         await context.session.useCases.deleteTopic.execute(context.actor, topicId, reason);
-        return OK_RESULT(`topic ${topicId} deleted by ${context.actor.login}`);
+        return topicResult(context, topicId, `topic ${topicId} deleted by ${context.actor.login}`);
       }),
     );
 
@@ -69,23 +71,22 @@ export function topicsCommand(runtime: CliRuntime): Command {
               idArgument(options.node, 'node'),
               reason,
             );
-            return {
-              json: { ok: 1, moved },
-              text: moved ? `topic ${topicId} moved to node ${options.node}` : `topic ${topicId} already in node ${options.node}`,
-            };
+            return topicResult(
+              context,
+              topicId,
+              moved ? `topic ${topicId} moved to node ${options.node}` : `topic ${topicId} already in node ${options.node}`,
+            );
           }
           if (id === undefined && options.node === undefined && options.fromNode !== undefined && options.toNode !== undefined) {
             const fromNodeId = idArgument(options.fromNode, 'from-node');
             const toNodeId = idArgument(options.toNode, 'to-node');
             const batchSize = integerOption(options.batchSize, 'batch-size', 1)!;
             await confirmed(context, `Move every topic of node ${fromNodeId} to node ${toNodeId}?`);
-            const bar = context.io.progress('moving topics');
-            const summary = await context.session.useCases.moveNodeTopics.execute(
-              context.actor,
-              { fromNodeId, toNodeId, batchSize, reason },
-              (done, total) => bar.update(done, total),
-            );
-            bar.stop();
+            const progress = context.io.progress();
+            const bar = progress.bar('moving topics');
+            const summary = await context.session.useCases.moveNodeTopics
+              .execute(context.actor, { fromNodeId, toNodeId, batchSize, reason }, (done, total) => bar.update(done, total))
+              .finally(() => progress.stop());
             return { json: summary, text: `moved ${summary.moved} topic(s) from node ${fromNodeId} to node ${toNodeId}` };
           }
           throw new InvalidInput('move', 'give either <id> --node <node-id>, or --from-node <node-id> --to-node <node-id>');
@@ -108,7 +109,7 @@ export function topicsCommand(runtime: CliRuntime): Command {
         action(runtime, async (context, id: string, options: { reason?: string }) => {
           const topicId = idArgument(id, 'id');
           await context.session.useCases.topicAction.execute(context.actor, topicId, type, reasonOf(options));
-          return OK_RESULT(`topic ${topicId} ${done}`);
+          return topicResult(context, topicId, `topic ${topicId} ${done}`);
         }),
       );
   }

@@ -2,9 +2,9 @@ import { Command } from 'commander';
 import { InvalidInput, NotFound } from '../../src/domain/shared/errors.js';
 import { isRole, ROLES } from '../../src/domain/users/role.js';
 import type { UserDetailView } from '../../src/application/read-models.js';
-import type { ActionContext, CliRuntime } from '../runtime.js';
+import type { ActionContext, CliIo, CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, idArgument, integerOption, OK_RESULT, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import { action, idArgument, integerOption, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 
 async function userByLogin(context: ActionContext, login: string): Promise<UserDetailView> {
   const user = await context.session.useCases.users.byLogin(login);
@@ -22,12 +22,24 @@ function userRows(users: UserDetailView[]) {
 /** The operator sees every field of a user, email included. */
 const presentForOperator = (context: ActionContext, user: UserDetailView) => context.session.wire.userDetail(user, user);
 
+/** On a terminal: asked twice, never echoed. From a script: the first line of stdin. */
+async function askPassword(io: CliIo): Promise<string> {
+  if (!io.stdinIsTerminal) return (await io.readStdin()).split(/\r?\n/)[0] ?? '';
+  const password = await io.secret('password: ');
+  if (password !== '' && (await io.secret('password again: ')) !== password) {
+    throw new InvalidInput('password', 'the two passwords differ');
+  }
+  return password;
+}
+
 export function usersCommand(runtime: CliRuntime): Command {
-  const users = new Command('users').description('user accounts, roles and per-user blocks');
+  const users = new Command('users')
+    .description('user accounts, roles and per-user blocks')
+    .addHelpText('after', '\nExamples:\n  $ forumctl users list\n  $ forumctl users create bob --email bob@example.com');
 
   users
     .command('create <login>')
-    .description('create a user; without --password the password is read from stdin')
+    .description('create a user; without --password it is asked for on a terminal (not shown), or read from stdin')
     .requiredOption('--email <email>', 'email address')
     .option('--password <password>', 'password (at least 8 characters)')
     .option('--name <name>', 'display name')
@@ -40,7 +52,7 @@ export function usersCommand(runtime: CliRuntime): Command {
       action(
         runtime,
         async (context, login: string, options: { email: string; password?: string; name?: string; admin?: boolean }) => {
-          const password = options.password ?? (await context.io.readStdin()).split(/\r?\n/)[0] ?? '';
+          const password = options.password ?? (await askPassword(context.io));
           if (password === '') throw new InvalidInput('password', 'password is missing: pass --password or pipe it on stdin');
           const { useCases } = context.session;
           const id = await useCases.createUser.execute({
@@ -92,7 +104,8 @@ export function usersCommand(runtime: CliRuntime): Command {
       action(runtime, async (context, login: string, role: string, options: { reason?: string }) => {
         if (!isRole(role)) throw new InvalidInput('role', `role must be one of ${ROLES.join(', ')}`);
         await context.session.useCases.changeRole.execute(context.actor, login, role, reasonOf(options));
-        return OK_RESULT(`${login} is now ${role}`);
+        const user = await userByLogin(context, login);
+        return { json: presentForOperator(context, user), text: `${login} is now ${role}` };
       }),
     );
 
@@ -108,7 +121,10 @@ export function usersCommand(runtime: CliRuntime): Command {
         action(runtime, async (context, login: string, nodeId: string) => {
           const user = await userByLogin(context, login);
           await context.session.useCases.blockNode.execute(user, idArgument(nodeId, 'node-id'), block);
-          return OK_RESULT(`${login} ${block ? 'blocks' : 'no longer blocks'} node ${nodeId}`);
+          return {
+            json: presentForOperator(context, user),
+            text: `${login} ${block ? 'blocks' : 'no longer blocks'} node ${nodeId}`,
+          };
         }),
       );
   }
@@ -125,7 +141,7 @@ export function usersCommand(runtime: CliRuntime): Command {
         action(runtime, async (context, login: string, other: string) => {
           const user = await userByLogin(context, login);
           await context.session.useCases.blockUser.execute(user, other, block);
-          return OK_RESULT(`${login} ${block ? 'blocks' : 'no longer blocks'} ${other}`);
+          return { json: presentForOperator(context, user), text: `${login} ${block ? 'blocks' : 'no longer blocks'} ${other}` };
         }),
       );
   }

@@ -14,12 +14,22 @@ export interface CliResult {
 /** Runs forumctl through `buildProgram` against the test database, capturing its output. */
 export async function forumctl(
   args: string[],
-  options: { stdin?: string; terminal?: boolean; answer?: boolean } = {},
+  options: {
+    stdin?: string;
+    /** stdin is a terminal (questions are asked). */
+    terminal?: boolean;
+    /** stdout is a terminal (tables are boxed); false: a pipe. */
+    stdoutTerminal?: boolean;
+    answer?: boolean;
+    /** What is typed at each hidden prompt, in order. */
+    secrets?: string[];
+  } = {},
 ): Promise<CliResult> {
   const env = testEnv();
   const out: string[] = [];
   const err: string[] = [];
   const questions: string[] = [];
+  const secrets = [...(options.secrets ?? [])];
   const runtime: CliRuntime = {
     connect: async () => ({
       useCases: env.useCases,
@@ -32,8 +42,13 @@ export async function forumctl(
       err: (text) => err.push(text),
       readStdin: async () => options.stdin ?? '',
       stdinIsTerminal: options.terminal ?? false,
+      stdoutIsTerminal: options.stdoutTerminal ?? true,
       stderrIsTerminal: false,
-      progress: () => ({ update: () => undefined, stop: () => undefined }),
+      secret: async (question) => {
+        questions.push(question);
+        return secrets.shift() ?? '';
+      },
+      progress: () => ({ bar: () => ({ update: () => undefined, stop: () => undefined }), stop: () => undefined }),
       confirm: async (question) => {
         questions.push(question);
         return options.answer ?? false;

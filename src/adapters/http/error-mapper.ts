@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
+import { ERROR_NAMES } from '../presentation/errors.js';
 import { DomainError, type ErrorCode, InvalidInput, Forbidden, TooManyRequests } from '../../domain/shared/errors.js';
 
 interface ErrorResponse {
@@ -12,19 +13,22 @@ interface ErrorResponse {
 const RESPONSES: Record<ErrorCode, (error: DomainError) => ErrorResponse> = {
   Unauthenticated: (error) => ({
     status: 401,
-    body: { error: 'Unauthorized', message: error.message },
+    body: { error: ERROR_NAMES.Unauthenticated, message: error.message },
     headers: { 'WWW-Authenticate': 'Bearer realm="forum", error="invalid_token"' },
   }),
   Forbidden: (error) => {
     const message = (error as Forbidden).publicMessage;
-    return { status: 403, body: message ? { error: 'AccessDenied', message } : { error: 'AccessDenied' } };
+    return { status: 403, body: message ? { error: ERROR_NAMES.Forbidden, message } : { error: ERROR_NAMES.Forbidden } };
   },
-  NotFound: () => ({ status: 404, body: { error: 'ResourceNotFound' } }),
-  InvalidInput: (error) => ({ status: 400, body: { error: 'ParameterInvalid', message: (error as InvalidInput).message } }),
-  RuleViolated: (error) => ({ status: 400, body: { error: 'RecordInvalid', message: error.message } }),
+  NotFound: () => ({ status: 404, body: { error: ERROR_NAMES.NotFound } }),
+  InvalidInput: (error) => ({
+    status: 400,
+    body: { error: ERROR_NAMES.InvalidInput, message: (error as InvalidInput).message },
+  }),
+  RuleViolated: (error) => ({ status: 400, body: { error: ERROR_NAMES.RuleViolated, message: error.message } }),
   TooManyRequests: (error) => ({
     status: 429,
-    body: { error: 'TooManyRequests', message: error.message },
+    body: { error: ERROR_NAMES.TooManyRequests, message: error.message },
     headers: { 'Retry-After': String((error as TooManyRequests).retryAfterSeconds) },
   }),
 };

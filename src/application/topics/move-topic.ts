@@ -1,4 +1,5 @@
-import { Forbidden } from '../../domain/shared/errors.js';
+import { Forbidden, NotFound } from '../../domain/shared/errors.js';
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, requireUser } from '../actor.js';
@@ -10,6 +11,7 @@ import type { TopicRelocation } from './relocation.js';
 export class MoveTopic {
   constructor(
     private readonly topics: TopicRepository,
+    private readonly nodes: NodeRepository,
     private readonly relocation: TopicRelocation,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -21,7 +23,8 @@ export class MoveTopic {
     return this.uow.run(async () => {
       const topic = await loadTopic(this.topics, id);
       if (!policy.changeLockedNode(user)) throw new Forbidden();
-      await this.relocation.requireNode(nodeId);
+      // The node is named by the caller, as the topic is: an unknown one is not found (not an invalid record).
+      if (!(await this.nodes.findById(nodeId))) throw new NotFound(`node ${nodeId}`);
       const fromNodeId = topic.nodeId;
       if (!topic.requestNode(nodeId, true, this.clock.now())) return false;
       await this.relocation.moved(topic, fromNodeId, user, { reason });

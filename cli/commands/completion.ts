@@ -1,0 +1,65 @@
+import { Argument, Command } from 'commander';
+import type { CliRuntime } from '../runtime.js';
+import { InvalidInput } from '../../src/domain/shared/errors.js';
+
+/** Every command path of the tree (`forumctl`, `forumctl users`, `forumctl users create` …) with the words that may follow it. */
+function completions(program: Command): Map<string, string[]> {
+  const table = new Map<string, string[]>();
+  const globals = program.options.map((option) => option.long!).filter((long) => long && long !== '--version');
+  const walk = (command: Command, path: string) => {
+    const words = [
+      ...command.commands.map((sub) => sub.name()),
+      ...command.options.map((option) => option.long!).filter(Boolean),
+      ...(command === program ? [] : globals),
+      '--help',
+    ];
+    table.set(path, [...new Set(words)]);
+    for (const sub of command.commands) walk(sub, `${path} ${sub.name()}`);
+  };
+  walk(program, 'forumctl');
+  return table;
+}
+
+/**
+ * A bash completion script generated from the command tree itself (as kubectl and gh generate theirs), so it
+ * never falls behind the commands. zsh runs it through its bash compatibility layer.
+ */
+function bashScript(program: Command): string {
+  const entries = [...completions(program)].map(([path, words]) => `  ["${path}"]="${words.join(' ')}"`).join('\n');
+  return `# forumctl completion for bash: source <(forumctl completion bash)
+declare -gA _forumctl_words=(
+${entries}
+)
+_forumctl_complete() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" path=forumctl word
+  for word in "\${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+    [[ $word == -* ]] && continue
+    [[ -n "\${_forumctl_words["$path $word"]+set}" ]] && path="$path $word"
+  done
+  COMPREPLY=($(compgen -W "\${_forumctl_words["$path"]}" -- "$cur"))
+}
+complete -F _forumctl_complete forumctl
+`;
+}
+
+function zshScript(program: Command): string {
+  return `# forumctl completion for zsh: source <(forumctl completion zsh)
+autoload -U +X bashcompinit && bashcompinit
+${bashScript(program).split('\n').slice(1).join('\n')}`;
+}
+
+export function completionCommand(runtime: CliRuntime, program: Command): Command {
+  return new Command('completion')
+    .description('print a shell completion script (bash or zsh)')
+    .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh']))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ source <(forumctl completion bash)          # this shell\n' +
+        '  $ forumctl completion bash > ~/.local/share/bash-completion/completions/forumctl\n' +
+        "  $ echo 'source <(forumctl completion zsh)' >> ~/.zshrc",
+    )
+    .action((shell: string) => {
+      if (shell !== 'bash' && shell !== 'zsh') throw new InvalidInput('shell', 'shell must be bash or zsh');
+      runtime.io.out((shell === 'bash' ? bashScript(program) : zshScript(program)).trimEnd());
+    });
+}
