@@ -7,8 +7,10 @@ export interface Config {
   host: string;
   /** Where clients reach the service; absolute URLs in responses (avatars) start with it. */
   publicUrl: string;
-  /** Set: use this PostgreSQL. Unset: an embedded one under `dataDir`. */
+  /** Set: use this PostgreSQL. Unset: an embedded one under `dataDir` (refused in production). */
   databaseUrl: string | null;
+  /** NODE_ENV=production: no embedded database, no guessing. */
+  production: boolean;
   dataDir: string;
   /** Where uploaded photos are kept (the folder storage). */
   uploadsDir: string;
@@ -21,6 +23,8 @@ export interface Config {
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
   logLevel: string;
+  /** The server's database pools (each process has two: the ORM's and the read models'). */
+  database: { poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
   /** Webhooks: deliver to loopback and private addresses too (off: SSRF), and how many tries run at once per process. */
   webhooks: { allowPrivate: boolean; concurrency: number };
 }
@@ -34,6 +38,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     publicUrl: env.PUBLIC_URL || `http://${host}:${port}`,
     databaseUrl: env.DATABASE_URL || null,
+    production: env.NODE_ENV === 'production',
     dataDir,
     uploadsDir: env.UPLOADS_DIR || path.join(dataDir, 'uploads'),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
@@ -46,6 +51,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || 'info',
+    database: {
+      poolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1_000),
+      statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
+      connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3_000, 100, 60_000),
+    },
     webhooks: {
       allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
       concurrency: integer(env, 'WEBHOOKS_CONCURRENCY', 4, 0, 100),

@@ -16,8 +16,11 @@ import { WebhookWorker } from './adapters/webhooks/delivery-worker.js';
 /** HTTP entry: open the database, apply pending migrations, serve; on SIGTERM/SIGINT drain and exit 0. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const database = await openDatabase(config, { notice: (message, details) => logger.warn(details ?? {}, message) });
+  const logger = createLogger(config.logLevel, { pretty: Boolean(process.stdout.isTTY) });
+  const database = await openDatabase(config, {
+    ...config.database,
+    notice: (message, details) => logger.warn(details ?? {}, message),
+  });
   const applied = await migrate(database.orm);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
 

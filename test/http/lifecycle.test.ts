@@ -65,6 +65,45 @@ describe('request logs', () => {
     expect(JSON.stringify(lines)).to.not.include('s3cret');
   });
 
+  it('give each request a UUID unless the caller sent a plain id, and put it on every line of that request, a 500 included', async () => {
+    const { pino } = await import('pino');
+    const { Writable } = await import('node:stream');
+    const { createApp } = await import('../../src/adapters/http/app.js');
+    const { appDependencies } = await import('../support/env.js');
+    const { checkedApi } = await import('../support/openapi.js');
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    });
+    const dependencies = appDependencies();
+    const failing = {
+      ...dependencies.useCases,
+      listTopics: { execute: async () => Promise.reject(new Error('the unexpected')) },
+    } as unknown as typeof dependencies.useCases;
+    const app = createApp({ ...dependencies, useCases: failing, logger: pino({ level: 'info' }, sink) });
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+    const first = (await checkedApi(app).get('/api/v3/nodes')).headers['x-request-id'];
+    const second = (await checkedApi(app).get('/api/v3/nodes')).headers['x-request-id'];
+    expect(first).to.match(uuid);
+    expect(second).to.match(uuid).and.not.equal(first);
+    for (const hostile of ['two words', 'x'.repeat(200), 'a\u00e9b']) {
+      const res = await checkedApi(app).get('/api/v3/nodes').set('X-Request-Id', hostile);
+      expect(res.headers['x-request-id'], hostile).to.match(uuid);
+    }
+
+    const failed = await checkedApi(app).get('/api/v3/topics').set('X-Request-Id', 'trace-7f3a');
+    expect(failed.status).to.equal(500);
+    expect(failed.headers['x-request-id']).to.equal('trace-7f3a');
+    await new Promise((resolve) => setImmediate(resolve));
+    const ofIt = lines.filter((line) => line.reqId === 'trace-7f3a');
+    expect(ofIt.map((line) => line.msg)).to.deep.equal(['unhandled error', 'request completed']);
+    expect((ofIt[0]!.err as { message: string }).message).to.equal('the unexpected');
+  });
+
   it('redact every spelling of a credential the server honours, by meaning rather than by name', async () => {
     const { pino } = await import('pino');
     const { Writable } = await import('node:stream');

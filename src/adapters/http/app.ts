@@ -10,7 +10,7 @@ import { resolveActor } from './auth.js';
 import { readBody } from './body.js';
 import { compressResponses } from './compression.js';
 import { errorMapper } from './error-mapper.js';
-import { requestLog } from './request-log.js';
+import { requestIdOf, requestLog } from './request-log.js';
 import { mergeParams } from './params.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -123,9 +123,9 @@ export function createApp(dependencies: HttpDependencies): Koa {
   // Errors after the response has started (a streamed body the client stopped reading) reach Koa's own handler,
   // which would print them on stderr: a client going away is normal, anything else goes to the log.
   app.silent = true;
-  app.on('error', (error: NodeJS.ErrnoException) => {
+  app.on('error', (error: NodeJS.ErrnoException, ctx?: Koa.Context) => {
     if (error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
-    logger.error({ err: error }, 'error while sending a response');
+    logger.error({ reqId: ctx && requestIdOf(ctx), err: error }, 'error while sending a response');
   });
 
   app.use(requestLog(logger));

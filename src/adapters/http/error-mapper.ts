@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { ERROR_NAMES } from '../presentation/errors.js';
+import { requestIdOf } from './request-log.js';
 import { DomainError, type ErrorCode, InvalidInput, Forbidden, TooManyRequests } from '../../domain/shared/errors.js';
 
 interface ErrorResponse {
@@ -82,7 +83,7 @@ export function errorMapper(logger: Logger, isUnavailable: (error: unknown) => b
       if (error instanceof DomainError) response = RESPONSES[error.code](error);
       else if (error instanceof BodyRejected) response = bodyError(error);
       else if (isUnavailable(error)) {
-        logger.warn({ err: error, method: ctx.method, path: ctx.path }, 'database unavailable');
+        logger.warn({ reqId: requestIdOf(ctx), err: error, method: ctx.method, path: ctx.path }, 'database unavailable');
         response = UNAVAILABLE;
       }
       if (response) {
@@ -91,7 +92,7 @@ export function errorMapper(logger: Logger, isUnavailable: (error: unknown) => b
         if (response.headers) ctx.set(response.headers);
         return;
       }
-      logger.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
+      logger.error({ reqId: requestIdOf(ctx), err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
       ctx.status = 500;
       ctx.body = { error: 'InternalError' };
     }

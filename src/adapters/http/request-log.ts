@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 
@@ -36,17 +37,27 @@ export function loggableUrl(url: string): string {
   return `${url.slice(0, start)}?${parts.join('&')}`;
 }
 
+/** What a caller's `X-Request-Id` may be to be kept (a proxy's UUID or trace id); anything else is replaced. */
+const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's id, for every log line about it (contract §15). */
+export function requestIdOf(ctx: Context): string | undefined {
+  return (ctx.state as { requestId?: string }).requestId;
+}
+
 /**
  * One structured line per request, written when it completes: id, method, URL (see loggableUrl), status,
  * duration and the user. Replaces pino-http, which built a child logger and ran serializers on every request
  * even when request logs were off (measured: about 11 % of the server's CPU per request on the reply list; see
- * docs/performance.md). The id comes from `X-Request-Id` when a proxy sent one, and is echoed back.
+ * docs/performance.md). The id is the caller's `X-Request-Id` when it is a plain token (a proxy's), a new UUID
+ * otherwise, unique across processes and restarts; it is echoed back and kept in `ctx.state.requestId`.
  */
 export function requestLog(logger: Logger) {
-  let sequence = 0;
   return async (ctx: Context, next: Next): Promise<void> => {
     const started = process.hrtime.bigint();
-    const id = ctx.get('x-request-id').slice(0, 64) || String(++sequence);
+    const given = ctx.get('x-request-id');
+    const id = ACCEPTED_REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
     try {
       await next();

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RequestContext } from '@mikro-orm/postgresql';
 import type { Config } from '../../config.js';
 import { type ClusterLease, EmbeddedPostgres } from './embedded-postgres.js';
-import { connect, type Persistence } from './orm.js';
+import { connect, type Persistence, type PoolOptions } from './orm.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 
 /** An open database: the ORM, and how to leave it (stopping an embedded cluster nobody else uses). */
@@ -13,14 +13,20 @@ export interface Database extends Persistence {
   close(): Promise<void>;
 }
 
-export interface DatabaseOptions {
-  poolMax?: number;
+export interface DatabaseOptions extends PoolOptions {
   /** Told when the embedded cluster goes away and when it is back (the server logs it). */
   notice?: (message: string, details?: Record<string, unknown>) => void;
 }
 
 export async function openDatabase(config: Config, options: DatabaseOptions = {}): Promise<Database> {
   if (config.databaseUrl) return withScope(await connect(config.databaseUrl, options), async () => undefined);
+  if (config.production) {
+    // A production deployment that lost its DATABASE_URL must not quietly start an empty database of its own.
+    throw new Error(
+      'DATABASE_URL is not set: in production (NODE_ENV=production) the service needs a PostgreSQL to connect to, ' +
+        'and will not start an embedded one',
+    );
+  }
 
   const cluster = new EmbeddedPostgres(config.dataDir);
   const attached = await attach(cluster);

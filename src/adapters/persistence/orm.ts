@@ -38,7 +38,17 @@ export const MIGRATIONS = [
   { name: 'Migration20261124050000_audit', class: Migration20261124050000_audit },
 ];
 
-export async function createOrm(clientUrl: string, options: { poolMax?: number; debug?: boolean } = {}): Promise<MikroORM> {
+/** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */
+export interface PoolOptions {
+  poolMax?: number;
+  /** A statement running longer is cancelled by PostgreSQL (0 or absent: no limit). */
+  statementTimeoutMs?: number;
+  /** How long a query may wait for a connection, or a connection take to open. */
+  connectTimeoutMs?: number;
+}
+
+export async function createOrm(clientUrl: string, options: PoolOptions & { debug?: boolean } = {}): Promise<MikroORM> {
+  const connectTimeout = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   return MikroORM.init({
     clientUrl,
     entities: SCHEMAS,
@@ -48,11 +58,15 @@ export async function createOrm(clientUrl: string, options: { poolMax?: number; 
     pool: {
       min: 0,
       max: options.poolMax ?? 10,
-      acquireTimeoutMillis: CONNECT_TIMEOUT_MS,
-      createTimeoutMillis: CONNECT_TIMEOUT_MS,
+      acquireTimeoutMillis: connectTimeout,
+      createTimeoutMillis: connectTimeout,
     },
     driverOptions: {
-      connection: { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true },
+      connection: {
+        connectionTimeoutMillis: connectTimeout,
+        keepAlive: true,
+        ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      },
       // knex would print broken connections on the console; they surface where they matter, as 503s in the log.
       log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
     },
@@ -73,15 +87,17 @@ export interface Persistence {
 
 export async function connect(
   clientUrl: string,
-  options: { poolMax?: number; notice?: (message: string, details?: Record<string, unknown>) => void } = {},
+  options: PoolOptions & { notice?: (message: string, details?: Record<string, unknown>) => void } = {},
 ): Promise<Persistence> {
   const orm = await createOrm(clientUrl, options);
   const pool = new pg.Pool({
     connectionString: clientUrl,
     max: options.poolMax ?? 10,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    // Sent as a startup parameter: behind PgBouncer, list it in ignore_startup_parameters (docs/operations.md).
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
   // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool, which also emits 'error':
   // unheard, that event would end the process. The next query simply gets a fresh connection.
@@ -118,14 +134,18 @@ export const QUIET_GRAPHILE_LOGGER = new Logger(() => () => undefined);
  * last: the outbox's statement queues webhook deliveries with its SQL API, so every process that writes needs it.
  */
 export async function migrate(orm: MikroORM): Promise<string[]> {
-  const lock = new pg.Client({ connectionString: orm.config.get('clientUrl'), application_name: 'forum migrations' });
+  const clientUrl = orm.config.get('clientUrl') as string;
+  const lock = new pg.Client({ connectionString: clientUrl, application_name: 'forum migrations' });
   await lock.connect();
+  // Its own connection, without the server's statement timeout: an index on a large table may take minutes.
+  const migrations = await createOrm(clientUrl, { poolMax: 1 });
   try {
     await lock.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
-    const applied = await orm.getMigrator().up();
-    await runMigrations({ connectionString: orm.config.get('clientUrl'), logger: QUIET_GRAPHILE_LOGGER });
+    const applied = await migrations.getMigrator().up();
+    await runMigrations({ connectionString: clientUrl, logger: QUIET_GRAPHILE_LOGGER });
     return applied.map((migration) => migration.name);
   } finally {
+    await migrations.close(true);
     await lock.end();
   }
 }

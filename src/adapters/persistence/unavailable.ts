@@ -1,6 +1,7 @@
 /**
  * Whether an error means "the database cannot be reached right now" (down, restarting, shutting down, out of
- * connections, the pool waited too long, or the connection broke under a statement) rather than a fault of the
+ * connections, the pool waited too long, a statement ran past the statement timeout, or the connection broke
+ * under a statement) rather than a fault of the
  * request or of the code. Those become 503 with Retry-After: the client may try again. (A connection that breaks
  * during COMMIT leaves the outcome unknown, as with any database client: the write may have landed.)
  */
@@ -25,7 +26,9 @@ const UNAVAILABLE_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
-  // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now (starting up), too_many_connections
+  // PostgreSQL: query_canceled (the statement timeout), admin_shutdown, crash_shutdown, cannot_connect_now
+  // (starting up), too_many_connections
+  '57014',
   '57P01',
   '57P02',
   '57P03',
