@@ -23,6 +23,10 @@ export interface Config {
   /** Take the client address from X-Forwarded-For (behind a reverse proxy). */
   trustProxy: boolean;
   logLevel: string;
+  /** Server processes on the port (node's cluster module when more than one). */
+  webConcurrency: number;
+  /** Set: `GET /metrics` only with `Authorization: Bearer <it>`. */
+  metricsToken: string | null;
   /** The server's database pools (each process has two: the ORM's and the read models'). */
   database: { poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
   /** Webhooks: deliver to loopback and private addresses too (off: SSRF), and how many tries run at once per process. */
@@ -51,6 +55,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || 'info',
+    webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
+    metricsToken: env.METRICS_TOKEN || null,
     database: {
       poolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1_000),
       statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),

@@ -1,6 +1,10 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
-import { loadConfig } from './config.js';
+import cluster from 'node:cluster';
+import type { Logger } from 'pino';
+import { type Config, loadConfig } from './config.js';
+import { clusterMetrics, runPrimary } from './adapters/http/cluster.js';
+import { ServiceMetrics } from './adapters/http/metrics.js';
 import { buildContainer, useCasesOf } from './container.js';
 import { createApp } from './adapters/http/app.js';
 import { createLogger } from './adapters/http/logger.js';
@@ -13,10 +17,19 @@ import { isDatabaseUnavailable } from './adapters/persistence/unavailable.js';
 import { FolderStorage } from './adapters/storage/folder-storage.js';
 import { WebhookWorker } from './adapters/webhooks/delivery-worker.js';
 
-/** HTTP entry: open the database, apply pending migrations, serve; on SIGTERM/SIGINT drain and exit 0. */
+/**
+ * HTTP entry. With WEB_CONCURRENCY > 1, this process is the cluster's primary and starts the workers, which each
+ * come back here and serve.
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, { pretty: Boolean(process.stdout.isTTY) });
+  if (config.webConcurrency > 1 && cluster.isPrimary) return runPrimary(config.webConcurrency, logger);
+  await serve(config, logger);
+}
+
+/** Open the database, apply pending migrations, serve; on SIGTERM/SIGINT drain and exit 0. */
+async function serve(config: Config, logger: Logger): Promise<void> {
   const database = await openDatabase(config, {
     ...config.database,
     notice: (message, details) => logger.warn(details ?? {}, message),
@@ -27,6 +40,7 @@ async function main(): Promise<void> {
   const useCases = useCasesOf(buildContainer(database, config));
   const wire = new Wire(config.publicUrl);
   const notificationStreams = new NotificationStreams(useCases.liveNotifications, database.events, wire);
+  const metrics = new ServiceMetrics({ pools: database.poolUse, openStreams: () => notificationStreams.size });
   const app = createApp({
     useCases,
     wire,
@@ -41,6 +55,11 @@ async function main(): Promise<void> {
     publicUrl: config.publicUrl,
     version: packageVersion(),
     uploads: new FolderStorage(config.uploadsDir, config.publicUrl),
+    metrics: {
+      collector: metrics,
+      token: config.metricsToken,
+      ...(cluster.isWorker ? { text: clusterMetrics(metrics.registry) } : {}),
+    },
   });
   const connectionString = database.orm.config.get('clientUrl') as string;
   const webhookWorker =
@@ -48,6 +67,7 @@ async function main(): Promise<void> {
       ? await WebhookWorker.start(connectionString, useCases.deliverWebhook, {
           concurrency: config.webhooks.concurrency,
           scope: database.scope,
+          onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
           notice: (message, details) => logger.warn(details ?? {}, message),
         })
       : null;
@@ -70,6 +90,8 @@ async function main(): Promise<void> {
       await database.close();
       logger.info('stopped');
       process.exitCode = 0;
+      // A cluster worker's channel to the primary would keep it alive.
+      if (cluster.isWorker) process.disconnect();
     } catch (error) {
       logger.error({ err: error }, 'unclean shutdown');
       process.exitCode = 1;

@@ -11,6 +11,7 @@ import { readBody } from './body.js';
 import { compressResponses } from './compression.js';
 import { errorMapper } from './error-mapper.js';
 import { requestIdOf, requestLog } from './request-log.js';
+import type { MetricsText, ServiceMetrics } from './metrics.js';
 import { mergeParams } from './params.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -48,6 +49,8 @@ export interface HttpDependencies {
   version?: string;
   /** The live notification streams of this process (they must end before it stops); none: streams hear no events. */
   notificationStreams?: NotificationStreams;
+  /** Contract §15's `GET /metrics`: none, no metrics. */
+  metrics?: { collector: ServiceMetrics; token?: string | null; text?: MetricsText };
 }
 
 /** For an app built without the event feed (some tests): streams open, but hear of nothing new. */
@@ -129,11 +132,16 @@ export function createApp(dependencies: HttpDependencies): Koa {
   });
 
   app.use(requestLog(logger));
+  if (dependencies.metrics) app.use(dependencies.metrics.collector.middleware());
   const origins = dependencies.corsOrigins ?? [];
   if (origins === '*' || origins.length > 0) app.use(corsFor(origins));
   app.use(compressResponses());
   app.use(serializeJson);
   app.use(errorMapper(logger, isUnavailable));
+  if (dependencies.metrics) {
+    const { collector, token, text } = dependencies.metrics;
+    app.use(collector.route({ token: token ?? null, ...(text ? { text } : {}) }));
+  }
   app.use(stripJsonSuffix);
   // Every route is declared with its operation: the OpenAPI document is made as the routers are.
   const docs = new ApiDescription();

@@ -82,7 +82,16 @@ export interface Persistence {
   sql: Sql;
   /** The outbox, followed from one connection of this process (opened with its first listener). */
   events: PgEventFeed;
+  /** Each pool's connections and waiting queries, for the metrics. */
+  poolUse(): { pool: string; open: number; idle: number; waiting: number }[];
   close(): Promise<void>;
+}
+
+/** The few members of knex's pool (tarn) the metrics read. */
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
 }
 
 export async function connect(
@@ -109,6 +118,18 @@ export async function connect(
     orm,
     sql: new Sql(orm.em, pool),
     events,
+    poolUse() {
+      const knexPool = (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
+      return [
+        {
+          pool: 'orm',
+          open: (knexPool?.numUsed() ?? 0) + (knexPool?.numFree() ?? 0),
+          idle: knexPool?.numFree() ?? 0,
+          waiting: knexPool?.numPendingAcquires() ?? 0,
+        },
+        { pool: 'sql', open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+      ];
+    },
     async close() {
       await events.close();
       await pool.end();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { run, type Runner } from 'graphile-worker';
-import type { DeliverWebhook } from '../../application/webhooks/webhooks.js';
+import type { DeliverWebhook, TryOutcome } from '../../application/webhooks/webhooks.js';
 import { DELIVERY_TASK } from '../persistence/webhook-store.js';
 import { QUIET_GRAPHILE_LOGGER } from '../persistence/orm.js';
 
@@ -16,6 +16,8 @@ export interface WebhookWorkerOptions {
    * its job is released for another worker. graphile-worker alone would wait four hours.
    */
   orphanAfterMs?: number;
+  /** Told how each try ended (for the metrics); `error` when it broke on our side. */
+  onOutcome?: (outcome: TryOutcome | 'error') => void;
   /** Told when a try breaks on our side (the database, a bug) rather than at the endpoint. */
   notice?: (message: string, details?: Record<string, unknown>) => void;
 }
@@ -68,9 +70,11 @@ export class WebhookWorker {
           const outcome = await options
             .scope(() => deliver.attempt(deliveryId, { attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts }))
             .catch((error: unknown) => {
+              options.onOutcome?.('error');
               options.notice?.('a webhook delivery could not be tried; it is tried again later', { err: error, deliveryId });
               throw error;
             });
+          options.onOutcome?.(outcome);
           if (outcome === 'retry') throw new NotDelivered(deliveryId);
         },
       },

@@ -1,0 +1,155 @@
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'chai';
+import pg from 'pg';
+import { forumctl } from '../support/cli.js';
+import { testEnv } from '../support/env.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+
+/** The child processes of `pid` (Linux). */
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('the condition did not come true in time');
+    await sleep(50);
+  }
+}
+
+async function clientAndUser(): Promise<{ client_id: string; client_secret: string }> {
+  const user = await forumctl([
+    'users',
+    'create',
+    'alice',
+    '--email',
+    'alice@example.com',
+    '--password',
+    'correct horse battery',
+  ]);
+  expect(user.code, user.stderr).to.equal(0);
+  const app = await forumctl(['apps', 'create', 'Processes', '--json']);
+  return app.json<{ client_id: string; client_secret: string }>();
+}
+
+const tokenRequest = (server: ServerProcess, body: Record<string, string>) =>
+  fetch(`${server.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+describe('several processes on one database (contract §15: nothing shared lives in one process)', () => {
+  describe('two server processes', () => {
+    let a: ServerProcess;
+    let b: ServerProcess;
+
+    before(async function () {
+      this.timeout(60_000);
+      const env = { DATABASE_URL: testEnv().config.databaseUrl!, LOGIN_MAX_FAILURES: '3', LOGIN_THROTTLE_WINDOW: '60' };
+      [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    });
+
+    after(async () => {
+      await Promise.all([a.terminate(), b.terminate()]);
+    });
+
+    it('count failed logins together: three failures spread over both lock the account on both', async () => {
+      const client = await clientAndUser();
+      const attempt = (server: ServerProcess, password: string) =>
+        tokenRequest(server, { grant_type: 'password', username: 'alice', password, ...client }).then((res) => res.status);
+      expect([await attempt(a, 'wrong 1'), await attempt(b, 'wrong 2'), await attempt(a, 'wrong 3')]).to.deep.equal([
+        400, 400, 400,
+      ]);
+      expect(await attempt(b, 'wrong 4')).to.equal(429);
+      expect(await attempt(a, 'wrong 5')).to.equal(429);
+    });
+
+    it('share tokens: one issued by one process works in the other, and a revocation in either counts in both', async () => {
+      const client = await clientAndUser();
+      const granted = await tokenRequest(a, {
+        grant_type: 'password',
+        username: 'alice',
+        password: 'correct horse battery',
+        ...client,
+      });
+      expect(granted.status).to.equal(200);
+      const { access_token: token } = (await granted.json()) as { access_token: string };
+      const hello = (server: ServerProcess) =>
+        fetch(`${server.url}/api/v3/hello`, { headers: { Authorization: `Bearer ${token}` } }).then((res) => res.status);
+      expect([await hello(a), await hello(b)]).to.deep.equal([200, 200]);
+      const revoked = await fetch(`${b.url}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token, ...client }),
+      });
+      expect(revoked.status).to.equal(200);
+      expect([await hello(a), await hello(b)]).to.deep.equal([401, 401]);
+    });
+  });
+
+  describe('WEB_CONCURRENCY=2', () => {
+    let server: ServerProcess | null = null;
+    let locker: pg.Client | null = null;
+
+    afterEach(async () => {
+      await locker?.end().catch(() => undefined);
+      locker = null;
+      if (server && server.child.exitCode === null) await server.terminate();
+      server = null;
+    });
+
+    it('runs two workers on one port, sums their metrics, and starts another when one dies', async function () {
+      this.timeout(60_000);
+      server = await startServerProcess({ DATABASE_URL: testEnv().config.databaseUrl!, WEB_CONCURRENCY: '2' });
+      const primary = server.child.pid!;
+      await until(() => childrenOf(primary).length === 2);
+      for (let i = 0; i < 30; i++) expect((await fetch(`${server.url}/api/v3/nodes`)).status).to.equal(200);
+      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      const served = /^http_request_duration_seconds_count\{method="GET",route="\/api\/v3\/nodes",status="200"\} (\d+)$/m.exec(
+        metrics,
+      );
+      expect(Number(served?.[1])).to.equal(30);
+
+      const [victim] = childrenOf(primary);
+      process.kill(victim!, 'SIGKILL');
+      await until(() => {
+        const workers = childrenOf(primary);
+        return workers.length === 2 && !workers.includes(victim!);
+      });
+      await until(async () => (await fetch(`${server!.url}/readyz`).catch(() => null))?.status === 200);
+      expect(server.output()).to.contain('a worker stopped; starting another');
+    });
+
+    it('stops every worker on SIGTERM, letting the request in flight finish, and exits 0', async function () {
+      this.timeout(60_000);
+      server = await startServerProcess({ DATABASE_URL: testEnv().config.databaseUrl!, WEB_CONCURRENCY: '2' });
+      const primary = server.child.pid!;
+      await until(() => childrenOf(primary).length === 2);
+      locker = new pg.Client({ connectionString: testEnv().config.databaseUrl! });
+      await locker.connect();
+      await locker.query('begin; lock table topics in access exclusive mode');
+      const inFlight = fetch(`${server.url}/api/v3/topics`).then((res) => res.status);
+      await sleep(300);
+      const exited = once(server.child, 'exit');
+      server.child.kill('SIGTERM');
+      await sleep(300);
+      await locker.query('rollback');
+      expect(await inFlight).to.equal(200);
+      const [code] = (await exited) as [number];
+      expect(code).to.equal(0);
+      expect(childrenOf(primary)).to.deep.equal([]);
+    });
+  });
+});
