@@ -77,7 +77,12 @@ function recordingLoad(url: string) {
 }
 
 async function outage(cluster: EmbeddedPostgres, databaseUrl: string) {
-  const server = await startServerProcess({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' });
+  const server = await startServerProcess({
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '0',
+  });
   const traffic = recordingLoad(server.url);
   await sleep(1_000);
   const down = Date.now();

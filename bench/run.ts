@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config.js';
 import { buildContainer, useCasesOf } from '../src/container.js';
 import { EmbeddedPostgres, freePort } from '../src/adapters/persistence/embedded-postgres.js';
 import { connect, migrate } from '../src/adapters/persistence/orm.js';
-import { cpuMicros, rssMb } from './proc.js';
+import { treeCpuMicros, treeRssMb } from './proc.js';
 import { measureLive, type LiveFigures } from './live.js';
 import type { SeedPlan } from '../src/application/maintenance/seed.js';
 
@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
+    processes: { type: 'string', default: '1' },
     out: { type: 'string', default: 'bench-results' },
   },
 });
@@ -36,6 +37,8 @@ const sizes = args.sizes.split(',').map(Number);
 const duration = Number(args.duration);
 const warmup = Number(args.warmup);
 const connections = Number(args.connections);
+/** `--processes 1,2`: the service under WEB_CONCURRENCY=1, then 2 (its CPU is the sum over its processes). */
+const processCounts = args.processes.split(',').map(Number);
 
 /** The default data set scales with the topic count: 10 replies, 5 likes and 10 notifications per topic. */
 function planFor(topics: number): SeedPlan {
@@ -138,6 +141,8 @@ interface Measurement {
   size: number;
   scenario: string;
   server: 'forum' | 'reference';
+  /** The service's WEB_CONCURRENCY (1 for the reference). */
+  processes: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -161,26 +166,33 @@ async function main(): Promise<void> {
   for (const size of sizes) {
     const url = await benchDatabase(size);
     const fixtures = await prepare(url, size);
-    const ours = await startServer('dist/src/main.js', url);
     const reference = await startServer('dist/bench/reference-server.js', url);
+    const scenarios = SCENARIOS.filter((s) => !args.only || s.name.includes(args.only));
     try {
-      for (const scenario of SCENARIOS.filter((s) => !args.only || s.name.includes(args.only))) {
-        measurements.push(await measure(size, scenario, 'forum', ours, fixtures));
-        if (scenario.reference) measurements.push(await measure(size, scenario, 'reference', reference, fixtures));
-      }
-      if (!args.only || LIVE.includes(args.only)) {
-        const users = await streamUsers(url, STREAMS);
-        const figures = await measureLive(
-          ours,
-          url,
-          { topicIds: fixtures.topicIds, users },
-          { durationSeconds: duration, connections },
-        );
-        console.error(`${size} forum     ${LIVE}: ${JSON.stringify(figures)}`);
-        live.push({ size, figures });
+      for (const scenario of scenarios.filter((s) => s.reference)) {
+        measurements.push(await measure(size, scenario, 'reference', 1, reference, fixtures));
       }
     } finally {
-      await Promise.all([ours.stop(), reference.stop()]);
+      await reference.stop();
+    }
+    for (const processes of processCounts) {
+      const ours = await startServer('dist/src/main.js', url, { WEB_CONCURRENCY: String(processes) });
+      try {
+        for (const scenario of scenarios) measurements.push(await measure(size, scenario, 'forum', processes, ours, fixtures));
+        if (processes === processCounts[0] && (!args.only || LIVE.includes(args.only))) {
+          const users = await streamUsers(url, STREAMS);
+          const figures = await measureLive(
+            ours,
+            url,
+            { topicIds: fixtures.topicIds, users },
+            { durationSeconds: duration, connections },
+          );
+          console.error(`${size} forum     ${LIVE}: ${JSON.stringify(figures)}`);
+          live.push({ size, figures });
+        }
+      } finally {
+        await ours.stop();
+      }
     }
   }
   report(measurements, live);
@@ -279,7 +291,7 @@ interface RunningServer {
   stop(): Promise<void>;
 }
 
-async function startServer(entry: string, databaseUrl: string): Promise<RunningServer> {
+async function startServer(entry: string, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [entry], {
     // Private addresses allowed: the live scenario's webhook receiver listens on 127.0.0.1.
@@ -289,7 +301,11 @@ async function startServer(entry: string, databaseUrl: string): Promise<RunningS
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      // The load comes from one address and one token: limits high enough never to bite, still counted.
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000000',
       WEBHOOKS_ALLOW_PRIVATE: 'true',
+      ...extraEnv,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -316,23 +332,25 @@ async function measure(
   size: number,
   scenario: Scenario,
   server: Measurement['server'],
+  processes: number,
   target: RunningServer,
   fixtures: Fixtures,
 ) {
   const options = { url: target.url, connections, requests: [scenario.request(fixtures)] };
   await autocannon({ ...options, duration: warmup });
-  const cpuBefore = await cpuMicros(target.pid);
+  const cpuBefore = await treeCpuMicros(target.pid);
   const result = await autocannon({ ...options, duration });
-  const cpuUsed = (await cpuMicros(target.pid)) - cpuBefore;
+  const cpuUsed = (await treeCpuMicros(target.pid)) - cpuBefore;
   const measurement: Measurement = {
     size,
     scenario: scenario.name,
     server,
+    processes,
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
-    rssMb: await rssMb(target.pid),
+    rssMb: await treeRssMb(target.pid),
     cpuMicrosPerRequest: Math.round(cpuUsed / Math.max(result.requests.total, 1)),
   };
   console.error(

@@ -25,6 +25,8 @@ export interface Config {
   logLevel: string;
   /** Server processes on the port (node's cluster module when more than one). */
   webConcurrency: number;
+  /** API requests per minute per token and per client address, over all processes; 0: no limit. */
+  rateLimits: { perToken: number; perAddress: number };
   /** Set: `GET /metrics` only with `Authorization: Bearer <it>`. */
   metricsToken: string | null;
   /** The server's database pools (each process has two: the ORM's and the read models'). */
@@ -57,6 +59,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     metricsToken: env.METRICS_TOKEN || null,
+    rateLimits: {
+      perToken: integer(env, 'RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000_000),
+      perAddress: integer(env, 'RATE_LIMIT_PER_ADDRESS_PER_MINUTE', 1_200, 0, 1_000_000_000),
+    },
     database: {
       poolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1_000),
       statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),

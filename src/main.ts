@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import { type Config, loadConfig } from './config.js';
 import { clusterMetrics, runPrimary } from './adapters/http/cluster.js';
 import { ServiceMetrics } from './adapters/http/metrics.js';
+import { WindowLimiter } from './application/rate-limits.js';
+import { SqlSharedCounters } from './adapters/persistence/shared-counters.js';
 import { buildContainer, useCasesOf } from './container.js';
 import { createApp } from './adapters/http/app.js';
 import { createLogger } from './adapters/http/logger.js';
@@ -41,6 +43,9 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const wire = new Wire(config.publicUrl);
   const notificationStreams = new NotificationStreams(useCases.liveNotifications, database.events, wire);
   const metrics = new ServiceMetrics({ pools: database.poolUse, openStreams: () => notificationStreams.size });
+  const limiter = new WindowLimiter(new SqlSharedCounters(database.sql));
+  // Four times a second: what a limit may be passed by across processes (docs/operations.md).
+  const syncLimits = setInterval(() => void database.scope(() => limiter.sync()), 250).unref();
   const app = createApp({
     useCases,
     wire,
@@ -55,6 +60,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     publicUrl: config.publicUrl,
     version: packageVersion(),
     uploads: new FolderStorage(config.uploadsDir, config.publicUrl),
+    rateLimits: { limiter, ...config.rateLimits },
     metrics: {
       collector: metrics,
       token: config.metricsToken,
@@ -85,6 +91,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     try {
       // Streams never finish by themselves: end them, so that the server can drain and stop.
       notificationStreams.close();
+      clearInterval(syncLimits);
       await server.stop();
       await webhookWorker?.stop();
       await database.close();

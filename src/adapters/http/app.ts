@@ -12,6 +12,7 @@ import { compressResponses } from './compression.js';
 import { errorMapper } from './error-mapper.js';
 import { requestIdOf, requestLog } from './request-log.js';
 import type { MetricsText, ServiceMetrics } from './metrics.js';
+import { rateLimit, type RateLimits } from './rate-limit.js';
 import { mergeParams } from './params.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -49,6 +50,8 @@ export interface HttpDependencies {
   version?: string;
   /** The live notification streams of this process (they must end before it stops); none: streams hear no events. */
   notificationStreams?: NotificationStreams;
+  /** Contract §15's API rate limits: none, no limits. */
+  rateLimits?: RateLimits;
   /** Contract §15's `GET /metrics`: none, no metrics. */
   metrics?: { collector: ServiceMetrics; token?: string | null; text?: MetricsText };
 }
@@ -115,7 +118,7 @@ function corsFor(origins: string[] | '*'): Koa.Middleware {
     origin: (ctx) => (origins === '*' ? '*' : origins.includes(ctx.get('Origin')) ? ctx.get('Origin') : ''),
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-    exposeHeaders: ['X-Request-Id', 'Retry-After'],
+    exposeHeaders: ['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
     maxAge: 600,
   });
 }
@@ -158,6 +161,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
   // read models and need none: skipping the fork saves measurable CPU on the hottest paths (docs/performance.md).
   app.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? next() : scope(next)));
   const prefix = '/api/v3';
+  if (dependencies.rateLimits) app.use(rateLimit(dependencies.rateLimits, prefix));
   app.use(resolveActor(useCases.authenticate, prefix));
 
   const api = new Router();

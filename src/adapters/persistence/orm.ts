@@ -15,6 +15,7 @@ import { Migration20261124020000_search_walks } from './migrations/Migration2026
 import { Migration20261124030000_events } from './migrations/Migration20261124030000_events.js';
 import { Migration20261124040000_webhooks } from './migrations/Migration20261124040000_webhooks.js';
 import { Migration20261124050000_audit } from './migrations/Migration20261124050000_audit.js';
+import { Migration20261124060000_rate_limits } from './migrations/Migration20261124060000_rate_limits.js';
 import { SCHEMAS } from './schemas.js';
 
 /**
@@ -36,6 +37,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261124030000_events', class: Migration20261124030000_events },
   { name: 'Migration20261124040000_webhooks', class: Migration20261124040000_webhooks },
   { name: 'Migration20261124050000_audit', class: Migration20261124050000_audit },
+  { name: 'Migration20261124060000_rate_limits', class: Migration20261124060000_rate_limits },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */

@@ -1,0 +1,79 @@
+/**
+ * Counts shared by every process (contract §15: API rate limits hold across processes): adds this process's
+ * increments for the window and returns each key's total over all processes.
+ */
+export interface SharedCounters {
+  add(window: number, increments: ReadonlyMap<string, number>): Promise<Map<string, number>>;
+  /** Drops the counts of windows before `window`. */
+  forget(window: number): Promise<void>;
+}
+export const SharedCounters = Symbol.for('SharedCounters');
+
+/**
+ * Fixed-window request counts per key (a token, an address), decided in memory and shared through the database
+ * a few times a second rather than on every request: a request costs a map update, and one statement every
+ * `sync` carries every increment of the interval. Each process knows the total of every key it serves as of its
+ * last sync, plus its own since: a limit can be passed by what the other processes served since their last
+ * sync (at most one sync interval of their traffic on that key, plus one request each for a key they had not
+ * seen yet in the window).
+ */
+export class WindowLimiter {
+  private window = -1;
+  /** Totals over all processes at the last sync, for the keys this process served in this window. */
+  private readonly known = new Map<string, number>();
+  /** This process's requests since its last sync. */
+  private pending = new Map<string, number>();
+  private forgotten = -1;
+
+  constructor(
+    private readonly counters: SharedCounters,
+    private readonly now: () => number = Date.now,
+    readonly windowMs = 60_000,
+  ) {}
+
+  /** Counts a request under each key and returns, for each, the requests of the window so far, this one included. */
+  hit(keys: readonly string[]): number[] {
+    this.roll();
+    return keys.map((key) => {
+      const mine = (this.pending.get(key) ?? 0) + 1;
+      this.pending.set(key, mine);
+      return (this.known.get(key) ?? 0) + mine;
+    });
+  }
+
+  /** When the current window ends, in milliseconds since the epoch. */
+  resetAt(): number {
+    this.roll();
+    return (this.window + 1) * this.windowMs;
+  }
+
+  /** Sends this process's increments and learns the totals; a failure leaves the counts local until the next. */
+  async sync(): Promise<void> {
+    this.roll();
+    const window = this.window;
+    const increments = this.pending;
+    if (increments.size === 0) return;
+    this.pending = new Map();
+    try {
+      const totals = await this.counters.add(window, increments);
+      if (window !== this.window) return;
+      for (const [key, total] of totals) this.known.set(key, Math.max(total, this.known.get(key) ?? 0));
+      if (this.forgotten < window) {
+        this.forgotten = window;
+        await this.counters.forget(window - 1);
+      }
+    } catch {
+      // The database is away: count on locally, so that the limit still holds for this process.
+      if (window !== this.window) return;
+      for (const [key, count] of increments) this.known.set(key, (this.known.get(key) ?? 0) + count);
+    }
+  }
+
+  private roll(): void {
+    const window = Math.floor(this.now() / this.windowMs);
+    if (window === this.window) return;
+    this.window = window;
+    this.known.clear();
+    this.pending = new Map();
+  }
+}

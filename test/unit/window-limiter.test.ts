@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import { type SharedCounters, WindowLimiter } from '../../src/application/rate-limits.js';
+
+/** The database's table, shared by the limiters of several "processes". */
+class MemoryCounters implements SharedCounters {
+  readonly counts = new Map<string, number>();
+  failing = false;
+
+  async add(window: number, increments: ReadonlyMap<string, number>) {
+    if (this.failing) throw new Error('the database is away');
+    const totals = new Map<string, number>();
+    for (const [key, count] of increments) {
+      const total = (this.counts.get(`${window}/${key}`) ?? 0) + count;
+      this.counts.set(`${window}/${key}`, total);
+      totals.set(key, total);
+    }
+    return totals;
+  }
+
+  async forget(window: number) {
+    for (const key of this.counts.keys()) if (Number(key.split('/')[0]) < window) this.counts.delete(key);
+  }
+}
+
+describe('WindowLimiter', () => {
+  let now = 60_000 * 1_000;
+  const clock = () => now;
+
+  it('counts each key in memory, and learns the other processes’ counts at each sync', async () => {
+    const shared = new MemoryCounters();
+    const a = new WindowLimiter(shared, clock);
+    const b = new WindowLimiter(shared, clock);
+    expect(a.hit(['address:1', 'token:x'])).to.deep.equal([1, 1]);
+    expect(a.hit(['address:1', 'token:x'])).to.deep.equal([2, 2]);
+    expect(b.hit(['token:x'])).to.deep.equal([1]);
+    await a.sync();
+    await b.sync();
+    // b now knows a's two; a learns b's one at its next sync.
+    expect(b.hit(['token:x'])).to.deep.equal([4]);
+    expect(a.hit(['token:x'])).to.deep.equal([3]);
+    await a.sync();
+    // Shared: a's three and b's first; b's second is still b's own until it syncs.
+    expect(a.hit(['token:x'])).to.deep.equal([5]);
+    await b.sync();
+    expect(b.hit(['token:x'])).to.deep.equal([6]);
+  });
+
+  it('starts from zero in a new window, and forgets the windows before the last', async () => {
+    const shared = new MemoryCounters();
+    const limiter = new WindowLimiter(shared, clock);
+    limiter.hit(['k']);
+    await limiter.sync();
+    const reset = limiter.resetAt();
+    expect(reset).to.be.above(now);
+    now = reset;
+    expect(limiter.hit(['k'])).to.deep.equal([1]);
+    await limiter.sync();
+    now += 60_000;
+    limiter.hit(['k']);
+    await limiter.sync();
+    expect([...shared.counts.keys()].map((key) => key.split('/')[0])).to.have.length(2);
+  });
+
+  it('keeps counting locally while the database is away', async () => {
+    const shared = new MemoryCounters();
+    const limiter = new WindowLimiter(shared, clock);
+    limiter.hit(['k']);
+    shared.failing = true;
+    await limiter.sync();
+    expect(limiter.hit(['k'])).to.deep.equal([2]);
+  });
+});
