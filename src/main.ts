@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { type Config, loadConfig } from './config.js';
 import { clusterMetrics, runPrimary } from './adapters/http/cluster.js';
 import { ServiceMetrics } from './adapters/http/metrics.js';
+import { FrontPageCache } from './adapters/http/front-page-cache.js';
 import { WindowLimiter } from './application/rate-limits.js';
 import { SqlSharedCounters } from './adapters/persistence/shared-counters.js';
 import { buildContainer, useCasesOf } from './container.js';
@@ -43,6 +44,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const wire = new Wire(config.publicUrl);
   const notificationStreams = new NotificationStreams(useCases.liveNotifications, database.events, wire);
   const metrics = new ServiceMetrics({ pools: database.poolUse, openStreams: () => notificationStreams.size });
+  const frontPage = new FrontPageCache(database.events);
   const limiter = new WindowLimiter(new SqlSharedCounters(database.sql));
   // Four times a second: what a limit may be passed by across processes (docs/operations.md).
   const syncLimits = setInterval(() => void database.scope(() => limiter.sync()), 250).unref();
@@ -61,6 +63,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     version: packageVersion(),
     uploads: new FolderStorage(config.uploadsDir, config.publicUrl),
     rateLimits: { limiter, ...config.rateLimits },
+    frontPage,
     metrics: {
       collector: metrics,
       token: config.metricsToken,
@@ -92,6 +95,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
       // Streams never finish by themselves: end them, so that the server can drain and stop.
       notificationStreams.close();
       clearInterval(syncLimits);
+      frontPage.close();
       await server.stop();
       await webhookWorker?.stop();
       await database.close();

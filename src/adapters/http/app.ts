@@ -13,6 +13,7 @@ import { errorMapper } from './error-mapper.js';
 import { requestIdOf, requestLog } from './request-log.js';
 import type { MetricsText, ServiceMetrics } from './metrics.js';
 import { rateLimit, type RateLimits } from './rate-limit.js';
+import type { FrontPageCache } from './front-page-cache.js';
 import { mergeParams } from './params.js';
 import { notificationRoutes } from './routes/notifications.js';
 import { oauthRoutes } from './routes/oauth.js';
@@ -50,6 +51,8 @@ export interface HttpDependencies {
   version?: string;
   /** The live notification streams of this process (they must end before it stops); none: streams hear no events. */
   notificationStreams?: NotificationStreams;
+  /** The anonymous first pages of the topic lists, cached (issue 18); none: every list is read. */
+  frontPage?: FrontPageCache;
   /** Contract §15's API rate limits: none, no limits. */
   rateLimits?: RateLimits;
   /** Contract §15's `GET /metrics`: none, no metrics. */
@@ -168,7 +171,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
   api.use(oauthRoutes(useCases, tokenLifetimes, docs).routes());
   api.use(authorizeRoutes(useCases, docs, { secureCookies: info.publicUrl.startsWith('https:') }).routes());
   for (const routes of [
-    topicRoutes(useCases, wire, docs, prefix),
+    topicRoutes(useCases, wire, docs, prefix, dependencies.frontPage),
     replyRoutes(useCases, wire, docs, prefix),
     notificationRoutes(
       useCases,

@@ -10,6 +10,7 @@ import { type Params, IdPath, pathId, ReasonParam, ReasonQuery } from '../params
 import { OK, type Wire } from '../../presentation/wire.js';
 import { OkSchema, TopicDetailSchema, TopicMetaSchema, TopicSchema } from '../../presentation/schemas.js';
 import type { ApiDescription } from '../openapi/describe.js';
+import type { FrontPageCache } from '../front-page-cache.js';
 import { examples } from '../openapi/examples.js';
 
 const ListQuery = z.object({
@@ -34,7 +35,7 @@ const UpdateTopicBody = TopicBody.extend({ reason: ReasonParam });
 const TopicResponse = z.strictObject({ topic: TopicDetailSchema });
 const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
 
-export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
+export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string, frontPage?: FrontPageCache): Router {
   const router = new Router();
   const params = (ctx: { state: { params: Params } }) => ctx.state.params;
 
@@ -66,13 +67,19 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
     async (ctx) => {
       const query = readAll(ListQuery, params(ctx));
       const actor = actorOf(ctx);
-      const topics = await app.listTopics.execute(actor, {
-        type: query.type,
-        nodeId: query.node_id,
-        offset: query.offset,
-        limit: query.limit,
-      });
-      ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
+      const list = async () => {
+        const input = { type: query.type, nodeId: query.node_id, offset: query.offset, limit: query.limit };
+        const topics = await app.listTopics.execute(actor, input);
+        return { topics: topics.map((topic) => wire.topic(topic, actor)) };
+      };
+      if (frontPage && actor === null && query.offset === 0) {
+        // Everyone signed out sees the same first pages: served as text from the front-page cache.
+        const key = `${query.type}|${query.node_id ?? ''}|${query.limit}`;
+        ctx.type = 'application/json';
+        ctx.body = await frontPage.get(key, async () => JSON.stringify(await list()));
+        return;
+      }
+      ctx.body = await list();
     },
   );
 

@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import supertest from 'supertest';
+import { createApp } from '../../src/adapters/http/app.js';
+import { FRONT_PAGE_TTL_MS, FrontPageCache } from '../../src/adapters/http/front-page-cache.js';
+import type { EventFeed, PublishedEvent } from '../../src/application/events.js';
+import { makeNode, makeTopic, makeUser } from '../support/builders.js';
+import { appDependencies, testEnv } from '../support/env.js';
+
+describe('the front-page cache (issue 18)', () => {
+  describe('GET /api/v3/topics, signed out', () => {
+    let cache: FrontPageCache;
+    let cached: ReturnType<typeof supertest>;
+    let plain: ReturnType<typeof supertest>;
+
+    beforeEach(async () => {
+      cache = new FrontPageCache(testEnv().persistence.events);
+      await testEnv().persistence.events.ready();
+      cached = supertest(createApp({ ...appDependencies(), frontPage: cache }).callback());
+      plain = supertest(createApp(appDependencies()).callback());
+    });
+
+    afterEach(() => cache.close());
+
+    it('answers exactly what the uncached path answers, for each type, node and page size', async () => {
+      const alice = await makeUser('alice');
+      const ruby = await makeNode('Ruby');
+      for (let i = 0; i < 3; i++) await makeTopic(alice, ruby, `topic ${i}`);
+      for (const query of ['', '?type=recent', '?type=no_reply&limit=2', `?node_id=${ruby}`, '?type=EXCELLENT']) {
+        const first = await cached.get(`/api/v3/topics${query}`).expect(200);
+        const again = await cached.get(`/api/v3/topics${query}`).expect(200);
+        const fresh = await plain.get(`/api/v3/topics${query}`).expect(200);
+        expect(first.headers['content-type']).to.match(/^application\/json/);
+        expect(again.body, query).to.deep.equal(fresh.body);
+        expect(first.body, query).to.deep.equal(fresh.body);
+      }
+      await cached.get('/api/v3/topics?node_id=999999').expect(404);
+    });
+
+    it('shows a change committed anywhere within a second: a new topic, and a count no event announces', async function () {
+      this.timeout(10_000);
+      const alice = await makeUser('alice');
+      const ruby = await makeNode('Ruby');
+      const first = await makeTopic(alice, ruby, 'already there');
+      await cached.get('/api/v3/topics').expect(200);
+
+      const committed = Date.now();
+      const created = await makeTopic(alice, ruby, 'just written');
+      for (;;) {
+        const ids = (await cached.get('/api/v3/topics').expect(200)).body.topics.map((t: { id: number }) => t.id);
+        if (ids.includes(created)) break;
+        expect(Date.now() - committed, 'stale for more than a second').to.be.below(1_000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+
+      // Likes and hits change no list's membership and send no event: the entry's lifetime bounds them.
+      await cached.get('/api/v3/topics').expect(200);
+      await testEnv().sql('update topics set likes_count = 42 where id = $1', [first]);
+      const changed = Date.now();
+      for (;;) {
+        const topics = (await cached.get('/api/v3/topics').expect(200)).body.topics as { id: number; likes_count: number }[];
+        if (topics.find((t) => t.id === first)?.likes_count === 42) break;
+        expect(Date.now() - changed, 'stale for more than a second').to.be.below(1_000);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    });
+
+    it('is not what a signed-in user gets, nor later pages', async () => {
+      const alice = await makeUser('alice');
+      const ruby = await makeNode('Ruby');
+      await makeTopic(alice, ruby, 'in ruby');
+      await cached.get('/api/v3/topics').expect(200);
+      await testEnv().sql('insert into node_blocks (user_id, node_id) values ($1, $2)', [alice.id, ruby]);
+      const mine = await cached.get('/api/v3/topics').set(alice.auth).expect(200);
+      expect(mine.body.topics).to.deep.equal([]);
+      expect((await cached.get('/api/v3/topics').expect(200)).body.topics).to.have.length(1);
+      expect((await cached.get('/api/v3/topics?offset=1').expect(200)).body.topics).to.deep.equal([]);
+    });
+  });
+
+  describe('FrontPageCache', () => {
+    const listeners: ((events: readonly PublishedEvent[]) => void)[] = [];
+    const feed: EventFeed = {
+      subscribe: (listener) => (listeners.push(listener), () => undefined),
+      ready: async () => undefined,
+    };
+    const announce = (type: PublishedEvent['type']) => listeners.forEach((l) => l([{ id: 1, type, payload: {} }]));
+
+    it('reads once for concurrent misses of one key', async () => {
+      const cache = new FrontPageCache(feed);
+      let reads = 0;
+      const read = async () => {
+        reads++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return 'page';
+      };
+      expect(await Promise.all([cache.get('k', read), cache.get('k', read), cache.get('k', read)])).to.deep.equal([
+        'page',
+        'page',
+        'page',
+      ]);
+      expect(await cache.get('k', read)).to.equal('page');
+      expect(reads).to.equal(1);
+    });
+
+    it('keeps nothing read before a change, and forgets everything on one; other events change nothing', async () => {
+      let now = 0;
+      const cache = new FrontPageCache(feed, () => now);
+      let version = 1;
+      const read = async () => `v${version}`;
+      expect(await cache.get('k', read)).to.equal('v1');
+      version = 2;
+      announce('notification.created');
+      expect(await cache.get('k', read)).to.equal('v1');
+      announce('reply.created');
+      expect(await cache.get('k', read)).to.equal('v2');
+      // A read that began before a change is served to its callers but not kept.
+      let release!: () => void;
+      const slow = cache.get('s', () => new Promise<string>((resolve) => (release = () => resolve('read before'))));
+      announce('topic.updated');
+      version = 3;
+      release();
+      expect(await slow).to.equal('read before');
+      expect(await cache.get('s', read)).to.equal('v3');
+      // And nothing is kept past its lifetime.
+      version = 4;
+      now += FRONT_PAGE_TTL_MS;
+      expect(await cache.get('k', read)).to.equal('v4');
+    });
+  });
+});
