@@ -66,19 +66,30 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-notifications --older-than 90 --yes')
     .action(purge('notification', (useCases) => useCases.purgeNotifications));
 
-  maintenance
-    .command('purge-events')
-    .description('delete events older than a number of days (the log live streams follow), in batches')
-    .option('--older-than <days>', 'age in days', '7')
-    .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-events --older-than 7 --yes')
-    .action(purge('event', (useCases) => useCases.purgeEvents));
-
-  maintenance
-    .command('purge-deliveries')
-    .description('delete webhook deliveries that ended (delivered or failed) older than a number of days, with their attempts')
-    .option('--older-than <days>', 'age in days', '30')
-    .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-deliveries --older-than 30 --yes')
-    .action(purge('webhook delivery', (useCases) => useCases.purgeDeliveries));
+  // Logs that only serve a while: each purge keeps a default number of days.
+  for (const [name, description, days, log, useCase] of [
+    [
+      'purge-events',
+      'delete events older than a number of days (the log live streams follow), in batches',
+      '7',
+      'event',
+      (u: UseCases) => u.purgeEvents,
+    ],
+    [
+      'purge-deliveries',
+      'delete webhook deliveries that ended (delivered or failed) older than a number of days, with their attempts',
+      '30',
+      'webhook delivery',
+      (u: UseCases) => u.purgeDeliveries,
+    ],
+  ] as const) {
+    maintenance
+      .command(name)
+      .description(description)
+      .option('--older-than <days>', 'age in days', days)
+      .addHelpText('after', `\nExample:\n  $ forumctl maintenance ${name} --older-than ${days} --yes`)
+      .action(purge(log, useCase));
+  }
 
   return maintenance;
 }

@@ -33,19 +33,25 @@ describe('the server process', () => {
   });
 });
 
+/** A logger at `info` whose lines are kept, each as `parse` makes it. */
+async function capturedLog<T>(parse: (line: string) => T) {
+  const { pino } = await import('pino');
+  const { Writable } = await import('node:stream');
+  const lines: T[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(parse(chunk.toString()));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, sink), lines };
+}
+
 describe('request logs', () => {
   it('write one structured line per request, with an id, and never a credential', async () => {
-    const { pino } = await import('pino');
-    const { Writable } = await import('node:stream');
     const { createApp } = await import('../../src/adapters/http/app.js');
     const { checkedApi } = await import('../support/openapi.js');
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()));
-        done();
-      },
-    });
+    const { logger, lines } = await capturedLog(JSON.parse);
     const env = testEnv();
     const app = createApp({
       useCases: env.useCases,
@@ -53,7 +59,7 @@ describe('request logs', () => {
       scope: env.scope,
       isReady: async () => true,
       isUnavailable: () => false,
-      logger: pino({ level: 'info' }, sink),
+      logger,
       tokenLifetimes: { accessSeconds: 60, refreshSeconds: 60 },
     });
     const res = await checkedApi(app).get('/api/v3/topics?access_token=s3cret&limit=5').set('X-Request-Id', 'abc-123');
@@ -66,24 +72,16 @@ describe('request logs', () => {
   });
 
   it('give each request a UUID unless the caller sent a plain id, and put it on every line of that request, a 500 included', async () => {
-    const { pino } = await import('pino');
-    const { Writable } = await import('node:stream');
     const { createApp } = await import('../../src/adapters/http/app.js');
     const { appDependencies } = await import('../support/env.js');
     const { checkedApi } = await import('../support/openapi.js');
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()));
-        done();
-      },
-    });
+    const { logger, lines } = await capturedLog(JSON.parse);
     const dependencies = appDependencies();
     const failing = {
       ...dependencies.useCases,
       listTopics: { execute: async () => Promise.reject(new Error('the unexpected')) },
     } as unknown as typeof dependencies.useCases;
-    const app = createApp({ ...dependencies, useCases: failing, logger: pino({ level: 'info' }, sink) });
+    const app = createApp({ ...dependencies, useCases: failing, logger });
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
     const first = (await checkedApi(app).get('/api/v3/nodes')).headers['x-request-id'];
@@ -105,20 +103,12 @@ describe('request logs', () => {
   });
 
   it('redact every spelling of a credential the server honours, by meaning rather than by name', async () => {
-    const { pino } = await import('pino');
-    const { Writable } = await import('node:stream');
     const { createApp } = await import('../../src/adapters/http/app.js');
     const { appDependencies } = await import('../support/env.js');
     const { makeUser } = await import('../support/builders.js');
     const { checkedApi } = await import('../support/openapi.js');
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const app = createApp({ ...appDependencies(), logger: pino({ level: 'info' }, sink) });
+    const { logger, lines } = await capturedLog((line) => line);
+    const app = createApp({ ...appDependencies(), logger });
     const alice = await makeUser('alice');
     const secrets = [alice.token];
     for (const spelling of ['access_token', 'access_token[]', '%61ccess_token', 'access%5Ftoken']) {

@@ -6,6 +6,7 @@ import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { WebhookReceiver, type ReceivedDelivery } from '../support/webhook-receiver.js';
+import { until } from '../support/wait.js';
 import { WebhookWorker } from '../../src/adapters/webhooks/delivery-worker.js';
 
 const SECRET = 'a shared secret';
@@ -46,14 +47,6 @@ async function jobReleased(deliveryId: string): Promise<void> {
     await sleep(25);
   }
   throw new Error(`the job of delivery ${deliveryId} stayed locked`);
-}
-
-async function until(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('the condition did not come true in time');
-    await sleep(25);
-  }
 }
 
 describe('webhooks (contract §13)', () => {

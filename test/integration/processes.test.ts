@@ -6,6 +6,7 @@ import pg from 'pg';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { until } from '../support/wait.js';
 
 /** The child processes of `pid` (Linux). */
 function childrenOf(pid: number): number[] {
@@ -17,14 +18,6 @@ function childrenOf(pid: number): number[] {
       .map(Number);
   } catch {
     return [];
-  }
-}
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('the condition did not come true in time');
-    await sleep(50);
   }
 }
 
@@ -114,7 +107,7 @@ describe('several processes on one database (contract §15: nothing shared lives
       this.timeout(60_000);
       server = await startServerProcess({ DATABASE_URL: testEnv().config.databaseUrl!, WEB_CONCURRENCY: '2' });
       const primary = server.child.pid!;
-      await until(() => childrenOf(primary).length === 2);
+      await until(() => childrenOf(primary).length === 2, 15_000);
       for (let i = 0; i < 30; i++) expect((await fetch(`${server.url}/api/v3/nodes`)).status).to.equal(200);
       const metrics = await (await fetch(`${server.url}/metrics`)).text();
       const served = /^http_request_duration_seconds_count\{method="GET",route="\/api\/v3\/nodes",status="200"\} (\d+)$/m.exec(
@@ -127,8 +120,8 @@ describe('several processes on one database (contract §15: nothing shared lives
       await until(() => {
         const workers = childrenOf(primary);
         return workers.length === 2 && !workers.includes(victim!);
-      });
-      await until(async () => (await fetch(`${server!.url}/readyz`).catch(() => null))?.status === 200);
+      }, 15_000);
+      await until(async () => (await fetch(`${server!.url}/readyz`).catch(() => null))?.status === 200, 15_000);
       expect(server.output()).to.contain('a worker stopped; starting another');
     });
 
@@ -136,7 +129,7 @@ describe('several processes on one database (contract §15: nothing shared lives
       this.timeout(60_000);
       server = await startServerProcess({ DATABASE_URL: testEnv().config.databaseUrl!, WEB_CONCURRENCY: '2' });
       const primary = server.child.pid!;
-      await until(() => childrenOf(primary).length === 2);
+      await until(() => childrenOf(primary).length === 2, 15_000);
       locker = new pg.Client({ connectionString: testEnv().config.databaseUrl! });
       await locker.connect();
       await locker.query('begin; lock table topics in access exclusive mode');

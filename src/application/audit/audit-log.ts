@@ -8,8 +8,7 @@ import {
   type DomainEvent,
   type ModerationActed,
 } from '../../domain/events.js';
-import { Forbidden } from '../../domain/shared/errors.js';
-import { type Actor, requireUser } from '../actor.js';
+import { type Actor, requireAdmin } from '../actor.js';
 import type { InTransactionConsumer } from '../events.js';
 import { Id, ListLimit, Offset, maybe, oneOf, readAll, Text } from '../inputs.js';
 import type { Clock } from '../ports.js';
@@ -77,8 +76,7 @@ export class ListAudit {
   constructor(private readonly log: AuditLog) {}
 
   async execute(actor: Actor, filters: Record<string, unknown>): Promise<AuditEntry[]> {
-    const user = requireUser(actor);
-    if (user.role !== 'admin') throw new Forbidden();
+    requireAdmin(actor);
     const read = readAll(AuditFilters, filters);
     return this.log.list({
       ...(read.action ? { action: read.action } : {}),

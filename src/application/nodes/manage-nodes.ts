@@ -1,8 +1,8 @@
-import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
+import { NotFound, RuleViolated } from '../../domain/shared/errors.js';
 import { moderationActed } from '../../domain/events.js';
 import { Node } from '../../domain/nodes/node.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
-import { type Actor, type ActingUser, requireUser } from '../actor.js';
+import { type Actor, requireAdmin } from '../actor.js';
 import type { DomainEvents } from '../events.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 
@@ -13,14 +13,7 @@ export interface CreateNodeInput {
   hidden?: boolean;
 }
 
-/** Nodes are the forum's structure: administrators shape it, and the audit log keeps each change. */
-function requireAdmin(actor: Actor): ActingUser {
-  const user = requireUser(actor);
-  if (user.role !== 'admin') throw new Forbidden();
-  return user;
-}
-
-/** Returns the new node's id. */
+/** Nodes are the forum's structure: administrators shape it, and the audit log keeps each change. Returns the id. */
 export class CreateNode {
   constructor(
     private readonly nodes: NodeRepository,

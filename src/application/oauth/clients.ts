@@ -1,6 +1,6 @@
-import { Forbidden, RuleViolated } from '../../domain/shared/errors.js';
+import { RuleViolated } from '../../domain/shared/errors.js';
 import { moderationActed } from '../../domain/events.js';
-import { type Actor, requireUser } from '../actor.js';
+import { type Actor, requireAdmin } from '../actor.js';
 import type { DomainEvents } from '../events.js';
 import type { Clock, SecretGenerator, UnitOfWork } from '../ports.js';
 import type { CredentialThrottle } from './credential-throttle.js';
@@ -65,8 +65,7 @@ export class CreateApp {
     input: { name: string; redirectUris?: readonly string[]; public?: boolean },
     reason: string | null = null,
   ): Promise<{ app: ClientApp; clientSecret: string | null }> {
-    const admin = requireUser(actor);
-    if (admin.role !== 'admin') throw new Forbidden();
+    const admin = requireAdmin(actor);
     const name = input.name.trim();
     if (name === '' || name.length > 100) throw new RuleViolated('Validation failed: Name must be 1 to 100 characters');
     const redirectUris = [...new Set((input.redirectUris ?? []).map((uri) => uri.trim()).filter((uri) => uri !== ''))];

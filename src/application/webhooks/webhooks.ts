@@ -1,6 +1,6 @@
-import { Forbidden, InvalidInput, NotFound } from '../../domain/shared/errors.js';
+import { InvalidInput, NotFound } from '../../domain/shared/errors.js';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../domain/events.js';
-import type { ActingUser } from '../actor.js';
+import { type ActingUser, requireAdmin } from '../actor.js';
 import type { Clock, SecretGenerator } from '../ports.js';
 
 /** A subscription: `events` lists the event types it wants, or is `['*']` for all of them. */
@@ -107,7 +107,7 @@ export class ManageWebhooks {
     actor: ActingUser,
     input: { url: string; events: readonly string[]; secret?: string },
   ): Promise<{ webhook: Webhook; generatedSecret: string | null }> {
-    requireAdmin(actor);
+    requireWebhookAdmin(actor);
     const refusal = this.transport.refusal(input.url);
     if (refusal) throw new InvalidInput('url', refusal);
     const events = subscribedEvents(input.events);
@@ -124,23 +124,23 @@ export class ManageWebhooks {
   }
 
   async list(actor: ActingUser): Promise<Webhook[]> {
-    requireAdmin(actor);
+    requireWebhookAdmin(actor);
     return this.store.list();
   }
 
   async delete(actor: ActingUser, id: number): Promise<void> {
-    requireAdmin(actor);
+    requireWebhookAdmin(actor);
     if (!(await this.store.remove(id))) throw new NotFound(`webhook ${id}`);
   }
 
   async deliveries(actor: ActingUser, webhookId: number, limit = 20): Promise<WebhookDelivery[]> {
-    requireAdmin(actor);
+    requireWebhookAdmin(actor);
     if (!(await this.store.exists(webhookId))) throw new NotFound(`webhook ${webhookId}`);
     return this.store.deliveries(webhookId, Math.min(limit, MAX_DELIVERIES_LISTED));
   }
 
   async redeliver(actor: ActingUser, deliveryId: string): Promise<void> {
-    requireAdmin(actor);
+    requireWebhookAdmin(actor);
     if (!UUID.test(deliveryId) || !(await this.store.redeliver(deliveryId.toLowerCase())))
       throw new NotFound(`delivery ${deliveryId}`);
   }
@@ -148,9 +148,7 @@ export class ManageWebhooks {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function requireAdmin(actor: ActingUser): void {
-  if (actor.role !== 'admin') throw new Forbidden('Only administrators manage webhooks');
-}
+const requireWebhookAdmin = (actor: ActingUser) => requireAdmin(actor, 'Only administrators manage webhooks');
 
 /** Known event names, or `*` alone; duplicates dropped. */
 function subscribedEvents(requested: readonly string[]): string[] {
