@@ -72,4 +72,10 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// A reader that stops early (`forumctl users list | head`) closes the pipe: that ends the output, not in a crash.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 await main(process.argv);

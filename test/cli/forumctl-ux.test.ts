@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -163,6 +164,16 @@ describe('forumctl, to the conventions of gh and kubectl', () => {
       'Add 2 users, 20 nodes, 3 topics, 1,000,000 replies, 500,000 likes, 1,000,000 notifications',
     );
     expect(result.stderr).to.contain('error: cancelled');
+  });
+
+  it('stops quietly when the reader of its output goes away (`forumctl … | head`)', async () => {
+    const child = spawn(process.execPath, ['bin/forumctl.js', 'completion', 'bash'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(stderr).to.not.contain('EPIPE');
+    expect(code).to.equal(0);
   });
 
   describe('completion', () => {
