@@ -268,8 +268,8 @@ const useCaseModule = new ContainerModule(({ bind }) => {
 
   useCase(TopicRelocation, [NodeRepository, NotificationRepository, DomainEvents]);
   useCase(Notifier, [UserRepository, TopicRepository, NotificationRepository]);
-  useCase(ListTopics, [TopicReadModel, NodeReadModel]);
-  useCase(ShowTopic, [TopicReadModel, NotificationRepository]);
+  useCase(ListTopics, [TopicReadModel]);
+  useCase(ShowTopic, [TopicReadModel]);
   useCase(CreateTopic, [
     TopicRepository,
     NodeRepository,
@@ -303,7 +303,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(PurgeDeliveries, [CounterMaintenance, Clock]);
   useCase(SeedDatabase, [DataSeeder, PasswordHasher, WordSegmenter]);
 
-  useCase(ListReplies, [TopicReadModel, ReplyReadModel]);
+  useCase(ListReplies, [ReplyReadModel]);
   useCase(CreateReply, [
     TopicRepository,
     ReplyRepository,

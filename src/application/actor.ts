@@ -21,3 +21,17 @@ export function requireAdmin(actor: Actor, refusal?: string): ActingUser {
 
 /** forumctl without `--as` acts as this built-in administrator, created by the first migration. */
 export const SYSTEM_LOGIN = 'system';
+
+/**
+ * Who calls, as a request names them: an actor already known (forumctl, a write whose caller was resolved
+ * first), or the digest of a bearer token not yet looked up. A read that takes a CallerRef looks the token up in
+ * its own statement, one round trip for both (issue 18), and returns who the caller turned out to be: an
+ * unknown, expired or revoked token reads as anonymous, as everywhere else.
+ */
+export type CallerRef = { readonly actor: Actor } | { readonly accessDigest: string; readonly at: Date };
+
+/** A read's result and the caller it found. */
+export interface Identified<T> {
+  viewer: Actor;
+  result: T;
+}

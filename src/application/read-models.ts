@@ -3,6 +3,7 @@ import type { Grade } from '../domain/topics/topic.js';
 import type { Role } from '../domain/users/role.js';
 import type { SystemEvent } from '../domain/replies/reply.js';
 import type { NotificationType } from '../domain/notifications/notification.js';
+import type { CallerRef, Identified } from './actor.js';
 
 /**
  * Views for the read side: filled straight from SQL, one query per request, no aggregate loaded.
@@ -66,7 +67,8 @@ export interface TopicListQuery {
 }
 
 export interface TopicReadModel {
-  list(query: TopicListQuery, viewer: Viewer | null): Promise<TopicView[]>;
+  /** A page of the list, the caller identified in the same statement; null when the query's node does not exist. */
+  list(query: TopicListQuery, caller: CallerRef): Promise<Identified<TopicView[] | null>>;
   /** A user's visible topics. */
   byUser(userId: number, order: UserTopicOrder, page: Page, viewer: Viewer | null): Promise<TopicView[]>;
   /** The visible topics a user favorited, most recently favorited first. */
@@ -74,8 +76,12 @@ export interface TopicReadModel {
   /** Whether a topic exists and is not deleted. */
   isVisible(id: number): Promise<boolean>;
   detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null>;
-  /** Counts one hit atomically and returns the detail with the hit included, in one round trip. */
-  detailCountingHit(id: number, viewer: Viewer | null): Promise<{ topic: TopicDetailView; meta: TopicViewerMeta } | null>;
+  /**
+   * What showing a topic does, in one statement: identifies the caller, counts one hit, marks the caller's
+   * notifications about the topic read, and returns the detail (the hit included) with the caller's meta.
+   * Null when there is no such visible topic (then nothing is counted or marked).
+   */
+  show(id: number, caller: CallerRef): Promise<Identified<{ topic: TopicDetailView; meta: TopicViewerMeta } | null>>;
   /** A topic whatever its state, deleted included (what a webhook reports about it). */
   detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null>;
 }
@@ -158,8 +164,11 @@ export interface ReplyPage {
 }
 
 export interface ReplyReadModel {
-  /** Ordered by id; deleted replies and system events included. One round trip. */
-  listForTopic(topicId: number, page: { offset: number; limit: number }, viewer: Viewer | null): Promise<ReplyPage>;
+  /**
+   * A visible topic's replies by id, deleted ones and system events included, the caller identified in the same
+   * statement; null when the topic does not exist or is deleted.
+   */
+  listForTopic(topicId: number, page: { offset: number; limit: number }, caller: CallerRef): Promise<Identified<ReplyPage | null>>;
   /** A visible reply of a visible topic, or null. */
   detail(id: number): Promise<ReplyDetailView | null>;
   /** A reply whatever its state or its topic's, deleted included (what a webhook reports about it). */
@@ -192,6 +201,8 @@ export interface NotificationReadModel {
   /** Notifications by id whoever they belong to, each as its owner sees it: one read for many users' streams. */
   byIdsOfAnyUser(ids: readonly number[]): Promise<{ userId: number; notification: NotificationView }[]>;
   unreadCount(userId: number): Promise<number>;
+  /** The caller's unread count, the caller identified in the same statement (null count: anonymous). */
+  unreadCountOf(caller: CallerRef): Promise<Identified<number | null>>;
   /** Every listed user's unread count, in one read. */
   unreadCounts(userIds: readonly number[]): Promise<Map<number, number>>;
 }

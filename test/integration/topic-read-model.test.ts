@@ -16,8 +16,8 @@ async function shape(id: number, fields: { likes?: number; replies?: number; act
 
 async function list(type: TopicListType, viewer: TestUser | null = null, nodeId: number | null = null, offset = 0, limit = 20) {
   const env = testEnv();
-  const topics = await env.scope(() => env.useCases.topics.list({ type, nodeId, offset, limit }, viewer));
-  return topics.map((topic) => topic.id);
+  const { result } = await env.scope(() => env.useCases.topics.list({ type, nodeId, offset, limit }, { actor: viewer }));
+  return result!.map((topic) => topic.id);
 }
 
 describe('SqlTopicReadModel#list', () => {
@@ -94,20 +94,21 @@ describe('SqlTopicReadModel#list', () => {
   it("knows whether others replied, for the owner's destroy ability", async () => {
     await insertReply(ids.old!, bob.id);
     const env = testEnv();
-    const [asOwner] = await env.scope(() =>
-      env.useCases.topics.list({ type: 'recent', nodeId: null, offset: 4, limit: 1 }, alice),
+    const { result } = await env.scope(() =>
+      env.useCases.topics.list({ type: 'recent', nodeId: null, offset: 4, limit: 1 }, { actor: alice }),
     );
+    const asOwner = result![0];
     expect(asOwner!.id).to.equal(ids.old);
     expect(asOwner!.hasRepliesFromOthers).to.equal(true);
   });
 });
 
-describe('SqlTopicReadModel#detailCountingHit', () => {
+describe('SqlTopicReadModel#show', () => {
   it('adds exactly 100 hits for 100 concurrent reads', async () => {
     const alice = await makeUser('alice');
     const id = await makeTopic(alice, await makeNode('General'));
     const env = testEnv();
-    await Promise.all(Array.from({ length: 100 }, () => env.scope(() => env.useCases.showTopic.execute(null, id))));
+    await Promise.all(Array.from({ length: 100 }, () => env.scope(() => env.useCases.showTopic.execute({ actor: null }, id))));
     const [row] = await env.sql<{ hits: number }>('select hits from topics where id = $1', [id]);
     expect(row!.hits).to.equal(100);
   });
@@ -118,9 +119,9 @@ describe('SqlTopicReadModel#detailCountingHit', () => {
     const env = testEnv();
     await env.sql("insert into likes (target_type, target_id, user_id) values ('topic', $1, $2)", [id, alice.id]);
     await env.sql('insert into topic_follows (topic_id, user_id) values ($1, $2)', [id, alice.id]);
-    const shown = await env.scope(() => env.useCases.topics.detailCountingHit(id, alice));
-    expect(shown!.meta).to.deep.equal({ followed: true, liked: true, favorited: false });
-    const anonymous = await env.scope(() => env.useCases.topics.detailCountingHit(id, null));
-    expect(anonymous!.meta).to.deep.equal({ followed: false, liked: false, favorited: false });
+    const shown = await env.scope(() => env.useCases.topics.show(id, { actor: alice }));
+    expect(shown.result!.meta).to.deep.equal({ followed: true, liked: true, favorited: false });
+    const anonymous = await env.scope(() => env.useCases.topics.show(id, { actor: null }));
+    expect(anonymous.result!.meta).to.deep.equal({ followed: false, liked: false, favorited: false });
   });
 });

@@ -23,6 +23,8 @@ import type {
   UserView,
 } from '../../application/read-models.js';
 import type { Viewer } from '../../domain/users/role.js';
+import type { CallerRef, Identified } from '../../application/actor.js';
+import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from './callers.js';
 import { couldBeLogin } from '../../domain/users/user.js';
 import { type Timestamp, toDate } from './timestamps.js';
 
@@ -114,29 +116,39 @@ export function topicDetailView(row: TopicDetailRow): TopicDetailView {
 export class SqlTopicReadModel implements TopicReadModel {
   constructor(private readonly sql: Sql) {}
 
-  async list(query: TopicListQuery, viewer: Viewer | null): Promise<TopicView[]> {
+  async list(query: TopicListQuery, caller: CallerRef): Promise<Identified<TopicView[] | null>> {
     const shape = LIST_SHAPES[query.type];
-    // $1 viewer, $2 limit, $3 offset, $4 node (only when filtering by node).
-    const params: unknown[] = [viewer?.id ?? null, query.limit, query.offset];
+    // $1–$5 the caller, $6 limit, $7 offset, $8 node (only when filtering by node).
+    const params: unknown[] = [...callerParams(caller), query.limit, query.offset];
+    let gate = '(select 1) gate';
     let scope: string;
     if (query.nodeId !== null) {
-      scope = 'and t.node_id = $4';
+      // No row at all when the node does not exist; one row without a topic when its page is empty.
+      gate = '(select 1 from nodes where id = $8) gate';
+      scope = 'and t.node_id = $8';
       params.push(query.nodeId);
-    } else if (viewer) {
-      scope = `and not exists (select 1 from node_blocks b where b.user_id = $1 and b.node_id = t.node_id)
-               and not exists (select 1 from user_blocks b where b.user_id = $1 and b.blocked_user_id = t.user_id)`;
+    } else if (mayBeSignedIn(caller)) {
+      // A caller's blocks apply; a token that turned out not to be live lists as the signed-out do.
+      scope = `and (v.id is not null or not n.hidden)
+               and not exists (select 1 from node_blocks b where b.user_id = v.id and b.node_id = t.node_id)
+               and not exists (select 1 from user_blocks b where b.user_id = v.id and b.blocked_user_id = t.user_id)`;
     } else {
       scope = 'and not n.hidden';
     }
-    const rows = await this.sql.all<TopicRow>(
-      `select ${TOPIC_COLUMNS}
-       from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-       where t.deleted_at is null ${scope} ${shape.where}
-       order by ${shape.orderBy}
-       limit $2 offset $3`,
+    const rows = await this.sql.all<Partial<TopicRow> & ViewerColumns>(
+      `with ${VIEWER_CTE}
+       select p.*, ${VIEWER_COLUMNS}
+       from ${gate} left join viewer v on true left join lateral (
+         select ${topicColumns('v.id')}
+         from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+         where t.deleted_at is null ${scope} ${shape.where}
+         order by ${shape.orderBy}
+         limit $6 offset $7) p on true`,
       params,
     );
-    return rows.map(topicView);
+    const viewer = viewerOf(rows[0]);
+    if (rows.length === 0) return { viewer, result: null };
+    return { viewer, result: rows.filter((row) => row.id != null).map((row) => topicView(row as TopicRow)) };
   }
 
   async byUser(userId: number, order: UserTopicOrder, page: Page, viewer: Viewer | null): Promise<TopicView[]> {
@@ -177,19 +189,27 @@ export class SqlTopicReadModel implements TopicReadModel {
     return rows[0] ? topicDetailView(rows[0]) : null;
   }
 
-  async detailCountingHit(id: number, viewer: Viewer | null): Promise<{ topic: TopicDetailView; meta: TopicViewerMeta } | null> {
-    const rows = await this.sql.all<TopicDetailRow & TopicViewerMeta>(
-      `with t as (update topics set hits = hits + 1 where id = $2 and deleted_at is null returning *)
-       select ${TOPIC_COLUMNS}, t.body, t.body_html,
-         exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = $1) as followed,
-         exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = $1) as liked,
-         exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = $1) as favorited
-       from t join users u on u.id = t.user_id join nodes n on n.id = t.node_id`,
-      [viewer?.id ?? null, id],
+  async show(id: number, caller: CallerRef): Promise<Identified<{ topic: TopicDetailView; meta: TopicViewerMeta } | null>> {
+    const rows = await this.sql.all<Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns>(
+      `with ${VIEWER_CTE},
+       t as (update topics set hits = hits + 1 where id = $6 and deleted_at is null returning *),
+       marked as (
+         update notifications set read_at = now(), updated_at = now()
+         where user_id = (select id from viewer) and topic_id = (select id from t) and read_at is null)
+       select p.*, ${VIEWER_COLUMNS}
+       from (select 1) gate left join viewer v on true left join lateral (
+         select ${topicColumns('v.id')}, t.body, t.body_html,
+           exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = v.id) as followed,
+           exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = v.id) as liked,
+           exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = v.id) as favorited
+         from t join users u on u.id = t.user_id join nodes n on n.id = t.node_id) p on true`,
+      [...callerParams(caller), id],
     );
-    const row = rows[0];
-    if (!row) return null;
-    return { topic: topicDetailView(row), meta: { followed: row.followed, liked: row.liked, favorited: row.favorited } };
+    const row = rows[0]!;
+    const viewer = viewerOf(row);
+    if (row.id == null) return { viewer, result: null };
+    const meta = { followed: row.followed!, liked: row.liked!, favorited: row.favorited! };
+    return { viewer, result: { topic: topicDetailView(row as TopicDetailRow), meta } };
   }
 
   async detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null> {
@@ -388,17 +408,32 @@ export function replyView(row: ReplyRow): ReplyView {
 export class SqlReplyReadModel implements ReplyReadModel {
   constructor(private readonly sql: Sql) {}
 
-  async listForTopic(topicId: number, page: { offset: number; limit: number }, viewer: Viewer | null): Promise<ReplyPage> {
-    const rows = await this.sql.all<ReplyRow & { liked: boolean }>(
-      `select ${REPLY_COLUMNS},
-         exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = $1) as liked
-       from replies r join users u on u.id = r.user_id
-       where r.topic_id = $2
-       order by r.id
-       limit $3 offset $4`,
-      [viewer?.id ?? null, topicId, page.limit, page.offset],
+  async listForTopic(
+    topicId: number,
+    page: { offset: number; limit: number },
+    caller: CallerRef,
+  ): Promise<Identified<ReplyPage | null>> {
+    // No row at all when the topic is not visible; one row without a reply when its page is empty.
+    const rows = await this.sql.all<Partial<ReplyRow & { liked: boolean }> & ViewerColumns>(
+      `with ${VIEWER_CTE}
+       select p.*, ${VIEWER_COLUMNS}
+       from topics t left join viewer v on true left join lateral (
+         select ${REPLY_COLUMNS},
+           exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = v.id) as liked
+         from replies r join users u on u.id = r.user_id
+         where r.topic_id = t.id
+         order by r.id
+         limit $7 offset $8) p on true
+       where t.id = $6 and t.deleted_at is null`,
+      [...callerParams(caller), topicId, page.limit, page.offset],
     );
-    return { replies: rows.map(replyView), likedReplyIds: rows.filter((row) => row.liked).map((row) => row.id) };
+    const viewer = viewerOf(rows[0]);
+    if (rows.length === 0) return { viewer, result: null };
+    const replies = rows.filter((row) => row.id != null) as (ReplyRow & { liked: boolean })[];
+    return {
+      viewer,
+      result: { replies: replies.map(replyView), likedReplyIds: replies.filter((row) => row.liked).map((row) => row.id) },
+    };
   }
 
   async detail(id: number): Promise<ReplyDetailView | null> {
@@ -521,6 +556,16 @@ export class SqlNotificationReadModel implements NotificationReadModel {
       [userId],
     );
     return rows[0]!.count;
+  }
+
+  async unreadCountOf(caller: CallerRef): Promise<Identified<number | null>> {
+    const rows = await this.sql.all<ViewerColumns & { count: number }>(
+      `with ${VIEWER_CTE}
+       select ${VIEWER_COLUMNS}, (select count(*)::int from notifications where user_id = v.id and read_at is null) as count
+       from viewer v`,
+      callerParams(caller),
+    );
+    return { viewer: viewerOf(rows[0]), result: rows[0]?.count ?? null };
   }
 
   async unreadCounts(userIds: readonly number[]): Promise<Map<number, number>> {

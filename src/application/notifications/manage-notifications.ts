@@ -1,6 +1,6 @@
 import { NotFound } from '../../domain/shared/errors.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
-import { type Actor, requireUser } from '../actor.js';
+import { type Actor, type CallerRef, type Identified, requireUser } from '../actor.js';
 import { type RawParam, Ids, read, readPage } from '../inputs.js';
 import type { NotificationReadModel, NotificationView } from '../read-models.js';
 
@@ -19,8 +19,11 @@ export class ListNotifications {
 export class CountUnreadNotifications {
   constructor(private readonly notifications: NotificationReadModel) {}
 
-  async execute(actor: Actor): Promise<number> {
-    return this.notifications.unreadCount(requireUser(actor).id);
+  /** The caller is identified by the count's own statement: 401 for anonymous callers all the same. */
+  async execute(caller: CallerRef): Promise<Identified<number>> {
+    const { viewer, result } = await this.notifications.unreadCountOf(caller);
+    requireUser(viewer);
+    return { viewer, result: result! };
   }
 }
 

@@ -1,6 +1,6 @@
 import { Forbidden, InvalidInput, NotFound } from '../../domain/shared/errors.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
-import { type ActingUser, type Actor, requireUser } from '../actor.js';
+import { type ActingUser, type Actor, type CallerRef, requireUser } from '../actor.js';
 import type { Clock, SecretGenerator, UnitOfWork } from '../ports.js';
 import type { DomainEvents } from '../events.js';
 import { moderationActed } from '../../domain/events.js';
@@ -180,8 +180,18 @@ export class Authenticate {
   ) {}
 
   async execute(token: string | undefined): Promise<Caller | null> {
-    if (!token || token.length > 512) return null;
-    return this.store.callerForAccessDigest(this.secrets.digest(token), this.clock.now());
+    const ref = this.reference(token);
+    return 'actor' in ref ? null : this.byDigest(ref);
+  }
+
+  /** The caller a token names, not looked up yet: a read model may look it up in its own statement. */
+  reference(token: string | undefined): CallerRef {
+    if (!token || token.length > 512) return { actor: null };
+    return { accessDigest: this.secrets.digest(token), at: this.clock.now() };
+  }
+
+  byDigest(ref: { accessDigest: string; at: Date }): Promise<Caller | null> {
+    return this.store.callerForAccessDigest(ref.accessDigest, ref.at);
   }
 }
 

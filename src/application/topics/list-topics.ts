@@ -1,7 +1,7 @@
 import { NotFound } from '../../domain/shared/errors.js';
 import { oneOfOr, read, readPage } from '../inputs.js';
-import type { Actor } from '../actor.js';
-import type { NodeReadModel, TopicReadModel, TopicView } from '../read-models.js';
+import type { CallerRef, Identified } from '../actor.js';
+import type { TopicReadModel, TopicView } from '../read-models.js';
 import { TOPIC_LIST_TYPES } from '../read-models.js';
 
 export interface ListTopicsInput {
@@ -14,15 +14,14 @@ export interface ListTopicsInput {
 /** The list type, in any case; an unknown type lists as the default, `last_actived` (contract §6). */
 export const TopicListTypeInput = oneOfOr(TOPIC_LIST_TYPES, 'last_actived');
 
+/** A page of topics; the caller's blocks apply (contract §6). The node's existence is checked by the same read. */
 export class ListTopics {
-  constructor(
-    private readonly topics: TopicReadModel,
-    private readonly nodes: NodeReadModel,
-  ) {}
+  constructor(private readonly topics: TopicReadModel) {}
 
-  async execute(actor: Actor, input: ListTopicsInput): Promise<TopicView[]> {
+  async execute(caller: CallerRef, input: ListTopicsInput): Promise<Identified<TopicView[]>> {
     const query = { type: read(TopicListTypeInput, input.type, 'type'), nodeId: input.nodeId ?? null, ...readPage(input) };
-    if (query.nodeId !== null && !(await this.nodes.get(query.nodeId))) throw new NotFound('node');
-    return this.topics.list(query, actor);
+    const { viewer, result } = await this.topics.list(query, caller);
+    if (!result) throw new NotFound('node');
+    return { viewer, result };
   }
 }

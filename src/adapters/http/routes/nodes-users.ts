@@ -88,7 +88,7 @@ export function nodeRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
         errors: [404],
       },
       async (ctx) => {
-        await app.blockNode.execute(actorOf(ctx), pathId(ctx.params.id), block);
+        await app.blockNode.execute((await actorOf(ctx)), pathId(ctx.params.id), block);
         ctx.body = OK;
       },
     );
@@ -102,7 +102,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
   const params = (ctx: { state: { params: Params } }) => ctx.state.params as Params;
 
   const me: RouterMiddleware = async (ctx) => {
-    const user = requireUser(actorOf(ctx));
+    const user = requireUser(await actorOf(ctx));
     const detail = await app.users.byId(user.id);
     if (!detail) throw new NotFound('user');
     ctx.body = { user: wire.userDetail(detail, user) };
@@ -173,7 +173,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
       errors: [400, 403, 404],
     },
     async (ctx) => {
-      const actor = requireUser(actorOf(ctx)); // authentication before parameters (contract §2)
+      const actor = requireUser(await actorOf(ctx)); // authentication before parameters (contract §2)
       const users = await app.listBlockedUsers.execute(actor, ctx.params.login!, readAll(PageQuery, params(ctx)));
       ctx.body = { blocked: users.map((user) => wire.user(user)) };
     },
@@ -200,7 +200,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
       errors: [400, 404],
     },
     async (ctx) => {
-      const actor = actorOf(ctx);
+      const actor = await actorOf(ctx);
       const topics = await app.listUserTopics.execute(actor, ctx.params.login!, readAll(TopicsQuery, params(ctx)));
       ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
     },
@@ -226,7 +226,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
       errors: [400, 404],
     },
     async (ctx) => {
-      const actor = actorOf(ctx);
+      const actor = await actorOf(ctx);
       const topics = await app.listUserFavorites.execute(actor, ctx.params.login!, readAll(PageQuery, params(ctx)));
       ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
     },
@@ -252,7 +252,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
       errors: [400, 404],
     },
     async (ctx) => {
-      const actor = actorOf(ctx);
+      const actor = await actorOf(ctx);
       const replies = await app.listUserReplies.execute(ctx.params.login!, readAll(PageQuery, params(ctx)));
       ctx.body = { replies: replies.map((reply) => wire.replyDetail(reply, actor)) };
     },
@@ -307,7 +307,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
       errors: [404],
     },
     async (ctx) => {
-      const actor = actorOf(ctx);
+      const actor = await actorOf(ctx);
       const { user, meta } = await app.showUser.execute(actor, ctx.params.login!);
       ctx.body = { user: wire.userDetail(user, actor), meta };
     },
@@ -332,7 +332,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
         errors: [404],
       },
       async (ctx) => {
-        await app.followUser.execute(actorOf(ctx), ctx.params.login!, on);
+        await app.followUser.execute((await actorOf(ctx)), ctx.params.login!, on);
         ctx.body = OK;
       },
     );
@@ -356,7 +356,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
         errors: [404],
       },
       async (ctx) => {
-        await app.blockUser.execute(actorOf(ctx), ctx.params.login!, on);
+        await app.blockUser.execute((await actorOf(ctx)), ctx.params.login!, on);
         ctx.body = OK;
       },
     );

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requireUser } from '../../../application/actor.js';
 import { Ids, ListLimit, MAX_ID, Offset, maybe, read, readAll, wholeNumber } from '../../../application/inputs.js';
 import type { UseCases } from '../../../application/use-cases.js';
-import { actorOf } from '../auth.js';
+import { actorOf, callerRefOf, identify } from '../auth.js';
 import { type Params, IdPath, pathId } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
 import { NotificationSchema, OkSchema } from '../../presentation/schemas.js';
@@ -56,7 +56,7 @@ export function notificationRoutes(
       errors: [400],
     },
     async (ctx) => {
-      const user = requireUser(actorOf(ctx));
+      const user = requireUser(await actorOf(ctx));
       const raw = ctx.get('last-event-id') || params(ctx).last_event_id;
       const lastEventId = read(LastEventId, raw === '' ? undefined : raw, 'Last-Event-ID') ?? null;
       await streams.open(ctx, user, lastEventId);
@@ -83,7 +83,7 @@ export function notificationRoutes(
     },
     async (ctx) => {
       // Authentication comes before the parameters (contract §2).
-      const user = requireUser(actorOf(ctx));
+      const user = requireUser(await actorOf(ctx));
       const page = readAll(PageQuery, params(ctx));
       const notifications = await app.listNotifications.execute(user, page);
       ctx.body = { notifications: notifications.map((notification) => wire.notification(notification, user)) };
@@ -103,7 +103,9 @@ export function notificationRoutes(
       errors: [],
     },
     async (ctx) => {
-      ctx.body = { count: await app.countUnreadNotifications.execute(actorOf(ctx)) };
+      const { viewer, result } = await app.countUnreadNotifications.execute(callerRefOf(ctx));
+      identify(ctx, viewer);
+      ctx.body = { count: result };
     },
   );
 
@@ -122,7 +124,7 @@ export function notificationRoutes(
       errors: [400],
     },
     async (ctx) => {
-      await app.markNotificationsRead.execute(actorOf(ctx), params(ctx).ids);
+      await app.markNotificationsRead.execute((await actorOf(ctx)), params(ctx).ids);
       ctx.body = OK;
     },
   );
@@ -140,7 +142,7 @@ export function notificationRoutes(
       errors: [],
     },
     async (ctx) => {
-      await app.deleteAllNotifications.execute(actorOf(ctx));
+      await app.deleteAllNotifications.execute((await actorOf(ctx)));
       ctx.body = OK;
     },
   );
@@ -160,7 +162,7 @@ export function notificationRoutes(
       errors: [404],
     },
     async (ctx) => {
-      await app.deleteNotification.execute(actorOf(ctx), pathId(ctx.params.id));
+      await app.deleteNotification.execute((await actorOf(ctx)), pathId(ctx.params.id));
       ctx.body = OK;
     },
   );

@@ -54,7 +54,7 @@ export function photoRoutes(app: UseCases, docs: ApiDescription, prefix: string)
       errors: [400, 403],
     },
     async (ctx) => {
-      const actor = actorOf(ctx);
+      const actor = await actorOf(ctx);
       requireUser(actor); // before reading up to 5 MiB from a stranger
       await receive(ctx as never, async () => undefined).catch((error: unknown) => {
         throw uploadError(error);

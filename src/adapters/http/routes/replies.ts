@@ -5,7 +5,7 @@ import { LikeTargetInput } from '../../../application/likes/like.js';
 import { ReplyLimit } from '../../../application/replies/list-replies.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { NotFound } from '../../../domain/shared/errors.js';
-import { actorOf } from '../auth.js';
+import { actorOf, callerRefOf, identify } from '../auth.js';
 import { type Params, IdPath, pathId, ReasonQuery } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
 import { LikeResultSchema, OkSchema, ReplyDetailSchema, ReplySchema } from '../../presentation/schemas.js';
@@ -24,7 +24,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
   async function detail(id: number, ctx: RouterContext) {
     const reply = await app.replies.detail(id);
     if (!reply) throw new NotFound('reply');
-    return { reply: wire.replyDetail(reply, actorOf(ctx)) };
+    return { reply: wire.replyDetail(reply, (await actorOf(ctx))) };
   }
 
   docs.route(
@@ -51,9 +51,12 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
     },
     async (ctx) => {
       const page = readAll(PageQuery, params(ctx));
-      const actor = actorOf(ctx);
-      const { replies, likedReplyIds } = await app.listReplies.execute(actor, { topicId: pathId(ctx.params.id), ...page });
-      ctx.body = { replies: replies.map((reply) => wire.reply(reply, actor)), meta: { user_liked_reply_ids: likedReplyIds } };
+      const { viewer, result } = await app.listReplies.execute(callerRefOf(ctx), { topicId: pathId(ctx.params.id), ...page });
+      identify(ctx, viewer);
+      ctx.body = {
+        replies: result.replies.map((reply) => wire.reply(reply, viewer)),
+        meta: { user_liked_reply_ids: result.likedReplyIds },
+      };
     },
   );
 
@@ -74,7 +77,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [400, 403, 404],
     },
     async (ctx) => {
-      const id = await app.createReply.execute(actorOf(ctx), { topicId: pathId(ctx.params.id), body: params(ctx).body });
+      const id = await app.createReply.execute((await actorOf(ctx)), { topicId: pathId(ctx.params.id), body: params(ctx).body });
       ctx.body = await detail(id, ctx);
     },
   );
@@ -117,7 +120,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       },
       async (ctx) => {
         const id = pathId(ctx.params.id);
-        await app.updateReply.execute(actorOf(ctx), { id, body: params(ctx).body });
+        await app.updateReply.execute((await actorOf(ctx)), { id, body: params(ctx).body });
         ctx.body = await detail(id, ctx);
       },
     );
@@ -139,7 +142,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [400, 403, 404],
     },
     async (ctx) => {
-      await app.deleteReply.execute(actorOf(ctx), pathId(ctx.params.id), readReason(params(ctx).reason));
+      await app.deleteReply.execute((await actorOf(ctx)), pathId(ctx.params.id), readReason(params(ctx).reason));
       ctx.body = OK;
     },
   );
@@ -168,7 +171,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       },
       async (ctx) => {
         const { obj_type, obj_id } = params(ctx);
-        ctx.body = await app.like.execute(actorOf(ctx), { type: obj_type, id: obj_id }, like);
+        ctx.body = await app.like.execute((await actorOf(ctx)), { type: obj_type, id: obj_id }, like);
       },
     );
   }

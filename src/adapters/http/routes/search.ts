@@ -38,7 +38,7 @@ export function searchRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pr
       errors: [400],
     },
     async (ctx) => {
-      const actor = actorOf(ctx);
+      const actor = await actorOf(ctx);
       const results = await app.search.execute(actor, ctx.state.params as Params);
       ctx.body = { results: results.map((result) => wire.searchResult(result, actor)) };
     },

@@ -5,7 +5,7 @@ import { Id, ListLimit, maybe, Offset, readAll, readReason, Text } from '../../.
 import { TopicListTypeInput } from '../../../application/topics/list-topics.js';
 import { TopicActionInput } from '../../../application/topics/topic-action.js';
 import type { UseCases } from '../../../application/use-cases.js';
-import { actorOf } from '../auth.js';
+import { actorOf, callerRefOf, identify } from '../auth.js';
 import { type Params, IdPath, pathId, ReasonParam, ReasonQuery } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
 import { OkSchema, TopicDetailSchema, TopicMetaSchema, TopicSchema } from '../../presentation/schemas.js';
@@ -40,7 +40,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
   const params = (ctx: { state: { params: Params } }) => ctx.state.params;
 
   async function detail(id: number, ctx: RouterContext) {
-    const actor = actorOf(ctx);
+    const actor = await actorOf(ctx);
     const topic = await app.topics.detail(id, actor);
     if (!topic) throw new NotFound('topic');
     return { topic: wire.topicDetail(topic, actor) };
@@ -66,13 +66,14 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
     },
     async (ctx) => {
       const query = readAll(ListQuery, params(ctx));
-      const actor = actorOf(ctx);
+      const caller = callerRefOf(ctx);
       const list = async () => {
         const input = { type: query.type, nodeId: query.node_id, offset: query.offset, limit: query.limit };
-        const topics = await app.listTopics.execute(actor, input);
-        return { topics: topics.map((topic) => wire.topic(topic, actor)) };
+        const { viewer, result: topics } = await app.listTopics.execute(caller, input);
+        identify(ctx, viewer);
+        return { topics: topics.map((topic) => wire.topic(topic, viewer)) };
       };
-      if (frontPage && actor === null && query.offset === 0) {
+      if (frontPage && 'actor' in caller && caller.actor === null && query.offset === 0) {
         // Everyone signed out sees the same first pages: served as text from the front-page cache.
         const key = `${query.type}|${query.node_id ?? ''}|${query.limit}`;
         ctx.type = 'application/json';
@@ -102,14 +103,14 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [404],
     },
     async (ctx) => {
-      const actor = actorOf(ctx);
       // HEAD is safe by definition: it looks without reading, so it counts no hit and marks nothing read.
       if (ctx.method === 'HEAD') {
         ctx.body = { ...(await detail(pathId(ctx.params.id), ctx)), meta: { followed: false, liked: false, favorited: false } };
         return;
       }
-      const { topic, meta } = await app.showTopic.execute(actor, pathId(ctx.params.id));
-      ctx.body = { topic: wire.topicDetail(topic, actor), meta };
+      const { viewer, result } = await app.showTopic.execute(callerRefOf(ctx), pathId(ctx.params.id));
+      identify(ctx, viewer);
+      ctx.body = { topic: wire.topicDetail(result.topic, viewer), meta: result.meta };
     },
   );
 
@@ -129,7 +130,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
     },
     async (ctx) => {
       const { title, body, node_id } = params(ctx);
-      const id = await app.createTopic.execute(actorOf(ctx), { title, body, nodeId: node_id });
+      const id = await app.createTopic.execute((await actorOf(ctx)), { title, body, nodeId: node_id });
       ctx.body = await detail(id, ctx);
     },
   );
@@ -155,7 +156,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       async (ctx) => {
         const { title, body, node_id, reason } = params(ctx);
         const id = pathId(ctx.params.id);
-        await app.updateTopic.execute(actorOf(ctx), { id, title, body, nodeId: node_id, reason: readReason(reason) });
+        await app.updateTopic.execute((await actorOf(ctx)), { id, title, body, nodeId: node_id, reason: readReason(reason) });
         ctx.body = await detail(id, ctx);
       },
     );
@@ -177,7 +178,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [400, 403, 404],
     },
     async (ctx) => {
-      await app.deleteTopic.execute(actorOf(ctx), pathId(ctx.params.id), readReason(params(ctx).reason));
+      await app.deleteTopic.execute((await actorOf(ctx)), pathId(ctx.params.id), readReason(params(ctx).reason));
       ctx.body = OK;
     },
   );
@@ -201,7 +202,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
         errors: [404],
       },
       async (ctx) => {
-        await app.followTopic.execute(actorOf(ctx), pathId(ctx.params.id), on);
+        await app.followTopic.execute((await actorOf(ctx)), pathId(ctx.params.id), on);
         ctx.body = OK;
       },
     );
@@ -225,7 +226,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
         errors: [404],
       },
       async (ctx) => {
-        await app.favoriteTopic.execute(actorOf(ctx), pathId(ctx.params.id), on);
+        await app.favoriteTopic.execute((await actorOf(ctx)), pathId(ctx.params.id), on);
         ctx.body = OK;
       },
     );
@@ -247,7 +248,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [400, 403, 404],
     },
     async (ctx) => {
-      await app.topicAction.execute(actorOf(ctx), pathId(ctx.params.id), 'ban', readReason(params(ctx).reason));
+      await app.topicAction.execute((await actorOf(ctx)), pathId(ctx.params.id), 'ban', readReason(params(ctx).reason));
       ctx.body = OK;
     },
   );
@@ -269,7 +270,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
     },
     async (ctx) => {
       const { type, reason } = params(ctx);
-      await app.topicAction.execute(actorOf(ctx), pathId(ctx.params.id), type, readReason(reason));
+      await app.topicAction.execute((await actorOf(ctx)), pathId(ctx.params.id), type, readReason(reason));
       ctx.body = OK;
     },
   );
