@@ -269,7 +269,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(TopicRelocation, [NodeRepository, NotificationRepository, DomainEvents]);
   useCase(Notifier, [UserRepository, TopicRepository, NotificationRepository]);
   useCase(ListTopics, [TopicReadModel]);
-  useCase(ShowTopic, [TopicReadModel]);
+  useCase(ShowTopic, [TopicReadModel, DomainEvents]);
   useCase(CreateTopic, [
     TopicRepository,
     NodeRepository,

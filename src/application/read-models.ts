@@ -48,6 +48,13 @@ export interface TopicViewerMeta {
   favorited: boolean;
 }
 
+export interface ShownTopic {
+  topic: TopicDetailView;
+  meta: TopicViewerMeta;
+  /** Whether the show marked some of the caller's notifications read (their unread count changed). */
+  markedRead: boolean;
+}
+
 export interface Page {
   offset: number;
   limit: number;
@@ -81,7 +88,7 @@ export interface TopicReadModel {
    * notifications about the topic read, and returns the detail (the hit included) with the caller's meta.
    * Null when there is no such visible topic (then nothing is counted or marked).
    */
-  show(id: number, caller: CallerRef): Promise<Identified<{ topic: TopicDetailView; meta: TopicViewerMeta } | null>>;
+  show(id: number, caller: CallerRef): Promise<Identified<ShownTopic | null>>;
   /** A topic whatever its state, deleted included (what a webhook reports about it). */
   detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null>;
 }

@@ -86,11 +86,20 @@ describe('reads that identify their caller themselves', () => {
     expect(asRevoked.viewer).to.equal(null);
     expect(await unread(bob)).to.equal(1);
 
-    const shown = await env.useCases.topics.show(visibleTopic, byToken(alice.token));
+    const readEvents = async () =>
+      (await env.sql<{ payload: { userIds: number[] } }>("select payload from events where type = 'notification.read'")).map(
+        (row) => row.payload.userIds,
+      );
+    const shown = await env.scope(() => env.useCases.showTopic.execute(byToken(alice.token), visibleTopic));
     expect(shown.viewer!.id).to.equal(alice.id);
-    expect(shown.result!.topic.hits).to.equal(2);
+    expect(shown.result.topic.hits).to.equal(2);
+    expect(shown.result.markedRead).to.equal(true);
     expect(await unread(alice)).to.equal(0);
     expect(await unread(bob)).to.equal(1);
+    // The unread count changed: said as an event (live streams send the new count), once.
+    expect(await readEvents()).to.deep.equal([[alice.id]]);
+    await env.scope(() => env.useCases.showTopic.execute(byToken(alice.token), visibleTopic));
+    expect(await readEvents()).to.deep.equal([[alice.id]]);
 
     await env.sql('update topics set deleted_at = now() where id = $1', [visibleTopic]);
     const gone = await env.useCases.topics.show(visibleTopic, byToken(bob.token));

@@ -10,6 +10,7 @@ import type {
   ReplyPage,
   ReplyReadModel,
   ReplyView,
+  ShownTopic,
   TopicDetailView,
   TopicListQuery,
   TopicListType,
@@ -189,14 +190,15 @@ export class SqlTopicReadModel implements TopicReadModel {
     return rows[0] ? topicDetailView(rows[0]) : null;
   }
 
-  async show(id: number, caller: CallerRef): Promise<Identified<{ topic: TopicDetailView; meta: TopicViewerMeta } | null>> {
-    const rows = await this.sql.all<Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns>(
+  async show(id: number, caller: CallerRef): Promise<Identified<ShownTopic | null>> {
+    const rows = await this.sql.all<Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns & { marked: number }>(
       `with ${VIEWER_CTE},
        t as (update topics set hits = hits + 1 where id = $6 and deleted_at is null returning *),
        marked as (
          update notifications set read_at = now(), updated_at = now()
-         where user_id = (select id from viewer) and topic_id = (select id from t) and read_at is null)
-       select p.*, ${VIEWER_COLUMNS}
+         where user_id = (select id from viewer) and topic_id = (select id from t) and read_at is null
+         returning 1)
+       select p.*, ${VIEWER_COLUMNS}, (select count(*)::int from marked) as marked
        from (select 1) gate left join viewer v on true left join lateral (
          select ${topicColumns('v.id')}, t.body, t.body_html,
            exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = v.id) as followed,
@@ -209,7 +211,7 @@ export class SqlTopicReadModel implements TopicReadModel {
     const viewer = viewerOf(row);
     if (row.id == null) return { viewer, result: null };
     const meta = { followed: row.followed!, liked: row.liked!, favorited: row.favorited! };
-    return { viewer, result: { topic: topicDetailView(row as TopicDetailRow), meta } };
+    return { viewer, result: { topic: topicDetailView(row as TopicDetailRow), meta, markedRead: row.marked > 0 } };
   }
 
   async detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null> {
