@@ -13,6 +13,8 @@ import { LikeObject } from './application/likes/like.js';
 import { CreateReply } from './application/replies/create-reply.js';
 import { DeleteReply } from './application/replies/delete-reply.js';
 import { ListReplies } from './application/replies/list-replies.js';
+import { ReplyWriter } from './application/replies/reply-writer.js';
+import { SqlReplyWriter } from './adapters/persistence/reply-writer.js';
 import { UpdateReply } from './application/replies/update-reply.js';
 import { Notifier } from './application/notifications/notifier.js';
 import { RecordedNotifications } from './application/notifications/recorded-notifications.js';
@@ -168,6 +170,7 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, NodeRepository, (em: EntityManager, sql: Sql) => new MikroOrmNodeRepository(em, sql), [Em, SqlRunner]);
   provide(bind, TopicRepository, (em: EntityManager, sql: Sql) => new MikroOrmTopicRepository(em, sql), [Em, SqlRunner]);
   provide(bind, ReplyRepository, (em: EntityManager, sql: Sql) => new MikroOrmReplyRepository(em, sql), [Em, SqlRunner]);
+  provide(bind, ReplyWriter, (sql: Sql) => new SqlReplyWriter(sql), [SqlRunner]);
   provide(
     bind,
     NotificationRepository,
@@ -267,7 +270,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(ListApps, [ClientStore]);
 
   useCase(TopicRelocation, [NodeRepository, NotificationRepository, DomainEvents]);
-  useCase(Notifier, [UserRepository, TopicRepository, NotificationRepository]);
+  useCase(Notifier, [UserRepository, NotificationRepository]);
   useCase(ListTopics, [TopicReadModel]);
   useCase(ShowTopic, [TopicReadModel, DomainEvents]);
   useCase(CreateTopic, [
@@ -304,16 +307,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(SeedDatabase, [DataSeeder, PasswordHasher, WordSegmenter]);
 
   useCase(ListReplies, [ReplyReadModel]);
-  useCase(CreateReply, [
-    TopicRepository,
-    ReplyRepository,
-    UserRepository,
-    Notifier,
-    MarkdownRenderer,
-    DomainEvents,
-    UnitOfWork,
-    Clock,
-  ]);
+  useCase(CreateReply, [ReplyWriter, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(SearchContent, [SearchReadModel, WordSegmenter, HtmlText]);
   useCase(ReindexSearch, [SearchIndex, WordSegmenter, HtmlText]);

@@ -175,7 +175,11 @@ export interface ReplyReadModel {
    * A visible topic's replies by id, deleted ones and system events included, the caller identified in the same
    * statement; null when the topic does not exist or is deleted.
    */
-  listForTopic(topicId: number, page: { offset: number; limit: number }, caller: CallerRef): Promise<Identified<ReplyPage | null>>;
+  listForTopic(
+    topicId: number,
+    page: { offset: number; limit: number },
+    caller: CallerRef,
+  ): Promise<Identified<ReplyPage | null>>;
   /** A visible reply of a visible topic, or null. */
   detail(id: number): Promise<ReplyDetailView | null>;
   /** A reply whatever its state or its topic's, deleted included (what a webhook reports about it). */

@@ -78,18 +78,26 @@ describe('reads that identify their caller themselves', () => {
       ]);
     }
     const unread = async (user: TestUser) =>
-      (await env.sql<{ n: number }>('select count(*)::int as n from notifications where user_id = $1 and read_at is null', [
-        user.id,
-      ]))[0]!.n;
+      (
+        await env.sql<{ n: number }>('select count(*)::int as n from notifications where user_id = $1 and read_at is null', [
+          user.id,
+        ])
+      )[0]!.n;
 
     const asRevoked = await env.useCases.topics.show(visibleTopic, byToken(await revoked(bob)));
     expect(asRevoked.viewer).to.equal(null);
     expect(await unread(bob)).to.equal(1);
 
+    const [{ last }] = (await env.sql<{ last: number }>('select coalesce(max(id), 0)::int as last from events')) as [
+      { last: number },
+    ];
     const readEvents = async () =>
-      (await env.sql<{ payload: { userIds: number[] } }>("select payload from events where type = 'notification.read'")).map(
-        (row) => row.payload.userIds,
-      );
+      (
+        await env.sql<{ payload: { userIds: number[] } }>(
+          "select payload from events where type = 'notification.read' and id > $1 order by id",
+          [last],
+        )
+      ).map((row) => row.payload.userIds);
     const shown = await env.scope(() => env.useCases.showTopic.execute(byToken(alice.token), visibleTopic));
     expect(shown.viewer!.id).to.equal(alice.id);
     expect(shown.result.topic.hits).to.equal(2);

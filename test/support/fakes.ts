@@ -48,14 +48,7 @@ export class FakeTopics implements TopicRepository {
   async countVisibleInNode(nodeId: number) {
     return [...this.rows.values()].filter((t) => t.nodeId === nodeId && t.deletedAt === null).length;
   }
-  readonly replyCounts = new Map<number, number>();
-  async recordReply(topicId: number) {
-    this.replyCounts.set(topicId, (this.replyCounts.get(topicId) ?? 0) + 1);
-  }
   async recountReplies() {}
-  async followerIds() {
-    return [];
-  }
   private toggle(set: Set<string>, key: string, on: boolean) {
     const had = set.has(key);
     if (on) set.add(key);

@@ -32,7 +32,7 @@ function world() {
   const notifications = new FakeNotifications();
   const events = new RecordedEvents();
   const relocation = new TopicRelocation(nodes, notifications, events);
-  const notifier = new Notifier(users, topics, notifications);
+  const notifier = new Notifier(users, notifications);
   return {
     events,
     topics,

@@ -199,22 +199,6 @@ export class MikroOrmTopicRepository implements TopicRepository {
     return this.em.count(Topic, { nodeId, deletedAt: null });
   }
 
-  async recordReply(topicId: number, reply: { id: number; userId: number; login: string; at: Date }): Promise<void> {
-    // Row-locked and re-evaluated by PostgreSQL under concurrency: the count never loses an increment, and the
-    // last-reply fields only ever move forward to a later reply.
-    await this.sql.all(
-      `update topics set
-         replies_count = replies_count + 1,
-         last_reply_id = case when last_reply_id is null or last_reply_id < $1 then $1 else last_reply_id end,
-         last_reply_user_id = case when last_reply_id is null or last_reply_id < $1 then $2 else last_reply_user_id end,
-         last_reply_user_login = case when last_reply_id is null or last_reply_id < $1 then $3 else last_reply_user_login end,
-         replied_at = case when last_reply_id is null or last_reply_id < $1 then $4 else replied_at end,
-         last_active_at = greatest(last_active_at, $4)
-       where id = $5`,
-      [reply.id, reply.userId, reply.login, reply.at, topicId],
-    );
-  }
-
   async recountReplies(topicId: number): Promise<void> {
     // Lock the topic first: the recount below then runs on a snapshot taken after every concurrent reply that
     // got to the topic before us has committed, and replies after us wait for our commit.
@@ -232,11 +216,6 @@ export class MikroOrmTopicRepository implements TopicRepository {
        where t.id = target.id`,
       [topicId],
     );
-  }
-
-  async followerIds(topicId: number): Promise<number[]> {
-    const rows = await this.sql.all<{ id: number }>('select user_id as id from topic_follows where topic_id = $1', [topicId]);
-    return rows.map((row) => row.id);
   }
 
   follow(topicId: number, userId: number): Promise<boolean> {

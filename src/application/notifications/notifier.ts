@@ -1,10 +1,14 @@
-import { replyCreated, topicCreated, userFollowed } from '../../domain/notifications/notification.js';
+import { topicCreated, userFollowed } from '../../domain/notifications/notification.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
-import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 
 /** Logins looked up per body at most: enough for any real text, bounded for hostile ones. */
 const MENTION_LOOKUP_LIMIT = 50;
+
+/** The logins a body mentions, as looked up: lower case, each once, at most MENTION_LOOKUP_LIMIT. */
+export function mentionedLogins(logins: readonly string[]): string[] {
+  return [...new Set(logins.map((login) => login.toLowerCase()))].slice(0, MENTION_LOOKUP_LIMIT);
+}
 
 /**
  * Gathers what the domain's notification rules need (followers, mentioned users, blocks), lets them decide, and
@@ -13,30 +17,8 @@ const MENTION_LOOKUP_LIMIT = 50;
 export class Notifier {
   constructor(
     private readonly users: UserRepository,
-    private readonly topics: TopicRepository,
     private readonly notifications: NotificationRepository,
   ) {}
-
-  async replyCreated(
-    reply: { id: number; userId: number },
-    topic: { id: number; userId: number },
-    mentions: string[],
-  ): Promise<void> {
-    const followerIds = await this.topics.followerIds(topic.id);
-    const mentionedIds = await this.resolve(mentions);
-    const blockedActorFor = await this.users.whoBlocked(reply.userId, [topic.userId, ...followerIds, ...mentionedIds]);
-    await this.notifications.addAll(
-      replyCreated({
-        topicId: topic.id,
-        replyId: reply.id,
-        topicAuthorId: topic.userId,
-        replierId: reply.userId,
-        followerIds,
-        mentionedIds,
-        blockedActorFor,
-      }),
-    );
-  }
 
   async topicCreated(topic: { id: number; userId: number }, mentions: string[]): Promise<void> {
     const authorFollowerIds = await this.users.followerIds(topic.userId);
@@ -53,7 +35,6 @@ export class Notifier {
   }
 
   private resolve(logins: string[]): Promise<number[]> {
-    const distinct = [...new Set(logins.map((login) => login.toLowerCase()))].slice(0, MENTION_LOOKUP_LIMIT);
-    return this.users.idsByLogins(distinct);
+    return this.users.idsByLogins(mentionedLogins(logins));
   }
 }

@@ -1,23 +1,19 @@
-import { Forbidden, RuleViolated } from '../../domain/shared/errors.js';
+import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
 import { DENIED, policy } from '../../domain/shared/policy.js';
 import { Reply } from '../../domain/replies/reply.js';
-import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
-import type { TopicRepository } from '../../domain/topics/topic-repository.js';
-import type { UserRepository } from '../../domain/users/user-repository.js';
+import { replyCreated as replyNotifications } from '../../domain/notifications/notification.js';
 import { type Actor, requireUser } from '../actor.js';
 import { type RawParam, Text, read } from '../inputs.js';
-import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
-import { loadTopic } from '../topics/load.js';
-import type { Notifier } from '../notifications/notifier.js';
+import type { Clock, MarkdownRenderer, RenderedMarkdown, UnitOfWork } from '../ports.js';
+import { mentionedLogins } from '../notifications/notifier.js';
 import type { DomainEvents } from '../events.js';
 import { replyCreated } from '../../domain/events.js';
+import type { ReplyDetailView } from '../read-models.js';
+import type { ReplyWriter } from './reply-writer.js';
 
 export class CreateReply {
   constructor(
-    private readonly topics: TopicRepository,
-    private readonly replies: ReplyRepository,
-    private readonly users: UserRepository,
-    private readonly notifier: Notifier,
+    private readonly writer: ReplyWriter,
     private readonly markdown: MarkdownRenderer,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
@@ -25,27 +21,60 @@ export class CreateReply {
   ) {}
 
   /**
-   * Returns the new reply's id. In the source's order: token, topic, body, ability; then the record's rules
-   * (a closed topic takes no replies). The reply and the topic's counters land in one transaction.
+   * Returns the new reply as the API shows it. In the source's order: token, topic, body, ability; then the
+   * record's rules (a closed topic takes no replies, a body has a maximum length). The body is rendered before
+   * the transaction begins (it needs no data); then one statement reads the facts, the domain decides, and one
+   * statement writes the reply, its notifications and its counters; the events follow it (search index, outbox).
    */
-  async execute(actor: Actor, input: { topicId: number; body?: RawParam }): Promise<number> {
+  async execute(actor: Actor, input: { topicId: number; body?: RawParam }): Promise<ReplyDetailView> {
     const user = requireUser(actor);
+    const rendered = this.renderIfValid(input.body);
     return this.uow.run(async () => {
-      const topic = await loadTopic(this.topics, input.topicId);
+      const context = await this.writer.context(input.topicId, user.id, mentionedLogins(rendered?.mentions ?? []));
+      const { topic, replyId } = context;
+      if (!topic || replyId === null) throw new NotFound('topic');
       const body = read(Text, input.body, 'body');
       if (!policy.createReply(user)) throw new Forbidden(DENIED.createReply);
-      if (topic.isClosed()) throw new RuleViolated('Validation failed: Topic is closed and takes no new replies');
+      if (topic.closed) throw new RuleViolated('Validation failed: Topic is closed and takes no new replies');
 
-      const rendered = this.markdown.render(body);
-      const reply = Reply.write({ topicId: topic.id, userId: user.id, body, bodyHtml: rendered.html }, this.clock.now());
-      await this.replies.add(reply);
-      await this.notifier.replyCreated(reply, topic, rendered.mentions);
+      const reply = Reply.write({ topicId: topic.id, userId: user.id, body, bodyHtml: rendered!.html }, this.clock.now());
+      reply.id = replyId;
+      const notifications = replyNotifications({
+        topicId: topic.id,
+        replyId,
+        topicAuthorId: topic.userId,
+        replierId: user.id,
+        followerIds: context.followerIds,
+        mentionedIds: context.mentionedIds,
+        blockedActorFor: context.blockedActorFor,
+      });
+      const added = await this.writer.write(reply, user.login, notifications);
+      // As RecordedNotifications says it for every other way a notification is made (live streams rely on it).
+      if (added.length > 0) await this.events.record({ type: 'notification.created', notifications: added });
       await this.events.record(replyCreated(reply));
-      // Counter rows are shared by every writer: update them last, so their row locks are held only until commit.
-      await this.topics.recordReply(topic.id, { id: reply.id, userId: user.id, login: user.login, at: reply.createdAt });
-      await this.users.adjustCounter(user.id, 'repliesCount', +1);
-      await this.users.adjustMonthlyReplies(user.id, reply.createdAt, +1);
-      return reply.id;
+      return {
+        id: reply.id,
+        topicId: reply.topicId,
+        body: reply.body,
+        bodyHtml: reply.bodyHtml,
+        createdAt: reply.createdAt,
+        updatedAt: reply.updatedAt,
+        action: null,
+        likesCount: 0,
+        likedUserIds: [],
+        deleted: false,
+        user: context.replier,
+        topicTitle: topic.title,
+      };
     });
+  }
+
+  /** The rendered body, or null when the body is not valid text (the error is raised in its turn, after the topic's). */
+  private renderIfValid(body: RawParam | undefined): RenderedMarkdown | null {
+    try {
+      return this.markdown.render(read(Text, body, 'body'));
+    } catch {
+      return null;
+    }
   }
 }

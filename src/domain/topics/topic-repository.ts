@@ -7,15 +7,9 @@ export interface TopicRepository {
   /** Up to `limit` visible topics of a node with ids above `afterId`, by id (for batch jobs). */
   visibleInNode(nodeId: number, afterId: number, limit: number): Promise<Topic[]>;
   countVisibleInNode(nodeId: number): Promise<number>;
-  /**
-   * A visible reply was written: one more reply, and the last-reply fields and last activity move to it unless a
-   * later reply got there first (concurrent replies never lose an update).
-   */
-  recordReply(topicId: number, reply: { id: number; userId: number; login: string; at: Date }): Promise<void>;
   /** Recomputes replies_count and the last-reply fields from the visible replies (after a deletion). */
   recountReplies(topicId: number): Promise<void>;
   /** Idempotent: returns whether a row was added or removed. */
-  followerIds(topicId: number): Promise<number[]>;
   follow(topicId: number, userId: number): Promise<boolean>;
   unfollow(topicId: number, userId: number): Promise<boolean>;
   favorite(topicId: number, userId: number): Promise<boolean>;

@@ -34,7 +34,7 @@ export function adminRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [400, 403],
     },
     async (ctx) => {
-      const entries = await app.listAudit.execute((await actorOf(ctx)), ctx.state.params as Params);
+      const entries = await app.listAudit.execute(await actorOf(ctx), ctx.state.params as Params);
       ctx.body = { entries: entries.map((entry) => wire.auditEntry(entry)) };
     },
   );

@@ -38,7 +38,7 @@ export function deviceRoutes(app: UseCases, docs: ApiDescription, prefix: string
       },
       async (ctx) => {
         const input = device(ctx.state.params as Params);
-        await (register ? app.devices.register((await actorOf(ctx)), input) : app.devices.forget((await actorOf(ctx)), input));
+        await (register ? app.devices.register(await actorOf(ctx), input) : app.devices.forget(await actorOf(ctx), input));
         ctx.body = OK;
       },
     );

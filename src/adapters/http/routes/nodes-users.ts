@@ -88,7 +88,7 @@ export function nodeRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
         errors: [404],
       },
       async (ctx) => {
-        await app.blockNode.execute((await actorOf(ctx)), pathId(ctx.params.id), block);
+        await app.blockNode.execute(await actorOf(ctx), pathId(ctx.params.id), block);
         ctx.body = OK;
       },
     );
@@ -332,7 +332,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
         errors: [404],
       },
       async (ctx) => {
-        await app.followUser.execute((await actorOf(ctx)), ctx.params.login!, on);
+        await app.followUser.execute(await actorOf(ctx), ctx.params.login!, on);
         ctx.body = OK;
       },
     );
@@ -356,7 +356,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
         errors: [404],
       },
       async (ctx) => {
-        await app.blockUser.execute((await actorOf(ctx)), ctx.params.login!, on);
+        await app.blockUser.execute(await actorOf(ctx), ctx.params.login!, on);
         ctx.body = OK;
       },
     );

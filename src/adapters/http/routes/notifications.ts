@@ -124,7 +124,7 @@ export function notificationRoutes(
       errors: [400],
     },
     async (ctx) => {
-      await app.markNotificationsRead.execute((await actorOf(ctx)), params(ctx).ids);
+      await app.markNotificationsRead.execute(await actorOf(ctx), params(ctx).ids);
       ctx.body = OK;
     },
   );
@@ -142,7 +142,7 @@ export function notificationRoutes(
       errors: [],
     },
     async (ctx) => {
-      await app.deleteAllNotifications.execute((await actorOf(ctx)));
+      await app.deleteAllNotifications.execute(await actorOf(ctx));
       ctx.body = OK;
     },
   );
@@ -162,7 +162,7 @@ export function notificationRoutes(
       errors: [404],
     },
     async (ctx) => {
-      await app.deleteNotification.execute((await actorOf(ctx)), pathId(ctx.params.id));
+      await app.deleteNotification.execute(await actorOf(ctx), pathId(ctx.params.id));
       ctx.body = OK;
     },
   );

@@ -24,7 +24,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
   async function detail(id: number, ctx: RouterContext) {
     const reply = await app.replies.detail(id);
     if (!reply) throw new NotFound('reply');
-    return { reply: wire.replyDetail(reply, (await actorOf(ctx))) };
+    return { reply: wire.replyDetail(reply, await actorOf(ctx)) };
   }
 
   docs.route(
@@ -77,8 +77,9 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [400, 403, 404],
     },
     async (ctx) => {
-      const id = await app.createReply.execute((await actorOf(ctx)), { topicId: pathId(ctx.params.id), body: params(ctx).body });
-      ctx.body = await detail(id, ctx);
+      const actor = await actorOf(ctx);
+      const reply = await app.createReply.execute(actor, { topicId: pathId(ctx.params.id), body: params(ctx).body });
+      ctx.body = { reply: wire.replyDetail(reply, actor) };
     },
   );
 
@@ -120,7 +121,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       },
       async (ctx) => {
         const id = pathId(ctx.params.id);
-        await app.updateReply.execute((await actorOf(ctx)), { id, body: params(ctx).body });
+        await app.updateReply.execute(await actorOf(ctx), { id, body: params(ctx).body });
         ctx.body = await detail(id, ctx);
       },
     );
@@ -142,7 +143,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [400, 403, 404],
     },
     async (ctx) => {
-      await app.deleteReply.execute((await actorOf(ctx)), pathId(ctx.params.id), readReason(params(ctx).reason));
+      await app.deleteReply.execute(await actorOf(ctx), pathId(ctx.params.id), readReason(params(ctx).reason));
       ctx.body = OK;
     },
   );
@@ -171,7 +172,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       },
       async (ctx) => {
         const { obj_type, obj_id } = params(ctx);
-        ctx.body = await app.like.execute((await actorOf(ctx)), { type: obj_type, id: obj_id }, like);
+        ctx.body = await app.like.execute(await actorOf(ctx), { type: obj_type, id: obj_id }, like);
       },
     );
   }

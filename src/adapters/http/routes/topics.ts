@@ -130,7 +130,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
     },
     async (ctx) => {
       const { title, body, node_id } = params(ctx);
-      const id = await app.createTopic.execute((await actorOf(ctx)), { title, body, nodeId: node_id });
+      const id = await app.createTopic.execute(await actorOf(ctx), { title, body, nodeId: node_id });
       ctx.body = await detail(id, ctx);
     },
   );
@@ -156,7 +156,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       async (ctx) => {
         const { title, body, node_id, reason } = params(ctx);
         const id = pathId(ctx.params.id);
-        await app.updateTopic.execute((await actorOf(ctx)), { id, title, body, nodeId: node_id, reason: readReason(reason) });
+        await app.updateTopic.execute(await actorOf(ctx), { id, title, body, nodeId: node_id, reason: readReason(reason) });
         ctx.body = await detail(id, ctx);
       },
     );
@@ -178,7 +178,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [400, 403, 404],
     },
     async (ctx) => {
-      await app.deleteTopic.execute((await actorOf(ctx)), pathId(ctx.params.id), readReason(params(ctx).reason));
+      await app.deleteTopic.execute(await actorOf(ctx), pathId(ctx.params.id), readReason(params(ctx).reason));
       ctx.body = OK;
     },
   );
@@ -202,7 +202,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
         errors: [404],
       },
       async (ctx) => {
-        await app.followTopic.execute((await actorOf(ctx)), pathId(ctx.params.id), on);
+        await app.followTopic.execute(await actorOf(ctx), pathId(ctx.params.id), on);
         ctx.body = OK;
       },
     );
@@ -226,7 +226,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
         errors: [404],
       },
       async (ctx) => {
-        await app.favoriteTopic.execute((await actorOf(ctx)), pathId(ctx.params.id), on);
+        await app.favoriteTopic.execute(await actorOf(ctx), pathId(ctx.params.id), on);
         ctx.body = OK;
       },
     );
@@ -248,7 +248,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [400, 403, 404],
     },
     async (ctx) => {
-      await app.topicAction.execute((await actorOf(ctx)), pathId(ctx.params.id), 'ban', readReason(params(ctx).reason));
+      await app.topicAction.execute(await actorOf(ctx), pathId(ctx.params.id), 'ban', readReason(params(ctx).reason));
       ctx.body = OK;
     },
   );
@@ -270,7 +270,7 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
     },
     async (ctx) => {
       const { type, reason } = params(ctx);
-      await app.topicAction.execute((await actorOf(ctx)), pathId(ctx.params.id), type, readReason(reason));
+      await app.topicAction.execute(await actorOf(ctx), pathId(ctx.params.id), type, readReason(reason));
       ctx.body = OK;
     },
   );
