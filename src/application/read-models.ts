@@ -80,8 +80,6 @@ export interface TopicReadModel {
   byUser(userId: number, order: UserTopicOrder, page: Page, viewer: Viewer | null): Promise<TopicView[]>;
   /** The visible topics a user favorited, most recently favorited first. */
   favoritesOf(userId: number, page: Page, viewer: Viewer | null): Promise<TopicView[]>;
-  /** Whether a topic exists and is not deleted. */
-  isVisible(id: number): Promise<boolean>;
   detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null>;
   /**
    * What showing a topic does, in one statement: identifies the caller, counts one hit, marks the caller's

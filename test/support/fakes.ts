@@ -121,10 +121,6 @@ export class FakeNotifications implements NotificationRepository {
     this.rows.push(...notifications);
     return notifications.map(({ userId }) => ({ id: ++this.lastId, userId }));
   }
-  async markReadForTopic(userId: number, topicId: number) {
-    this.readFor.push(`${userId}:${topicId}`);
-    return true;
-  }
   async markRead() {
     return false;
   }

@@ -176,10 +176,6 @@ export class SqlTopicReadModel implements TopicReadModel {
     return rows.map(topicView);
   }
 
-  async isVisible(id: number): Promise<boolean> {
-    return (await this.sql.one('select 1 from topics where id = $1 and deleted_at is null', [id])) !== null;
-  }
-
   async detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null> {
     const rows = await this.sql.all<TopicDetailRow>(
       `select ${TOPIC_COLUMNS}, t.body, t.body_html

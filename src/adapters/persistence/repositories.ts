@@ -310,14 +310,6 @@ export class SqlNotificationRepository implements NotificationRepository {
     return changed(this.sql, 'delete from notifications where user_id = $1', [userId]);
   }
 
-  markReadForTopic(userId: number, topicId: number): Promise<boolean> {
-    return changed(
-      this.sql,
-      'update notifications set read_at = now(), updated_at = now() where user_id = $1 and topic_id = $2 and read_at is null',
-      [userId, topicId],
-    );
-  }
-
   async deleteForTopic(topicId: number): Promise<number[]> {
     const rows = await this.sql.all<{ user_id: number }>(
       'with gone as (delete from notifications where topic_id = $1 returning user_id) select distinct user_id from gone',

@@ -5,7 +5,9 @@ import type { DomainEvents } from '../events.js';
 /**
  * The notification repository, saying what changed: every change that gives a user a notification or may
  * change their unread count records it as a domain event, in the transaction of the change. Every way a
- * notification is made, read or deleted goes through here, so no use case can forget (live streams rely on it).
+ * notification is made, read or deleted goes through here, so no use case can forget (live streams rely on it),
+ * but two, which write them inside one statement of their own and record the same events themselves: a reply's
+ * notifications (CreateReply, through ReplyWriter) and the mark-read of a topic show (ShowTopic).
  */
 export class RecordedNotifications implements NotificationRepository {
   constructor(
@@ -21,10 +23,6 @@ export class RecordedNotifications implements NotificationRepository {
 
   async markRead(userId: number, ids: readonly number[]): Promise<boolean> {
     return this.read(userId, await this.notifications.markRead(userId, ids));
-  }
-
-  async markReadForTopic(userId: number, topicId: number): Promise<boolean> {
-    return this.read(userId, await this.notifications.markReadForTopic(userId, topicId));
   }
 
   async deleteOne(userId: number, id: number): Promise<boolean> {

@@ -11,7 +11,6 @@ export interface NotificationRepository {
   /** The new notifications' ids, each with its user. */
   addAll(notifications: readonly NewNotification[]): Promise<{ id: number; userId: number }[]>;
   /** Marks the user's unread notifications about a topic and its replies as read. True when any was unread. */
-  markReadForTopic(userId: number, topicId: number): Promise<boolean>;
   /** A deleted topic takes its notifications (and those of its replies) with it: the users who had them. */
   deleteForTopic(topicId: number): Promise<number[]>;
   /** A deleted reply takes its notifications with it: the users who had them. */
