@@ -41,6 +41,9 @@ const connections = Number(args.connections);
 /** `--processes 1,2`: the service under WEB_CONCURRENCY=1, then 2 (its CPU is the sum over its processes). */
 const processCounts = args.processes.split(',').map(Number);
 
+/** `--only 'GET /topics|mixed'`: the scenarios whose names hold one of these parts (all without `--only`). */
+const selected = (name: string) => !args.only || args.only.split('|').some((part) => name.includes(part));
+
 /** The default data set scales with the topic count: 10 replies, 5 likes and 10 notifications per topic. */
 function planFor(topics: number): SeedPlan {
   return { users: 1_000, nodes: 20, topics, replies: topics * 10, likes: topics * 5, notifications: topics * 10 };
@@ -187,7 +190,7 @@ async function main(): Promise<void> {
     const url = await benchDatabase(size);
     const fixtures = await prepare(url, size);
     const reference = await startServer('dist/bench/reference-server.js', url);
-    const scenarios = SCENARIOS.filter((s) => !args.only || s.name.includes(args.only));
+    const scenarios = SCENARIOS.filter((s) => selected(s.name));
     try {
       for (const scenario of scenarios.filter((s) => s.reference)) {
         measurements.push(await measure(size, scenario, 'reference', 1, reference, fixtures));
@@ -199,7 +202,7 @@ async function main(): Promise<void> {
       const ours = await startServer('dist/src/main.js', url, { WEB_CONCURRENCY: String(processes) });
       try {
         for (const scenario of scenarios) measurements.push(await measure(size, scenario, 'forum', processes, ours, fixtures));
-        if (processes === processCounts[0] && (!args.only || LIVE.includes(args.only))) {
+        if (processes === processCounts[0] && selected(LIVE)) {
           const users = await streamUsers(url, STREAMS);
           const figures = await measureLive(
             ours,
@@ -210,7 +213,7 @@ async function main(): Promise<void> {
           console.error(`${size} forum     ${LIVE}: ${JSON.stringify(figures)}`);
           live.push({ size, figures });
         }
-        if (processes === processCounts[0] && (!args.only || MIXED.includes(args.only))) {
+        if (processes === processCounts[0] && selected(MIXED)) {
           // Whatever earlier runs left inexact is fixed first: the recount afterwards judges this run alone.
           await recountedCorrections(url);
           const figures = await measureMixed(ours.url, fixtures, { durationSeconds: duration, connections: 64 });
