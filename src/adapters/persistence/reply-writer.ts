@@ -2,6 +2,7 @@ import type { NewNotification } from '../../domain/notifications/notification.js
 import type { Reply } from '../../domain/replies/reply.js';
 import type { ReplyContext, ReplyWriter } from '../../application/replies/reply-writer.js';
 import type { Sql } from './sql.js';
+import { insertNotifications, notificationColumns } from './notification-rows.js';
 
 interface ContextRow {
   topic_id: number | null;
@@ -15,6 +16,9 @@ interface ContextRow {
   mentioned_ids: number[];
   blocked_actor_for: number[];
 }
+
+/** The reply's notifications, bound from $8 on, inside the write statement. */
+const NOTIFIED = insertNotifications(8);
 
 /** A reply create in two statements (see the port). Both run in the caller's unit of work. */
 export class SqlReplyWriter implements ReplyWriter {
@@ -56,7 +60,6 @@ export class SqlReplyWriter implements ReplyWriter {
     replierLogin: string,
     notifications: readonly NewNotification[],
   ): Promise<{ id: number; userId: number }[]> {
-    const column = <T>(pick: (n: NewNotification) => T) => notifications.map(pick);
     // Every counter row is shared by every writer; the statement holds their locks only until the commit that
     // follows it. Concurrent replies never lose an increment (each update re-reads its row once locked), and the
     // last-reply fields only ever move forward to a later reply. The counters are locked in the order every other
@@ -67,10 +70,7 @@ export class SqlReplyWriter implements ReplyWriter {
          insert into replies (id, topic_id, user_id, body, body_html, action, likes_count, created_at, updated_at)
          values ($1, $2, $3, $4, $5, null, 0, $6, $6)
          returning id),
-       notified as (
-         insert into notifications (user_id, actor_id, type, topic_id, reply_id, node_id, mention_type)
-         select * from unnest($8::int[], $9::int[], $10::text[], $11::int[], $12::int[], $13::int[], $14::text[])
-         returning id, user_id),
+       notified as (${NOTIFIED}),
        topic_counted as (
          update topics set
            replies_count = replies_count + 1,
@@ -97,13 +97,7 @@ export class SqlReplyWriter implements ReplyWriter {
         reply.bodyHtml,
         reply.createdAt,
         replierLogin,
-        column((n) => n.userId),
-        column((n) => n.actorId),
-        column((n) => n.type),
-        column((n) => n.topicId ?? null),
-        column((n) => n.replyId ?? null),
-        column((n) => n.nodeId ?? null),
-        column((n) => n.mentionType ?? null),
+        ...notificationColumns(notifications),
       ],
     );
     return rows.map((row) => ({ id: row.id, userId: row.user_id }));

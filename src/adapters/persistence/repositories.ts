@@ -1,4 +1,5 @@
 import { raw } from '@mikro-orm/core';
+import { insertNotifications, notificationColumns } from './notification-rows.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Sql } from './sql.js';
 import type { DevicePlatform, DeviceRegistry } from '../../application/devices/devices.js';
@@ -268,27 +269,15 @@ export class MikroOrmReplyRepository implements ReplyRepository {
   }
 }
 
+const INSERT_NOTIFICATIONS = insertNotifications(1);
+
 export class SqlNotificationRepository implements NotificationRepository {
   constructor(private readonly sql: Sql) {}
 
   /** One statement however many rows: each column travels as one array, zipped back into rows by `unnest`. */
   async addAll(notifications: readonly NewNotification[]): Promise<{ id: number; userId: number }[]> {
     if (notifications.length === 0) return [];
-    const column = <T>(pick: (n: NewNotification) => T) => notifications.map(pick);
-    const rows = await this.sql.all<{ id: number; user_id: number }>(
-      `insert into notifications (user_id, actor_id, type, topic_id, reply_id, node_id, mention_type)
-       select * from unnest($1::int[], $2::int[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[])
-       returning id, user_id`,
-      [
-        column((n) => n.userId),
-        column((n) => n.actorId),
-        column((n) => n.type),
-        column((n) => n.topicId ?? null),
-        column((n) => n.replyId ?? null),
-        column((n) => n.nodeId ?? null),
-        column((n) => n.mentionType ?? null),
-      ],
-    );
+    const rows = await this.sql.all<{ id: number; user_id: number }>(INSERT_NOTIFICATIONS, notificationColumns(notifications));
     return rows.map((row) => ({ id: row.id, userId: row.user_id }));
   }
 

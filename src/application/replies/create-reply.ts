@@ -71,10 +71,13 @@ export class CreateReply {
 
   /** The rendered body, or null when the body is not valid text (the error is raised in its turn, after the topic's). */
   private renderIfValid(body: RawParam | undefined): RenderedMarkdown | null {
+    let text: string;
     try {
-      return this.markdown.render(read(Text, body, 'body'));
+      text = read(Text, body, 'body');
     } catch {
       return null;
     }
+    // Outside the try: a renderer that fails is a fault to report, not an invalid body.
+    return this.markdown.render(text);
   }
 }
