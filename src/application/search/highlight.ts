@@ -6,76 +6,114 @@ export interface HighlightPart {
 
 /** Scripts written without spaces between words: their lexemes are found as they are, inside the text. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-/** Words of spaced scripts (Latin and the like) and numbers: runs of anything but spaces, punctuation and the above. */
-const SPACED_WORD = /[^\s\p{P}\p{S}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+/** A character of a word in a spaced script (Latin and the like) or a number: not a space, punctuation or the above. */
+const SPACED_CHARACTER = '[^\\s\\p{P}\\p{S}\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]';
+const SPACED_STEM = new RegExp(`^${SPACED_CHARACTER}+$`, 'u');
+const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/]/g;
 
-/** Where the query's lexemes occur in `text`, merged and in order. */
-function matches(text: string, lexemes: readonly string[]): [number, number][] {
-  const found: [number, number][] = [];
+/**
+ * The words the stems begin, as one expression: a stem (`databas`) marks every word it begins (`database`,
+ * `databases`), whatever its case: what the stemmer made of them. One pass over the text for all stems, which
+ * the engine skips through looking for the stems' letters, instead of testing every word of the text.
+ */
+function wordsBegunBy(stems: readonly string[]): RegExp | null {
+  // A stem with a character no word holds (`e-mail`) begins no word.
+  const usable = stems.filter((stem) => SPACED_STEM.test(stem));
+  if (usable.length === 0) return null;
+  const alternatives = usable.map((stem) => stem.replace(REGEXP_SPECIAL, '\\$&')).join('|');
+  return new RegExp(`(?<!${SPACED_CHARACTER})(?:${alternatives})${SPACED_CHARACTER}*`, 'giu');
+}
+
+/** Finds where the query's lexemes occur in a text: made once per query, used on every result. */
+function matcherOf(lexemes: readonly string[]): (text: string) => [number, number][] {
   const unspaced = lexemes.filter((lexeme) => UNSPACED.test(lexeme));
-  // A stem (`databas`) marks every word it begins (`database`, `databases`): what the stemmer made of them.
-  const stems = lexemes.filter((lexeme) => !UNSPACED.test(lexeme));
-  for (const lexeme of unspaced) {
-    for (let at = text.indexOf(lexeme); at !== -1; at = text.indexOf(lexeme, at + lexeme.length)) {
-      found.push([at, at + lexeme.length]);
+  const words = wordsBegunBy(lexemes.filter((lexeme) => !UNSPACED.test(lexeme)));
+  /** Where they occur in `text`, merged and in order (UTF-16 offsets). */
+  return (text) => {
+    const found: [number, number][] = [];
+    for (const lexeme of unspaced) {
+      for (let at = text.indexOf(lexeme); at !== -1; at = text.indexOf(lexeme, at + lexeme.length)) {
+        found.push([at, at + lexeme.length]);
+      }
     }
-  }
-  if (stems.length > 0) {
-    for (const word of text.matchAll(SPACED_WORD)) {
-      const lower = word[0].toLowerCase();
-      if (stems.some((stem) => lower.startsWith(stem))) found.push([word.index, word.index + word[0].length]);
+    if (words) for (const word of text.matchAll(words)) found.push([word.index, word.index + word[0].length]);
+    found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    const merged: [number, number][] = [];
+    for (const range of found) {
+      const last = merged.at(-1);
+      if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+      else merged.push([...range]);
     }
-  }
-  found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-  const merged: [number, number][] = [];
-  for (const range of found) {
-    const last = merged.at(-1);
-    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
-    else merged.push([...range]);
-  }
-  return merged;
+    return merged;
+  };
 }
 
 /**
- * A short excerpt of `text` around the first place the query matched, with the matches marked; null when
+ * A short excerpt of a text around the first place the query matched, with the matches marked; null when
  * nothing in it matches. Whitespace is collapsed; an excerpt that starts or ends inside the text says so
  * with an ellipsis. Never cuts a character in two (code points, not UTF-16 units).
  */
-export function highlight(text: string, lexemes: readonly string[], length = 160): HighlightPart[] | null {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const ranges = matches(flat, lexemes);
-  if (ranges.length === 0) return null;
-  const characters = Array.from(flat);
-  // Offsets so far are UTF-16 units; the excerpt is cut on code points.
+export type Highlighter = (text: string) => HighlightPart[] | null;
+
+/** Characters outside the Basic Multilingual Plane (emoji…) take two UTF-16 units. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * The text as code points, for cutting by character. Most text has no character outside the Basic Multilingual
+ * Plane: there a UTF-16 unit is a character, and the string itself serves, without an array of the whole text.
+ */
+interface Characters {
+  length: number;
+  slice(from: number, to?: number): string;
+  /** The character at a UTF-16 offset. */
+  at(unit: number): number;
+}
+
+function charactersOf(text: string): Characters {
+  if (!SURROGATE.test(text)) return { length: text.length, slice: (from, to) => text.slice(from, to), at: (unit) => unit };
+  const points = Array.from(text);
   const unitToPoint: number[] = [];
-  characters.forEach((character, point) => {
+  points.forEach((character, point) => {
     for (let i = 0; i < character.length; i++) unitToPoint.push(point);
   });
-  unitToPoint.push(characters.length);
-  const points = ranges.map(([start, end]) => [unitToPoint[start]!, unitToPoint[end]!] as const);
+  unitToPoint.push(points.length);
+  return { length: points.length, slice: (from, to) => points.slice(from, to).join(''), at: (unit) => unitToPoint[unit]! };
+}
 
-  const lead = Math.floor(length / 4);
-  const start = Math.max(0, Math.min(points[0]![0] - lead, characters.length - length));
-  const end = Math.min(characters.length, start + length);
-  const parts: HighlightPart[] = [];
-  const add = (text: string, marked: boolean) => text && parts.push({ text, marked });
-  if (start > 0) add('…', false);
-  let at = start;
-  for (const [from, to] of points) {
-    if (to <= at || from >= end) continue;
-    add(characters.slice(at, Math.max(at, from)).join(''), false);
-    add(characters.slice(Math.max(at, from), Math.min(to, end)).join(''), true);
-    at = Math.min(to, end);
-  }
-  add(characters.slice(at, end).join(''), false);
-  if (end < characters.length) add('…', false);
-  return parts;
+/** Makes excerpts that mark where the query's `lexemes` matched (see `Highlighter`). */
+export function highlighter(lexemes: readonly string[], length = 160): Highlighter {
+  const matches = matcherOf(lexemes);
+  return (text) => {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    const ranges = matches(flat);
+    if (ranges.length === 0) return null;
+    // Offsets so far are UTF-16 units; the excerpt is cut on code points.
+    const characters = charactersOf(flat);
+    const points = ranges.map(([start, end]) => [characters.at(start), characters.at(end)] as const);
+
+    const lead = Math.floor(length / 4);
+    const start = Math.max(0, Math.min(points[0]![0] - lead, characters.length - length));
+    const end = Math.min(characters.length, start + length);
+    const parts: HighlightPart[] = [];
+    const add = (text: string, marked: boolean) => text && parts.push({ text, marked });
+    if (start > 0) add('…', false);
+    let at = start;
+    for (const [from, to] of points) {
+      if (to <= at || from >= end) continue;
+      add(characters.slice(at, Math.max(at, from)), false);
+      add(characters.slice(Math.max(at, from), Math.min(to, end)), true);
+      at = Math.min(to, end);
+    }
+    add(characters.slice(at, end), false);
+    if (end < characters.length) add('…', false);
+    return parts;
+  };
 }
 
 /** The start of `text`, unmarked: the excerpt of a result that matched elsewhere (its title). */
 export function excerpt(text: string, length = 160): HighlightPart[] {
-  const characters = Array.from(text.replace(/\s+/g, ' ').trim());
-  const parts: HighlightPart[] = [{ text: characters.slice(0, length).join(''), marked: false }];
+  const characters = charactersOf(text.replace(/\s+/g, ' ').trim());
+  const parts: HighlightPart[] = [{ text: characters.slice(0, length), marked: false }];
   if (characters.length > length) parts.push({ text: '…', marked: false });
   return parts;
 }
