@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
-import { SqlSearchIndex, SqlSearchReadModel, walkWindows } from '../../src/adapters/persistence/search.js';
+import { SqlSearchIndex, SqlSearchReadModel, commonGuess, walkWindows } from '../../src/adapters/persistence/search.js';
 
 /**
  * Search (contract §11) on real PostgreSQL, with Chinese, English, Japanese, Korean and mixed text: what is
@@ -158,6 +158,17 @@ describe('GET /api/v3/search', () => {
     await api().post(`/api/v3/nodes/${other}/block`).set(alice.auth).expect(200);
     await api().post('/api/v3/users/bob/block').set(alice.auth).expect(200);
 
+    // With statistics, a word they call common skips the GIN index's count (step 2) for the further walk.
+    await env.sql('analyze search_documents');
+    const guess = async (column: 'title_vector' | 'vector', words: string, documents: number) =>
+      (await env.sql<{ common: boolean }>(commonGuess(column, documents, '$1'), [words]))[0]!.common;
+    expect(await guess('title_vector', 'title', 4)).to.equal(true);
+    expect(await guess('vector', '数据库', 4)).to.equal(true);
+    expect(await guess('vector', '数据库 alpha', 4)).to.equal(true);
+    expect(await guess('title_vector', 'title', 1_000)).to.equal(false);
+    expect(await guess('vector', 'zzqx', 1)).to.equal(false);
+    expect(await guess('vector', 'the', 1)).to.equal(false);
+
     const { sql } = env.persistence;
     const walking = new SqlSearchReadModel(sql);
     // Walks of a few documents, and a GIN index that counts a word common after a few matches: every step taken.
@@ -271,9 +282,14 @@ describe('GET /api/v3/search', () => {
     await testEnv().sql('delete from search_documents');
     expect(await search({ q: 'imported' })).to.deep.equal([]);
 
+    const analyzed = () =>
+      testEnv().sql<{ n: number }>("select analyze_count::int as n from pg_stat_user_tables where relname = 'search_documents'");
+    const [{ n: analyzedBefore }] = await analyzed();
     const res = await forumctl(['search', 'reindex', '--json', '--batch-size', '1']);
     expect(res.code, res.stderr).to.equal(0);
     expect(res.json()).to.deep.equal({ indexed: { topics: 1, replies: 1 } });
+    // It leaves the statistics searches read (which words are common) up to date.
+    expect((await analyzed())[0]!.n).to.be.greaterThan(analyzedBefore);
     expect(ids(await search({ q: 'imported' }))).to.have.members([`t${topic}`, `r${reply}`]);
     expect(ids(await search({ q: '数据库' }))).to.deep.equal([`t${topic}`]);
 

@@ -91,6 +91,10 @@ export class SqlSearchIndex implements SearchIndex {
     }));
   }
 
+  async refreshStatistics(): Promise<void> {
+    await this.sql.all('analyze search_documents');
+  }
+
   async countSources(kind: SearchSourceKind): Promise<number> {
     const row = await this.sql.one<{ n: number }>(
       kind === 'topics'
@@ -161,6 +165,28 @@ interface Branch {
   /** The columns `match` reads. */
   columns: string;
   titleMatch: boolean;
+  /** The column whose statistics tell how many documents of the branch hold a word (none: they would mislead). */
+  statistics: 'title_vector' | 'vector' | null;
+}
+
+/**
+ * Whether the query's words are, by PostgreSQL's statistics of `column` (its most common words and the share of
+ * documents holding each, kept by ANALYZE), likely in at least `documents` documents together. The GIN index
+ * cannot stop early: asking it for `few` matches of a word in half a million documents builds the bitmap of all of
+ * them (133 ms at a million topics, measured), which is what step 2 did for a common word the newest documents
+ * lack. A likely common word goes straight to the further walk. Only a guess: a wrong one costs time, never a
+ * result, since every step after it is exact or falls through to the next. A word the statistics do not list is
+ * not likely common. `words`: the parameter holding the query's words.
+ */
+export function commonGuess(column: 'title_vector' | 'vector', documents: number, words = '$2'): string {
+  return `
+      select coalesce(bool_and(s.share is not null) and exp(sum(ln(s.share))) * max(s.documents) >= ${documents}, false) as common
+      from unnest(tsvector_to_array(to_tsvector('english', ${words}))) q(word)
+        left join (select w.word, w.share, c.reltuples * (1 - p.null_frac) as documents
+                   from pg_stats p join pg_class c on c.oid = 'search_documents'::regclass,
+                     unnest(p.most_common_elems::text::text[], p.most_common_elem_freqs) w(word, share)
+                   where p.schemaname = current_schema() and p.tablename = 'search_documents' and p.attname = '${column}') s
+          on s.word = q.word`;
 }
 
 /**
@@ -196,23 +222,36 @@ export function hitsStatement(type: SearchType | null, signedIn: boolean, window
   const bodyMatches = `d.vector @@ ${query}`;
   const branches: Branch[] = [];
   if (type !== 'reply') {
-    branches.push({ kind: 'reply_id is null', match: titleMatches, columns: 'title_vector', titleMatch: true });
+    branches.push({
+      kind: 'reply_id is null',
+      match: titleMatches,
+      columns: 'title_vector',
+      titleMatch: true,
+      statistics: 'title_vector',
+    });
   }
   if (type === 'topic') {
     const match = `${bodyMatches} and not ${titleMatches}`;
-    branches.push({ kind: 'reply_id is null', match, columns: 'vector, title_vector', titleMatch: false });
+    // The body words' statistics count replies too, nine documents in ten: they would call rare words common.
+    branches.push({ kind: 'reply_id is null', match, columns: 'vector, title_vector', titleMatch: false, statistics: null });
   } else if (type === 'reply') {
-    branches.push({ kind: 'reply_id is not null', match: bodyMatches, columns: 'vector', titleMatch: false });
+    branches.push({
+      kind: 'reply_id is not null',
+      match: bodyMatches,
+      columns: 'vector',
+      titleMatch: false,
+      statistics: 'vector',
+    });
   } else {
     const match = `${bodyMatches} and (d.reply_id is not null or not ${titleMatches})`;
-    branches.push({ kind: 'true', match, columns: 'vector, title_vector', titleMatch: false });
+    branches.push({ kind: 'true', match, columns: 'vector, title_vector', titleMatch: false, statistics: 'vector' });
   }
   const visible = (replies: boolean) =>
     `join topics t on t.id = d.topic_id join nodes n on n.id = t.node_id
      ${replies ? 'left join replies r on r.id = d.reply_id' : ''}
      where ${topicVisible(signedIn)}${replies ? ` and (d.reply_id is null or (${replyVisible(signedIn)}))` : ''}`;
   const count = (cte: string) => `(select count(*) from ${cte})`;
-  const ctes = branches.map(({ kind, match, columns, titleMatch }, i) => {
+  const ctes = branches.map(({ kind, match, columns, titleMatch, statistics }, i) => {
     const replies = kind !== 'reply_id is null';
     const b = `b${i}`;
     // Other matches rank below title matches: when those fill the page, this branch reads nothing.
@@ -230,7 +269,8 @@ export function hitsStatement(type: SearchType | null, signedIn: boolean, window
       select d.topic_id, d.reply_id, d.created_at from search_documents d
       where ${wordsLeft} and ${when} and ${kind.replace('reply_id', 'd.reply_id')} and ${match} ${limit}`;
     const nearShort = `${count(`${b}_near`)} < ${wanted}`;
-    const common = `${count(`${b}_few`)} >= ${windows.few}`;
+    const likelyCommon = statistics ? `(select common from ${b}_guess)` : 'false';
+    const common = `(${likelyCommon} or ${count(`${b}_few`)} >= ${windows.few})`;
     if (firstWalk) {
       return `
     ${b}_near as (${walk(windows.near, needed)}),
@@ -241,9 +281,10 @@ export function hitsStatement(type: SearchType | null, signedIn: boolean, window
       i === 0
         ? 'select null::int as topic_id, null::int as reply_id, null::timestamptz as created_at where false'
         : walk(windows.near, needed);
+    const guess = statistics ? `${b}_guess as materialized (${commonGuess(statistics, 4 * windows.few)}),` : '';
     return `
-    ${b}_near as (${near}),
-    ${b}_few as materialized (${indexed(`${needed} and ${nearShort}`, `limit ${windows.few}`)}),
+    ${b}_near as (${near}),${guess}
+    ${b}_few as materialized (${indexed(`${needed} and ${nearShort} and not ${likelyCommon}`, `limit ${windows.few}`)}),
     ${b}_far as (${walk(windows.far, `${needed} and ${nearShort} and ${common}`)}),
     ${b}_all as materialized (${indexed(`${needed} and ${nearShort} and ${common} and ${count(`${b}_far`)} < ${wanted}`, '')}),
     ${b} as (

@@ -55,6 +55,8 @@ export interface SearchIndex {
   sources(kind: SearchSourceKind, afterId: number, limit: number): Promise<SearchSource[]>;
   /** How many sources of that kind `sources` walks through (for progress). */
   countSources(kind: SearchSourceKind): Promise<number>;
+  /** Brings the statistics searches plan by up to date (which words are common), after a rebuild. */
+  refreshStatistics(): Promise<void>;
 }
 export const SearchIndex = Symbol.for('SearchIndex');
 

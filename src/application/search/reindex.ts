@@ -33,6 +33,7 @@ export class ReindexSearch {
         onProgress(kind, Math.min(indexed[kind], total), total);
       }
     }
+    await this.index.refreshStatistics();
     return indexed;
   }
 }
