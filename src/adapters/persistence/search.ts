@@ -120,9 +120,6 @@ function replyVisible(signedIn: boolean): string {
   return `${visible} and not exists (select 1 from user_blocks b where b.user_id = $1 and b.blocked_user_id = r.user_id)`;
 }
 
-/** The two statements of a search (see `hitsStatement`). */
-export type Part = 'first walk' | 'rest';
-
 export interface Windows {
   /** The most matches a branch collects: at least the page's offset + limit. */
   matches: number;
@@ -196,23 +193,15 @@ export function commonGuess(column: 'title_vector' | 'vector', documents: number
  * exact as soon as it has that many: every document outside it is older than all inside it. So a branch
  * 1. walks the newest few thousand documents: a common word fills a page within a few hundred;
  * 2. when that comes up short, asks the GIN index for at most `few` matches: a rare word has fewer, and these
- *    are all of them, sorted;
+ *    are all of them, sorted (skipped for a word the statistics call common: `commonGuess`);
  * 3. a common word the newest documents lack (it was in fashion last year), or a deep page, walks further;
  * 4. and only when even that comes up short, collects every match from the GIN index.
  * Each step runs only when the one before it came up short (one-time filters on the counts). The plan does not
  * depend on the word, so PostgreSQL plans the statement once per connection (a generic plan) instead of at
  * every search. The other branch runs only when title matches do not fill the page.
- *
- * A search is two statements, of which the second rarely runs. The `first walk` is step 1 of the first branch
- * alone, and answers only when that walk fills the page (no row otherwise): then the page is exact, since the
- * first branch ranks first. Most searches end there, and this small statement costs PostgreSQL about two thirds
- * of the whole one, whose plan of some two hundred nodes is set up and torn down at every search even when its
- * one-time filters skip nearly all of it (measured). The `rest` is everything else, the first walk left out:
- * it runs only after that walk came up short.
  * $1 viewer, $2 the query's words, $3 offset, $4 limit.
  */
-export function hitsStatement(type: SearchType | null, signedIn: boolean, windows: Windows, part: Part): string {
-  const firstWalk = part === 'first walk';
+export function hitsStatement(type: SearchType | null, signedIn: boolean, windows: Windows): string {
   const wanted = '($3::int + $4::int)';
   // A sub-select is computed once per statement (an InitPlan), not once per document.
   const query = "(select plainto_tsquery('english', $2))";
@@ -271,34 +260,26 @@ export function hitsStatement(type: SearchType | null, signedIn: boolean, window
     const nearShort = `${count(`${b}_near`)} < ${wanted}`;
     const likelyCommon = statistics ? `(select common from ${b}_guess)` : 'false';
     const common = `(${likelyCommon} or ${count(`${b}_few`)} >= ${windows.few})`;
-    if (firstWalk) {
-      return `
-    ${b}_near as (${walk(windows.near, needed)}),
-    ${b} as (select *, ${titleMatch} as title_match from ${b}_near where not (${nearShort}))`;
-    }
-    // The rest comes after the first walk came up short: that walk is not made again.
-    const near =
-      i === 0
-        ? 'select null::int as topic_id, null::int as reply_id, null::timestamptz as created_at where false'
-        : walk(windows.near, needed);
+    // Whether the walk goes further: `common` comes last, so the guess is made only when the branch gets there.
+    const reached = `${needed} and ${nearShort} and ${common}`;
     const guess = statistics ? `${b}_guess as materialized (${commonGuess(statistics, 4 * windows.few)}),` : '';
     return `
-    ${b}_near as (${near}),${guess}
+    ${b}_near as (${walk(windows.near, needed)}),${guess}
     ${b}_few as materialized (${indexed(`${needed} and ${nearShort} and not ${likelyCommon}`, `limit ${windows.few}`)}),
-    ${b}_far as (${walk(windows.far, `${needed} and ${nearShort} and ${common}`)}),
-    ${b}_all as materialized (${indexed(`${needed} and ${nearShort} and ${common} and ${count(`${b}_far`)} < ${wanted}`, '')}),
+    ${b}_far as (${walk(windows.far, reached)}),
+    ${b}_all as materialized (${indexed(`${reached} and ${count(`${b}_far`)} < ${wanted}`, '')}),
     ${b} as (
       select *, ${titleMatch} as title_match from ${b}_near where not (${nearShort})
       union all
-      select *, ${titleMatch} from ${b}_far where ${nearShort} and ${common} and ${count(`${b}_far`)} >= ${wanted}
+      select *, ${titleMatch} from ${b}_far where ${reached} and ${count(`${b}_far`)} >= ${wanted}
       union all
       (select d.*, ${titleMatch}
-       from (select * from ${b}_few where not (${common}) union all select * from ${b}_all) d ${visible(replies)}
+       from (select * from ${b}_few where ${needed} and ${nearShort} and not ${common} union all select * from ${b}_all) d ${visible(replies)}
        order by d.created_at desc limit ${windows.matches}))`;
   });
   return `
-    with ${(firstWalk ? ctes.slice(0, 1) : ctes).join(',')},
-    hits as (${(firstWalk ? branches.slice(0, 1) : branches).map((_, i) => `select * from b${i}`).join(' union all ')})
+    with ${ctes.join(',')},
+    hits as (${branches.map((_, i) => `select * from b${i}`).join(' union all ')})
     select ${TOPIC_COLUMNS}, case when h.reply_id is null then t.body_html end as body_html, h.title_match,
       (select to_json(x) from (select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id where r.id = h.reply_id) x)
         as reply,
@@ -310,10 +291,10 @@ export function hitsStatement(type: SearchType | null, signedIn: boolean, window
 
 const HITS = new Map<string, string>();
 
-function hitsFor(type: SearchType | null, signedIn: boolean, windows: Windows, part: Part): string {
-  const key = `${type}:${signedIn}:${part}:${windows.matches}:${windows.few}:${windows.near.titles}:${windows.near.documents}:${windows.far.titles}:${windows.far.documents}`;
+function hitsFor(type: SearchType | null, signedIn: boolean, windows: Windows): string {
+  const key = `${type}:${signedIn}:${windows.matches}:${windows.few}:${windows.near.titles}:${windows.near.documents}:${windows.far.titles}:${windows.far.documents}`;
   let statement = HITS.get(key);
-  if (!statement) HITS.set(key, (statement = hitsStatement(type, signedIn, windows, part)));
+  if (!statement) HITS.set(key, (statement = hitsStatement(type, signedIn, windows)));
   return statement;
 }
 
@@ -329,9 +310,7 @@ export class SqlSearchReadModel implements SearchReadModel {
   async find(query: SearchQuery, viewer: Viewer | null): Promise<SearchResults> {
     const windows = this.windows(query.offset + query.limit);
     const params = [viewer?.id ?? null, query.words, query.offset, query.limit];
-    // The first walk answers most searches; when it does not fill the page, the rest of the search does.
-    let rows = await this.sql.all<HitRow>(hitsFor(query.type, viewer !== null, windows, 'first walk'), params);
-    if (rows.length === 0) rows = await this.sql.all<HitRow>(hitsFor(query.type, viewer !== null, windows, 'rest'), params);
+    const rows = await this.sql.all<HitRow>(hitsFor(query.type, viewer !== null, windows), params);
     return {
       lexemes: rows[0]?.lexemes ?? [],
       hits: rows.map((row) => {
