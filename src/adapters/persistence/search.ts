@@ -92,6 +92,7 @@ export class SqlSearchIndex implements SearchIndex {
   }
 
   async refreshStatistics(): Promise<void> {
+    // A role that does not own the table gets a warning and no statistics: run forumctl as the service does.
     await this.sql.all('analyze search_documents');
   }
 
@@ -173,17 +174,23 @@ interface Branch {
  * them (133 ms at a million topics, measured), which is what step 2 did for a common word the newest documents
  * lack. A likely common word goes straight to the further walk. Only a guess: a wrong one costs time, never a
  * result, since every step after it is exact or falls through to the next. A word the statistics do not list is
- * not likely common. `words`: the parameter holding the query's words.
+ * not likely common. The shares multiply as logarithms (a long query of common words would underflow `exp`).
+ * `words`: the parameter holding the query's words; `when`: false makes the guess cheap and false.
  */
-export function commonGuess(column: 'title_vector' | 'vector', documents: number, words = '$2'): string {
+export function commonGuess(column: 'title_vector' | 'vector', documents: number, words = '$2', when = 'true'): string {
   return `
-      select coalesce(bool_and(s.share is not null) and exp(sum(ln(s.share))) * max(s.documents) >= ${documents}, false) as common
+      select coalesce(
+               bool_and(s.share is not null) and sum(ln(s.share)) + ln(greatest(max(s.documents), 1)) >= ln(${documents}),
+               false) as common
       from unnest(tsvector_to_array(to_tsvector('english', ${words}))) q(word)
         left join (select w.word, w.share, c.reltuples * (1 - p.null_frac) as documents
-                   from pg_stats p join pg_class c on c.oid = 'search_documents'::regclass,
+                   from pg_class c
+                     join pg_namespace ns on ns.oid = c.relnamespace
+                     join pg_stats p on p.schemaname = ns.nspname and p.tablename = c.relname and p.attname = '${column}',
                      unnest(p.most_common_elems::text::text[], p.most_common_elem_freqs) w(word, share)
-                   where p.schemaname = current_schema() and p.tablename = 'search_documents' and p.attname = '${column}') s
-          on s.word = q.word`;
+                   where c.oid = 'search_documents'::regclass) s
+          on s.word = q.word
+      where ${when}`;
 }
 
 /**
@@ -260,9 +267,13 @@ export function hitsStatement(type: SearchType | null, signedIn: boolean, window
     const nearShort = `${count(`${b}_near`)} < ${wanted}`;
     const likelyCommon = statistics ? `(select common from ${b}_guess)` : 'false';
     const common = `(${likelyCommon} or ${count(`${b}_few`)} >= ${windows.few})`;
-    // Whether the walk goes further: `common` comes last, so the guess is made only when the branch gets there.
+    // Whether the walk goes further. `common` comes last, here and in the union's third part, so that the guess
+    // is made only when the branch gets there; should PostgreSQL order these one-time filters otherwise, the
+    // guess checks the same itself.
     const reached = `${needed} and ${nearShort} and ${common}`;
-    const guess = statistics ? `${b}_guess as materialized (${commonGuess(statistics, 4 * windows.few)}),` : '';
+    const guess = statistics
+      ? `${b}_guess as materialized (${commonGuess(statistics, 4 * windows.few, '$2', `${needed} and ${nearShort}`)}),`
+      : '';
     return `
     ${b}_near as (${walk(windows.near, needed)}),${guess}
     ${b}_few as materialized (${indexed(`${needed} and ${nearShort} and not ${likelyCommon}`, `limit ${windows.few}`)}),
@@ -292,7 +303,7 @@ export function hitsStatement(type: SearchType | null, signedIn: boolean, window
 const HITS = new Map<string, string>();
 
 function hitsFor(type: SearchType | null, signedIn: boolean, windows: Windows): string {
-  const key = `${type}:${signedIn}:${windows.matches}:${windows.few}:${windows.near.titles}:${windows.near.documents}:${windows.far.titles}:${windows.far.documents}`;
+  const key = `${type}:${signedIn}:${JSON.stringify(windows)}`;
   let statement = HITS.get(key);
   if (!statement) HITS.set(key, (statement = hitsStatement(type, signedIn, windows)));
   return statement;

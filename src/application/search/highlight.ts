@@ -58,10 +58,7 @@ export type Highlighter = (text: string) => HighlightPart[] | null;
 /** Characters outside the Basic Multilingual Plane (emoji…) take two UTF-16 units. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/**
- * The text as code points, for cutting by character. Most text has no character outside the Basic Multilingual
- * Plane: there a UTF-16 unit is a character, and the string itself serves, without an array of the whole text.
- */
+/** A text as code points, for cutting by character. */
 interface Characters {
   length: number;
   slice(from: number, to?: number): string;
@@ -69,6 +66,10 @@ interface Characters {
   at(unit: number): number;
 }
 
+/**
+ * Most text has no character outside the Basic Multilingual Plane: there a UTF-16 unit is a character, and the
+ * string itself serves, without an array of the whole text.
+ */
 function charactersOf(text: string): Characters {
   if (!SURROGATE.test(text)) return { length: text.length, slice: (from, to) => text.slice(from, to), at: (unit) => unit };
   const points = Array.from(text);
