@@ -265,18 +265,17 @@ export function hitsStatement(type: SearchType | null, signedIn: boolean, window
       select d.topic_id, d.reply_id, d.created_at from search_documents d
       where ${wordsLeft} and ${when} and ${kind.replace('reply_id', 'd.reply_id')} and ${match} ${limit}`;
     const nearShort = `${count(`${b}_near`)} < ${wanted}`;
+    // The branch is needed and its first walk came up short: what steps 2–4 start from.
+    const short = `${needed} and ${nearShort}`;
     const likelyCommon = statistics ? `(select common from ${b}_guess)` : 'false';
     const common = `(${likelyCommon} or ${count(`${b}_few`)} >= ${windows.few})`;
-    // Whether the walk goes further. `common` comes last, here and in the union's third part, so that the guess
-    // is made only when the branch gets there; should PostgreSQL order these one-time filters otherwise, the
-    // guess checks the same itself.
-    const reached = `${needed} and ${nearShort} and ${common}`;
-    const guess = statistics
-      ? `${b}_guess as materialized (${commonGuess(statistics, 4 * windows.few, '$2', `${needed} and ${nearShort}`)}),`
-      : '';
+    // `common` always comes after `short`, so that the guess is made only when the branch gets that far; should
+    // PostgreSQL order these one-time filters otherwise, the guess checks `short` itself.
+    const reached = `${short} and ${common}`;
+    const guess = statistics ? `${b}_guess as materialized (${commonGuess(statistics, 4 * windows.few, '$2', short)}),` : '';
     return `
     ${b}_near as (${walk(windows.near, needed)}),${guess}
-    ${b}_few as materialized (${indexed(`${needed} and ${nearShort} and not ${likelyCommon}`, `limit ${windows.few}`)}),
+    ${b}_few as materialized (${indexed(`${short} and not ${likelyCommon}`, `limit ${windows.few}`)}),
     ${b}_far as (${walk(windows.far, reached)}),
     ${b}_all as materialized (${indexed(`${reached} and ${count(`${b}_far`)} < ${wanted}`, '')}),
     ${b} as (
@@ -285,7 +284,7 @@ export function hitsStatement(type: SearchType | null, signedIn: boolean, window
       select *, ${titleMatch} from ${b}_far where ${reached} and ${count(`${b}_far`)} >= ${wanted}
       union all
       (select d.*, ${titleMatch}
-       from (select * from ${b}_few where ${needed} and ${nearShort} and not ${common} union all select * from ${b}_all) d ${visible(replies)}
+       from (select * from ${b}_few where ${short} and not ${common} union all select * from ${b}_all) d ${visible(replies)}
        order by d.created_at desc limit ${windows.matches}))`;
   });
   return `

@@ -9,7 +9,6 @@ const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 /** A character of a word in a spaced script (Latin and the like) or a number: not a space, punctuation or the above. */
 const SPACED_CHARACTER = '[^\\s\\p{P}\\p{S}\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]';
 const SPACED_STEM = new RegExp(`^${SPACED_CHARACTER}+$`, 'u');
-const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/]/g;
 
 /**
  * The words the stems begin, as one expression: a stem (`databas`) marks every word it begins (`database`,
@@ -17,11 +16,11 @@ const REGEXP_SPECIAL = /[\\^$.*+?()[\]{}|/]/g;
  * the engine skips through looking for the stems' letters, instead of testing every word of the text.
  */
 function wordsBegunBy(stems: readonly string[]): RegExp | null {
-  // A stem with a character no word holds (`e-mail`) begins no word.
+  // A stem with a character no word holds (`e-mail`) begins no word. The others hold no punctuation or symbol,
+  // so nothing in them needs escaping.
   const usable = stems.filter((stem) => SPACED_STEM.test(stem));
   if (usable.length === 0) return null;
-  const alternatives = usable.map((stem) => stem.replace(REGEXP_SPECIAL, '\\$&')).join('|');
-  return new RegExp(`(?<!${SPACED_CHARACTER})(?:${alternatives})${SPACED_CHARACTER}*`, 'giu');
+  return new RegExp(`(?<!${SPACED_CHARACTER})(?:${usable.join('|')})${SPACED_CHARACTER}*`, 'giu');
 }
 
 /** Finds where the query's lexemes occur in a text: made once per query, used on every result. */
@@ -55,6 +54,9 @@ function matcherOf(lexemes: readonly string[]): (text: string) => [number, numbe
  */
 export type Highlighter = (text: string) => HighlightPart[] | null;
 
+/** The text on one line: every run of whitespace one space, none at the ends. */
+const collapsed = (text: string) => text.replace(/\s+/g, ' ').trim();
+
 /** Characters outside the Basic Multilingual Plane (emoji…) take two UTF-16 units. */
 const SURROGATE = /[\uD800-\uDFFF]/;
 
@@ -85,7 +87,7 @@ function charactersOf(text: string): Characters {
 export function highlighter(lexemes: readonly string[], length = 160): Highlighter {
   const matches = matcherOf(lexemes);
   return (text) => {
-    const flat = text.replace(/\s+/g, ' ').trim();
+    const flat = collapsed(text);
     const ranges = matches(flat);
     if (ranges.length === 0) return null;
     // Offsets so far are UTF-16 units; the excerpt is cut on code points.
@@ -113,7 +115,7 @@ export function highlighter(lexemes: readonly string[], length = 160): Highlight
 
 /** The start of `text`, unmarked: the excerpt of a result that matched elsewhere (its title). */
 export function excerpt(text: string, length = 160): HighlightPart[] {
-  const characters = charactersOf(text.replace(/\s+/g, ' ').trim());
+  const characters = charactersOf(collapsed(text));
   const parts: HighlightPart[] = [{ text: characters.slice(0, length), marked: false }];
   if (characters.length > length) parts.push({ text: '…', marked: false });
   return parts;
