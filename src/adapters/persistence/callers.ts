@@ -24,7 +24,8 @@ export interface ViewerColumns {
 }
 
 export function callerParams(ref: CallerRef): unknown[] {
-  if ('accessDigest' in ref) return [ref.accessDigest, ref.at, null, null, null];
+  // The time as ISO text: pg would format a Date through its local-time path, a few times dearer.
+  if ('accessDigest' in ref) return [ref.accessDigest, ref.at.toISOString(), null, null, null];
   const { actor } = ref;
   return [null, null, actor?.id ?? null, actor?.login ?? null, actor?.role ?? null];
 }

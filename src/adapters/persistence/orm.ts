@@ -17,6 +17,7 @@ import { Migration20261124040000_webhooks } from './migrations/Migration20261124
 import { Migration20261124050000_audit } from './migrations/Migration20261124050000_audit.js';
 import { Migration20261124060000_rate_limits } from './migrations/Migration20261124060000_rate_limits.js';
 import { SCHEMAS } from './schemas.js';
+import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
 /**
  * No request waits longer than this for a connection: when the database is down or every connection is busy,
@@ -107,6 +108,7 @@ export async function connect(
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    types: TIMESTAMPS_AS_TEXT,
     // Sent as a startup parameter: behind PgBouncer, list it in ignore_startup_parameters (docs/operations.md).
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
