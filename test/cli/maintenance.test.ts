@@ -18,7 +18,7 @@ describe('forumctl maintenance recount', () => {
     await api().delete(`/api/v3/replies/${replyId}`).set(bob.auth).expect(200);
     const res = await forumctl(['maintenance', 'recount', '--json']);
     expect(res.code, res.stderr).to.equal(0);
-    expect(res.json()).to.deep.equal({ corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0 } });
+    expect(res.json()).to.deep.equal({ corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0, unread: 0 } });
   });
 
   it('fixes counters corrupted in the database, and a second run finds nothing', async () => {
@@ -46,14 +46,22 @@ describe('forumctl maintenance recount', () => {
     // Replies per month: bob's one reply counted as 99, and a month for alice, who never replied.
     await env.sql('update user_reply_months set replies = 99');
     await env.sql("insert into user_reply_months (user_id, month, replies) values ($1, '2025-01-01', 3)", [alice.id]);
+    // Unread counts: alice's (one TopicReply, one Follow) lost, bob's (none) made 4.
+    await env.sql('delete from notification_unread_counts where user_id = $1', [alice.id]);
+    await env.sql(
+      'insert into notification_unread_counts (user_id, count) values ($1, 4) on conflict (user_id) do update set count = 4',
+      [bob.id],
+    );
 
     const fixed = await forumctl(['maintenance', 'recount', '--batch-size', '2', '--json']);
     expect(fixed.code, fixed.stderr).to.equal(0);
     const userCount = (await env.sql('select id from users')).length;
     const nodeCount = (await env.sql('select id from nodes')).length;
     expect(fixed.json()).to.deep.equal({
-      corrected: { topics: 1, replies: 1, nodes: nodeCount, users: userCount, activity: 2 },
+      corrected: { topics: 1, replies: 1, nodes: nodeCount, users: userCount, activity: 2, unread: 2 },
     });
+    await api().get('/api/v3/notifications/unread_count').set(alice.auth).expect(200, { count: 2 });
+    await api().get('/api/v3/notifications/unread_count').set(bob.auth).expect(200, { count: 0 });
     const months = await env.sql('select user_id, replies from user_reply_months where replies > 0');
     expect(months).to.deep.equal([{ user_id: bob.id, replies: 1 }]);
 
@@ -77,7 +85,7 @@ describe('forumctl maintenance recount', () => {
     ]);
 
     const again = await forumctl(['maintenance', 'recount', '--json']);
-    expect(again.json()).to.deep.equal({ corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0 } });
+    expect(again.json()).to.deep.equal({ corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0, unread: 0 } });
   });
 
   it('prints a table by default and refuses a bad batch size', async () => {
@@ -167,7 +175,7 @@ describe('forumctl topics move, in bulk', () => {
     const notes = await env.sql<{ user_id: number }>("select user_id from notifications where type = 'NodeChanged'");
     expect(notes).to.have.length(4);
     expect((await forumctl(['maintenance', 'recount', '--json'])).json()).to.deep.equal({
-      corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0 },
+      corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0, unread: 0 },
     });
   });
 
@@ -220,7 +228,7 @@ describe('forumctl seed', () => {
     expect(counts).to.include({ users: 5, topics: 20, replies: 100 });
     expect(counts!.notifications).to.be.within(1, 50);
     expect((await forumctl(['maintenance', 'recount', '--json'])).json()).to.deep.equal({
-      corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0 },
+      corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0, unread: 0 },
     });
     // Seeded text is searchable in both languages, indexed with the very words the indexer gives it.
     const found = async (q: string) =>

@@ -7,9 +7,9 @@ import type { Sql } from './sql.js';
  * only the rows whose stored values differ. Locking first means a concurrent write either lands before the
  * recount sees the rows, or waits for it: the recount never overwrites a newer count with an older one.
  * Column families recompute columns of their own table; `activity` (replies per user and month) fixes rows of
- * user_reply_months for the batch's users.
+ * user_reply_months for the batch's users, and `unread` the rows of notification_unread_counts.
  */
-type Recount = { table: string; fresh: string; columns: string[] } | { table: string; fix: string };
+type Recount = { table: string; fresh: string; columns: string[] } | { table: string; fix: string; lock?: string };
 
 const RECOUNTS: Record<CounterFamily, Recount> = {
   topics: {
@@ -72,6 +72,25 @@ const RECOUNTS: Record<CounterFamily, Recount> = {
         returning 1)
       select count(*)::int as n from fixed`,
   },
+  // Counts that triggers keep (notification_unread_counts): no row of the batch to lock stands for them, so no
+  // notification is written, read or deleted while a batch counts (one short statement).
+  unread: {
+    table: 'users',
+    lock: 'lock table notifications in share mode',
+    fix: `
+      with fresh as (
+        select user_id, count(*)::int as count from notifications
+        where user_id between $1 and $2 and read_at is null group by user_id),
+      wrong as (
+        select u.id as user_id, coalesce(f.count, 0) as count
+        from users u left join fresh f on f.user_id = u.id left join notification_unread_counts c on c.user_id = u.id
+        where u.id between $1 and $2 and coalesce(f.count, 0) <> coalesce(c.count, 0)),
+      fixed as (
+        insert into notification_unread_counts as c (user_id, count) select user_id, count from wrong order by user_id
+        on conflict (user_id) do update set count = excluded.count
+        returning 1)
+      select count(*)::int as n from fixed`,
+  },
 };
 
 /** The statement that rewrites a family's columns where they differ from their fresh values. */
@@ -110,7 +129,8 @@ export class SqlCounterMaintenance implements CounterMaintenance {
   async recount(family: CounterFamily, from: number, to: number): Promise<number> {
     const recount = RECOUNTS[family];
     return this.unitOfWork.run(async () => {
-      await this.sql.all(`select id from ${recount.table} where id between $1 and $2 for update`, [from, to]);
+      if ('lock' in recount && recount.lock) await this.sql.all(recount.lock);
+      else await this.sql.all(`select id from ${recount.table} where id between $1 and $2 for update`, [from, to]);
       const rows = await this.sql.all<{ n: number }>('fix' in recount ? recount.fix : columnFix(recount), [from, to]);
       return rows[0]!.n;
     });

@@ -16,6 +16,7 @@ import { Migration20261124030000_events } from './migrations/Migration2026112403
 import { Migration20261124040000_webhooks } from './migrations/Migration20261124040000_webhooks.js';
 import { Migration20261124050000_audit } from './migrations/Migration20261124050000_audit.js';
 import { Migration20261124060000_rate_limits } from './migrations/Migration20261124060000_rate_limits.js';
+import { Migration20261124070000_unread_counts } from './migrations/Migration20261124070000_unread_counts.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -39,6 +40,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261124040000_webhooks', class: Migration20261124040000_webhooks },
   { name: 'Migration20261124050000_audit', class: Migration20261124050000_audit },
   { name: 'Migration20261124060000_rate_limits', class: Migration20261124060000_rate_limits },
+  { name: 'Migration20261124070000_unread_counts', class: Migration20261124070000_unread_counts },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */

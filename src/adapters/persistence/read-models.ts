@@ -550,7 +550,7 @@ export class SqlNotificationReadModel implements NotificationReadModel {
 
   async unreadCount(userId: number): Promise<number> {
     const rows = await this.sql.all<{ count: number }>(
-      'select count(*)::int as count from notifications where user_id = $1 and read_at is null',
+      `select coalesce((select count from notification_unread_counts where user_id = $1), 0) as count`,
       [userId],
     );
     return rows[0]!.count;
@@ -559,8 +559,8 @@ export class SqlNotificationReadModel implements NotificationReadModel {
   async unreadCountOf(caller: CallerRef): Promise<Identified<number | null>> {
     const rows = await this.sql.all<ViewerColumns & { count: number }>(
       `with ${VIEWER_CTE}
-       select ${VIEWER_COLUMNS}, (select count(*)::int from notifications where user_id = v.id and read_at is null) as count
-       from viewer v`,
+       select ${VIEWER_COLUMNS}, coalesce(c.count, 0) as count
+       from viewer v left join notification_unread_counts c on c.user_id = v.id`,
       callerParams(caller),
     );
     return { viewer: viewerOf(rows[0]), result: rows[0]?.count ?? null };
@@ -568,8 +568,8 @@ export class SqlNotificationReadModel implements NotificationReadModel {
 
   async unreadCounts(userIds: readonly number[]): Promise<Map<number, number>> {
     const rows = await this.sql.all<{ user_id: number; count: number }>(
-      `select u.id as user_id, (select count(*)::int from notifications where user_id = u.id and read_at is null) as count
-       from unnest($1::int[]) as u(id)`,
+      `select u.id as user_id, coalesce(c.count, 0) as count
+       from unnest($1::int[]) as u(id) left join notification_unread_counts c on c.user_id = u.id`,
       [userIds],
     );
     return new Map(rows.map((row) => [row.user_id, row.count]));

@@ -4,7 +4,7 @@ import type { Clock } from '../ports.js';
 export type Progress = (done: number, total: number) => void;
 
 /** The counter families `maintenance recount` recomputes from the rows. */
-export const COUNTER_FAMILIES = ['topics', 'replies', 'nodes', 'users', 'activity'] as const;
+export const COUNTER_FAMILIES = ['topics', 'replies', 'nodes', 'users', 'activity', 'unread'] as const;
 export type CounterFamily = (typeof COUNTER_FAMILIES)[number];
 
 /**
@@ -31,7 +31,7 @@ export class Recount {
 
   async execute(options: { batchSize?: number; onProgress?: (family: CounterFamily) => Progress } = {}): Promise<RecountSummary> {
     const batchSize = options.batchSize ?? 5_000;
-    const summary = { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0 };
+    const summary = { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0, unread: 0 };
     for (const family of COUNTER_FAMILIES) {
       const progress = options.onProgress?.(family) ?? (() => undefined);
       const range = await this.maintenance.idRange(family);
