@@ -103,7 +103,7 @@ import {
   SqlNotificationRepository,
 } from './adapters/persistence/repositories.js';
 import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from './adapters/persistence/token-stores.js';
-import { MikroOrmUnitOfWork } from './adapters/persistence/unit-of-work.js';
+import { MikroOrmUnitOfWork, SqlUnitOfWork } from './adapters/persistence/unit-of-work.js';
 import type { Sql } from './adapters/persistence/sql.js';
 import { Argon2PasswordHasher } from './adapters/system/argon2-hasher.js';
 import { SystemClock } from './adapters/system/clock.js';
@@ -164,6 +164,11 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, SqlOutbox, (sql: Sql) => new SqlOutbox(sql), [SqlRunner]);
   provide(bind, UnitOfWork, (em: EntityManager, outbox: SqlOutbox) => new MikroOrmUnitOfWork(em, () => outbox.flush()), [
     Em,
+    SqlOutbox,
+  ]);
+  // Use cases written in SQL from end to end (every port they use goes through Sql) take this one.
+  provide(bind, SqlUnitOfWork, (sql: Sql, outbox: SqlOutbox) => new SqlUnitOfWork(sql, () => outbox.flush()), [
+    SqlRunner,
     SqlOutbox,
   ]);
   provide(bind, UserRepository, (em: EntityManager, sql: Sql) => new MikroOrmUserRepository(em, sql), [Em, SqlRunner]);
@@ -307,7 +312,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(SeedDatabase, [DataSeeder, PasswordHasher, WordSegmenter]);
 
   useCase(ListReplies, [ReplyReadModel]);
-  useCase(CreateReply, [ReplyWriter, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
+  useCase(CreateReply, [ReplyWriter, MarkdownRenderer, DomainEvents, SqlUnitOfWork, Clock]);
   useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(SearchContent, [SearchReadModel, WordSegmenter, HtmlText]);
   useCase(ReindexSearch, [SearchIndex, WordSegmenter, HtmlText]);

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../../application/ports.js';
+import type { Sql } from './sql.js';
 
 /** The pg connection under a knex transaction, with the marks knex and pg leave on it when it breaks. */
 interface TransactionConnection {
@@ -47,5 +48,22 @@ class ConnectionLost extends Error {
   readonly code = '08006';
   constructor(cause: unknown) {
     super('the database connection was lost during the transaction', { cause });
+  }
+}
+
+/**
+ * One transaction of the SQL pool per use case, for use cases written in SQL from end to end (reply create):
+ * no MikroORM or knex transaction (see `Sql.transactional`). Every statement through `Sql` belongs to it; an
+ * ORM repository would not, so a use case with one takes `MikroOrmUnitOfWork`.
+ */
+export class SqlUnitOfWork implements UnitOfWork {
+  constructor(
+    private readonly sql: Sql,
+    /** Runs at the end of the work, in the transaction, just before it commits (the outbox's writes). */
+    private readonly beforeCommit: () => Promise<void> = async () => undefined,
+  ) {}
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.sql.transactional(work, this.beforeCommit);
   }
 }
