@@ -47,7 +47,7 @@ export class Sql {
 
   /**
    * Runs `work` in a transaction on a connection of the pool, without MikroORM and knex (their transaction
-   * machinery costs about 300 µs of CPU, three times the transaction itself: docs/performance.md). For work
+   * machinery costs about 280 µs of CPU, more than the transaction itself: docs/performance.md). For work
    * written in SQL from end to end: an ORM repository would not see this transaction. Inside a transaction
    * already (either kind), `work` simply joins it. `beforeCommit` runs last, in the transaction.
    */
