@@ -11,13 +11,16 @@
  * A write: `--method POST --path '/api/v3/topics/{id}/replies' --id-max 100000 --body '{"body":"…"}'` with a token header.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from '../src/adapters/persistence/embedded-postgres.js';
+import { readArgs } from './args.js';
 import { cpuMicros } from './proc.js';
 
-const { values: args } = parseArgs({
-  options: {
+const USAGE =
+  'usage: BENCH_DATABASE_URL=… npm run bench:ab -- --a <entry.js> --b <entry.js> [--path p] [--header h]… ' +
+  '[--method POST --body json --id-max n] [--env NAME=value]… [--rounds 3] [--duration 10] [--connections 32] [--server-cpus 1]';
+const args = readArgs(
+  {
     a: { type: 'string' },
     b: { type: 'string' },
     path: { type: 'string', default: '/api/v3/topics' },
@@ -34,9 +37,10 @@ const { values: args } = parseArgs({
     /** Pin both servers to these CPUs (taskset), so that the load generator and they do not trade places. */
     'server-cpus': { type: 'string' },
   },
-});
+  USAGE,
+);
 if (!args.a || !args.b || !process.env.BENCH_DATABASE_URL) {
-  console.error('usage: BENCH_DATABASE_URL=… npm run bench:ab -- --a <entry.js> --b <entry.js> [--path p] [--header h]…');
+  console.error(USAGE);
   process.exit(2);
 }
 const headers = Object.fromEntries(

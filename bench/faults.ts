@@ -16,14 +16,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import http from 'node:http';
 import { EmbeddedPostgres } from '../src/adapters/persistence/embedded-postgres.js';
 import { connect, migrate } from '../src/adapters/persistence/orm.js';
 import { load } from '../test/support/load.js';
+import { readArgs } from './args.js';
 import { startServerProcess } from '../test/support/server-process.js';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const args = readArgs({ runs: { type: 'string', default: '5' } }, 'usage: npm run bench:faults -- [--runs 5]');
 const runs = Number(args.runs);
 
 async function sigterm(databaseUrl: string, keepAlive: boolean) {

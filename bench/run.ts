@@ -10,7 +10,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Table from 'cli-table3';
 import pg from 'pg';
@@ -18,13 +17,14 @@ import { loadConfig } from '../src/config.js';
 import { buildContainer, useCasesOf } from '../src/container.js';
 import { EmbeddedPostgres, freePort } from '../src/adapters/persistence/embedded-postgres.js';
 import { connect, migrate } from '../src/adapters/persistence/orm.js';
+import { readArgs } from './args.js';
 import { treeCpuMicros, treeRssMb } from './proc.js';
 import { measureLive, type LiveFigures } from './live.js';
 import { measureMixed, type MixedFigures } from './mixed.js';
 import type { SeedPlan } from '../src/application/maintenance/seed.js';
 
-const { values: args } = parseArgs({
-  options: {
+const args = readArgs(
+  {
     sizes: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
@@ -33,7 +33,15 @@ const { values: args } = parseArgs({
     processes: { type: 'string', default: '1' },
     out: { type: 'string', default: 'bench-results' },
   },
-});
+  `usage: npm run bench -- [options]
+  --sizes 10000,100000   topic counts to seed and measure (default 100000)
+  --duration 10          seconds a scenario is loaded (after --warmup 2)
+  --connections 32       concurrent connections
+  --only 'GET /topics|mixed'  the scenarios whose names hold one of these parts (all without it)
+  --processes 1,2        the service's WEB_CONCURRENCY, each in turn
+  --out bench-results    where the JSON results go
+BENCH_DATABASE_URL=postgres://… seeds forum_bench_<size> there instead of an embedded cluster.`,
+);
 const sizes = args.sizes.split(',').map(Number);
 const duration = Number(args.duration);
 const warmup = Number(args.warmup);
