@@ -17,13 +17,14 @@ import { readArgs } from './args.js';
 import { cpuMicros } from './proc.js';
 
 const USAGE =
-  'usage: BENCH_DATABASE_URL=… npm run bench:ab -- --a <entry.js> --b <entry.js> [--path p] [--header h]… ' +
+  'usage: BENCH_DATABASE_URL=… npm run bench:ab -- --a <entry.js> --b <entry.js> [--path p]… [--header h]… ' +
   '[--method POST --body json --id-max n] [--env NAME=value]… [--rounds 3] [--duration 10] [--connections 32] [--server-cpus 1]';
 const args = readArgs(
   {
     a: { type: 'string' },
     b: { type: 'string' },
-    path: { type: 'string', default: '/api/v3/topics' },
+    /** Given more than once, each request takes one of them at random (say, searches for different words). */
+    path: { type: 'string', multiple: true, default: ['/api/v3/topics'] },
     /** A request other than GET: its method, and a JSON body. */
     method: { type: 'string', default: 'GET' },
     body: { type: 'string' },
@@ -43,6 +44,7 @@ if (!args.a || !args.b || !process.env.BENCH_DATABASE_URL) {
   console.error(USAGE);
   process.exit(2);
 }
+const pick = (paths: string[]) => paths[Math.floor(Math.random() * paths.length)]!;
 const headers = Object.fromEntries(
   args.header.map((h) => [h.slice(0, h.indexOf(':')).trim(), h.slice(h.indexOf(':') + 1).trim()]),
 );
@@ -88,9 +90,9 @@ async function load(server: { url: string; pid: number }, duration: number) {
   const idMax = Number(args['id-max']);
   const request: autocannon.Request = {
     method: args.method as autocannon.Request['method'],
-    path: args.path,
+    path: args.path[0]!,
     ...(args.body === undefined ? {} : { body: args.body, headers: { ...headers, 'content-type': 'application/json' } }),
-    setupRequest: (req) => ({ ...req, path: args.path.replace('{id}', String(1 + Math.floor(Math.random() * idMax))) }),
+    setupRequest: (req) => ({ ...req, path: pick(args.path).replace('{id}', String(1 + Math.floor(Math.random() * idMax))) }),
   };
   const result = await autocannon({
     url: server.url,
