@@ -6,7 +6,6 @@ import {
   SqlSearchIndex,
   SqlSearchReadModel,
   commonGuess,
-  firstWalkStatement,
   hitsStatement,
   walkWindows,
 } from '../../src/adapters/persistence/search.js';
@@ -226,22 +225,6 @@ describe('GET /api/v3/search', () => {
       }
     }
     expect(compared).to.be.greaterThan(300);
-
-    // A page the best branch's first walk fills takes that one short statement; any other, the rest as well.
-    const statements: string[] = [];
-    const counted = Object.create(sql, {
-      all: { value: (text: string, values: unknown[]) => (statements.push(text), sql.all(text, values)) },
-    }) as typeof sql;
-    const statementsFor = async (words: string, type: 'topic' | 'reply' | null) => {
-      statements.length = 0;
-      const query = { words, type, offset: 0, limit: 3 };
-      const found = await env.scope(() => new SqlSearchReadModel(counted, (wanted) => narrowed(wanted, 7)).find(query, null));
-      expect(found.hits).to.have.length(3);
-      return statements.map((text) => (text === firstWalkStatement(type, false, narrowed(3, 7)) ? 'first walk' : 'rest'));
-    };
-    expect(await statementsFor('title', null)).to.deep.equal(['first walk']);
-    expect(await statementsFor('reply', 'reply')).to.deep.equal(['first walk']);
-    expect(await statementsFor('body', null)).to.deep.equal(['first walk', 'rest']);
   });
 
   it('leaves out, for a user, the topics and replies of their blocked nodes and users, and only for them', async () => {

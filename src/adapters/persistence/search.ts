@@ -193,17 +193,29 @@ export function commonGuess(column: 'title_vector' | 'vector', documents: number
       where ${when}`;
 }
 
-/** The matches wanted from each branch: every one up to the page's end. $3 offset, $4 limit. */
-const WANTED = '($3::int + $4::int)';
-// A sub-select is computed once per statement (an InitPlan), not once per document.
-const QUERY = "(select plainto_tsquery('english', $2))";
-// Stop words alone ("the") make an empty query: this one-time filter then skips every scan.
-const WORDS_LEFT = `numnode(${QUERY}) > 0`;
-
-/** The branches of a search, best first: title matches (unless only replies are asked for), then the rest. */
-function branchesOf(type: SearchType | null): Branch[] {
-  const titleMatches = `d.title_vector @@ ${QUERY}`;
-  const bodyMatches = `d.vector @@ ${QUERY}`;
+/**
+ * The matches of one page, best first: topics whose title matches, then every other match (bodies of topics,
+ * replies), newest first within each. Each branch wants the newest `offset + limit` visible matches. A walk
+ * through the newest documents in `created_at` order (an index-only scan of an index carrying the words) is
+ * exact as soon as it has that many: every document outside it is older than all inside it. So a branch
+ * 1. walks the newest few thousand documents: a common word fills a page within a few hundred;
+ * 2. when that comes up short, asks the GIN index for at most `few` matches: a rare word has fewer, and these
+ *    are all of them, sorted (skipped for a word the statistics call common: `commonGuess`);
+ * 3. a common word the newest documents lack (it was in fashion last year), or a deep page, walks further;
+ * 4. and only when even that comes up short, collects every match from the GIN index.
+ * Each step runs only when the one before it came up short (one-time filters on the counts). The plan does not
+ * depend on the word, so PostgreSQL plans the statement once per connection (a generic plan) instead of at
+ * every search. The other branch runs only when title matches do not fill the page.
+ * $1 viewer, $2 the query's words, $3 offset, $4 limit.
+ */
+export function hitsStatement(type: SearchType | null, signedIn: boolean, windows: Windows): string {
+  const wanted = '($3::int + $4::int)';
+  // A sub-select is computed once per statement (an InitPlan), not once per document.
+  const query = "(select plainto_tsquery('english', $2))";
+  // Stop words alone ("the") make an empty query: this one-time filter then skips every scan.
+  const wordsLeft = `numnode(${query}) > 0`;
+  const titleMatches = `d.title_vector @@ ${query}`;
+  const bodyMatches = `d.vector @@ ${query}`;
   const branches: Branch[] = [];
   if (type !== 'reply') {
     branches.push({
@@ -230,90 +242,29 @@ function branchesOf(type: SearchType | null): Branch[] {
     const match = `${bodyMatches} and (d.reply_id is not null or not ${titleMatches})`;
     branches.push({ kind: 'true', match, columns: 'vector, title_vector', titleMatch: false, statistics: 'vector' });
   }
-  return branches;
-}
-
-/** Joins the documents `d` to what decides whether they may be found, and keeps those that may. */
-function visibleOnes(branch: Branch, signedIn: boolean): string {
-  const replies = branch.kind !== 'reply_id is null';
-  return `join topics t on t.id = d.topic_id join nodes n on n.id = t.node_id
+  const visible = (replies: boolean) =>
+    `join topics t on t.id = d.topic_id join nodes n on n.id = t.node_id
      ${replies ? 'left join replies r on r.id = d.reply_id' : ''}
      where ${topicVisible(signedIn)}${replies ? ` and (d.reply_id is null or (${replyVisible(signedIn)}))` : ''}`;
-}
-
-/** The newest `window` documents of a branch (when `when` holds), and of them the visible matches, newest first. */
-function walkOf(branch: Branch, signedIn: boolean, window: Walk, when: string, matches: number): string {
-  // The topics' index does not carry reply_id (its condition says what it is): naming it would read the table.
-  const replyId = branch.kind === 'reply_id is null' ? 'null::int as reply_id' : 'reply_id';
-  return `
-      select d.topic_id, d.reply_id, d.created_at
-      from (select topic_id, ${replyId}, created_at, ${branch.columns} from search_documents
-            where ${branch.kind} and ${WORDS_LEFT} and ${when}
-            order by created_at desc limit ${branch.titleMatch ? window.titles : window.documents}) d
-        ${visibleOnes(branch, signedIn)} and ${branch.match}
-      order by d.created_at desc limit ${matches}`;
-}
-
-/** The page (`$3` offset, `$4` limit) of the matches in `hits`, as rows of topics with their reply. */
-function pageOf(hits: string): string {
-  return `
-    select ${TOPIC_COLUMNS}, case when h.reply_id is null then t.body_html end as body_html, h.title_match,
-      (select to_json(x) from (select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id where r.id = h.reply_id) x)
-        as reply,
-      (select tsvector_to_array(to_tsvector('english', $2))) as lexemes
-    from (select * from ${hits} order by title_match desc, created_at desc offset $3 limit $4) h
-      join topics t on t.id = h.topic_id join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-    order by h.title_match desc, h.created_at desc`;
-}
-
-/**
- * The page when the best branch's first walk fills it, and no rows otherwise: then `hitsStatement` finds it,
- * from step 2 on. Most searches are for a word the newest documents hold, often in titles. Run alone, this walk
- * spares PostgreSQL the setting up and taking down of every other step, which it does at every search even when
- * their one-time filters skip them: 300–370 µs of its CPU for such a search instead of 570 (100,000 topics,
- * measured). A search it does not fill costs 230 µs here and 930 for the rest (1,100 for the whole before).
- * $1 viewer, $2 the query's words, $3 offset, $4 limit.
- */
-export function firstWalkStatement(type: SearchType | null, signedIn: boolean, windows: Windows): string {
-  const [best] = branchesOf(type);
-  return `
-    with near as (${walkOf(best!, signedIn, windows.near, 'true', windows.matches)}),
-    hits as (select *, ${best!.titleMatch} as title_match from near where (select count(*) from near) >= ${WANTED})
-    ${pageOf('hits')}`;
-}
-
-/**
- * The matches of one page, best first, when `firstWalkStatement` came up short: topics whose title matches, then
- * every other match (bodies of topics, replies), newest first within each. Each branch wants the newest
- * `offset + limit` visible matches. A walk through the newest documents in `created_at` order (an index-only scan
- * of an index carrying the words) is exact as soon as it has that many: every document outside it is older than
- * all inside it. So a branch
- * 1. walks the newest few thousand documents: a common word fills a page within a few hundred (the best branch
- *    did, in `firstWalkStatement`, and came up short: here it starts at step 2);
- * 2. when that comes up short, asks the GIN index for at most `few` matches: a rare word has fewer, and these
- *    are all of them, sorted (skipped for a word the statistics call common: `commonGuess`);
- * 3. a common word the newest documents lack (it was in fashion last year), or a deep page, walks further;
- * 4. and only when even that comes up short, collects every match from the GIN index.
- * Each step runs only when the one before it came up short (one-time filters on the counts). The plan does not
- * depend on the word, so PostgreSQL plans the statement once per connection (a generic plan) instead of at
- * every search. The other branch runs only when title matches do not fill the page.
- * $1 viewer, $2 the query's words, $3 offset, $4 limit.
- */
-export function hitsStatement(type: SearchType | null, signedIn: boolean, windows: Windows): string {
-  const branches = branchesOf(type);
   const count = (cte: string) => `(select count(*) from ${cte})`;
-  const ctes = branches.map((branch, i) => {
-    const { kind, match, titleMatch, statistics } = branch;
+  const ctes = branches.map(({ kind, match, columns, titleMatch, statistics }, i) => {
+    const replies = kind !== 'reply_id is null';
     const b = `b${i}`;
     // Other matches rank below title matches: when those fill the page, this branch reads nothing.
-    const needed = i === 0 ? 'true' : `${count('b0')} < ${WANTED}`;
-    const walk = (window: Walk, when: string) => walkOf(branch, signedIn, window, when, windows.matches);
+    const needed = i === 0 ? 'true' : `${count('b0')} < ${wanted}`;
+    // The topics' index does not carry reply_id (its condition says what it is): naming it would read the table.
+    const replyId = replies ? 'reply_id' : 'null::int as reply_id';
+    const walk = (window: Walk, when: string) => `
+      select d.topic_id, d.reply_id, d.created_at
+      from (select topic_id, ${replyId}, created_at, ${columns} from search_documents
+            where ${kind} and ${wordsLeft} and ${when}
+            order by created_at desc limit ${titleMatch ? window.titles : window.documents}) d
+        ${visible(replies)} and ${match}
+      order by d.created_at desc limit ${windows.matches}`;
     const indexed = (when: string, limit: string) => `
       select d.topic_id, d.reply_id, d.created_at from search_documents d
-      where ${WORDS_LEFT} and ${when} and ${kind.replace('reply_id', 'd.reply_id')} and ${match} ${limit}`;
-    // The best branch's first walk was firstWalkStatement's, and came up short.
-    const near = i === 0 ? null : `${b}_near`;
-    const nearShort = near ? `${count(near)} < ${WANTED}` : 'true';
+      where ${wordsLeft} and ${when} and ${kind.replace('reply_id', 'd.reply_id')} and ${match} ${limit}`;
+    const nearShort = `${count(`${b}_near`)} < ${wanted}`;
     // The branch is needed and its first walk came up short: what steps 2–4 start from.
     const short = `${needed} and ${nearShort}`;
     const likelyCommon = statistics ? `(select common from ${b}_guess)` : 'false';
@@ -323,40 +274,39 @@ export function hitsStatement(type: SearchType | null, signedIn: boolean, window
     const reached = `${short} and ${common}`;
     const guess = statistics ? `${b}_guess as materialized (${commonGuess(statistics, 4 * windows.few, '$2', short)}),` : '';
     return `
-    ${near ? `${near} as (${walk(windows.near, needed)}),` : ''}${guess}
+    ${b}_near as (${walk(windows.near, needed)}),${guess}
     ${b}_few as materialized (${indexed(`${short} and not ${likelyCommon}`, `limit ${windows.few}`)}),
     ${b}_far as (${walk(windows.far, reached)}),
-    ${b}_all as materialized (${indexed(`${reached} and ${count(`${b}_far`)} < ${WANTED}`, '')}),
+    ${b}_all as materialized (${indexed(`${reached} and ${count(`${b}_far`)} < ${wanted}`, '')}),
     ${b} as (
-      ${near ? `select *, ${titleMatch} as title_match from ${near} where not (${nearShort}) union all` : ''}
-      select *, ${titleMatch} as title_match from ${b}_far where ${reached} and ${count(`${b}_far`)} >= ${WANTED}
+      select *, ${titleMatch} as title_match from ${b}_near where not (${nearShort})
+      union all
+      select *, ${titleMatch} from ${b}_far where ${reached} and ${count(`${b}_far`)} >= ${wanted}
       union all
       (select d.*, ${titleMatch}
-       from (select * from ${b}_few where ${short} and not ${common} union all select * from ${b}_all) d
-         ${visibleOnes(branch, signedIn)}
+       from (select * from ${b}_few where ${short} and not ${common} union all select * from ${b}_all) d ${visible(replies)}
        order by d.created_at desc limit ${windows.matches}))`;
   });
   return `
     with ${ctes.join(',')},
     hits as (${branches.map((_, i) => `select * from b${i}`).join(' union all ')})
-    ${pageOf('hits')}`;
+    select ${TOPIC_COLUMNS}, case when h.reply_id is null then t.body_html end as body_html, h.title_match,
+      (select to_json(x) from (select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id where r.id = h.reply_id) x)
+        as reply,
+      (select tsvector_to_array(to_tsvector('english', $2))) as lexemes
+    from (select * from hits order by title_match desc, created_at desc offset $3 limit $4) h
+      join topics t on t.id = h.topic_id join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+    order by h.title_match desc, h.created_at desc`;
 }
 
-type Statement = (type: SearchType | null, signedIn: boolean, windows: Windows) => string;
+const HITS = new Map<string, string>();
 
-/** Each statement's text, made once for each kind of search (a handful: see `walkWindows`). */
-function memoized(statement: Statement): Statement {
-  const texts = new Map<string, string>();
-  return (type, signedIn, windows) => {
-    const key = `${type}:${signedIn}:${JSON.stringify(windows)}`;
-    let text = texts.get(key);
-    if (!text) texts.set(key, (text = statement(type, signedIn, windows)));
-    return text;
-  };
+function hitsFor(type: SearchType | null, signedIn: boolean, windows: Windows): string {
+  const key = `${type}:${signedIn}:${JSON.stringify(windows)}`;
+  let statement = HITS.get(key);
+  if (!statement) HITS.set(key, (statement = hitsStatement(type, signedIn, windows)));
+  return statement;
 }
-
-const firstWalkFor = memoized(firstWalkStatement);
-const hitsFor = memoized(hitsStatement);
 
 type HitRow = TopicRow & { body_html: string | null; title_match: boolean; reply: ReplyRow | null; lexemes: string[] };
 
@@ -370,9 +320,7 @@ export class SqlSearchReadModel implements SearchReadModel {
   async find(query: SearchQuery, viewer: Viewer | null): Promise<SearchResults> {
     const windows = this.windows(query.offset + query.limit);
     const params = [viewer?.id ?? null, query.words, query.offset, query.limit];
-    const signedIn = viewer !== null;
-    const first = await this.sql.all<HitRow>(firstWalkFor(query.type, signedIn, windows), params);
-    const rows = first.length > 0 ? first : await this.sql.all<HitRow>(hitsFor(query.type, signedIn, windows), params);
+    const rows = await this.sql.all<HitRow>(hitsFor(query.type, viewer !== null, windows), params);
     return {
       lexemes: rows[0]?.lexemes ?? [],
       hits: rows.map((row) => {
