@@ -12,6 +12,9 @@
  *   user's counters, the monthly count, the notifications (author, followers, mentions, less those who blocked
  *   the replier) and the event, in one statement (one transaction); Markdown rendered and the words cut with
  *   the service's own adapters (markdown-it + sanitize-html, htmlparser2, jieba) before it.
+ * - search: the query's words cut with jieba, the service's own statement (with a token, the caller looked up
+ *   first), each result's text taken from its HTML and highlighted with the service's own functions. The statement
+ *   is the service's design: this measures what the service spends around it.
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -19,6 +22,9 @@ import pg from 'pg';
 import { SanitizingMarkdownRenderer } from '../src/adapters/system/markdown.js';
 import { ParsedHtmlText } from '../src/adapters/system/html-text.js';
 import { JiebaSegmenter } from '../src/adapters/system/jieba-segmenter.js';
+import { hitsStatement, walkWindows } from '../src/adapters/persistence/search.js';
+import { excerpt, highlighter } from '../src/application/search/highlight.js';
+import escapeHtml from 'escape-html';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const publicUrl = process.env.PUBLIC_URL ?? 'http://127.0.0.1';
@@ -84,6 +90,7 @@ const statements = {
              exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id
                     and l.user_id = (select id from viewer)) as liked
            from replies r join users u on u.id = r.user_id where r.topic_id = topic.id order by r.id limit $3 offset $4) p on true`,
+  viewer: `with ${VIEWER} select id, role from viewer`,
   unreadCount: `with ${VIEWER} select v.id, (select count(*)::int from notifications
            where user_id = v.id and read_at is null) as count from viewer v`,
   // $2 topic, $3 body, $4 body_html, $5 mentioned logins (lower case), $6 index words, $7 the event's payload keys.
@@ -137,6 +144,15 @@ const statements = {
 
 async function query(name: keyof typeof statements, values: unknown[]): Promise<Record<string, any>[]> {
   return (await pool.query({ name, text: statements[name], values })).rows;
+}
+
+/** The search statements, named by their text (a handful: one per kind of page). */
+const searchStatementNames = new Map<string, string>();
+
+async function search(text: string, values: unknown[]): Promise<Record<string, any>[]> {
+  let name = searchStatementNames.get(text);
+  if (!name) searchStatementNames.set(text, (name = `search${searchStatementNames.size}`));
+  return (await pool.query({ name, text, values })).rows;
 }
 
 const iso = (value: string | null) =>
@@ -247,6 +263,29 @@ async function createReply(req: http.IncomingMessage, res: http.ServerResponse, 
   send(res, 200, { reply: { ...reply(row!, viewer), topic_title: row!.topic_title } });
 }
 
+async function searchResults(url: URL, digest: string | null) {
+  const q = url.searchParams.get('q') ?? '';
+  const type = (url.searchParams.get('type') as 'topic' | 'reply' | null) ?? null;
+  const limit = positive(url.searchParams.get('limit'), 20);
+  const offset = positive(url.searchParams.get('offset'), 0);
+  const [found] = digest === null ? [] : await query('viewer', [digest]);
+  const viewer: Viewer | null = found ? { id: found.id, role: found.role } : null;
+  const windows = walkWindows(offset + limit);
+  const values = [viewer?.id ?? null, segmenter.forQuery(q), offset, limit];
+  const rows = await search(hitsStatement(type, viewer !== null, windows), values);
+  const highlight = highlighter(rows[0]?.lexemes ?? []);
+  return rows.map((row) => {
+    const text = htmlText.plain(row.reply ? row.reply.body_html : row.body_html);
+    const parts = highlight(text) ?? (row.title_match && !row.reply ? highlight(row.title) : null) ?? excerpt(text);
+    return {
+      type: row.reply ? 'Reply' : 'Topic',
+      topic: topic(row, viewer),
+      ...(row.reply ? { reply: reply(row.reply, viewer) } : {}),
+      highlight: parts.map((part) => (part.marked ? `<mark>${escapeHtml(part.text)}</mark>` : escapeHtml(part.text))).join(''),
+    };
+  });
+}
+
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const digest = digestOf(req);
@@ -289,6 +328,10 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     const [row] = digest === null ? [] : await query('unreadCount', [digest]);
     if (!row) return send(res, 401, { error: 'Unauthorized' });
     return send(res, 200, { count: row.count });
+  }
+  if (url.pathname === '/api/v3/search') {
+    if ((url.searchParams.get('q') ?? '').trim() === '') return send(res, 400, { error: 'ParameterInvalid' });
+    return send(res, 200, { results: await searchResults(url, digest) });
   }
   if (url.pathname === '/healthz') return send(res, 200, { status: 'ok' });
   send(res, 404, { error: 'ResourceNotFound' });
