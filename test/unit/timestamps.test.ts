@@ -18,10 +18,20 @@ describe('timestamps read from PostgreSQL text', () => {
     for (let i = 0; i < 20_000; i++) {
       const text = printed(next() * 1000 - 5e11, next() % 1_000_000, next() % 7);
       expect(toDate(text).getTime(), text).to.equal(general(text).getTime());
+      expect(toDate(text).toISOString(), text).to.equal(general(text).toISOString());
     }
     expect(toDate('2026-11-21 08:15:30.123987+00').toISOString()).to.equal('2026-11-21T08:15:30.123Z');
     expect(toDate('2026-11-21 08:15:30.5+00').toISOString()).to.equal('2026-11-21T08:15:30.500Z');
     expect(toDate('2026-11-21 08:15:30+00').toISOString()).to.equal('2026-11-21T08:15:30.000Z');
+  });
+
+  it('writes itself out from the text it was read from, until something sets it to another time', () => {
+    const date = toDate('2026-11-21 08:15:30.123987+00');
+    expect(JSON.stringify({ at: date })).to.equal('{"at":"2026-11-21T08:15:30.123Z"}');
+    expect(date).to.be.instanceOf(Date);
+    date.setUTCHours(9);
+    expect(date.toISOString()).to.equal('2026-11-21T09:15:30.123Z');
+    expect(toDate('9999-12-31 23:59:59.999999+00').toISOString()).to.equal('9999-12-31T23:59:59.999Z');
   });
 
   it('reads other zones, early years and Dates the general way', () => {
