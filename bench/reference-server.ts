@@ -22,7 +22,7 @@ import pg from 'pg';
 import { SanitizingMarkdownRenderer } from '../src/adapters/system/markdown.js';
 import { ParsedHtmlText } from '../src/adapters/system/html-text.js';
 import { JiebaSegmenter } from '../src/adapters/system/jieba-segmenter.js';
-import { hitsStatement, walkWindows } from '../src/adapters/persistence/search.js';
+import { SEARCH_STATEMENTS, searchValues } from '../src/adapters/persistence/search.js';
 import { excerpt, highlighter } from '../src/application/search/highlight.js';
 import escapeHtml from 'escape-html';
 
@@ -146,15 +146,6 @@ async function query(name: keyof typeof statements, values: unknown[]): Promise<
   return (await pool.query({ name, text: statements[name], values })).rows;
 }
 
-/** The search statements, named by their text (a handful: one per kind of page). */
-const searchStatementNames = new Map<string, string>();
-
-async function search(text: string, values: unknown[]): Promise<Record<string, any>[]> {
-  let name = searchStatementNames.get(text);
-  if (!name) searchStatementNames.set(text, (name = `search${searchStatementNames.size}`));
-  return (await pool.query({ name, text, values })).rows;
-}
-
 const iso = (value: string | null) =>
   value === null ? null : new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
 const user = (id: number, login: string, name: string | null) => ({
@@ -270,9 +261,9 @@ async function searchResults(url: URL, digest: string | null) {
   const offset = positive(url.searchParams.get('offset'), 0);
   const [found] = digest === null ? [] : await query('viewer', [digest]);
   const viewer: Viewer | null = found ? { id: found.id, role: found.role } : null;
-  const windows = walkWindows(offset + limit);
-  const values = [viewer?.id ?? null, segmenter.forQuery(q), offset, limit];
-  const rows = await search(hitsStatement(type, viewer !== null, windows), values);
+  const values = searchValues({ words: segmenter.forQuery(q), type, offset, limit }, viewer);
+  const text = viewer ? SEARCH_STATEMENTS.user : SEARCH_STATEMENTS.signedOut;
+  const rows = (await pool.query({ name: viewer ? 'searchUser' : 'search', text, values })).rows;
   const highlight = highlighter(rows[0]?.lexemes ?? []);
   return rows.map((row) => {
     const text = htmlText.plain(row.reply ? row.reply.body_html : row.body_html);

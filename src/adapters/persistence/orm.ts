@@ -17,6 +17,7 @@ import { Migration20261124040000_webhooks } from './migrations/Migration20261124
 import { Migration20261124050000_audit } from './migrations/Migration20261124050000_audit.js';
 import { Migration20261124060000_rate_limits } from './migrations/Migration20261124060000_rate_limits.js';
 import { Migration20261124070000_unread_counts } from './migrations/Migration20261124070000_unread_counts.js';
+import { Migration20261124080000_search_functions } from './migrations/Migration20261124080000_search_functions.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -41,6 +42,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261124050000_audit', class: Migration20261124050000_audit },
   { name: 'Migration20261124060000_rate_limits', class: Migration20261124060000_rate_limits },
   { name: 'Migration20261124070000_unread_counts', class: Migration20261124070000_unread_counts },
+  { name: 'Migration20261124080000_search_functions', class: Migration20261124080000_search_functions },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */
