@@ -37,4 +37,21 @@ describe('Sql (the raw SQL runner of repositories and read models)', () => {
     );
     expect(await persistence.sql.all("select 1 from nodes where name = 'Doomed'")).to.deep.equal([]);
   });
+
+  it('plans each statement once per connection, even where a null value would make a plan for it look cheaper', async () => {
+    const { sql } = testEnv().persistence;
+    // A signed-out caller's null: left to choose, PostgreSQL found a plan made for it cheaper and planned anew each time.
+    const text = 'select t.id from topics t where t.user_id = $1 or $1 is null order by t.id limit 5';
+    const plans = await sql.transactional(
+      async () => {
+        for (let i = 0; i < 8; i++) await sql.all(text, [null]);
+        return sql.one<{ generic: number; custom: number }>(
+          'select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement = $1',
+          [text],
+        );
+      },
+      async () => {},
+    );
+    expect(plans).to.deep.equal({ generic: 8, custom: 0 });
+  });
 });
