@@ -26,7 +26,12 @@ import { SEARCH_STATEMENTS, searchValues } from '../src/adapters/persistence/sea
 import { excerpt, highlighter } from '../src/application/search/highlight.js';
 import escapeHtml from 'escape-html';
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+// Generic plans, as the service's SQL pool has them: each statement planned once per connection.
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: 10,
+  options: '-c plan_cache_mode=force_generic_plan',
+});
 const publicUrl = process.env.PUBLIC_URL ?? 'http://127.0.0.1';
 const markdown = new SanitizingMarkdownRenderer();
 const htmlText = new ParsedHtmlText();
