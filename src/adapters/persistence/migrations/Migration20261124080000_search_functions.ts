@@ -98,7 +98,10 @@ export class Migration20261124080000_search_functions extends Migration {
       create type search_hit as (topic_id integer, reply_id integer, created_at timestamptz, title_match boolean);
 
       -- Whether the words are, by the statistics of the column (its most common words and the share of documents
-      -- holding each, kept by ANALYZE), likely in at least this many documents together (see search.ts).
+      -- holding each, kept by ANALYZE), likely in at least this many documents together. Only a guess: a wrong one
+      -- costs time, never a result, since every later step is exact or falls through to the next. A word the
+      -- statistics do not list is not likely common. The shares multiply as logarithms (a long query of common
+      -- words would underflow exp).
       create function search_words_common(statistics text, words text, at_least double precision)
       returns boolean language plpgsql stable as $$
       begin
