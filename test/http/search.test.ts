@@ -290,6 +290,14 @@ describe('GET /api/v3/search', () => {
     }
   });
 
+  it('answers a page past every result, however deep, with no results', async () => {
+    await makeTopic(alice, node, 'alpha deep', 'alpha');
+    for (const offset of [5, 170_000_000, 2_147_483_647]) {
+      const res = await api().get('/api/v3/search').query({ q: 'alpha', offset, limit: 50 }).expect(200);
+      expect(res.body.results, String(offset)).to.deep.equal([]);
+    }
+  });
+
   it('finds nothing, quickly and without error, for stop words or punctuation alone', async () => {
     await makeTopic(alice, node, 'The topic', 'the and of');
     expect(await search({ q: 'the' })).to.deep.equal([]);

@@ -119,7 +119,7 @@ export class Migration20261124080000_search_functions extends Migration {
       end $$;
 
       -- Of the documents given, those the viewer may find, newest first, at most \`matches\`.
-      create function search_visible(hits search_hit[], viewer integer, matches integer)
+      create function search_visible(hits search_hit[], viewer integer, matches bigint)
       returns setof search_hit language plpgsql stable as $$
       begin
         return query select d.topic_id, d.reply_id, d.created_at, d.title_match from unnest(hits) d
@@ -129,7 +129,7 @@ export class Migration20261124080000_search_functions extends Migration {
 
       -- Of the newest \`walk\` documents of the branch, the newest \`matches\` the viewer may find. The walk reads an
       -- index that carries the words, in created_at order (migration 20261124020000), and stops at \`matches\`.
-      create function search_walk(branch text, query tsquery, viewer integer, walk integer, matches integer)
+      create function search_walk(branch text, query tsquery, viewer integer, walk bigint, matches bigint)
       returns setof search_hit language plpgsql stable as $$
       begin
         ${byBranch(
@@ -142,7 +142,7 @@ export class Migration20261124080000_search_functions extends Migration {
       end $$;
 
       -- The branch's matches from its GIN index (visible or not), at most \`most\` of them (null: all), in no order.
-      create function search_indexed(branch text, query tsquery, most integer)
+      create function search_indexed(branch text, query tsquery, most bigint)
       returns setof search_hit language plpgsql stable as $$
       begin
         ${byBranch(
@@ -154,8 +154,8 @@ export class Migration20261124080000_search_functions extends Migration {
       end $$;
 
       -- The newest \`matches\` visible matches of a branch, exact when at least \`wanted\` exist (search.ts: steps 1-4).
-      create function search_branch(branch text, query tsquery, words text, viewer integer, wanted integer,
-                                    near integer, far integer, few integer, matches integer, statistics text)
+      create function search_branch(branch text, query tsquery, words text, viewer integer, wanted bigint,
+                                    near bigint, far bigint, few bigint, matches bigint, statistics text)
       returns setof search_hit language plpgsql stable as $$
       declare
         hits search_hit[];
@@ -172,18 +172,20 @@ export class Migration20261124080000_search_functions extends Migration {
         hits := array(select w from search_walk(branch, query, viewer, far, matches) w);
         if cardinality(hits) >= wanted then return query select * from unnest(hits); return; end if;
         -- 4. Every match.
-        return query select * from search_visible(array(select i from search_indexed(branch, query, null) i), viewer, matches);
+        return query select d.topic_id, d.reply_id, d.created_at, d.title_match from search_indexed(branch, query, null) d
+          ${visible(true)}
+          order by d.created_at desc limit matches;
       end $$;
 
       -- A page of matches, best first: title matches, then the others, newest first within each. The second branch
       -- runs only when the first does not fill the page.
       create function search_page(words text, viewer integer, search_type text, page_offset integer, page_limit integer,
-                                  near_titles integer, near_documents integer, far_titles integer, far_documents integer,
-                                  few integer, matches integer)
+                                  near_titles bigint, near_documents bigint, far_titles bigint, far_documents bigint,
+                                  few bigint, matches bigint)
       returns setof search_hit rows 20 language plpgsql stable set plan_cache_mode = force_generic_plan as $$
       declare
         query tsquery := plainto_tsquery('english', words);
-        wanted integer := page_offset + page_limit;
+        wanted bigint := page_offset::bigint + page_limit;
         first_branch text := case when search_type = 'reply' then 'replies' else 'titles' end;
         other_branch text := case search_type when 'topic' then 'topic bodies' when 'reply' then null else 'bodies' end;
         best search_hit[];
@@ -214,11 +216,11 @@ export class Migration20261124080000_search_functions extends Migration {
 
   override async down(): Promise<void> {
     this.addSql(`
-      drop function search_page(text, integer, text, integer, integer, integer, integer, integer, integer, integer, integer);
-      drop function search_branch(text, tsquery, text, integer, integer, integer, integer, integer, integer, text);
-      drop function search_indexed(text, tsquery, integer);
-      drop function search_walk(text, tsquery, integer, integer, integer);
-      drop function search_visible(search_hit[], integer, integer);
+      drop function search_page(text, integer, text, integer, integer, bigint, bigint, bigint, bigint, bigint, bigint);
+      drop function search_branch(text, tsquery, text, integer, bigint, bigint, bigint, bigint, bigint, text);
+      drop function search_indexed(text, tsquery, bigint);
+      drop function search_walk(text, tsquery, integer, bigint, bigint);
+      drop function search_visible(search_hit[], integer, bigint);
       drop function search_words_common(text, text, double precision);
       drop type search_hit;
     `);
