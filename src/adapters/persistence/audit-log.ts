@@ -16,6 +16,14 @@ interface EntryRow {
   actor_name: string | null;
 }
 
+/** The audit list's filters, each a condition on its value's placeholder. */
+const AUDIT_FILTERS: ['action' | 'actorLogin' | 'targetType' | 'targetId', (value: string) => string][] = [
+  ['action', (value) => `e.action = ${value}`],
+  ['actorLogin', (value) => `lower(u.login) = lower(${value})`],
+  ['targetType', (value) => `e.target_type = ${value}`],
+  ['targetId', (value) => `e.target_id = ${value}`],
+];
+
 export class SqlAuditLog implements AuditLog {
   constructor(private readonly sql: Sql) {}
 
@@ -28,24 +36,24 @@ export class SqlAuditLog implements AuditLog {
   }
 
   async list(query: AuditQuery): Promise<AuditEntry[]> {
+    // Only the filters given, so that each of the 16 texts is planned once for the index it can use (a generic
+    // plan of `$1 is null or e.action = $1` can use none: it walked the whole log).
+    const values: unknown[] = [query.limit, query.offset];
+    const conditions: string[] = [];
+    for (const [name, condition] of AUDIT_FILTERS) {
+      const value = query[name];
+      if (value === undefined || value === null) continue;
+      values.push(value);
+      conditions.push(condition(`$${values.length}`));
+    }
     const rows = await this.sql.all<EntryRow>(
       `select e.id, e.action, e.target_type, e.target_id, e.changes, e.reason, e.created_at,
          u.id as actor_id, u.login as actor_login, u.name as actor_name
        from audit_entries e join users u on u.id = e.actor_id
-       where ($1::text is null or e.action = $1)
-         and ($2::text is null or lower(u.login) = lower($2))
-         and ($3::text is null or e.target_type = $3)
-         and ($4::bigint is null or e.target_id = $4)
+       ${conditions.length > 0 ? `where ${conditions.join(' and ')}` : ''}
        order by e.id desc
-       limit $5 offset $6`,
-      [
-        query.action ?? null,
-        query.actorLogin ?? null,
-        query.targetType ?? null,
-        query.targetId ?? null,
-        query.limit,
-        query.offset,
-      ],
+       limit $1 offset $2`,
+      values,
     );
     return rows.map((row) => ({
       id: Number(row.id),
