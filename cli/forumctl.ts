@@ -21,13 +21,17 @@ async function main(argv: string[]): Promise<void> {
       if (session) return session;
       database = await openDatabase(config, { poolMax: 4 });
       const db = database;
-      // Commands other than `db` need the schema: bring it up to date, as the server does at start.
-      await migrate(db.orm);
+      // Commands other than `db` need the schema: bring it up to date, as the server does at start. What this
+      // applies, `db migrate` reports as its own.
+      const applied = await migrate(db.orm);
       session = {
         useCases: useCasesOf(buildContainer(db, config)),
         wire: new Wire(config.publicUrl),
         scope: db.scope,
-        migrations: { up: () => migrate(db.orm), status: () => migrationStatus(db.orm) },
+        migrations: {
+          up: async () => [...applied.splice(0), ...(await migrate(db.orm))],
+          status: () => migrationStatus(db.orm),
+        },
       };
       return session;
     },

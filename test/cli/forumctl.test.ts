@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import pg from 'pg';
 import { expect } from 'chai';
 import { api, makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
@@ -11,6 +13,39 @@ describe('forumctl db', () => {
     const status = await forumctl(['db', 'status', '--json']);
     expect(status.json<{ pending: string[]; executed: string[] }>().pending).to.deep.equal([]);
     expect(status.json<{ executed: string[] }>().executed).to.have.length.above(0);
+  });
+});
+
+describe('forumctl db migrate, as a process on a database of its own', () => {
+  it('reports the migrations it applied to an empty database, and nothing the second time', async function () {
+    this.timeout(60_000);
+    const server = new URL(testEnv().config.databaseUrl!);
+    const admin = new URL(server);
+    admin.pathname = '/postgres';
+    const name = `forumctl_migrate_test_${process.pid}`;
+    const run = async (sql: string) => {
+      const client = new pg.Client({ connectionString: admin.toString() });
+      await client.connect();
+      await client.query(sql).finally(() => client.end());
+    };
+    await run(`create database ${pg.escapeIdentifier(name)}`);
+    try {
+      const url = new URL(server);
+      url.pathname = `/${name}`;
+      const migrate = () =>
+        JSON.parse(
+          execFileSync(process.execPath, ['bin/forumctl.js', 'db', 'migrate', '--json'], {
+            env: { ...process.env, DATABASE_URL: url.toString() },
+            encoding: 'utf8',
+          }),
+        ) as { applied: string[] };
+      const first = await migrate();
+      expect(first.applied[0]).to.equal('Migration20261121000000_initial');
+      expect(first.applied).to.include('Migration20261124080000_search_functions');
+      expect(await migrate()).to.deep.equal({ applied: [] });
+    } finally {
+      await run(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
+    }
   });
 });
 
