@@ -22,9 +22,9 @@ import pg from 'pg';
 import { SanitizingMarkdownRenderer } from '../src/adapters/system/markdown.js';
 import { ParsedHtmlText } from '../src/adapters/system/html-text.js';
 import { JiebaSegmenter } from '../src/adapters/system/jieba-segmenter.js';
-import { SEARCH_STATEMENTS, searchValues } from '../src/adapters/persistence/search.js';
-import { excerpt, highlighter } from '../src/application/search/highlight.js';
-import escapeHtml from 'escape-html';
+import { searchStatementFor } from '../src/adapters/persistence/search.js';
+import { highlighter, resultHighlight } from '../src/application/search/highlight.js';
+import { markedText } from '../src/adapters/presentation/wire.js';
 
 // Generic plans, as the service's SQL pool has them: each statement planned once per connection.
 const pool = new pg.Pool({
@@ -266,18 +266,17 @@ async function searchResults(url: URL, digest: string | null) {
   const offset = positive(url.searchParams.get('offset'), 0);
   const [found] = digest === null ? [] : await query('viewer', [digest]);
   const viewer: Viewer | null = found ? { id: found.id, role: found.role } : null;
-  const values = searchValues({ words: segmenter.forQuery(q), type, offset, limit }, viewer);
-  const text = viewer ? SEARCH_STATEMENTS.user : SEARCH_STATEMENTS.signedOut;
+  const { text, values } = searchStatementFor({ words: segmenter.forQuery(q), type, offset, limit }, viewer);
   const rows = (await pool.query({ name: viewer ? 'searchUser' : 'search', text, values })).rows;
   const highlight = highlighter(rows[0]?.lexemes ?? []);
   return rows.map((row) => {
     const text = htmlText.plain(row.reply ? row.reply.body_html : row.body_html);
-    const parts = highlight(text) ?? (row.title_match && !row.reply ? highlight(row.title) : null) ?? excerpt(text);
+    const parts = resultHighlight(highlight, text, row.title_match && !row.reply ? row.title : null);
     return {
       type: row.reply ? 'Reply' : 'Topic',
       topic: topic(row, viewer),
       ...(row.reply ? { reply: reply(row.reply, viewer) } : {}),
-      highlight: parts.map((part) => (part.marked ? `<mark>${escapeHtml(part.text)}</mark>` : escapeHtml(part.text))).join(''),
+      highlight: markedText(parts),
     };
   });
 }

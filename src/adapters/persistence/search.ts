@@ -165,28 +165,31 @@ function searchStatement(viewer: string): string {
 }
 
 /** The statement for a user, and for the signed-out (whose plan has no author's check to make). */
-export const SEARCH_STATEMENTS = { user: searchStatement('$1'), signedOut: searchStatement('null') };
+const STATEMENTS = { user: searchStatement('$1'), signedOut: searchStatement('null') };
 
-/** The values of `SEARCH_STATEMENTS`' statements. */
-export function searchValues(
+/** The statement that finds a page of results, and its values. */
+export function searchStatementFor(
   query: SearchQuery,
   viewer: { id: number } | null,
   windows: Windows = walkWindows(query.offset + query.limit),
-): unknown[] {
+): { text: string; values: unknown[] } {
   const { near, far } = windows;
-  return [
-    viewer?.id ?? null,
-    query.words,
-    query.offset,
-    query.limit,
-    query.type,
-    near.titles,
-    near.documents,
-    far.titles,
-    far.documents,
-    windows.few,
-    windows.matches,
-  ];
+  return {
+    text: viewer ? STATEMENTS.user : STATEMENTS.signedOut,
+    values: [
+      viewer?.id ?? null,
+      query.words,
+      query.offset,
+      query.limit,
+      query.type,
+      near.titles,
+      near.documents,
+      far.titles,
+      far.documents,
+      windows.few,
+      windows.matches,
+    ],
+  };
 }
 
 type HitRow = TopicRow & { body_html: string | null; title_match: boolean; reply: ReplyRow | null; lexemes: string[] };
@@ -199,9 +202,8 @@ export class SqlSearchReadModel implements SearchReadModel {
   ) {}
 
   async find(query: SearchQuery, viewer: Viewer | null): Promise<SearchResults> {
-    const windows = this.windows(query.offset + query.limit);
-    const statement = viewer ? SEARCH_STATEMENTS.user : SEARCH_STATEMENTS.signedOut;
-    const rows = await this.sql.all<HitRow>(statement, searchValues(query, viewer, windows));
+    const { text, values } = searchStatementFor(query, viewer, this.windows(query.offset + query.limit));
+    const rows = await this.sql.all<HitRow>(text, values);
     return {
       lexemes: rows[0]?.lexemes ?? [],
       hits: rows.map((row) => {

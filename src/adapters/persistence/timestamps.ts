@@ -67,16 +67,18 @@ function utcDate(text: string): Date | null {
  * itself out the usual way.
  */
 class PrintedDate extends Date {
-  constructor(
-    private readonly time: number,
-    private readonly printed: string,
-  ) {
+  readonly #time: number;
+  readonly #printed: string;
+
+  constructor(time: number, printed: string) {
     super(time);
+    this.#time = time;
+    this.#printed = printed;
   }
 
   override toISOString(): string {
-    if (this.getTime() !== this.time) return super.toISOString();
-    const text = this.printed;
+    if (this.getTime() !== this.#time) return super.toISOString();
+    const text = this.#printed;
     // Milliseconds: the fraction's first three digits, padded (`.5` is 500); none without a fraction.
     const milliseconds = text.length === 22 ? '000' : text.slice(20, Math.min(text.length - 3, 23)).padEnd(3, '0');
     return `${text.slice(0, 10)}T${text.slice(11, 19)}.${milliseconds}Z`;

@@ -38,7 +38,8 @@ function iso(date: Date | null): string | null {
   return date === null ? null : date.toISOString();
 }
 
-function markedText(parts: readonly HighlightPart[]): string {
+/** A highlight as contract §11 writes it: text, escaped, with <mark> around the matches and no other tag. */
+export function markedText(parts: readonly HighlightPart[]): string {
   return parts.map((part) => (part.marked ? `<mark>${escapeHtml(part.text)}</mark>` : escapeHtml(part.text))).join('');
 }
 

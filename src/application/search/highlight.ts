@@ -120,3 +120,11 @@ export function excerpt(text: string, length = 160): HighlightPart[] {
   if (characters.length > length) parts.push({ text: '…', marked: false });
   return parts;
 }
+
+/**
+ * A result's highlight: where its text matched, else (a topic found by its title alone) where its title did,
+ * else the start of its text.
+ */
+export function resultHighlight(highlight: Highlighter, text: string, matchedTitle: string | null): HighlightPart[] {
+  return highlight(text) ?? (matchedTitle === null ? null : highlight(matchedTitle)) ?? excerpt(text);
+}
