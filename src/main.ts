@@ -13,6 +13,7 @@ import { createApp } from './adapters/http/app.js';
 import { createLogger } from './adapters/http/logger.js';
 import { Wire } from './adapters/presentation/wire.js';
 import { listen } from './adapters/http/server.js';
+import { Shutdown } from './adapters/http/shutdown.js';
 import { NotificationStreams } from './adapters/http/notification-streams.js';
 import { openDatabase } from './adapters/persistence/database.js';
 import { migrate } from './adapters/persistence/orm.js';
@@ -31,85 +32,72 @@ async function main(): Promise<void> {
   await serve(config, logger);
 }
 
-/** Open the database, apply pending migrations, serve; on SIGTERM/SIGINT drain and exit 0. */
+/**
+ * Open the database, apply pending migrations, serve; on SIGTERM/SIGINT (also while starting) finish the requests
+ * in flight, close everything and exit 0.
+ */
 async function serve(config: Config, logger: Logger): Promise<void> {
-  const database = await openDatabase(config, {
-    ...config.database,
-    notice: (message, details) => logger.warn(details ?? {}, message),
-  });
-  const applied = await migrate(database.orm);
-  if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
+  // A cluster worker's channel to the primary would keep it alive.
+  const shutdown = new Shutdown(logger, () => cluster.isWorker && process.disconnect());
+  await shutdown.start(async () => {
+    const database = await openDatabase(config, {
+      ...config.database,
+      notice: (message, details) => logger.warn(details ?? {}, message),
+    });
+    if (!shutdown.keep(() => database.close())) return;
+    const applied = await migrate(database.orm);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
 
-  const useCases = useCasesOf(buildContainer(database, config));
-  const wire = new Wire(config.publicUrl);
-  const notificationStreams = new NotificationStreams(useCases.liveNotifications, database.events, wire);
-  const metrics = new ServiceMetrics({ pools: database.poolUse, openStreams: () => notificationStreams.size });
-  const frontPage = new FrontPageCache(database.events);
-  const limiter = new WindowLimiter(new SqlSharedCounters(database.sql));
-  // Four times a second: what a limit may be passed by across processes (docs/operations.md).
-  const syncLimits = setInterval(() => void database.scope(() => limiter.sync()), 250).unref();
-  const app = createApp({
-    useCases,
-    wire,
-    notificationStreams,
-    scope: database.scope,
-    isReady: database.isReady,
-    isUnavailable: isDatabaseUnavailable,
-    logger,
-    tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
-    trustProxy: config.trustProxy,
-    corsOrigins: config.corsOrigins,
-    publicUrl: config.publicUrl,
-    version: packageVersion(),
-    uploads: new FolderStorage(config.uploadsDir, config.publicUrl),
-    rateLimits: { limiter, ...config.rateLimits },
-    frontPage,
-    metrics: {
-      collector: metrics,
-      token: config.metricsToken,
-      ...(cluster.isWorker ? { text: clusterMetrics(metrics.registry) } : {}),
-    },
-  });
-  const connectionString = database.orm.config.get('clientUrl') as string;
-  const webhookWorker =
-    config.webhooks.concurrency > 0
-      ? await WebhookWorker.start(connectionString, useCases.deliverWebhook, {
-          concurrency: config.webhooks.concurrency,
-          scope: database.scope,
-          onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
-          notice: (message, details) => logger.warn(details ?? {}, message),
-        })
-      : null;
-  const server = await listen(app, config.port, config.host);
-  logger.info(
-    { url: server.url, database: config.databaseUrl ? 'external' : `embedded (${config.dataDir})` },
-    'forum is listening',
-  );
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    try {
-      // Streams never finish by themselves: end them, so that the server can drain and stop.
-      notificationStreams.close();
-      clearInterval(syncLimits);
-      frontPage.close();
-      await server.stop();
-      await webhookWorker?.stop();
-      await database.close();
-      logger.info('stopped');
-      process.exitCode = 0;
-      // A cluster worker's channel to the primary would keep it alive.
-      if (cluster.isWorker) process.disconnect();
-    } catch (error) {
-      logger.error({ err: error }, 'unclean shutdown');
-      process.exitCode = 1;
+    const useCases = useCasesOf(buildContainer(database, config));
+    const wire = new Wire(config.publicUrl);
+    const notificationStreams = new NotificationStreams(useCases.liveNotifications, database.events, wire);
+    const metrics = new ServiceMetrics({ pools: database.poolUse, openStreams: () => notificationStreams.size });
+    const frontPage = new FrontPageCache(database.events);
+    shutdown.keep(() => frontPage.close());
+    const limiter = new WindowLimiter(new SqlSharedCounters(database.sql));
+    // Four times a second: what a limit may be passed by across processes (docs/operations.md).
+    const syncLimits = setInterval(() => void database.scope(() => limiter.sync()), 250).unref();
+    shutdown.keep(() => clearInterval(syncLimits));
+    const app = createApp({
+      useCases,
+      wire,
+      notificationStreams,
+      scope: database.scope,
+      isReady: database.isReady,
+      isUnavailable: isDatabaseUnavailable,
+      logger,
+      tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
+      trustProxy: config.trustProxy,
+      corsOrigins: config.corsOrigins,
+      publicUrl: config.publicUrl,
+      version: packageVersion(),
+      uploads: new FolderStorage(config.uploadsDir, config.publicUrl),
+      rateLimits: { limiter, ...config.rateLimits },
+      frontPage,
+      metrics: {
+        collector: metrics,
+        token: config.metricsToken,
+        ...(cluster.isWorker ? { text: clusterMetrics(metrics.registry) } : {}),
+      },
+    });
+    if (config.webhooks.concurrency > 0) {
+      const webhookWorker = await WebhookWorker.start(database.orm.config.get('clientUrl') as string, useCases.deliverWebhook, {
+        concurrency: config.webhooks.concurrency,
+        scope: database.scope,
+        onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+        notice: (message, details) => logger.warn(details ?? {}, message),
+      });
+      if (!shutdown.keep(() => webhookWorker.stop())) return;
     }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+    const server = await listen(app, config.port, config.host);
+    if (!shutdown.keep(() => server.stop())) return;
+    // Streams never finish by themselves: end them first, so that the server can drain and stop.
+    shutdown.keep(() => notificationStreams.close());
+    logger.info(
+      { url: server.url, database: config.databaseUrl ? 'external' : `embedded (${config.dataDir})` },
+      'forum is listening',
+    );
+  });
 }
 
 /** The version in package.json (dist/src/main.js is two folders below it). */

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { spawnServerProcess, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { until } from '../support/wait.js';
 
 /** The child processes of `pid` (Linux). */
@@ -148,8 +148,38 @@ describe('several processes on one database (contract §15: nothing shared lives
       await locker.query('rollback');
       expect(await inFlight).to.equal(200);
       const [code] = (await exited) as [number];
-      expect(code).to.equal(0);
+      expect(code, server.output()).to.equal(0);
       expect(childrenOf(primary)).to.deep.equal([]);
+    });
+  });
+  describe('a signal while starting', () => {
+    it('stops a server still waiting for the migration lock, starts nothing more, and exits 0', async function () {
+      this.timeout(60_000);
+      const holder = new pg.Client({ connectionString: testEnv().config.databaseUrl! });
+      await holder.connect();
+      try {
+        // The lock every migration takes first (src/adapters/persistence/orm.ts): the server waits there.
+        await holder.query('select pg_advisory_lock($1, $2)', [0x666f72, 2]);
+        const { child, output } = spawnServerProcess({ DATABASE_URL: testEnv().config.databaseUrl! });
+        const waiting = async () =>
+          (
+            await holder.query(
+              "select 1 from pg_stat_activity where application_name = 'forum migrations' and wait_event_type = 'Lock'",
+            )
+          ).rowCount === 1;
+        await until(waiting, 15_000);
+        const exited = once(child, 'exit');
+        child.kill('SIGTERM');
+        await sleep(200);
+        expect(child.exitCode, 'still starting: the migration finishes first').to.equal(null);
+        await holder.query('select pg_advisory_unlock($1, $2)', [0x666f72, 2]);
+        const [code, signal] = (await exited) as [number | null, string | null];
+        expect({ code, signal }, output()).to.deep.equal({ code: 0, signal: null });
+        expect(output()).to.contain('"msg":"stopped"');
+        expect(output()).not.to.contain('forum is listening');
+      } finally {
+        await holder.end();
+      }
     });
   });
 });

@@ -13,6 +13,31 @@ export interface ServerProcess {
 
 /** Starts it with these environment variables on top of ours; it must log at `info` (its URL is read from the log). */
 export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  const { child, output } = spawnServerProcess(env);
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output());
+      if (match) resolve(match[1]!);
+    };
+    child.stdout.on('data', check);
+    child.once('exit', (code) => reject(new Error(`the server exited early with ${code}: ${output()}`)));
+  });
+  return {
+    url,
+    child,
+    output,
+    async terminate() {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      return code;
+    },
+  };
+}
+
+/** The server process, started but not yet (or never) listening. */
+export function spawnServerProcess(env: Record<string, string | undefined>): Pick<ServerProcess, 'child' | 'output'> {
   const child = spawn(process.execPath, ['dist/src/main.js'], {
     // Rate limits off unless a test asks for them: every test server counts from 127.0.0.1 in one shared table, and
     // a load test alone sends more than the default 1,200 requests a minute.
@@ -31,24 +56,5 @@ export async function startServerProcess(env: Record<string, string | undefined>
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-262_144));
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  const url = await new Promise<string>((resolve, reject) => {
-    const check = () => {
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on('data', check);
-    child.once('exit', (code) => reject(new Error(`the server exited early with ${code}: ${output}`)));
-  });
-  return {
-    url,
-    child,
-    output: () => output,
-    async terminate() {
-      if (child.exitCode !== null) return child.exitCode;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      const [code] = (await exited) as [number | null];
-      return code;
-    },
-  };
+  return { child, output: () => output };
 }
