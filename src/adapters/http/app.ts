@@ -66,11 +66,11 @@ const SILENT_FEED: EventFeed = { subscribe: () => () => undefined, ready: async 
  * Existing clients call every path with a `.json` suffix too. A bare `/.json` is not stripped: `/topics/.json`
  * is a topic with a blank id (404), not the topic list. Nor is the document's own name, openapi.json.
  */
-async function stripJsonSuffix(ctx: Koa.Context, next: Koa.Next): Promise<void> {
+function stripJsonSuffix(ctx: Koa.Context, next: Koa.Next): Promise<void> {
   if (ctx.path.endsWith('.json') && !ctx.path.endsWith('/.json') && ctx.path !== OPENAPI_PATH) {
     ctx.path = ctx.path.slice(0, -'.json'.length);
   }
-  await next();
+  return next();
 }
 
 const OPENAPI_PATH = '/api/v3/openapi.json';

@@ -30,23 +30,24 @@ interface CallerState {
  * that looks the token up in its own statement instead (one round trip less).
  */
 export function resolveActor(authenticate: Authenticate, apiPrefix: string) {
-  return async (ctx: Context, next: Next): Promise<void> => {
-    const token = bearerToken(ctx);
-    if (READING.has(ctx.method)) {
-      const ref = authenticate.reference(token);
-      const lookUp = async () => {
-        const actor = 'actor' in ref ? ref.actor : ((await authenticate.byDigest(ref))?.user ?? null);
-        ctx.state.actor = actor;
-        return actor;
-      };
-      ctx.state.caller = { ref, lookUp } satisfies CallerState;
-      return next();
-    }
+  const resolveWriter = async (ctx: Context, next: Next, token: string | undefined): Promise<void> => {
     const caller = await authenticate.execute(token);
     if (caller?.scope === 'read' && ctx.path.startsWith(`${apiPrefix}/`)) {
       throw new Forbidden('This token has the read scope: it may only read (GET). Ask for the all scope to write.');
     }
     identify(ctx, caller?.user ?? null);
+    return next();
+  };
+  return (ctx: Context, next: Next): Promise<void> => {
+    const token = bearerToken(ctx);
+    if (!READING.has(ctx.method)) return resolveWriter(ctx, next, token);
+    const ref = authenticate.reference(token);
+    const lookUp = async () => {
+      const actor = 'actor' in ref ? ref.actor : ((await authenticate.byDigest(ref))?.user ?? null);
+      ctx.state.actor = actor;
+      return actor;
+    };
+    ctx.state.caller = { ref, lookUp } satisfies CallerState;
     return next();
   };
 }

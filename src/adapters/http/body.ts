@@ -14,13 +14,14 @@ const DISCARD_LIMIT_BYTES = 16 * BODY_LIMIT_BYTES;
  * next request on a kept-alive connection.
  */
 export function readBody(): Middleware {
+  const parsedMethods = ['POST', 'PUT', 'PATCH', 'DELETE'];
   const parse = bodyParser({
     enableTypes: ['json', 'form'],
     jsonLimit: BODY_LIMIT_BYTES,
     formLimit: BODY_LIMIT_BYTES,
-    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    parsedMethods,
   });
-  return async (ctx: Context, next: Next) => {
+  const parseThenNext = async (ctx: Context, next: Next) => {
     let parsed = false;
     try {
       await parse(ctx, async () => {
@@ -33,6 +34,8 @@ export function readBody(): Middleware {
       throw new BodyRejected((error as { status?: number }).status);
     }
   };
+  // Reads (most requests) have no body: they go straight on, without the parser's and this layer's promises.
+  return (ctx: Context, next: Next) => (parsedMethods.includes(ctx.method) ? parseThenNext(ctx, next) : next());
 }
 
 function discardRest(ctx: Context): void {

@@ -97,8 +97,7 @@ export class ServiceMetrics {
   route(options: { token?: string | null; text?: MetricsText } = {}): Koa.Middleware {
     const text = options.text ?? localText;
     const expected = options.token ? Buffer.from(`Bearer ${options.token}`) : null;
-    return async (ctx, next) => {
-      if (ctx.path !== '/metrics' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    const answer = async (ctx: Koa.Context) => {
       if (expected) {
         const given = Buffer.from(ctx.get('authorization'));
         if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
@@ -112,5 +111,6 @@ export class ServiceMetrics {
       ctx.type = this.registry.contentType;
       ctx.body = await text(this.registry);
     };
+    return (ctx, next) => (ctx.path === '/metrics' && (ctx.method === 'GET' || ctx.method === 'HEAD') ? answer(ctx) : next());
   }
 }

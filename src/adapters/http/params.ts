@@ -28,13 +28,13 @@ function normalizeKeys(source: Record<string, unknown>): Params {
  * Query string, form body and JSON body merged into `ctx.state.params` (the body wins), as the contract says.
  * A JSON body must be an object.
  */
-export async function mergeParams(ctx: Context, next: Next): Promise<void> {
+export function mergeParams(ctx: Context, next: Next): Promise<void> {
   const body = (ctx.request as { body?: unknown }).body;
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     throw new InvalidInput('body', 'The request body must be a JSON object');
   }
   ctx.state.params = { ...normalizeKeys(ctx.query), ...normalizeKeys((body as Record<string, unknown>) ?? {}) };
-  await next();
+  return next();
 }
 
 /**

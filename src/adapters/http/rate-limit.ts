@@ -18,7 +18,7 @@ export interface RateLimits {
  * 429 with `Retry-After`. Runs before authentication, so that a flood costs no token lookups.
  */
 export function rateLimit(limits: RateLimits, prefix: string) {
-  return async (ctx: Context, next: Next): Promise<void> => {
+  return (ctx: Context, next: Next): Promise<void> => {
     if (!ctx.path.startsWith(`${prefix}/`)) return next();
     const token = limits.perToken > 0 ? bearerToken(ctx) : undefined;
     const keys = [`address:${ctx.ip}`];
@@ -40,6 +40,6 @@ export function rateLimit(limits: RateLimits, prefix: string) {
         `Rate limit exceeded: ${overToken ? `${limits.perToken} requests a minute for this token` : `${limits.perAddress} requests a minute from this address`}; try again in ${wait} s`,
       );
     }
-    await next();
+    return next();
   };
 }
