@@ -153,6 +153,18 @@ describe('several processes on one database (contract §15: nothing shared lives
     });
   });
   describe('a signal while starting', () => {
+    it('stops a cluster whose workers are still loading, and exits 0', async function () {
+      this.timeout(60_000);
+      const { child, output } = spawnServerProcess({ DATABASE_URL: testEnv().config.databaseUrl!, WEB_CONCURRENCY: '2' });
+      // Workers exist as soon as they are forked, a second or so before they can handle a signal.
+      await until(() => childrenOf(child.pid!).length === 2, 15_000);
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code, signal] = (await exited) as [number | null, string | null];
+      expect({ code, signal }, output()).to.deep.equal({ code: 0, signal: null });
+      expect(output()).to.contain('"failedExits":0');
+    });
+
     it('stops a server still waiting for the migration lock, starts nothing more, and exits 0', async function () {
       this.timeout(60_000);
       const holder = new pg.Client({ connectionString: testEnv().config.databaseUrl! });

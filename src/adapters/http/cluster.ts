@@ -33,7 +33,9 @@ export function runPrimary(workers: number, logger: Logger): void {
     });
     worker.once('exit', (code, signal) => {
       if (stopping) {
-        if (code !== 0) failedExits++;
+        // Killed by our own SIGTERM: the worker was still loading its modules and had no handler yet, so it had
+        // opened nothing and served nothing. Any other way of ending but exit 0 is a failed stop.
+        if (code !== 0 && signal !== 'SIGTERM') failedExits++;
         return;
       }
       quickDeaths = Date.now() - startedAt < QUICK_DEATH_MS ? quickDeaths + 1 : 0;
