@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import pg from 'pg';
+import { MIGRATION_LOCK } from '../../src/adapters/persistence/orm.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 import { spawnServerProcess, startServerProcess, type ServerProcess } from '../support/server-process.js';
@@ -170,8 +171,8 @@ describe('several processes on one database (contract §15: nothing shared lives
       const holder = new pg.Client({ connectionString: testEnv().config.databaseUrl! });
       await holder.connect();
       try {
-        // The lock every migration takes first (src/adapters/persistence/orm.ts): the server waits there.
-        await holder.query('select pg_advisory_lock($1, $2)', [0x666f72, 2]);
+        // The lock every migration takes first: the server waits there.
+        await holder.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
         const { child, output } = spawnServerProcess({ DATABASE_URL: testEnv().config.databaseUrl! });
         const waiting = async () =>
           (
@@ -184,7 +185,7 @@ describe('several processes on one database (contract §15: nothing shared lives
         child.kill('SIGTERM');
         await sleep(200);
         expect(child.exitCode, 'still starting: the migration finishes first').to.equal(null);
-        await holder.query('select pg_advisory_unlock($1, $2)', [0x666f72, 2]);
+        await holder.query('select pg_advisory_unlock($1, $2)', [...MIGRATION_LOCK]);
         const [code, signal] = (await exited) as [number | null, string | null];
         expect({ code, signal }, output()).to.deep.equal({ code: 0, signal: null });
         expect(output()).to.contain('"msg":"stopped"');

@@ -105,13 +105,13 @@ function columnFix({ table, fresh, columns }: { table: string; fresh: string; co
     select count(*)::int as n from fixed`;
 }
 
-/** The only text spliced into the purge statement, from a closed map. */
-/** Each log's table, and which of its old rows may go (a delivery still being tried stays, however old). */
 /**
- * `order`: notifications walk their created_at index, which stops at the first row too new; the others have
- * none, and walk their ids (old rows first, as ids grow with time). The batch's ids are gathered first and
- * deleted by primary key: with `id in (…)`, the plan made once for every cutoff and batch size (the SQL pool's
- * generic plans) joined them by a scan of the whole table.
+ * The only text spliced into the purge statement, from a closed map: each log's table, which of its old rows may
+ * go (a delivery still being tried stays, however old), and the order a batch takes them in. Notifications walk
+ * their created_at index, which stops at the first row too new; the others have none, and walk their ids (old
+ * rows first, as ids grow with time). The batch's ids are gathered first and deleted by primary key: with
+ * `id in (…)`, the plan made once for every cutoff and batch size (the SQL pool's generic plans) joined them by a
+ * scan of the whole table.
  */
 const PURGED: Record<PurgedLog, { table: string; gone: string; order: string }> = {
   notifications: { table: 'notifications', gone: 'true', order: 'created_at' },

@@ -157,7 +157,8 @@ export interface MigrationStatus {
 }
 
 /** Held while migrating, so that any number of processes (servers, forumctl, several hosts) may start at once. */
-const MIGRATION_LOCK = [0x666f72, 2] as const; // 'for', 2
+/** The advisory lock every migration takes first ('for', 2): one process migrates at a time. */
+export const MIGRATION_LOCK = [0x666f72, 2] as const;
 
 /** graphile-worker's own log lines stay out of ours; what matters of its work is in the webhook tables. */
 export const QUIET_GRAPHILE_LOGGER = new Logger(() => () => undefined);
