@@ -20,6 +20,7 @@ import { Notifier } from './application/notifications/notifier.js';
 import { RecordedNotifications } from './application/notifications/recorded-notifications.js';
 import { LiveNotifications } from './application/notifications/live-notifications.js';
 import { SqlOutbox } from './adapters/persistence/outbox.js';
+import { StagedRows } from './adapters/persistence/staged-rows.js';
 import {
   CountUnreadNotifications,
   DeleteAllNotifications,
@@ -103,7 +104,7 @@ import {
   SqlNotificationRepository,
 } from './adapters/persistence/repositories.js';
 import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from './adapters/persistence/token-stores.js';
-import { MikroOrmUnitOfWork, SqlUnitOfWork } from './adapters/persistence/unit-of-work.js';
+import { MikroOrmUnitOfWork, OneStatementUnitOfWork } from './adapters/persistence/unit-of-work.js';
 import type { Sql } from './adapters/persistence/sql.js';
 import { Argon2PasswordHasher } from './adapters/system/argon2-hasher.js';
 import { SystemClock } from './adapters/system/clock.js';
@@ -161,21 +162,22 @@ const systemModule = new ContainerModule(({ bind }) => {
 });
 
 const persistenceModule = new ContainerModule(({ bind }) => {
-  provide(bind, SqlOutbox, (sql: Sql) => new SqlOutbox(sql), [SqlRunner]);
-  provide(bind, UnitOfWork, (em: EntityManager, outbox: SqlOutbox) => new MikroOrmUnitOfWork(em, () => outbox.flush()), [
+  provide(bind, StagedRows, (sql: Sql) => new StagedRows(sql), [SqlRunner]);
+  provide(bind, SqlOutbox, (staged: StagedRows) => new SqlOutbox(staged), [StagedRows]);
+  provide(bind, UnitOfWork, (em: EntityManager, staged: StagedRows) => new MikroOrmUnitOfWork(em, () => staged.flush()), [
     Em,
-    SqlOutbox,
+    StagedRows,
   ]);
-  // Use cases written in SQL from end to end (every port they use goes through Sql) take this one.
-  provide(bind, SqlUnitOfWork, (sql: Sql, outbox: SqlOutbox) => new SqlUnitOfWork(sql, () => outbox.flush()), [
+  // Use cases whose change is one statement through Sql take this one.
+  provide(bind, OneStatementUnitOfWork, (sql: Sql, staged: StagedRows) => new OneStatementUnitOfWork(sql, () => staged.flush()), [
     SqlRunner,
-    SqlOutbox,
+    StagedRows,
   ]);
   provide(bind, UserRepository, (em: EntityManager, sql: Sql) => new MikroOrmUserRepository(em, sql), [Em, SqlRunner]);
   provide(bind, NodeRepository, (em: EntityManager, sql: Sql) => new MikroOrmNodeRepository(em, sql), [Em, SqlRunner]);
   provide(bind, TopicRepository, (em: EntityManager, sql: Sql) => new MikroOrmTopicRepository(em, sql), [Em, SqlRunner]);
   provide(bind, ReplyRepository, (em: EntityManager, sql: Sql) => new MikroOrmReplyRepository(em, sql), [Em, SqlRunner]);
-  provide(bind, ReplyWriter, (sql: Sql) => new SqlReplyWriter(sql), [SqlRunner]);
+  provide(bind, ReplyWriter, (sql: Sql, staged: StagedRows) => new SqlReplyWriter(sql, staged), [SqlRunner, StagedRows]);
   provide(
     bind,
     NotificationRepository,
@@ -202,7 +204,7 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, TopicReadModel, (sql: Sql) => new SqlTopicReadModel(sql), [SqlRunner]);
   provide(bind, NodeReadModel, (sql: Sql) => new SqlNodeReadModel(sql), [SqlRunner]);
   provide(bind, UserReadModel, (sql: Sql) => new SqlUserReadModel(sql), [SqlRunner]);
-  provide(bind, SearchIndex, (sql: Sql) => new SqlSearchIndex(sql), [SqlRunner]);
+  provide(bind, SearchIndex, (sql: Sql, staged: StagedRows) => new SqlSearchIndex(sql, staged), [SqlRunner, StagedRows]);
   provide(bind, SearchReadModel, (sql: Sql) => new SqlSearchReadModel(sql), [SqlRunner]);
   provide(bind, WebhookStore, (sql: Sql) => new SqlWebhookStore(sql), [SqlRunner]);
   provide(bind, AuditLog, (sql: Sql) => new SqlAuditLog(sql), [SqlRunner]);
@@ -312,7 +314,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(SeedDatabase, [DataSeeder, PasswordHasher, WordSegmenter]);
 
   useCase(ListReplies, [ReplyReadModel]);
-  useCase(CreateReply, [ReplyWriter, MarkdownRenderer, DomainEvents, SqlUnitOfWork, Clock]);
+  useCase(CreateReply, [ReplyWriter, MarkdownRenderer, DomainEvents, OneStatementUnitOfWork, Clock]);
   useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(SearchContent, [SearchReadModel, WordSegmenter, HtmlText]);
   useCase(ReindexSearch, [SearchIndex, WordSegmenter, HtmlText]);

@@ -5,7 +5,7 @@ export interface Clock {
 }
 export const Clock = Symbol.for('Clock');
 
-/** Runs `work` in one database transaction: all of its writes land, or none. */
+/** Runs `work` as one unit: all of its writes land, or none (a transaction, or a single statement). */
 export interface UnitOfWork {
   run<T>(work: () => Promise<T>): Promise<T>;
 }

@@ -3,6 +3,7 @@ import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '..
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 import { SqlSearchIndex, SqlSearchReadModel, walkWindows } from '../../src/adapters/persistence/search.js';
+import { StagedRows } from '../../src/adapters/persistence/staged-rows.js';
 
 /**
  * Search (contract §11) on real PostgreSQL, with Chinese, English, Japanese, Korean and mixed text: what is
@@ -182,24 +183,21 @@ describe('GET /api/v3/search', () => {
     // The steps the titles' branch takes (3 wanted, walks of 1 then 2 titles, a word common from 1 match), told by
     // PostgreSQL's counts of the calls of each step's function (those not yet reported: read before and after).
     const steps = (words: string) =>
-      sql.transactional(
-        async () => {
-          await sql.all("select set_config('track_functions', 'pl', true)");
-          const calls = async () =>
-            (await sql.one<{ walks: number; indexed: number }>(
-              `select coalesce(pg_stat_get_xact_function_calls('search_walk'::regproc), 0)::int as walks,
+      env.persistence.orm.em.fork().transactional(async () => {
+        await sql.all("select set_config('track_functions', 'pl', true)");
+        const calls = async () =>
+          (await sql.one<{ walks: number; indexed: number }>(
+            `select coalesce(pg_stat_get_xact_function_calls('search_walk'::regproc), 0)::int as walks,
                       coalesce(pg_stat_get_xact_function_calls('search_indexed'::regproc), 0)::int as indexed`,
-            ))!;
-          const before = await calls();
-          await sql.all(
-            `select count(*) from search_branch('titles', plainto_tsquery('english', $1), $1, null, 3, 1, 2, 1, 3, 'title_vector')`,
-            [words],
-          );
-          const after = await calls();
-          return { walks: after.walks - before.walks, indexed: after.indexed - before.indexed };
-        },
-        async () => {},
-      );
+          ))!;
+        const before = await calls();
+        await sql.all(
+          `select count(*) from search_branch('titles', plainto_tsquery('english', $1), $1, null, 3, 1, 2, 1, 3, 'title_vector')`,
+          [words],
+        );
+        const after = await calls();
+        return { walks: after.walks - before.walks, indexed: after.indexed - before.indexed };
+      });
     // A word the statistics call common goes from the first walk to the further one; another asks the index.
     expect(await env.scope(() => steps('title'))).to.deep.equal({ walks: 2, indexed: 1 });
     expect(await env.scope(() => steps('zzqx'))).to.deep.equal({ walks: 1, indexed: 1 });
@@ -331,7 +329,7 @@ describe('GET /api/v3/search', () => {
     const env = testEnv();
     const before = new Date(Date.now() - 60_000);
     await env.sql('update search_documents set source_updated_at = now() where topic_id = $1 and reply_id is null', [topic]);
-    await new SqlSearchIndex(env.persistence.sql).put([
+    await new SqlSearchIndex(env.persistence.sql, new StagedRows(env.persistence.sql)).put([
       { topicId: topic, replyId: null, title: 'Indexed', body: 'stale words', createdAt: before, sourceUpdatedAt: before },
     ]);
     expect(await search({ q: 'stale' })).to.deep.equal([]);

@@ -3,17 +3,25 @@ import { makeNode, makeTopic, makeUser } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
 import { buildContainer } from '../../src/container.js';
 import { DomainEvents } from '../../src/application/events.js';
-import { SqlUnitOfWork } from '../../src/adapters/persistence/unit-of-work.js';
+import { UnitOfWork } from '../../src/application/ports.js';
+import { SearchIndex } from '../../src/application/search/ports.js';
+import { OneStatementUnitOfWork } from '../../src/adapters/persistence/unit-of-work.js';
+import { StagedRows, stagedRows } from '../../src/adapters/persistence/staged-rows.js';
 
-/** The SQL pool's own transactions (reply create's unit of work): all of the work and its events, or none. */
-describe('the SQL unit of work', () => {
+/**
+ * The rows events stage (outbox, search documents) and the one-statement unit of work (reply create's): the
+ * change and its rows in one atomic statement, or none of them.
+ */
+describe('staged rows and the one-statement unit of work', () => {
   const setup = () => {
     const env = testEnv();
     const container = buildContainer(env.persistence, env.config);
     return {
-      env,
-      uow: container.get(SqlUnitOfWork),
+      uow: container.get(OneStatementUnitOfWork),
+      transaction: container.get<UnitOfWork>(UnitOfWork),
       events: container.get<DomainEvents>(DomainEvents),
+      staged: container.get(StagedRows),
+      index: container.get<SearchIndex>(SearchIndex),
       sql: env.persistence.sql,
     };
   };
@@ -23,50 +31,84 @@ describe('the SQL unit of work', () => {
         'select (select count(*)::int from events) as events, (select coalesce(sum(hits), 0)::int from topics) as hits',
       )
     )[0]!;
+  const fails = (work: Promise<unknown>) =>
+    work.then(
+      () => null,
+      (error: Error) => error.message,
+    );
+  // A change of one statement that carries the staged rows; it divides by zero when asked to fail.
+  const touch = `with touched as (update topics set hits = hits + 1 where id = $1 returning id), ${stagedRows(3)}
+    select (select count(*) from queued) as queued, 1 / $2::int as ok from touched`;
 
-  it('rolls back every statement and event of work that fails, and commits them together otherwise', async () => {
-    const { uow, events, sql } = setup();
+  it('writes the staged rows with the statement that takes them: both land, or neither', async () => {
+    const { uow, events, staged, sql } = setup();
     const topicId = await makeTopic(await makeUser('alice'), await makeNode('General'));
     const before = await counts();
-
-    const failed = await uow
-      .run(async () => {
-        await sql.count('update topics set hits = hits + 1 where id = $1', [topicId]);
+    const change = (divisor: number) =>
+      uow.run(async () => {
         await events.record({ type: 'notification.read', userIds: [1] });
-        // Joined, not a transaction of its own: it fails with the rest.
-        await uow.run(() => sql.count('update topics set hits = hits + 1 where id = $1', [topicId]));
-        throw new Error('the change fails at the end');
-      })
-      .then(
-        () => null,
-        (error: Error) => error.message,
-      );
-    expect(failed).to.equal('the change fails at the end');
+        await events.record({ type: 'notification.read', userIds: [2] });
+        await sql.all(touch, [topicId, divisor, ...staged.take()]);
+      });
+
+    expect(await fails(change(0))).to.equal('division by zero');
     expect(await counts()).to.deep.equal(before);
 
-    let seenOutside: { events: number; hits: number } | null = null;
-    await uow.run(async () => {
-      await sql.count('update topics set hits = hits + 1 where id = $1', [topicId]);
-      await events.record({ type: 'notification.read', userIds: [1] });
-      seenOutside = await counts(); // another connection: sees nothing before the commit
-    });
-    expect(seenOutside).to.deep.equal(before);
-    expect(await counts()).to.deep.equal({ events: before.events + 1, hits: before.hits + 1 });
+    await change(1);
+    expect(await counts()).to.deep.equal({ events: before.events + 2, hits: before.hits + 1 });
+    // Taken once: nothing was left for the end of the work to write again.
+    expect(await testEnv().sql('select payload from events order by id desc limit 2')).to.deep.equal([
+      { payload: { userIds: [2] } },
+      { payload: { userIds: [1] } },
+    ]);
   });
 
-  it('gives a broken connection back to nobody: the next work gets a sound one', async () => {
-    const { uow, sql } = setup();
-    const failed = await uow
-      .run(async () => {
-        const [{ pid }] = (await sql.all<{ pid: number }>('select pg_backend_pid() as pid')) as [{ pid: number }];
-        await testEnv().sql('select pg_terminate_backend($1)', [pid]);
-        await sql.all('select 1');
-      })
-      .then(
-        () => null,
-        (error: Error) => error,
-      );
-    expect(failed).to.be.instanceOf(Error);
-    for (let i = 0; i < 12; i++) expect(await uow.run(() => sql.all<{ n: number }>('select 1 as n'))).to.deep.equal([{ n: 1 }]);
+  it('writes at the end of the work what no statement took, and nothing for work that fails', async () => {
+    const { uow, events } = setup();
+    const before = await counts();
+    const failed = uow.run(async () => {
+      await events.record({ type: 'notification.read', userIds: [1] });
+      throw new Error('the change fails at the end');
+    });
+    expect(await fails(failed)).to.equal('the change fails at the end');
+    expect(await counts()).to.deep.equal(before);
+
+    await uow.run(() => events.record({ type: 'notification.read', userIds: [1] }));
+    expect((await counts()).events).to.equal(before.events + 1);
+  });
+
+  it('joins a transaction it runs in: its rows commit or roll back with it', async () => {
+    const { uow, transaction, events, staged, sql } = setup();
+    const topicId = await makeTopic(await makeUser('alice'), await makeNode('General'));
+    const before = await counts();
+    const inside = (fail: boolean) =>
+      transaction.run(async () => {
+        await uow.run(async () => {
+          await events.record({ type: 'notification.read', userIds: [1] });
+          await sql.all(touch, [topicId, 1, ...staged.take()]);
+        });
+        await events.record({ type: 'notification.read', userIds: [2] });
+        if (fail) throw new Error('the transaction fails after the statement');
+      });
+    expect(await fails(inside(true))).to.equal('the transaction fails after the statement');
+    expect(await counts()).to.deep.equal(before);
+    await inside(false);
+    expect(await counts()).to.deep.equal({ events: before.events + 2, hits: before.hits + 1 });
+  });
+
+  it('writes the last version of a document staged twice in one unit of work', async () => {
+    const { transaction, index } = setup();
+    const topicId = await makeTopic(await makeUser('alice'), await makeNode('General'));
+    const at = new Date();
+    const version = (body: string) => ({ topicId, replyId: null, title: 'Title', body, createdAt: at, sourceUpdatedAt: at });
+    await transaction.run(async () => {
+      await index.put([version('first words')]);
+      await index.put([version('second words')]);
+    });
+    const [row] = await testEnv().sql<{ words: string }>(
+      `select vector::text as words from search_documents where topic_id = $1 and reply_id is null`,
+      [topicId],
+    );
+    expect(row!.words).to.contain("'second'").and.not.contain("'first'");
   });
 });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { testEnv } from '../support/env.js';
+import { connect } from '../../src/adapters/persistence/orm.js';
 
 describe('Sql (the raw SQL runner of repositories and read models)', () => {
   it('leaves a ? in a string literal and the JSONB ? operators alone, outside a transaction', async () => {
@@ -39,19 +40,22 @@ describe('Sql (the raw SQL runner of repositories and read models)', () => {
   });
 
   it('plans each statement once per connection, even where a null value would make a plan for it look cheaper', async () => {
-    const { sql } = testEnv().persistence;
+    // A pool of one connection: every statement on it, whose prepared statements the last one reads.
+    const persistence = await connect(testEnv().config.databaseUrl!, { poolMax: 1 });
+    const { sql } = persistence;
     // A signed-out caller's null: left to choose, PostgreSQL found a plan made for it cheaper and planned anew each time.
     const text = 'select t.id from topics t where t.user_id = $1 or $1 is null order by t.id limit 5';
-    const plans = await sql.transactional(
-      async () => {
+    const plans = await (async () => {
+      try {
         for (let i = 0; i < 8; i++) await sql.all(text, [null]);
-        return sql.one<{ generic: number; custom: number }>(
+        return await sql.one<{ generic: number; custom: number }>(
           'select generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement = $1',
           [text],
         );
-      },
-      async () => {},
-    );
+      } finally {
+        await persistence.close();
+      }
+    })();
     expect(plans).to.deep.equal({ generic: 8, custom: 0 });
   });
 });

@@ -3,18 +3,23 @@ import type { NewNotification } from '../../domain/notifications/notification.js
 /**
  * New notifications as one insert of parallel arrays (one statement whatever their number), shared by the
  * notification repository and the reply writer (which runs it inside its own statement). `first` is the number of
- * the first of the seven parameters that `notificationColumns` binds.
+ * the first of the eight parameters that `notificationColumns` binds. A notification without an id draws one.
  */
 export const insertNotifications = (first: number): string => {
   const p = (i: number) => `$${first + i}`;
-  return `insert into notifications (user_id, actor_id, type, topic_id, reply_id, node_id, mention_type)
-    select * from unnest(${p(0)}::int[], ${p(1)}::int[], ${p(2)}::text[], ${p(3)}::int[], ${p(4)}::int[], ${p(5)}::int[], ${p(6)}::text[])
+  return `insert into notifications (id, user_id, actor_id, type, topic_id, reply_id, node_id, mention_type)
+    select coalesce(d.id, nextval('notifications_id_seq')), d.user_id, d.actor_id, d.type, d.topic_id, d.reply_id,
+      d.node_id, d.mention_type
+    from unnest(${p(0)}::int[], ${p(1)}::int[], ${p(2)}::int[], ${p(3)}::text[], ${p(4)}::int[], ${p(5)}::int[],
+      ${p(6)}::int[], ${p(7)}::text[]) as d(id, user_id, actor_id, type, topic_id, reply_id, node_id, mention_type)
     returning id, user_id`;
 };
 
-export function notificationColumns(notifications: readonly NewNotification[]): unknown[] {
+/** `ids`: the ids drawn ahead, one per notification; without them, each draws its own. */
+export function notificationColumns(notifications: readonly NewNotification[], ids?: readonly number[]): unknown[] {
   const column = <T>(pick: (n: NewNotification) => T) => notifications.map(pick);
   return [
+    ids ?? notifications.map(() => null),
     column((n) => n.userId),
     column((n) => n.actorId),
     column((n) => n.type),

@@ -9,6 +9,7 @@ import type {
   SearchSourceKind,
 } from '../../application/search/ports.js';
 import type { Sql } from './sql.js';
+import type { StagedRows } from './staged-rows.js';
 import { REPLY_COLUMNS, type ReplyRow, type TopicRow, replyView, topicColumns, topicView } from './read-models.js';
 import { type Timestamp, toDate } from './timestamps.js';
 
@@ -19,49 +20,14 @@ import { type Timestamp, toDate } from './timestamps.js';
  */
 
 export class SqlSearchIndex implements SearchIndex {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly staged: StagedRows,
+  ) {}
 
-  async put(documents: readonly SearchDocument[]): Promise<void> {
-    const topics = documents.filter((document) => document.replyId === null);
-    const replies = documents.filter((document) => document.replyId !== null);
-    // An older version never overwrites a newer one: a reindex batch read before an edit lands after it.
-    if (topics.length > 0) {
-      await this.sql.all(
-        `insert into search_documents (topic_id, reply_id, title_vector, vector, created_at, source_updated_at)
-         select d.topic_id, null, to_tsvector('english', d.title), to_tsvector('english', d.title || ' ' || d.body),
-                d.created_at, d.updated_at
-         from unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[])
-              as d(topic_id, title, body, created_at, updated_at)
-         on conflict (topic_id) where reply_id is null do update
-           set title_vector = excluded.title_vector, vector = excluded.vector, source_updated_at = excluded.source_updated_at
-           where search_documents.source_updated_at <= excluded.source_updated_at`,
-        [
-          topics.map((d) => d.topicId),
-          topics.map((d) => d.title ?? ''),
-          topics.map((d) => d.body),
-          topics.map((d) => d.createdAt),
-          topics.map((d) => d.sourceUpdatedAt),
-        ],
-      );
-    }
-    if (replies.length > 0) {
-      await this.sql.all(
-        `insert into search_documents (topic_id, reply_id, title_vector, vector, created_at, source_updated_at)
-         select d.topic_id, d.reply_id, null, to_tsvector('english', d.body), d.created_at, d.updated_at
-         from unnest($1::int[], $2::int[], $3::text[], $4::timestamptz[], $5::timestamptz[])
-              as d(topic_id, reply_id, body, created_at, updated_at)
-         on conflict (reply_id) where reply_id is not null do update
-           set vector = excluded.vector, source_updated_at = excluded.source_updated_at
-           where search_documents.source_updated_at <= excluded.source_updated_at`,
-        [
-          replies.map((d) => d.topicId),
-          replies.map((d) => d.replyId),
-          replies.map((d) => d.body),
-          replies.map((d) => d.createdAt),
-          replies.map((d) => d.sourceUpdatedAt),
-        ],
-      );
-    }
+  /** In a unit of work, the documents wait for its end, with its other rows (staged-rows.ts). */
+  put(documents: readonly SearchDocument[]): Promise<void> {
+    return this.staged.documents(documents);
   }
 
   async sources(kind: SearchSourceKind, afterId: number, limit: number): Promise<SearchSource[]> {

@@ -23,22 +23,18 @@ interface KnexTransaction {
   client: { acquireConnection(): Promise<pg.ClientBase> };
 }
 
-/** A transaction of the SQL pool's own (`Sql.transactional`): its connection. */
-interface PoolTransaction {
-  client: pg.PoolClient;
-}
-
 /**
  * Raw SQL for repositories and read models, written with PostgreSQL's own `$1, $2…` placeholders and always
  * sent as named prepared statements with bound values: nothing rewrites the text and no value is ever spliced
  * into it. Every statement text must therefore be one of a fixed set (lists travel as arrays: `= any($1)`).
  *
  * Outside a transaction, statements run on a pg pool of their own (pg's pool costs less per query than knex's;
- * see docs/performance.md). Inside a unit of work they run on the transaction's connection, so they see (and
- * belong to) its writes: MikroORM's transaction, or one of the pool's own (`transactional`).
+ * see docs/performance.md). Inside MikroORM's transaction they run on its connection, so they see (and belong
+ * to) its writes.
  */
 export class Sql {
-  private readonly own = new AsyncLocalStorage<PoolTransaction>();
+  /** The one-statement unit of work under way (`oneStatement`): an object to key its staged rows on. */
+  private readonly single = new AsyncLocalStorage<object>();
 
   constructor(
     private readonly em: EntityManager,
@@ -46,36 +42,20 @@ export class Sql {
   ) {}
 
   /**
-   * Runs `work` in a transaction on a connection of the pool, without MikroORM and knex (their transaction
-   * machinery costs about 280 µs of CPU, more than the transaction itself: docs/performance.md). For work
-   * written in SQL from end to end: an ORM repository would not see this transaction. Inside a transaction
-   * already (either kind), `work` simply joins it. `beforeCommit` runs last, in the transaction.
+   * Runs `work`, whose change is one statement, as a unit of work without a transaction: PostgreSQL makes one
+   * statement atomic by itself, and `begin` and `commit` would cost two more round trips (each costs the service
+   * more CPU than PostgreSQL spends on it: docs/performance.md). Rows staged for the unit of work (staged-rows.ts)
+   * ride with that statement; `afterWork` writes any that none took. The reads before the statement see what is
+   * committed when each runs, as they would in a transaction at PostgreSQL's READ COMMITTED. Inside a transaction
+   * already, `work` joins it.
    */
-  async transactional<T>(work: () => Promise<T>, beforeCommit: () => Promise<void>): Promise<T> {
-    if (this.transaction()) return work();
-    const client = await this.pool.connect();
-    let reusable = true;
-    // A lent connection that breaks (PostgreSQL restarted) emits 'error': unheard, that would end the process.
-    // The statement under way fails with it anyway; the connection must not be lent again.
-    const broken = () => (reusable = false);
-    client.on('error', broken);
-    try {
-      await client.query('begin');
-      const result = await this.own.run({ client }, async () => {
-        const done = await work();
-        await beforeCommit();
-        return done;
-      });
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      // A connection that cannot even roll back is broken: the pool must not lend it again.
-      await client.query('rollback').catch(() => (reusable = false));
-      throw error;
-    } finally {
-      client.off('error', broken);
-      client.release(!reusable);
-    }
+  async oneStatement<T>(work: () => Promise<T>, afterWork: () => Promise<void>): Promise<T> {
+    if (this.unitOfWork()) return work();
+    return this.single.run({}, async () => {
+      const done = await work();
+      await afterWork();
+      return done;
+    });
   }
 
   async all<T>(text: string, values: readonly unknown[] = []): Promise<T[]> {
@@ -95,14 +75,12 @@ export class Sql {
     return result.rowCount ?? 0;
   }
 
-  /** The current transaction (an object to key per-transaction state on), or undefined outside one. */
-  transaction(): object | undefined {
-    return this.own.getStore() ?? this.em.getTransactionContext<KnexTransaction>();
+  /** The current unit of work (an object to key its state on: a transaction, or a one-statement one), or undefined. */
+  unitOfWork(): object | undefined {
+    return this.em.getTransactionContext<KnexTransaction>() ?? this.single.getStore();
   }
 
   private async runner(): Promise<Queryable> {
-    const own = this.own.getStore();
-    if (own) return own.client;
     const transaction = this.em.getTransactionContext<KnexTransaction>();
     return transaction ? transaction.client.acquireConnection() : this.pool;
   }

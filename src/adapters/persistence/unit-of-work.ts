@@ -16,7 +16,7 @@ interface TransactionConnection {
 export class MikroOrmUnitOfWork implements UnitOfWork {
   constructor(
     private readonly em: EntityManager,
-    /** Runs at the end of the work, in the transaction, just before it commits (the outbox's writes). */
+    /** Runs at the end of the work, in the transaction, just before it commits (the staged rows). */
     private readonly beforeCommit: () => Promise<void> = async () => undefined,
   ) {}
 
@@ -52,18 +52,18 @@ class ConnectionLost extends Error {
 }
 
 /**
- * One transaction of the SQL pool per use case, for use cases written in SQL from end to end (reply create):
- * no MikroORM or knex transaction (see `Sql.transactional`). Every statement through `Sql` belongs to it; an
- * ORM repository would not, so a use case with one takes `MikroOrmUnitOfWork`.
+ * The unit of work of a use case whose change is one statement through `Sql` (reply create): no transaction, so
+ * no `begin` and `commit`; the rows its events stage ride with that statement (see `Sql.oneStatement`). A use
+ * case with more than one write, or with an ORM repository, takes `MikroOrmUnitOfWork`.
  */
-export class SqlUnitOfWork implements UnitOfWork {
+export class OneStatementUnitOfWork implements UnitOfWork {
   constructor(
     private readonly sql: Sql,
-    /** Runs at the end of the work, in the transaction, just before it commits (the outbox's writes). */
-    private readonly beforeCommit: () => Promise<void> = async () => undefined,
+    /** Writes the staged rows that no statement took. */
+    private readonly afterWork: () => Promise<void>,
   ) {}
 
   run<T>(work: () => Promise<T>): Promise<T> {
-    return this.sql.transactional(work, this.beforeCommit);
+    return this.sql.oneStatement(work, this.afterWork);
   }
 }

@@ -22,9 +22,9 @@ export class CreateReply {
 
   /**
    * Returns the new reply as the API shows it. In the source's order: token, topic, body, ability; then the
-   * record's rules (a closed topic takes no replies, a body has a maximum length). The body is rendered before
-   * the transaction begins (it needs no data); then one statement reads the facts, the domain decides, and one
-   * statement writes the reply, its notifications and its counters; the events follow it (search index, outbox).
+   * record's rules (a closed topic takes no replies, a body has a maximum length). The body is rendered first (it
+   * needs no data); then one statement reads the facts, the domain decides, the events are recorded, and one
+   * statement writes the reply, its notifications, its counters and what the events add (search index, outbox).
    */
   async execute(actor: Actor, input: { topicId: number; body?: RawParam }): Promise<ReplyDetailView> {
     const user = requireUser(actor);
@@ -48,10 +48,14 @@ export class CreateReply {
         mentionedIds: context.mentionedIds,
         blockedActorFor: context.blockedActorFor,
       });
-      const added = await this.writer.write(reply, user.login, notifications);
+      const toWrite = notifications.map((notification, i) => ({ ...notification, id: context.notificationIds[i]! }));
       // As RecordedNotifications says it for every other way a notification is made (live streams rely on it).
-      if (added.length > 0) await this.events.record({ type: 'notification.created', notifications: added });
+      if (toWrite.length > 0) {
+        const announced = toWrite.map(({ id, userId }) => ({ id, userId }));
+        await this.events.record({ type: 'notification.created', notifications: announced });
+      }
       await this.events.record(replyCreated(reply));
+      await this.writer.write(reply, user.login, toWrite);
       return {
         id: reply.id,
         topicId: reply.topicId,

@@ -1,0 +1,152 @@
+import { type DomainEvent, WEBHOOK_EVENTS } from '../../domain/events.js';
+import type { SearchDocument } from '../../application/search/ports.js';
+import type { Sql } from './sql.js';
+import { queueTries } from './webhook-store.js';
+
+/** What the outbox keeps of an event: ids and dates, not titles and bodies (consumers read those when they need them). */
+export function outboxPayload(event: DomainEvent): Record<string, unknown> {
+  const {
+    type: _type,
+    bodyHtml: _bodyHtml,
+    title: _title,
+    ...kept
+  } = event as DomainEvent & { bodyHtml?: string; title?: string };
+  return kept;
+}
+
+/** How many parameters `stagedRows` binds. */
+export const STAGED_ROWS_PARAMETERS = 13;
+
+/**
+ * The rows that in-transaction consumers append, as the common table expressions of one statement, bound from
+ * `$first` (`STAGED_ROWS_PARAMETERS` of them, in the order of `StagedRows.take`):
+ * - the events (the outbox), and the webhook deliveries of these events (contract §13), one per event and
+ *   subscribed webhook, each with its first try queued; with no webhook subscribed it costs a join with an empty
+ *   table;
+ * - the search documents of topics and of replies. An older version never overwrites a newer one: a reindex
+ *   batch read before an edit lands after it.
+ * The statement must end with `STAGED_ROWS_RESULT`: `queued` is a select, which PostgreSQL runs only when read.
+ */
+export const stagedRows = (first: number): string => {
+  const p = (i: number) => `$${first + i}`;
+  return `stored as (
+       insert into events (type, payload) select * from unnest(${p(0)}::text[], ${p(1)}::jsonb[]) returning id, type, payload),
+     deliveries as (
+       insert into webhook_deliveries (id, webhook_id, event_id, event, payload)
+       select gen_random_uuid(), w.id, e.id, e.type, e.payload
+       from stored e join webhooks w on e.type = any(w.events) or ('*' = any(w.events) and e.type = any(${p(2)}::text[]))
+       returning id),
+     queued as (${queueTries('deliveries')}),
+     topic_documents as (
+       insert into search_documents (topic_id, reply_id, title_vector, vector, created_at, source_updated_at)
+       select d.topic_id, null, to_tsvector('english', d.title), to_tsvector('english', d.title || ' ' || d.body),
+              d.created_at, d.updated_at
+       from unnest(${p(3)}::int[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::timestamptz[], ${p(7)}::timestamptz[])
+            as d(topic_id, title, body, created_at, updated_at)
+       on conflict (topic_id) where reply_id is null do update
+         set title_vector = excluded.title_vector, vector = excluded.vector, source_updated_at = excluded.source_updated_at
+         where search_documents.source_updated_at <= excluded.source_updated_at),
+     reply_documents as (
+       insert into search_documents (topic_id, reply_id, title_vector, vector, created_at, source_updated_at)
+       select d.topic_id, d.reply_id, null, to_tsvector('english', d.body), d.created_at, d.updated_at
+       from unnest(${p(8)}::int[], ${p(9)}::int[], ${p(10)}::text[], ${p(11)}::timestamptz[], ${p(12)}::timestamptz[])
+            as d(topic_id, reply_id, body, created_at, updated_at)
+       on conflict (reply_id) where reply_id is not null do update
+         set vector = excluded.vector, source_updated_at = excluded.source_updated_at
+         where search_documents.source_updated_at <= excluded.source_updated_at)`;
+};
+
+/** The select that ends a statement with `stagedRows` in it (it reads `queued`, so that the tries are queued). */
+export const STAGED_ROWS_RESULT = 'select (select count(*) from queued)::int as queued';
+
+/** The staged rows of one unit of work. Documents by source: the last version staged is the one written. */
+interface Staged {
+  events: DomainEvent[];
+  topics: Map<number, SearchDocument>;
+  replies: Map<number, SearchDocument>;
+}
+
+const nothing = (): Staged => ({ events: [], topics: new Map(), replies: new Map() });
+
+/**
+ * The rows in-transaction consumers append (the outbox's events, the search index's documents), kept until
+ * the end of the unit of work and written in one statement, whatever their number: a reply that notifies ten
+ * users, or a topic and its document, cost one statement, not two or three. That statement is the one that
+ * takes them (`take`: a use case whose change is one statement, so that the change and its rows are one atomic
+ * statement with no transaction around it), or else `flush`, which the unit of work calls just before it
+ * commits. Outside a unit of work there is nothing to wait for: rows are written at once.
+ *
+ * No NOTIFY: a transaction that notifies takes PostgreSQL's one notification-queue lock at commit, so every
+ * writing transaction would commit one after the other; measured on reply create at c=32 (bench:ab), that cost
+ * 11–18 % of the throughput, and nothing without it. Processes poll the log instead (event-feed.ts).
+ */
+export class StagedRows {
+  private readonly pending = new WeakMap<object, Staged>();
+
+  constructor(private readonly sql: Sql) {}
+
+  async events(events: readonly DomainEvent[]): Promise<void> {
+    const staged = this.staged() ?? nothing();
+    staged.events.push(...events);
+    if (!this.sql.unitOfWork()) await this.write(staged);
+  }
+
+  async documents(documents: readonly SearchDocument[]): Promise<void> {
+    const staged = this.staged() ?? nothing();
+    for (const document of documents) {
+      if (document.replyId === null) staged.topics.set(document.topicId, document);
+      else staged.replies.set(document.replyId, document);
+    }
+    if (!this.sql.unitOfWork()) await this.write(staged);
+  }
+
+  /** The values of `stagedRows` for what the current unit of work staged (empty lists when nothing); taken, not kept. */
+  take(): unknown[] {
+    const unitOfWork = this.sql.unitOfWork();
+    const staged = unitOfWork && this.pending.get(unitOfWork);
+    if (unitOfWork) this.pending.delete(unitOfWork);
+    return values(staged ?? nothing());
+  }
+
+  /** Writes what the current unit of work staged and no statement took. */
+  async flush(): Promise<void> {
+    const unitOfWork = this.sql.unitOfWork();
+    const staged = unitOfWork && this.pending.get(unitOfWork);
+    if (!staged) return;
+    this.pending.delete(unitOfWork);
+    await this.write(staged);
+  }
+
+  /** The current unit of work's rows (made on first use); undefined outside one. */
+  private staged(): Staged | undefined {
+    const unitOfWork = this.sql.unitOfWork();
+    if (!unitOfWork) return undefined;
+    let staged = this.pending.get(unitOfWork);
+    if (!staged) this.pending.set(unitOfWork, (staged = nothing()));
+    return staged;
+  }
+
+  private async write(staged: Staged): Promise<void> {
+    await this.sql.all(`with ${stagedRows(1)} ${STAGED_ROWS_RESULT}`, values(staged));
+  }
+}
+
+function values(staged: Staged): unknown[] {
+  const topics = [...staged.topics.values()];
+  const replies = [...staged.replies.values()];
+  return [
+    staged.events.map((event) => event.type),
+    staged.events.map((event) => JSON.stringify(outboxPayload(event))),
+    WEBHOOK_EVENTS,
+    topics.map((d) => d.topicId),
+    topics.map((d) => d.title ?? ''),
+    topics.map((d) => d.body),
+    topics.map((d) => d.createdAt),
+    topics.map((d) => d.sourceUpdatedAt),
+    replies.map((d) => d.topicId),
+    replies.map((d) => d.replyId),
+    replies.map((d) => d.body),
+    replies.map((d) => d.createdAt),
+    replies.map((d) => d.sourceUpdatedAt),
+  ];
+}
