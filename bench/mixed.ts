@@ -4,6 +4,7 @@
  * counter recomputed from the rows, which must find nothing to correct.
  */
 import autocannon from 'autocannon';
+import { replyText } from './reply-text.js';
 
 /** The mix, in parts of a hundred. */
 const KINDS = [
@@ -46,7 +47,7 @@ function request(kind: Kind, topicId: number): { method: autocannon.Request['met
     case 'GET /notifications/unread_count':
       return { method: 'GET', path: '/api/v3/notifications/unread_count' };
     case 'POST /topics/:id/replies':
-      return { method: 'POST', path: `/api/v3/topics/${topicId}/replies`, body: JSON.stringify({ body: 'A reply in the mix.' }) };
+      return { method: 'POST', path: `/api/v3/topics/${topicId}/replies`, body: JSON.stringify({ body: replyText() }) };
     case 'POST /likes':
       return { method: 'POST', path: '/api/v3/likes', body: JSON.stringify({ obj_type: 'topic', obj_id: topicId }) };
     case 'POST /topics/:id/follow':

@@ -22,6 +22,7 @@ import { treeCpuMicros, treeRssMb } from './proc.js';
 import { measureLive, type LiveFigures } from './live.js';
 import { measureMixed, type MixedFigures } from './mixed.js';
 import type { SeedPlan } from '../src/application/maintenance/seed.js';
+import { replyText } from './reply-text.js';
 
 const args = readArgs(
   {
@@ -83,6 +84,8 @@ const auth = (fixtures: Fixtures) => ({ authorization: `Bearer ${fixtures.token}
 
 /** Words of the seed's titles and sentences (src/application/maintenance/seed-text.ts), common and rarer. */
 const SEARCH_WORDS = ['database', 'caching', 'migration', 'docker', 'benchmarks', '数据库', '缓存', '索引', '部署', '分词'];
+
+const replyBody = () => JSON.stringify({ body: replyText() });
 
 const SCENARIOS: Scenario[] = [
   // Signed out: the first page comes from the front-page cache (issue 18 asks for 3× the reference's list).
@@ -162,8 +165,8 @@ const SCENARIOS: Scenario[] = [
       method: 'POST',
       path: '/api/v3/topics/1/replies',
       headers: { ...auth(f), 'content-type': 'application/json' },
-      body: JSON.stringify({ body: 'A benchmark reply, with **Markdown** and a mention of @seed1.' }),
-      setupRequest: (req) => ({ ...req, path: `/api/v3/topics/${random(f.topicIds)}/replies` }),
+      body: replyBody(),
+      setupRequest: (req) => ({ ...req, path: `/api/v3/topics/${random(f.topicIds)}/replies`, body: replyBody() }),
     }),
   },
 ];
