@@ -70,6 +70,40 @@ describe('the event outbox', () => {
     expect(notified.payload).to.deep.equal({ notifications: [{ id: mention!.id, userId: bob.id }] });
   });
 
+  it('records a reply, its notifications by the ids they were written with, and its search document', async () => {
+    const env = testEnv();
+    const [alice, bob, carol, dave] = [
+      await makeUser('alice'),
+      await makeUser('bob'),
+      await makeUser('carol'),
+      await makeUser('dave'),
+    ];
+    const topic = await makeTopic(alice, await makeNode('General'));
+    await env.scope(() => env.useCases.followTopic.execute(carol, topic, true));
+    const [{ last }] = await env.sql<{ last: number }>('select coalesce(max(id), 0)::int as last from events');
+    // The author and a follower are told of the reply, bob of his mention; dave is neither.
+    const reply = await env.scope(() =>
+      env.useCases.createReply.execute(dave, { topicId: topic, body: 'Thanks @bob, searchable words' }),
+    );
+    const rows = await env.sql<{ type: string; payload: Record<string, unknown> }>(
+      'select type, payload from events where id > $1 order by id',
+      [last],
+    );
+    expect(rows.map((row) => row.type)).to.deep.equal(['notification.created', 'reply.created']);
+    const written = await env.sql<{ id: number; userId: number }>(
+      'select id, user_id as "userId" from notifications where reply_id = $1 order by id',
+      [reply.id],
+    );
+    expect(written.map((row) => row.userId)).to.have.members([alice.id, carol.id, bob.id]);
+    expect(rows[0]!.payload).to.deep.equal({ notifications: written });
+    expect(rows[1]!.payload).to.include({ replyId: reply.id, topicId: topic });
+    const [document] = await env.sql<{ words: string }>(
+      'select vector::text as words from search_documents where reply_id = $1',
+      [reply.id],
+    );
+    expect(document!.words).to.contain("'searchabl'");
+  });
+
   it('records the acts webhooks and the audit log follow: users created and re-roled, topics moved, banned, deleted, replies deleted', async () => {
     const env = testEnv();
     const root = await makeUser('root', 'admin');

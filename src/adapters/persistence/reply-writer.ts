@@ -21,7 +21,7 @@ interface ContextRow {
 /** The reply's notifications, bound from $8 on, inside the write statement. */
 const NOTIFIED = insertNotifications(8);
 
-/** A reply create in two statements (see the port): a read, then the write and the rows its events staged. */
+/** A reply create in two statements (see the port): a read, then the write with the rows its events staged. */
 export class SqlReplyWriter implements ReplyWriter {
   constructor(
     private readonly sql: Sql,
@@ -66,8 +66,8 @@ export class SqlReplyWriter implements ReplyWriter {
   }
 
   async write(reply: Reply, replierLogin: string, notifications: readonly NotificationToWrite[]): Promise<void> {
-    // Every counter row is shared by every writer; the statement holds their locks only until the commit that
-    // follows it. Concurrent replies never lose an increment (each update re-reads its row once locked), and the
+    // Every counter row is shared by every writer; the statement holds their locks only until it commits (by
+    // itself: it is the whole change). Concurrent replies never lose an increment (each update re-reads its row once locked), and the
     // last-reply fields only ever move forward to a later reply. The counters are locked in the order every other
     // writer locks them (topic, user, month: a reply deletion too), or the two would deadlock: PostgreSQL runs
     // unreferenced data-modifying CTEs in an order of its own, so each update reads the one before it.

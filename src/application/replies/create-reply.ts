@@ -48,6 +48,8 @@ export class CreateReply {
         mentionedIds: context.mentionedIds,
         blockedActorFor: context.blockedActorFor,
       });
+      // Every notification is for a user the ids were drawn for: the topic's author, a follower, a mention.
+      if (notifications.length > context.notificationIds.length) throw new Error('fewer notification ids than notifications');
       const toWrite = notifications.map((notification, i) => ({ ...notification, id: context.notificationIds[i]! }));
       // As RecordedNotifications says it for every other way a notification is made (live streams rely on it).
       if (toWrite.length > 0) {
