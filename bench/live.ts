@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { cpuMicros, rssMb } from './proc.js';
+import { replyText } from './reply-text.js';
 
 export interface LiveFigures {
   streams: number;
@@ -121,7 +122,7 @@ async function loadPhase(
         setupRequest: (request) => ({
           ...request,
           path: replyPath(),
-          body: JSON.stringify({ body: `Under load, for @${random(others).login}.` }),
+          body: JSON.stringify({ body: replyText(random(others).login) }),
         }),
       },
     ],
@@ -135,7 +136,7 @@ async function loadPhase(
     const response = await fetch(`${target.url}${replyPath()}`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ body: `A probe for @${probed!.login}.` }),
+      body: JSON.stringify({ body: replyText(probed!.login) }),
     });
     const answeredAt = performance.now();
     if (!response.ok) continue;

@@ -8,5 +8,5 @@ const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * ite
  * fill up with words no seeded document has (nor lack the searched ones), or a later run's searches would
  * measure the walk past them.
  */
-export const replyText = (): string =>
-  `${pick(SEED_SENTENCES)} ${pick(SEED_SENTENCES)} With **Markdown** and a mention of @seed1.`;
+export const replyText = (mentioned = 'seed1'): string =>
+  `${pick(SEED_SENTENCES)} ${pick(SEED_SENTENCES)} With **Markdown** and a mention of @${mentioned}.`;
