@@ -85,19 +85,17 @@ export class StagedRows {
 
   constructor(private readonly sql: Sql) {}
 
-  async events(events: readonly DomainEvent[]): Promise<void> {
-    const staged = this.staged() ?? nothing();
-    staged.events.push(...events);
-    if (!this.sql.unitOfWork()) await this.write(staged);
+  events(events: readonly DomainEvent[]): Promise<void> {
+    return this.stage((staged) => staged.events.push(...events));
   }
 
-  async documents(documents: readonly SearchDocument[]): Promise<void> {
-    const staged = this.staged() ?? nothing();
-    for (const document of documents) {
-      if (document.replyId === null) staged.topics.set(document.topicId, document);
-      else staged.replies.set(document.replyId, document);
-    }
-    if (!this.sql.unitOfWork()) await this.write(staged);
+  documents(documents: readonly SearchDocument[]): Promise<void> {
+    return this.stage((staged) => {
+      for (const document of documents) {
+        if (document.replyId === null) staged.topics.set(document.topicId, document);
+        else staged.replies.set(document.replyId, document);
+      }
+    });
   }
 
   /** The values of `stagedRows` for what the current unit of work staged (empty lists when nothing); taken, not kept. */
@@ -117,13 +115,17 @@ export class StagedRows {
     await this.write(staged);
   }
 
-  /** The current unit of work's rows (made on first use); undefined outside one. */
-  private staged(): Staged | undefined {
+  /** Adds rows to the current unit of work's; outside one, writes them at once. */
+  private async stage(add: (staged: Staged) => void): Promise<void> {
     const unitOfWork = this.sql.unitOfWork();
-    if (!unitOfWork) return undefined;
+    if (!unitOfWork) {
+      const staged = nothing();
+      add(staged);
+      return this.write(staged);
+    }
     let staged = this.pending.get(unitOfWork);
     if (!staged) this.pending.set(unitOfWork, (staged = nothing()));
-    return staged;
+    add(staged);
   }
 
   private async write(staged: Staged): Promise<void> {
