@@ -2,15 +2,16 @@ import type { DomainEvent } from '../domain/events.js';
 
 /**
  * Where use cases record what happened. Recording runs every in-transaction consumer at once, inside the unit of
- * work of the use case: what they write lands with the change or not at all (the search index is one). Use
- * cases call it inside `UnitOfWork.run`, after the change it describes.
+ * work of the use case: what they write lands with the change or not at all (the search index is one; its rows
+ * may wait for the end of the unit of work). Use cases call it inside `UnitOfWork.run`, next to the change it
+ * describes (a change of one statement records first: that statement carries what the consumers add).
  */
 export interface DomainEvents {
   record(event: DomainEvent): Promise<void>;
 }
 export const DomainEvents = Symbol.for('DomainEvents');
 
-/** Something that must be true together with the change: it runs in the transaction that records the event. */
+/** Something that must be true together with the change: it runs in the unit of work that records the event. */
 export interface InTransactionConsumer {
   handle(event: DomainEvent): Promise<void>;
 }

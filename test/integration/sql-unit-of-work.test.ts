@@ -36,9 +36,11 @@ describe('staged rows and the one-statement unit of work', () => {
       () => null,
       (error: Error) => error.message,
     );
-  // A change of one statement that carries the staged rows; it divides by zero when asked to fail.
+  // A change of one statement that carries the staged rows and says how many events it wrote; it divides by zero
+  // when asked to fail.
   const touch = `with touched as (update topics set hits = hits + 1 where id = $1 returning id), ${stagedRows(3)}
-    select (select count(*) from queued) as queued, 1 / $2::int as ok from touched`;
+    select (select count(*) from queued) as queued, (select count(*)::int from stored) as events, 1 / $2::int as ok
+    from touched`;
 
   it('writes the staged rows with the statement that takes them: both land, or neither', async () => {
     const { uow, events, staged, sql } = setup();
@@ -48,13 +50,14 @@ describe('staged rows and the one-statement unit of work', () => {
       uow.run(async () => {
         await events.record({ type: 'notification.read', userIds: [1] });
         await events.record({ type: 'notification.read', userIds: [2] });
-        await sql.all(touch, [topicId, divisor, ...staged.take()]);
+        return sql.one<{ events: number }>(touch, [topicId, divisor, ...staged.take()]);
       });
 
     expect(await fails(change(0))).to.equal('division by zero');
     expect(await counts()).to.deep.equal(before);
 
-    await change(1);
+    // The statement itself wrote both events.
+    expect(await change(1)).to.include({ events: 2 });
     expect(await counts()).to.deep.equal({ events: before.events + 2, hits: before.hits + 1 });
     // Taken once: nothing was left for the end of the work to write again.
     expect(await testEnv().sql('select payload from events order by id desc limit 2')).to.deep.equal([
@@ -75,6 +78,24 @@ describe('staged rows and the one-statement unit of work', () => {
 
     await uow.run(() => events.record({ type: 'notification.read', userIds: [1] }));
     expect((await counts()).events).to.equal(before.events + 1);
+  });
+
+  it('refuses rows staged after the statement that took the rest: they could not be atomic with it', async () => {
+    const { uow, transaction, events, staged, sql } = setup();
+    const topicId = await makeTopic(await makeUser('alice'), await makeNode('General'));
+    const before = await counts();
+    const late = (unit: { run<T>(work: () => Promise<T>): Promise<T> }) =>
+      unit.run(async () => {
+        await events.record({ type: 'notification.read', userIds: [1] });
+        await sql.all(touch, [topicId, 1, ...staged.take()]);
+        await events.record({ type: 'notification.read', userIds: [2] });
+      });
+    expect(await fails(late(uow))).to.match(/staged after the statement/);
+    // The statement had landed with its own rows; the late event was refused, not written apart.
+    expect(await counts()).to.deep.equal({ events: before.events + 1, hits: before.hits + 1 });
+    // In a transaction the late rows still commit with the rest.
+    await late(transaction);
+    expect(await counts()).to.deep.equal({ events: before.events + 3, hits: before.hits + 2 });
   });
 
   it('joins a transaction it runs in: its rows commit or roll back with it', async () => {

@@ -29,15 +29,16 @@ export class SqlReplyWriter implements ReplyWriter {
   ) {}
 
   async context(topicId: number, replierId: number, mentionedLogins: readonly string[]): Promise<ReplyContext> {
-    // $1 topic, $2 replier, $3 mentioned logins (lower case). Ids are drawn only for a visible topic: the reply's,
-    // and one for each user who may be notified (the topic's author, its followers, those mentioned).
+    // $1 topic, $2 replier, $3 mentioned logins (lower case). Ids are drawn for a visible topic: the reply's, and
+    // for an open one, one for each user who may be notified (the topic's author, its followers, those mentioned).
+    // A reply refused after this (its body, the replier's role) leaves them unused: gaps, as a rollback leaves.
     const row = (await this.sql.one<ContextRow>(
       `with topic as (select id, user_id, title, closed_at is not null as closed from topics where id = $1 and deleted_at is null),
        followers as (select f.user_id from topic_follows f join topic t on t.id = f.topic_id),
        mentioned as (select id, lower(login) as login from users where lower(login) = any($3::text[]))
        select t.id as topic_id, t.user_id as topic_user_id, t.title as topic_title, t.closed as topic_closed,
          case when t.id is not null then nextval('replies_id_seq')::int end as reply_id,
-         case when t.id is not null then array(
+         case when t.id is not null and not t.closed then array(
            select nextval('notifications_id_seq')::int from (
              select user_id from topic union select user_id from followers union select id from mentioned) notifiable
            where notifiable.user_id <> $2) else '{}' end as notification_ids,
@@ -67,7 +68,7 @@ export class SqlReplyWriter implements ReplyWriter {
 
   async write(reply: Reply, replierLogin: string, notifications: readonly NotificationToWrite[]): Promise<void> {
     // Every counter row is shared by every writer; the statement holds their locks only until it commits (by
-    // itself: it is the whole change). Concurrent replies never lose an increment (each update re-reads its row once locked), and the
+    // itself, as the whole change; or with the transaction it joined). Concurrent replies never lose an increment (each update re-reads its row once locked), and the
     // last-reply fields only ever move forward to a later reply. The counters are locked in the order every other
     // writer locks them (topic, user, month: a reply deletion too), or the two would deadlock: PostgreSQL runs
     // unreferenced data-modifying CTEs in an order of its own, so each update reads the one before it.

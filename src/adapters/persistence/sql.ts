@@ -75,6 +75,11 @@ export class Sql {
     return result.rowCount ?? 0;
   }
 
+  /** Whether the unit of work under way is a one-statement one (no transaction around it). */
+  inOneStatement(): boolean {
+    return this.em.getTransactionContext() === undefined && this.single.getStore() !== undefined;
+  }
+
   /** The current unit of work (an object to key its state on: a transaction, or a one-statement one), or undefined. */
   unitOfWork(): object | undefined {
     return this.em.getTransactionContext<KnexTransaction>() ?? this.single.getStore();

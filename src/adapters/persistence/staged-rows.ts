@@ -14,12 +14,9 @@ export function outboxPayload(event: DomainEvent): Record<string, unknown> {
   return kept;
 }
 
-/** How many parameters `stagedRows` binds. */
-export const STAGED_ROWS_PARAMETERS = 13;
-
 /**
  * The rows that in-transaction consumers append, as the common table expressions of one statement, bound from
- * `$first` (`STAGED_ROWS_PARAMETERS` of them, in the order of `StagedRows.take`):
+ * `$first` (13 of them, in the order of `StagedRows.take`'s values):
  * - the events (the outbox), and the webhook deliveries of these events (contract §13), one per event and
  *   subscribed webhook, each with its first try queued; with no webhook subscribed it costs a join with an empty
  *   table;
@@ -82,6 +79,8 @@ const nothing = (): Staged => ({ events: [], topics: new Map(), replies: new Map
  */
 export class StagedRows {
   private readonly pending = new WeakMap<object, Staged>();
+  /** The units of work whose rows a statement took. */
+  private readonly taken = new WeakSet<object>();
 
   constructor(private readonly sql: Sql) {}
 
@@ -102,7 +101,10 @@ export class StagedRows {
   take(): unknown[] {
     const unitOfWork = this.sql.unitOfWork();
     const staged = unitOfWork && this.pending.get(unitOfWork);
-    if (unitOfWork) this.pending.delete(unitOfWork);
+    if (unitOfWork) {
+      this.pending.delete(unitOfWork);
+      this.taken.add(unitOfWork);
+    }
     return values(staged ?? nothing());
   }
 
@@ -122,6 +124,11 @@ export class StagedRows {
       const staged = nothing();
       add(staged);
       return this.write(staged);
+    }
+    // Without a transaction, rows staged after the change's statement would be written apart from it: a fault of
+    // the use case (it records its events before its write), never to be papered over by writing them later.
+    if (this.taken.has(unitOfWork) && this.sql.inOneStatement()) {
+      throw new Error('rows staged after the statement of a one-statement unit of work: record events before the write');
     }
     let staged = this.pending.get(unitOfWork);
     if (!staged) this.pending.set(unitOfWork, (staged = nothing()));

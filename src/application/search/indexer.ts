@@ -15,8 +15,8 @@ export function searchDocument(source: SearchSource, segmenter: WordSegmenter, h
 }
 
 /**
- * Keeps the search index in step with topics and replies, in the transaction of each change: what was just
- * saved is found at once. Deletion, bans, moves and hidden nodes need nothing here: whether a document may be
+ * Keeps the search index in step with topics and replies, in the unit of work of each change: what was just
+ * saved is found as soon as it is committed. Deletion, bans, moves and hidden nodes need nothing here: whether a document may be
  * found is decided from its topic, reply and node when searching.
  */
 export class SearchIndexer implements InTransactionConsumer {

@@ -48,7 +48,7 @@ export interface SearchSource {
 
 export type SearchSourceKind = 'topics' | 'replies';
 
-/** The search index: written in the transaction of each change, and rebuilt in batches. */
+/** The search index: written with each change (at the end of its unit of work), and rebuilt in batches. */
 export interface SearchIndex {
   put(documents: readonly SearchDocument[]): Promise<void>;
   /** Live (not deleted) topics or replies (not system events) with an id above `afterId`, in id order. */
