@@ -15,11 +15,11 @@ export const insertNotifications = (first: number): string => {
     returning id, user_id`;
 };
 
-/** `ids`: the ids drawn ahead, one per notification; without them, each draws its own. */
-export function notificationColumns(notifications: readonly NewNotification[], ids?: readonly number[]): unknown[] {
-  const column = <T>(pick: (n: NewNotification) => T) => notifications.map(pick);
+/** A notification with an id drawn ahead keeps it; one without draws its own. */
+export function notificationColumns(notifications: readonly (NewNotification & { id?: number })[]): unknown[] {
+  const column = <T>(pick: (n: NewNotification & { id?: number }) => T) => notifications.map(pick);
   return [
-    ids ?? notifications.map(() => null),
+    column((n) => n.id ?? null),
     column((n) => n.userId),
     column((n) => n.actorId),
     column((n) => n.type),

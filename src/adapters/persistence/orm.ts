@@ -156,8 +156,10 @@ export interface MigrationStatus {
   pending: string[];
 }
 
-/** Held while migrating, so that any number of processes (servers, forumctl, several hosts) may start at once. */
-/** The advisory lock every migration takes first ('for', 2): one process migrates at a time. */
+/**
+ * The advisory lock every migration takes first ('for', 2): held while migrating, so that any number of processes
+ * (servers, forumctl, several hosts) may start at once and one migrates at a time.
+ */
 export const MIGRATION_LOCK = [0x666f72, 2] as const;
 
 /** graphile-worker's own log lines stay out of ours; what matters of its work is in the webhook tables. */

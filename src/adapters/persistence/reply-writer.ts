@@ -106,10 +106,7 @@ export class SqlReplyWriter implements ReplyWriter {
         reply.bodyHtml,
         reply.createdAt,
         replierLogin,
-        ...notificationColumns(
-          notifications,
-          notifications.map((notification) => notification.id),
-        ),
+        ...notificationColumns(notifications),
         ...this.staged.take(),
       ],
     );

@@ -100,21 +100,22 @@ export class StagedRows {
   /** The values of `stagedRows` for what the current unit of work staged (empty lists when nothing); taken, not kept. */
   take(): unknown[] {
     const unitOfWork = this.sql.unitOfWork();
-    const staged = unitOfWork && this.pending.get(unitOfWork);
-    if (unitOfWork) {
-      this.pending.delete(unitOfWork);
-      this.taken.add(unitOfWork);
-    }
-    return values(staged ?? nothing());
+    if (unitOfWork) this.taken.add(unitOfWork);
+    return values(this.unstage() ?? nothing());
   }
 
   /** Writes what the current unit of work staged and no statement took. */
   async flush(): Promise<void> {
+    const staged = this.unstage();
+    if (staged) await this.write(staged);
+  }
+
+  /** The current unit of work's staged rows, no longer kept for it (undefined when it has none). */
+  private unstage(): Staged | undefined {
     const unitOfWork = this.sql.unitOfWork();
     const staged = unitOfWork && this.pending.get(unitOfWork);
-    if (!staged) return;
-    this.pending.delete(unitOfWork);
-    await this.write(staged);
+    if (staged) this.pending.delete(unitOfWork);
+    return staged;
   }
 
   /** Adds rows to the current unit of work's; outside one, writes them at once. */
