@@ -23,7 +23,7 @@ import { SanitizingMarkdownRenderer } from '../src/adapters/system/markdown.js';
 import { ParsedHtmlText } from '../src/adapters/system/html-text.js';
 import { JiebaSegmenter } from '../src/adapters/system/jieba-segmenter.js';
 import { searchStatementFor } from '../src/adapters/persistence/search.js';
-import { highlighter, resultHighlight } from '../src/application/search/highlight.js';
+import { highlighter, oneLine, resultHighlight } from '../src/application/search/highlight.js';
 import { markedText } from '../src/adapters/presentation/wire.js';
 
 // Generic plans, as the service's SQL pool has them: each statement planned once per connection.
@@ -98,7 +98,7 @@ const statements = {
   viewer: `with ${VIEWER} select id, role from viewer`,
   unreadCount: `with ${VIEWER} select v.id, (select count(*)::int from notifications
            where user_id = v.id and read_at is null) as count from viewer v`,
-  // $2 topic, $3 body, $4 body_html, $5 mentioned logins (lower case), $6 index words, $7 the event's payload keys.
+  // $2 topic, $3 body, $4 body_html, $5 mentioned logins (lower case), $6 index words, $7 the text on one line.
   // The reply is written only when every check passes; the last select says which one failed otherwise.
   createReply: `with ${VIEWER},
          topic as (select id, user_id, closed_at from topics where id = $2 and deleted_at is null),
@@ -134,8 +134,8 @@ const statements = {
            union all
            select m.id, r.user_id, 'Mention', r.topic_id, r.id, 'Reply' from mentioned m, reply r),
          indexed as (
-           insert into search_documents (topic_id, reply_id, title_vector, vector, created_at, source_updated_at)
-           select r.topic_id, r.id, null, to_tsvector('english', $6), r.created_at, r.updated_at from reply r),
+           insert into search_documents (topic_id, reply_id, title_vector, vector, text, created_at, source_updated_at)
+           select r.topic_id, r.id, null, to_tsvector('english', $6), $7, r.created_at, r.updated_at from reply r),
          event as (
            insert into events (type, payload)
            select 'reply.created', jsonb_build_object('replyId', r.id, 'topicId', r.topic_id, 'createdAt', r.created_at,
@@ -250,8 +250,16 @@ async function createReply(req: http.IncomingMessage, res: http.ServerResponse, 
   if (typeof body !== 'string' || body.trim() === '') return send(res, 400, { error: 'ParameterInvalid' });
   const rendered = markdown.render(body);
   const mentions = [...new Set(rendered.mentions.map((login) => login.toLowerCase()))];
-  const words = segmenter.forIndex(htmlText.plain(rendered.html));
-  const [row] = await query('createReply', [digest, topicId, body, rendered.html, mentions, words]);
+  const plain = htmlText.plain(rendered.html);
+  const [row] = await query('createReply', [
+    digest,
+    topicId,
+    body,
+    rendered.html,
+    mentions,
+    segmenter.forIndex(plain),
+    oneLine(plain),
+  ]);
   const viewer = viewerOf(row);
   if (!viewer) return send(res, 401, { error: 'Unauthorized' });
   if (row!.closed === null) return send(res, 404, { error: 'ResourceNotFound' });
@@ -270,7 +278,7 @@ async function searchResults(url: URL, digest: string | null) {
   const rows = (await pool.query({ name: viewer ? 'searchUser' : 'search', text, values })).rows;
   const highlight = highlighter(rows[0]?.lexemes ?? []);
   return rows.map((row) => {
-    const text = htmlText.plain(row.reply ? row.reply.body_html : row.body_html);
+    const text = row.text ?? oneLine(htmlText.plain(row.reply ? row.reply.body_html : row.body_html));
     const parts = resultHighlight(highlight, text, row.title_match && !row.reply ? row.title : null);
     return {
       type: row.reply ? 'Reply' : 'Topic',

@@ -230,13 +230,13 @@ describe('forumctl seed', () => {
     expect((await forumctl(['maintenance', 'recount', '--json'])).json()).to.deep.equal({
       corrected: { topics: 0, replies: 0, nodes: 0, users: 0, activity: 0, unread: 0 },
     });
-    // Seeded text is searchable in both languages, indexed with the very words the indexer gives it.
+    // Seeded text is searchable in both languages, indexed with the very words and text the indexer gives it.
     const found = async (q: string) =>
       (await api().get('/api/v3/search').query({ q, limit: 50 }).expect(200)).body.results.map(
         (result: { topic: { id: number }; reply?: { id: number } }) => `${result.topic.id}/${result.reply?.id ?? ''}`,
       );
     const index = () =>
-      env.sql(`select topic_id, reply_id, strip(vector)::text as words, strip(title_vector)::text as title
+      env.sql(`select topic_id, reply_id, strip(vector)::text as words, strip(title_vector)::text as title, text
                from search_documents order by topic_id, reply_id nulls first`);
     const seededIndex = await index();
     expect(seededIndex).to.have.length(120);

@@ -110,13 +110,47 @@ describe('GET /api/v3/search', () => {
       .send({ title: 'Draft', body: 'second version about 苹果', node_id: node })
       .expect(200);
     expect(await search({ q: 'apples' })).to.deep.equal([]);
-    expect(ids(await search({ q: '苹果' }))).to.deep.equal([`t${topic}`]);
+    const [edited] = await search({ q: '苹果' });
+    expect(ids([edited!])).to.deep.equal([`t${topic}`]);
+    expect(edited!.highlight).to.equal('second version about <mark>苹果</mark>');
 
     const reply = await makeReply(bob, topic, 'I like pears');
     expect(ids(await search({ q: 'pears' }))).to.deep.equal([`r${reply}`]);
     await api().post(`/api/v3/replies/${reply}`).set(bob.auth).send({ body: 'I like plums' }).expect(200);
     expect(await search({ q: 'pears' })).to.deep.equal([]);
-    expect(ids(await search({ q: 'plums' }))).to.deep.equal([`r${reply}`]);
+    const [editedReply] = await search({ q: 'plums' });
+    expect(ids([editedReply!])).to.deep.equal([`r${reply}`]);
+    expect(editedReply!.highlight).to.equal('I like <mark>plums</mark>');
+  });
+
+  it('cuts excerpts from the text each document keeps, on one line; a document without it, from the HTML', async () => {
+    const topic = await makeTopic(alice, node, 'Fruit', 'First about **kiwis**  &amp; figs.\n\n- one\n- two kiwis');
+    const reply = await makeReply(bob, topic, '> quoted\n\nkiwis &lt;again&gt;');
+    const env = testEnv();
+    const kept = () =>
+      env.sql<{ reply_id: number | null; text: string | null }>(
+        'select reply_id, text from search_documents where topic_id = $1 order by reply_id nulls first',
+        [topic],
+      );
+    expect(await kept()).to.deep.equal([
+      { reply_id: null, text: 'First about kiwis & figs. one two kiwis' },
+      { reply_id: reply, text: 'quoted kiwis <again>' },
+    ]);
+    const highlights = async () => (await search({ q: 'kiwis' })).map((result) => `${ids([result])[0]} ${result.highlight}`);
+    const expected = [
+      `r${reply} quoted <mark>kiwis</mark> &lt;again&gt;`,
+      `t${topic} First about <mark>kiwis</mark> &amp; figs. one two <mark>kiwis</mark>`,
+    ];
+    expect(await highlights()).to.deep.equal(expected);
+
+    // Documents indexed before documents kept their text: the same excerpts, from the HTML; a reindex fills it in.
+    await env.sql('update search_documents set text = null where topic_id = $1', [topic]);
+    expect(await highlights()).to.deep.equal(expected);
+    expect((await forumctl(['search', 'reindex'])).code).to.equal(0);
+    expect((await kept()).map((row) => row.text)).to.deep.equal([
+      'First about kiwis & figs. one two kiwis',
+      'quoted kiwis <again>',
+    ]);
   });
 
   it('never finds deleted topics and replies, banned topics, or hidden nodes, whoever asks', async () => {
@@ -330,7 +364,15 @@ describe('GET /api/v3/search', () => {
     const before = new Date(Date.now() - 60_000);
     await env.sql('update search_documents set source_updated_at = now() where topic_id = $1 and reply_id is null', [topic]);
     await new SqlSearchIndex(env.persistence.sql, new StagedRows(env.persistence.sql)).put([
-      { topicId: topic, replyId: null, title: 'Indexed', body: 'stale words', createdAt: before, sourceUpdatedAt: before },
+      {
+        topicId: topic,
+        replyId: null,
+        title: 'Indexed',
+        body: 'stale words',
+        text: 'stale words',
+        createdAt: before,
+        sourceUpdatedAt: before,
+      },
     ]);
     expect(await search({ q: 'stale' })).to.deep.equal([]);
     expect(ids(await search({ q: '数据库' }))).to.deep.equal([`t${topic}`]);

@@ -121,15 +121,24 @@ describe('staged rows and the one-statement unit of work', () => {
     const { transaction, index } = setup();
     const topicId = await makeTopic(await makeUser('alice'), await makeNode('General'));
     const at = new Date();
-    const version = (body: string) => ({ topicId, replyId: null, title: 'Title', body, createdAt: at, sourceUpdatedAt: at });
+    const version = (body: string) => ({
+      topicId,
+      replyId: null,
+      title: 'Title',
+      body,
+      text: body,
+      createdAt: at,
+      sourceUpdatedAt: at,
+    });
     await transaction.run(async () => {
       await index.put([version('first words')]);
       await index.put([version('second words')]);
     });
-    const [row] = await testEnv().sql<{ words: string }>(
-      `select vector::text as words from search_documents where topic_id = $1 and reply_id is null`,
+    const [row] = await testEnv().sql<{ words: string; text: string }>(
+      `select vector::text as words, text from search_documents where topic_id = $1 and reply_id is null`,
       [topicId],
     );
     expect(row!.words).to.contain("'second'").and.not.contain("'first'");
+    expect(row!.text).to.equal('second words');
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type HighlightPart, excerpt, highlighter } from '../../src/application/search/highlight.js';
+import { type HighlightPart, excerpt, highlighter, oneLine } from '../../src/application/search/highlight.js';
 
 /** Parts as text with [brackets] around the marked ones. */
 const shown = (parts: HighlightPart[] | null) =>
@@ -38,9 +38,10 @@ describe('search highlights', () => {
     expect(inside).to.not.match(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
   });
 
-  it('collapses whitespace, and an excerpt is the start of the text', () => {
-    expect(shown(highlighter(['b'])('a\n\n  b\tc'))).to.equal('a [b] c');
-    expect(excerpt('one  two\nthree', 7)).to.deep.equal([
+  it('cuts text put on one line, and an excerpt is the start of the text', () => {
+    expect(oneLine('  a\n\n  b\tc ')).to.equal('a b c');
+    expect(shown(highlighter(['b'])(oneLine('a\n\n  b\tc')))).to.equal('a [b] c');
+    expect(excerpt(oneLine('one  two\nthree'), 7)).to.deep.equal([
       { text: 'one two', marked: false },
       { text: '…', marked: false },
     ]);

@@ -18,6 +18,7 @@ import { Migration20261124050000_audit } from './migrations/Migration20261124050
 import { Migration20261124060000_rate_limits } from './migrations/Migration20261124060000_rate_limits.js';
 import { Migration20261124070000_unread_counts } from './migrations/Migration20261124070000_unread_counts.js';
 import { Migration20261124080000_search_functions } from './migrations/Migration20261124080000_search_functions.js';
+import { Migration20261125000000_search_text } from './migrations/Migration20261125000000_search_text.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261124060000_rate_limits', class: Migration20261124060000_rate_limits },
   { name: 'Migration20261124070000_unread_counts', class: Migration20261124070000_unread_counts },
   { name: 'Migration20261124080000_search_functions', class: Migration20261124080000_search_functions },
+  { name: 'Migration20261125000000_search_text', class: Migration20261125000000_search_text },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */

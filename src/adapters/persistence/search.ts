@@ -120,13 +120,19 @@ export function walkWindows(wanted: number): Windows {
  */
 function searchStatement(viewer: string): string {
   return `
-  select ${topicColumns(viewer)}, case when h.reply_id is null then t.body_html end as body_html, h.title_match,
+  select ${topicColumns(viewer)}, d.text, case when h.reply_id is null and d.text is null then t.body_html end as body_html,
+    h.title_match,
     (select to_json(x) from (select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id where r.id = h.reply_id) x)
       as reply,
     (select tsvector_to_array(to_tsvector('english', $2))) as lexemes
   from search_page($2, $1, $5, $3, $4, $6, $7, $8, $9, $10, $11)
          with ordinality h(topic_id, reply_id, created_at, title_match, position)
     join topics t on t.id = h.topic_id join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+    -- the match's text for the excerpt (null for a document indexed before documents kept it), by the unique
+    -- indexes; read once a row (offset 0 keeps the planner from copying the look-up into each use of d.text)
+    cross join lateral (select case when h.reply_id is null
+        then (select s.text from search_documents s where s.topic_id = h.topic_id and s.reply_id is null)
+        else (select s.text from search_documents s where s.reply_id = h.reply_id) end as text offset 0) d
   order by h.position`;
 }
 
@@ -158,7 +164,13 @@ export function searchStatementFor(
   };
 }
 
-type HitRow = TopicRow & { body_html: string | null; title_match: boolean; reply: ReplyRow | null; lexemes: string[] };
+type HitRow = TopicRow & {
+  text: string | null;
+  body_html: string | null;
+  title_match: boolean;
+  reply: ReplyRow | null;
+  lexemes: string[];
+};
 
 export class SqlSearchReadModel implements SearchReadModel {
   constructor(
@@ -174,7 +186,8 @@ export class SqlSearchReadModel implements SearchReadModel {
       lexemes: rows[0]?.lexemes ?? [],
       hits: rows.map((row) => {
         const reply = row.reply ? replyView(row.reply) : null;
-        return { topic: topicView(row), reply, bodyHtml: reply ? reply.bodyHtml : row.body_html!, titleMatched: row.title_match };
+        const body = row.text !== null ? { text: row.text } : { html: reply ? reply.bodyHtml : row.body_html! };
+        return { topic: topicView(row), reply, body, titleMatched: row.title_match };
       }),
     };
   }

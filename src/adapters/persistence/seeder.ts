@@ -147,30 +147,32 @@ export class SqlDataSeeder implements DataSeeder {
       ),
     );
 
-    // The search index of what was seeded, with the words of the same picks (cut into words by the service).
+    // The search index of what was seeded, with the words of the same picks (cut into words by the service) and
+    // the text a reader sees of them (the sentences and the tail's text, as the HTML above shows them).
     const lastTopic = await base('topics');
     const searchTotal = plan.topics + plan.replies;
     onStep('search', 0, searchTotal);
     for (let from = 1; from <= plan.topics; from += CHUNK) {
       const to = Math.min(from + CHUNK - 1, plan.topics);
       await run(
-        `insert into search_documents (topic_id, reply_id, title_vector, vector, created_at, source_updated_at)
+        `insert into search_documents (topic_id, reply_id, title_vector, vector, text, created_at, source_updated_at)
          select t.id, null, to_tsvector('english', w.title), to_tsvector('english', w.title || ' ' || w.body),
-                t.created_at, t.updated_at
+                ${topicSentences('t.id', '($8::text[])')} || ' ' || $9, t.created_at, t.updated_at
          from topics t, lateral (select ${title('t.id', '($1::text[])')} as title,
                                         ${topicSentences('t.id', '($2::text[])')} || ' ' || $3 as body) w
          where t.id between $4::int + $5 - 1 and least($4::int + $6 - 1, $7)`,
-        [titleWords, sentenceWords, texts.topicTail.words, firstTopic, from, to, lastTopic],
+        [titleWords, sentenceWords, texts.topicTail.words, firstTopic, from, to, lastTopic, sentences, texts.topicTail.text],
       );
       onStep('search', to, searchTotal);
     }
     for (let from = 1; from <= plan.replies; from += CHUNK) {
       const to = Math.min(from + CHUNK - 1, plan.replies);
       await run(
-        `insert into search_documents (topic_id, reply_id, title_vector, vector, created_at, source_updated_at)
-         select r.topic_id, r.id, null, to_tsvector('english', ${replySentences('r.id', '($1::text[])')}), r.created_at, r.updated_at
+        `insert into search_documents (topic_id, reply_id, title_vector, vector, text, created_at, source_updated_at)
+         select r.topic_id, r.id, null, to_tsvector('english', ${replySentences('r.id', '($1::text[])')}),
+                ${replySentences('r.id', '($6::text[])')}, r.created_at, r.updated_at
          from replies r where r.id between $2::int + $3 - 1 and least($2::int + $4 - 1, $5)`,
-        [sentenceWords, firstReply, from, to, lastReply],
+        [sentenceWords, firstReply, from, to, lastReply, sentences],
       );
       onStep('search', plan.topics + to, searchTotal);
     }

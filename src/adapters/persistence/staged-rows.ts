@@ -16,7 +16,7 @@ export function outboxPayload(event: DomainEvent): Record<string, unknown> {
 
 /**
  * The rows that in-transaction consumers append, as the common table expressions of one statement, bound from
- * `$first` (13 of them, in the order of `StagedRows.take`'s values):
+ * `$first` (15 of them, in the order of `StagedRows.take`'s values):
  * - the events (the outbox), and the webhook deliveries of these events (contract §13), one per event and
  *   subscribed webhook, each with its first try queued; with no webhook subscribed it costs a join with an empty
  *   table;
@@ -35,21 +35,22 @@ export const stagedRows = (first: number): string => {
        returning id),
      queued as (${queueTries('deliveries')}),
      topic_documents as (
-       insert into search_documents (topic_id, reply_id, title_vector, vector, created_at, source_updated_at)
+       insert into search_documents (topic_id, reply_id, title_vector, vector, text, created_at, source_updated_at)
        select d.topic_id, null, to_tsvector('english', d.title), to_tsvector('english', d.title || ' ' || d.body),
-              d.created_at, d.updated_at
-       from unnest(${p(3)}::int[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::timestamptz[], ${p(7)}::timestamptz[])
-            as d(topic_id, title, body, created_at, updated_at)
+              d.text, d.created_at, d.updated_at
+       from unnest(${p(3)}::int[], ${p(4)}::text[], ${p(5)}::text[], ${p(6)}::text[], ${p(7)}::timestamptz[],
+                   ${p(8)}::timestamptz[]) as d(topic_id, title, body, text, created_at, updated_at)
        on conflict (topic_id) where reply_id is null do update
-         set title_vector = excluded.title_vector, vector = excluded.vector, source_updated_at = excluded.source_updated_at
+         set title_vector = excluded.title_vector, vector = excluded.vector, text = excluded.text,
+             source_updated_at = excluded.source_updated_at
          where search_documents.source_updated_at <= excluded.source_updated_at),
      reply_documents as (
-       insert into search_documents (topic_id, reply_id, title_vector, vector, created_at, source_updated_at)
-       select d.topic_id, d.reply_id, null, to_tsvector('english', d.body), d.created_at, d.updated_at
-       from unnest(${p(8)}::int[], ${p(9)}::int[], ${p(10)}::text[], ${p(11)}::timestamptz[], ${p(12)}::timestamptz[])
-            as d(topic_id, reply_id, body, created_at, updated_at)
+       insert into search_documents (topic_id, reply_id, title_vector, vector, text, created_at, source_updated_at)
+       select d.topic_id, d.reply_id, null, to_tsvector('english', d.body), d.text, d.created_at, d.updated_at
+       from unnest(${p(9)}::int[], ${p(10)}::int[], ${p(11)}::text[], ${p(12)}::text[], ${p(13)}::timestamptz[],
+                   ${p(14)}::timestamptz[]) as d(topic_id, reply_id, body, text, created_at, updated_at)
        on conflict (reply_id) where reply_id is not null do update
-         set vector = excluded.vector, source_updated_at = excluded.source_updated_at
+         set vector = excluded.vector, text = excluded.text, source_updated_at = excluded.source_updated_at
          where search_documents.source_updated_at <= excluded.source_updated_at)`;
 };
 
@@ -151,11 +152,13 @@ function values(staged: Staged): unknown[] {
     topics.map((d) => d.topicId),
     topics.map((d) => d.title ?? ''),
     topics.map((d) => d.body),
+    topics.map((d) => d.text),
     topics.map((d) => d.createdAt),
     topics.map((d) => d.sourceUpdatedAt),
     replies.map((d) => d.topicId),
     replies.map((d) => d.replyId),
     replies.map((d) => d.body),
+    replies.map((d) => d.text),
     replies.map((d) => d.createdAt),
     replies.map((d) => d.sourceUpdatedAt),
   ];

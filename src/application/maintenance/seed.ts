@@ -34,8 +34,8 @@ export interface SeedText {
 export interface SeedTexts {
   titles: SeedText[];
   sentences: SeedText[];
-  /** Markdown every topic body ends with, its HTML, and its words. */
-  topicTail: { markdown: string; html: string; words: string };
+  /** Markdown every topic body ends with, its HTML, the text a reader sees of it, and its words. */
+  topicTail: { markdown: string; html: string; text: string; words: string };
 }
 
 /** Bulk generation of realistic data, set-based in the database (no row-by-row round trips). */

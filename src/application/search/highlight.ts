@@ -48,14 +48,14 @@ function matcherOf(lexemes: readonly string[]): (text: string) => [number, numbe
 }
 
 /**
- * A short excerpt of a text around the first place the query matched, with the matches marked; null when
- * nothing in it matches. Whitespace is collapsed; an excerpt that starts or ends inside the text says so
+ * A short excerpt of a text on one line (`oneLine`) around the first place the query matched, with the matches
+ * marked; null when nothing in it matches. An excerpt that starts or ends inside the text says so
  * with an ellipsis. Never cuts a character in two (code points, not UTF-16 units).
  */
 export type Highlighter = (text: string) => HighlightPart[] | null;
 
-/** The text on one line: every run of whitespace one space, none at the ends. */
-const collapsed = (text: string) => text.replace(/\s+/g, ' ').trim();
+/** The text on one line: every run of whitespace one space, none at the ends. What excerpts are cut from. */
+export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** Characters outside the Basic Multilingual Plane (emoji…) take two UTF-16 units. */
 const SURROGATE = /[\uD800-\uDFFF]/;
@@ -86,8 +86,7 @@ function charactersOf(text: string): Characters {
 /** Makes excerpts that mark where the query's `lexemes` matched (see `Highlighter`). */
 export function highlighter(lexemes: readonly string[], length = 160): Highlighter {
   const matches = matcherOf(lexemes);
-  return (text) => {
-    const flat = collapsed(text);
+  return (flat) => {
     const ranges = matches(flat);
     if (ranges.length === 0) return null;
     // Offsets so far are UTF-16 units; the excerpt is cut on code points.
@@ -113,18 +112,18 @@ export function highlighter(lexemes: readonly string[], length = 160): Highlight
   };
 }
 
-/** The start of `text`, unmarked: the excerpt of a result that matched elsewhere (its title). */
-export function excerpt(text: string, length = 160): HighlightPart[] {
-  const characters = charactersOf(collapsed(text));
+/** The start of a text on one line, unmarked: the excerpt of a result that matched elsewhere (its title). */
+export function excerpt(flat: string, length = 160): HighlightPart[] {
+  const characters = charactersOf(flat);
   const parts: HighlightPart[] = [{ text: characters.slice(0, length), marked: false }];
   if (characters.length > length) parts.push({ text: '…', marked: false });
   return parts;
 }
 
 /**
- * A result's highlight: where its text matched, else (a topic found by its title alone) where its title did,
- * else the start of its text.
+ * A result's highlight: where its text (on one line) matched, else (a topic found by its title alone) where its
+ * title did, else the start of its text.
  */
-export function resultHighlight(highlight: Highlighter, text: string, matchedTitle: string | null): HighlightPart[] {
-  return highlight(text) ?? (matchedTitle === null ? null : highlight(matchedTitle)) ?? excerpt(text);
+export function resultHighlight(highlight: Highlighter, flat: string, matchedTitle: string | null): HighlightPart[] {
+  return highlight(flat) ?? (matchedTitle === null ? null : highlight(oneLine(matchedTitle))) ?? excerpt(flat);
 }

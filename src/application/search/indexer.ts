@@ -1,14 +1,17 @@
 import type { DomainEvent } from '../../domain/events.js';
 import type { InTransactionConsumer } from '../events.js';
+import { oneLine } from './highlight.js';
 import type { HtmlText, SearchDocument, SearchIndex, SearchSource, WordSegmenter } from './ports.js';
 
 /** A topic's or reply's words, as the index keeps them: the text a reader sees, cut into words. */
 export function searchDocument(source: SearchSource, segmenter: WordSegmenter, html: HtmlText): SearchDocument {
+  const text = html.plain(source.bodyHtml);
   return {
     topicId: source.topicId,
     replyId: source.replyId,
     title: source.title === null ? null : segmenter.forIndex(source.title),
-    body: segmenter.forIndex(html.plain(source.bodyHtml)),
+    body: segmenter.forIndex(text),
+    text: oneLine(text),
     createdAt: source.createdAt,
     sourceUpdatedAt: source.updatedAt,
   };

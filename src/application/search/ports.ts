@@ -31,6 +31,8 @@ export interface SearchDocument {
   /** Topics only. */
   title: string | null;
   body: string;
+  /** The text a reader sees of the body, on one line: what a result's excerpt is cut from. */
+  text: string;
   createdAt: Date;
   /** When the source last changed: an older version never overwrites a newer one (reindexing under writes). */
   sourceUpdatedAt: Date;
@@ -72,8 +74,11 @@ export interface SearchQuery {
 export interface SearchHit {
   topic: TopicView;
   reply: ReplyView | null;
-  /** The rendered body that matched (the reply's or the topic's), for the highlight. */
-  bodyHtml: string;
+  /**
+   * The body that matched (the reply's or the topic's), for the highlight: the text its document keeps, or, for
+   * a document indexed before documents kept it, the rendered HTML.
+   */
+  body: { text: string } | { html: string };
   /** The topic's title matches (ranked above matches in bodies). */
   titleMatched: boolean;
 }

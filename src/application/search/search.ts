@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Actor } from '../actor.js';
 import { type RawParam, Text, limit, maybe, oneOf, read, readPage } from '../inputs.js';
 import type { ReplyView, TopicView } from '../read-models.js';
-import { type HighlightPart, highlighter, resultHighlight } from './highlight.js';
+import { type HighlightPart, highlighter, oneLine, resultHighlight } from './highlight.js';
 import { type HtmlText, SEARCH_TYPES, type SearchReadModel, type SearchType, type WordSegmenter } from './ports.js';
 
 /** Contract §11: 1 to 50 results a page, 20 by default. */
@@ -45,9 +45,10 @@ export class SearchContent {
     const words = this.segmenter.forQuery(q);
     const { hits, lexemes } = await this.index.find({ words, type, ...page }, actor);
     const highlight = highlighter(lexemes);
-    return hits.map(({ topic, reply, bodyHtml, titleMatched }) => {
+    return hits.map(({ topic, reply, body, titleMatched }) => {
       const matchedTitle = titleMatched && !reply ? topic.title : null;
-      const marked = resultHighlight(highlight, this.html.plain(bodyHtml), matchedTitle);
+      const text = 'text' in body ? body.text : oneLine(this.html.plain(body.html));
+      const marked = resultHighlight(highlight, text, matchedTitle);
       return { type: reply ? 'reply' : 'topic', topic, reply, highlight: marked };
     });
   }
