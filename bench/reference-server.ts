@@ -13,7 +13,8 @@
  *   the replier) and the event, in one statement (one transaction); Markdown rendered and the words cut with
  *   the service's own adapters (markdown-it + sanitize-html, htmlparser2, jieba) before it.
  * - search: the query's words cut with jieba, the service's own statement (with a token, the caller looked up
- *   first), each result's text taken from its HTML and highlighted with the service's own functions. The statement
+ *   first), each result's text the one its search document keeps (from its HTML for a document without it) and
+ *   highlighted with the service's own functions. The statement
  *   is the service's design: this measures what the service spends around it.
  */
 import { createHash } from 'node:crypto';

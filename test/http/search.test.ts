@@ -142,6 +142,9 @@ describe('GET /api/v3/search', () => {
       `t${topic} First about <mark>kiwis</mark> &amp; figs. one two <mark>kiwis</mark>`,
     ];
     expect(await highlights()).to.deep.equal(expected);
+    // The excerpt is cut from the kept text, not from the HTML.
+    await env.sql(`update search_documents set text = 'kept kiwis, not parsed' where reply_id = $1`, [reply]);
+    expect((await highlights())[0]).to.equal(`r${reply} kept <mark>kiwis</mark>, not parsed`);
 
     // Documents indexed before documents kept their text: the same excerpts, from the HTML; a reindex fills it in.
     await env.sql('update search_documents set text = null where topic_id = $1', [topic]);

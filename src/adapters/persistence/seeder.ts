@@ -157,9 +157,10 @@ export class SqlDataSeeder implements DataSeeder {
       await run(
         `insert into search_documents (topic_id, reply_id, title_vector, vector, text, created_at, source_updated_at)
          select t.id, null, to_tsvector('english', w.title), to_tsvector('english', w.title || ' ' || w.body),
-                ${topicSentences('t.id', '($8::text[])')} || ' ' || $9, t.created_at, t.updated_at
+                w.text, t.created_at, t.updated_at
          from topics t, lateral (select ${title('t.id', '($1::text[])')} as title,
-                                        ${topicSentences('t.id', '($2::text[])')} || ' ' || $3 as body) w
+                                        ${topicSentences('t.id', '($2::text[])')} || ' ' || $3 as body,
+                                        ${topicSentences('t.id', '($8::text[])')} || ' ' || $9 as text) w
          where t.id between $4::int + $5 - 1 and least($4::int + $6 - 1, $7)`,
         [titleWords, sentenceWords, texts.topicTail.words, firstTopic, from, to, lastTopic, sentences, texts.topicTail.text],
       );
