@@ -32,6 +32,7 @@ const args = readArgs(
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
     processes: { type: 'string', default: '1' },
+    rounds: { type: 'string', default: '1' },
     out: { type: 'string', default: 'bench-results' },
   },
   `usage: npm run bench -- [options]
@@ -40,6 +41,8 @@ const args = readArgs(
   --connections 32       concurrent connections
   --only 'GET /topics|mixed'  the scenarios whose names hold one of these parts (all without it)
   --processes 1,2        the service's WEB_CONCURRENCY, each in turn
+  --rounds 3             the reference and the service in turn this many times; each figure is the median of its
+                         rounds (this VM's throughput moves by 10-20 % from one run to the next)
   --out bench-results    where the JSON results go
 BENCH_DATABASE_URL=postgres://… seeds forum_bench_<size> there instead of an embedded cluster.`,
 );
@@ -49,6 +52,11 @@ const warmup = Number(args.warmup);
 const connections = Number(args.connections);
 /** `--processes 1,2`: the service under WEB_CONCURRENCY=1, then 2 (its CPU is the sum over its processes). */
 const processCounts = args.processes.split(',').map(Number);
+const rounds = Number(args.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) {
+  console.error('--rounds must be a whole number from 1');
+  process.exit(2);
+}
 
 /** `--only 'GET /topics|mixed'`: the scenarios whose names hold one of these parts (all without `--only`). */
 const selected = (name: string) => !args.only || args.only.split('|').some((part) => name.includes(part));
@@ -193,6 +201,8 @@ interface Measurement {
   rssMb: number;
   /** Server process CPU time (user + system) per request: the cost of our code path, apart from the database's. */
   cpuMicrosPerRequest: number;
+  /** With `--rounds`: each round's figures, of which the ones above are the medians. */
+  rounds?: { requestsPerSecond: number; p99: number }[];
 }
 
 /** Embedded clusters this run started or used: stopped at the end unless something else still uses them. */
@@ -217,8 +227,14 @@ async function main(): Promise<void> {
     // the newest documents) would otherwise be under the other server's reads. Search slows behind them.
     const writes = (scenario: Scenario) => scenario.request(fixtures).method !== 'GET';
     const phases = [scenarios.filter((s) => !writes(s)), scenarios.filter(writes)];
-    for (const [phase, phaseScenarios] of phases.entries()) {
-      const last = phase === phases.length - 1;
+    // Each phase alternates the servers `--rounds` times; the live and mixed scenarios run once, in the last round.
+    const turns = phases.flatMap((phaseScenarios, phase) =>
+      Array.from({ length: rounds }, (_, round) => ({
+        phaseScenarios,
+        last: phase === phases.length - 1 && round === rounds - 1,
+      })),
+    );
+    for (const { phaseScenarios, last } of turns) {
       const referenceScenarios = phaseScenarios.filter((s) => s.reference);
       if (referenceScenarios.length > 0) {
         const reference = await startServer('dist/bench/reference-server.js', url);
@@ -264,7 +280,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  report(measurements, live, mixed);
+  report(medians(measurements), live, mixed);
   for (const cluster of clusters) await cluster.stopUnlessLeased();
 }
 
@@ -452,7 +468,34 @@ async function measure(
   return measurement;
 }
 
-/** utime + stime of a process from /proc (clock ticks of 10 ms), in microseconds. */
+/** One measurement per size, scenario, server and process count: the median of its rounds (errors summed). */
+function medians(measurements: Measurement[]): Measurement[] {
+  const groups = new Map<string, Measurement[]>();
+  for (const m of measurements) {
+    const key = `${m.size}|${m.scenario}|${m.server}|${m.processes}`;
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
+  };
+  return [...groups.values()].map((group) => {
+    const of = (field: 'requestsPerSecond' | 'p50' | 'p99' | 'rssMb' | 'cpuMicrosPerRequest') =>
+      median(group.map((m) => m[field]));
+    return {
+      ...group[0]!,
+      requestsPerSecond: of('requestsPerSecond'),
+      p50: of('p50'),
+      p99: of('p99'),
+      rssMb: of('rssMb'),
+      cpuMicrosPerRequest: of('cpuMicrosPerRequest'),
+      errors: group.reduce((sum, m) => sum + m.errors, 0),
+      rounds: group.map(({ requestsPerSecond, p99 }) => ({ requestsPerSecond, p99 })),
+    };
+  });
+}
+
 function report(
   measurements: Measurement[],
   live: { size: number; figures: LiveFigures }[],
@@ -616,7 +659,7 @@ function report(
           {
             date: new Date().toISOString(),
             machine,
-            settings: { sizes, duration, warmup, connections },
+            settings: { sizes, duration, warmup, connections, rounds },
             rows,
             scaling,
             live,
