@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { freePort } from '../src/adapters/persistence/embedded-postgres.js';
 import { readArgs } from './args.js';
 import { cpuMicros } from './proc.js';
+import { median } from './median.js';
 
 const USAGE =
   'usage: BENCH_DATABASE_URL=… npm run bench:ab -- --a <entry.js> --b <entry.js> [--path p]… [--header h]… ' +
@@ -110,8 +111,6 @@ async function load(server: { url: string; pid: number }, duration: number) {
     cpuMicrosPerRequest: Math.round(cpu / Math.max(result.requests.total, 1)),
   };
 }
-
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 
 const servers = { a: await start(args.a), b: await start(args.b) };
 try {

@@ -23,6 +23,7 @@ import { measureLive, type LiveFigures } from './live.js';
 import { measureMixed, type MixedFigures } from './mixed.js';
 import type { SeedPlan } from '../src/application/maintenance/seed.js';
 import { replyText } from './reply-text.js';
+import { median } from './median.js';
 
 const args = readArgs(
   {
@@ -475,11 +476,6 @@ function medians(measurements: Measurement[]): Measurement[] {
     const key = `${m.size}|${m.scenario}|${m.server}|${m.processes}`;
     groups.set(key, [...(groups.get(key) ?? []), m]);
   }
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? sorted[middle]! : Math.round((sorted[middle - 1]! + sorted[middle]!) / 2);
-  };
   return [...groups.values()].map((group) => {
     const of = (field: 'requestsPerSecond' | 'p50' | 'p99' | 'rssMb' | 'cpuMicrosPerRequest') =>
       median(group.map((m) => m[field]));
