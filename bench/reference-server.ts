@@ -24,7 +24,7 @@ import { SanitizingMarkdownRenderer } from '../src/adapters/system/markdown.js';
 import { ParsedHtmlText } from '../src/adapters/system/html-text.js';
 import { JiebaSegmenter } from '../src/adapters/system/jieba-segmenter.js';
 import { searchStatementFor } from '../src/adapters/persistence/search.js';
-import { highlighter, oneLine, resultHighlight } from '../src/application/search/highlight.js';
+import { highlighter, readerText, resultHighlight } from '../src/application/search/highlight.js';
 import { markedText } from '../src/adapters/presentation/wire.js';
 
 // Generic plans, as the service's SQL pool has them: each statement planned once per connection.
@@ -251,16 +251,8 @@ async function createReply(req: http.IncomingMessage, res: http.ServerResponse, 
   if (typeof body !== 'string' || body.trim() === '') return send(res, 400, { error: 'ParameterInvalid' });
   const rendered = markdown.render(body);
   const mentions = [...new Set(rendered.mentions.map((login) => login.toLowerCase()))];
-  const plain = htmlText.plain(rendered.html);
-  const [row] = await query('createReply', [
-    digest,
-    topicId,
-    body,
-    rendered.html,
-    mentions,
-    segmenter.forIndex(plain),
-    oneLine(plain),
-  ]);
+  const text = readerText(htmlText, rendered.html);
+  const [row] = await query('createReply', [digest, topicId, body, rendered.html, mentions, segmenter.forIndex(text), text]);
   const viewer = viewerOf(row);
   if (!viewer) return send(res, 401, { error: 'Unauthorized' });
   if (row!.closed === null) return send(res, 404, { error: 'ResourceNotFound' });
@@ -279,7 +271,7 @@ async function searchResults(url: URL, digest: string | null) {
   const rows = (await pool.query({ name: viewer ? 'searchUser' : 'search', text, values })).rows;
   const highlight = highlighter(rows[0]?.lexemes ?? []);
   return rows.map((row) => {
-    const text = row.text ?? oneLine(htmlText.plain(row.reply ? row.reply.body_html : row.body_html));
+    const text = row.text ?? readerText(htmlText, row.reply ? row.reply.body_html : row.body_html);
     const parts = resultHighlight(highlight, text, row.title_match && !row.reply ? row.title : null);
     return {
       type: row.reply ? 'Reply' : 'Topic',

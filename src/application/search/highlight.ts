@@ -1,3 +1,5 @@
+import type { HtmlText } from './ports.js';
+
 /** A piece of a highlight: text, marked where it matched the query. */
 export interface HighlightPart {
   text: string;
@@ -56,6 +58,9 @@ export type Highlighter = (text: string) => HighlightPart[] | null;
 
 /** The text on one line: every run of whitespace one space, none at the ends. What excerpts are cut from. */
 export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** The text a reader sees of rendered HTML, on one line: what a search document keeps, and excerpts are cut from. */
+export const readerText = (html: HtmlText, bodyHtml: string) => oneLine(html.plain(bodyHtml));
 
 /** Characters outside the Basic Multilingual Plane (emoji…) take two UTF-16 units. */
 const SURROGATE = /[\uD800-\uDFFF]/;

@@ -1,17 +1,18 @@
 import type { DomainEvent } from '../../domain/events.js';
 import type { InTransactionConsumer } from '../events.js';
-import { oneLine } from './highlight.js';
+import { readerText } from './highlight.js';
 import type { HtmlText, SearchDocument, SearchIndex, SearchSource, WordSegmenter } from './ports.js';
 
 /** A topic's or reply's words, as the index keeps them: the text a reader sees, cut into words. */
 export function searchDocument(source: SearchSource, segmenter: WordSegmenter, html: HtmlText): SearchDocument {
-  const text = html.plain(source.bodyHtml);
+  // Cut into words from the same one-line text: whitespace separates words alike for jieba and PostgreSQL.
+  const text = readerText(html, source.bodyHtml);
   return {
     topicId: source.topicId,
     replyId: source.replyId,
     title: source.title === null ? null : segmenter.forIndex(source.title),
     body: segmenter.forIndex(text),
-    text: oneLine(text),
+    text,
     createdAt: source.createdAt,
     sourceUpdatedAt: source.updatedAt,
   };

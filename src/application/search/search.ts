@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Actor } from '../actor.js';
 import { type RawParam, Text, limit, maybe, oneOf, read, readPage } from '../inputs.js';
 import type { ReplyView, TopicView } from '../read-models.js';
-import { type HighlightPart, highlighter, oneLine, resultHighlight } from './highlight.js';
+import { type HighlightPart, highlighter, readerText, resultHighlight } from './highlight.js';
 import { type HtmlText, SEARCH_TYPES, type SearchReadModel, type SearchType, type WordSegmenter } from './ports.js';
 
 /** Contract §11: 1 to 50 results a page, 20 by default. */
@@ -47,7 +47,7 @@ export class SearchContent {
     const highlight = highlighter(lexemes);
     return hits.map(({ topic, reply, body, titleMatched }) => {
       const matchedTitle = titleMatched && !reply ? topic.title : null;
-      const text = 'text' in body ? body.text : oneLine(this.html.plain(body.html));
+      const text = 'text' in body ? body.text : readerText(this.html, body.html);
       const marked = resultHighlight(highlight, text, matchedTitle);
       return { type: reply ? 'reply' : 'topic', topic, reply, highlight: marked };
     });
