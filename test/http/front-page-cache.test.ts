@@ -1,6 +1,8 @@
+import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../src/adapters/http/app.js';
+import { compressOnce } from '../../src/adapters/http/compression.js';
 import { FRONT_PAGE_TTL_MS, FrontPageCache } from '../../src/adapters/http/front-page-cache.js';
 import type { EventFeed, PublishedEvent } from '../../src/application/events.js';
 import { makeNode, makeTopic, makeUser } from '../support/builders.js';
@@ -34,6 +36,30 @@ describe('the front-page cache (issue 18)', () => {
         expect(first.body, query).to.deep.equal(fresh.body);
       }
       await cached.get('/api/v3/topics?node_id=999999').expect(404);
+    });
+
+    it('is compressed for clients that accept it, each page once for each encoding', async () => {
+      const alice = await makeUser('alice');
+      const ruby = await makeNode('Ruby');
+      for (let i = 0; i < 20; i++) await makeTopic(alice, ruby, `a topic with a title long enough to compress, number ${i}`);
+      const fresh = await plain.get('/api/v3/topics').expect(200);
+      for (const encoding of ['gzip', 'br']) {
+        for (let i = 0; i < 2; i++) {
+          const res = await cached.get('/api/v3/topics').set('Accept-Encoding', encoding).expect(200);
+          expect(res.headers['content-encoding'], encoding).to.equal(encoding);
+          expect(res.headers.vary).to.equal('Accept-Encoding');
+          expect(res.body, encoding).to.deep.equal(fresh.body);
+        }
+      }
+      const identity = await cached.get('/api/v3/topics').set('Accept-Encoding', 'identity').expect(200);
+      expect(identity.headers).to.not.have.property('content-encoding');
+      expect(identity.body).to.deep.equal(fresh.body);
+
+      const page = Buffer.from(JSON.stringify(fresh.body));
+      const gzipped = compressOnce('gzip', page);
+      expect(compressOnce('gzip', page), 'kept with the bytes').to.equal(gzipped);
+      expect(gunzipSync(gzipped as Buffer).equals(page)).to.equal(true);
+      expect(compressOnce('gzip', Buffer.from(page)), 'other bytes, compressed anew').to.not.equal(gzipped);
     });
 
     it('shows a change committed anywhere within a second: a new topic, and a count no event announces', async function () {
@@ -86,7 +112,7 @@ describe('the front-page cache (issue 18)', () => {
     const announce = (type: PublishedEvent['type']) => listeners.forEach((l) => l([{ id: 1, type, payload: {} }]));
 
     it('reads once for concurrent misses of one key', async () => {
-      const cache = new FrontPageCache(feed);
+      const cache = new FrontPageCache<string>(feed);
       let reads = 0;
       const read = async () => {
         reads++;
@@ -104,7 +130,7 @@ describe('the front-page cache (issue 18)', () => {
 
     it('keeps nothing read before a change, and forgets everything on one; other events change nothing', async () => {
       let now = 0;
-      const cache = new FrontPageCache(feed, () => now);
+      const cache = new FrontPageCache<string>(feed, () => now);
       let version = 1;
       const read = async () => `v${version}`;
       expect(await cache.get('k', read)).to.equal('v1');

@@ -14,9 +14,26 @@ const BROTLI: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-function compress(encoding: 'gzip' | 'br', input: Buffer): Buffer | Promise<Buffer> {
+function compress(encoding: Encoding, input: Buffer): Buffer | Promise<Buffer> {
   if (input.length <= SYNC_LIMIT_BYTES) return encoding === 'gzip' ? gzipSync(input, GZIP) : brotliCompressSync(input, BROTLI);
   return encoding === 'gzip' ? gzipAsync(input, GZIP) : brotliAsync(input, BROTLI);
+}
+
+type Encoding = 'gzip' | 'br';
+
+/**
+ * Compressed forms of byte bodies, kept for as long as the bytes live: a body sent as the same Buffer again (the
+ * front-page cache's pages, to every browser asking for them) is compressed once, not once per response.
+ */
+const compressedForms = new WeakMap<Buffer, Partial<Record<Encoding, Buffer>>>();
+
+export function compressOnce(encoding: Encoding, body: Buffer): Buffer | Promise<Buffer> {
+  let forms = compressedForms.get(body);
+  if (!forms) compressedForms.set(body, (forms = {}));
+  const kept = forms[encoding];
+  if (kept) return kept;
+  const made = compress(encoding, body);
+  return Buffer.isBuffer(made) ? (forms[encoding] = made) : made.then((done) => (forms[encoding] = done));
 }
 
 /**
@@ -37,7 +54,7 @@ export function compressResponses(): Middleware {
     ctx.vary('Accept-Encoding');
     const encoding = ctx.acceptsEncodings('gzip', 'br', 'identity');
     if (encoding !== 'gzip' && encoding !== 'br') return;
-    ctx.body = await compress(encoding, typeof body === 'string' ? Buffer.from(body) : body);
+    ctx.body = await (typeof body === 'string' ? compress(encoding, Buffer.from(body)) : compressOnce(encoding, body));
     ctx.set('Content-Encoding', encoding);
   };
 }

@@ -9,22 +9,22 @@ export const FRONT_PAGE_TTL_MS = 800;
 /** What changes a topic list: topics and replies (counts, last reply, order). Likes and hits are left to the TTL. */
 const CHANGES_LISTS = /^(topic|reply)\./;
 
-interface Entry {
-  body: string;
+interface Entry<Body> {
+  body: Body;
   expiresAt: number;
 }
 
 /**
- * The anonymous first pages of `GET /topics` (each type, each node, each page size), as the response text, in this
+ * The anonymous first pages of `GET /topics` (each type, each node, each page size), as the response's bytes, in this
  * process's memory (issue 18: most traffic is anonymous reads of these, which Discourse serves from an anonymous
  * cache too). Never more than a second stale after a write committed in any process: every entry lives at most
  * FRONT_PAGE_TTL_MS from the moment its read began, and a change to topics or replies, which every process hears
  * of from the event feed within a fifth of a second, empties the cache before that. Concurrent misses of one key
  * share one read.
  */
-export class FrontPageCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly filling = new Map<string, Promise<string>>();
+export class FrontPageCache<Body = Buffer> {
+  private readonly entries = new Map<string, Entry<Body>>();
+  private readonly filling = new Map<string, Promise<Body>>();
   /** Bumped by every change: a read that began before it is not kept. */
   private generation = 0;
   private unsubscribe: (() => void) | null = null;
@@ -37,8 +37,8 @@ export class FrontPageCache {
     this.unsubscribe = feed.subscribe((events) => this.heard(events));
   }
 
-  /** The cached text for `key`, or the text `read` makes (kept for the next requests). */
-  async get(key: string, read: () => Promise<string>): Promise<string> {
+  /** The cached answer for `key`, or the one `read` makes (kept for the next requests). */
+  async get(key: string, read: () => Promise<Body>): Promise<Body> {
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt > this.now()) return entry.body;
     const pending = this.filling.get(key);

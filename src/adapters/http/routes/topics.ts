@@ -74,10 +74,11 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
         return { topics: topics.map((topic) => wire.topic(topic, viewer)) };
       };
       if (frontPage && 'actor' in caller && caller.actor === null && query.offset === 0) {
-        // Everyone signed out sees the same first pages: served as text from the front-page cache.
+        // Everyone signed out sees the same first pages: served from the front-page cache as UTF-8 bytes, which
+        // need no measuring or encoding per response (and compression keeps its output for the same bytes).
         const key = `${query.type}|${query.node_id ?? ''}|${query.limit}`;
         ctx.type = 'application/json';
-        ctx.body = await frontPage.get(key, async () => JSON.stringify(await list()));
+        ctx.body = await frontPage.get(key, async () => Buffer.from(JSON.stringify(await list())));
         return;
       }
       ctx.body = await list();
