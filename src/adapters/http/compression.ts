@@ -14,26 +14,42 @@ const BROTLI: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
+type Encoding = 'gzip' | 'br';
+
 function compress(encoding: Encoding, input: Buffer): Buffer | Promise<Buffer> {
   if (input.length <= SYNC_LIMIT_BYTES) return encoding === 'gzip' ? gzipSync(input, GZIP) : brotliCompressSync(input, BROTLI);
   return encoding === 'gzip' ? gzipAsync(input, GZIP) : brotliAsync(input, BROTLI);
 }
 
-type Encoding = 'gzip' | 'br';
+/** The compressed forms of the bodies marked by `keepCompressed`, made when first asked for. */
+const compressedForms = new WeakMap<Buffer, Partial<Record<Encoding, Buffer | Promise<Buffer>>>>();
 
 /**
- * Compressed forms of byte bodies, kept for as long as the bytes live: a body sent as the same Buffer again (the
- * front-page cache's pages, to every browser asking for them) is compressed once, not once per response.
+ * Marks bytes that will be sent again and again, unchanged (the front-page cache's pages, to every browser that
+ * asks): each of their compressed forms is made once and kept for as long as the bytes live. The bytes must never
+ * change after this. Returns them.
  */
-const compressedForms = new WeakMap<Buffer, Partial<Record<Encoding, Buffer>>>();
+export function keepCompressed(body: Buffer): Buffer {
+  if (!compressedForms.has(body)) compressedForms.set(body, {});
+  return body;
+}
 
-export function compressOnce(encoding: Encoding, body: Buffer): Buffer | Promise<Buffer> {
-  let forms = compressedForms.get(body);
-  if (!forms) compressedForms.set(body, (forms = {}));
+/** The body compressed: a marked body's kept form (concurrent requests share one compression), or a new one. */
+export function compressed(encoding: Encoding, body: Buffer): Buffer | Promise<Buffer> {
+  const forms = compressedForms.get(body);
+  if (!forms) return compress(encoding, body);
   const kept = forms[encoding];
   if (kept) return kept;
   const made = compress(encoding, body);
-  return Buffer.isBuffer(made) ? (forms[encoding] = made) : made.then((done) => (forms[encoding] = done));
+  if (Buffer.isBuffer(made)) return (forms[encoding] = made);
+  const pending = made.then(
+    (done) => (forms[encoding] = done),
+    (error: unknown) => {
+      delete forms[encoding];
+      throw error;
+    },
+  );
+  return (forms[encoding] = pending);
 }
 
 /**
@@ -41,7 +57,7 @@ export function compressOnce(encoding: Encoding, body: Buffer): Buffer | Promise
  * half of br's CPU for nearly its size). One-shot zlib calls rather than a compression stream per response:
  * measured here on a 12 KiB topic page, a zlib stream cost about 790 µs of CPU, a one-shot gzip 31 µs (level 1).
  * Streamed bodies (uploaded images, which are compressed already) are sent as they are, and so is every small
- * response: those pay one length check.
+ * response: those pay one length check. Bodies marked by `keepCompressed` are compressed once per encoding.
  */
 export function compressResponses(): Middleware {
   return async (ctx: Context, next: Next) => {
@@ -54,7 +70,13 @@ export function compressResponses(): Middleware {
     ctx.vary('Accept-Encoding');
     const encoding = ctx.acceptsEncodings('gzip', 'br', 'identity');
     if (encoding !== 'gzip' && encoding !== 'br') return;
-    ctx.body = await (typeof body === 'string' ? compress(encoding, Buffer.from(body)) : compressOnce(encoding, body));
+    let output: Buffer;
+    try {
+      output = await compressed(encoding, typeof body === 'string' ? Buffer.from(body) : body);
+    } catch {
+      return; // the body as it is: a failure to compress (out of memory) is not the client's
+    }
+    ctx.body = output;
     ctx.set('Content-Encoding', encoding);
   };
 }

@@ -6,6 +6,12 @@ import type { EventFeed, PublishedEvent } from '../../application/events.js';
  */
 export const FRONT_PAGE_TTL_MS = 800;
 
+/**
+ * At most this many pages are kept (types × nodes × page sizes is more than a quiet forum should hold): past it,
+ * expired pages go first, then the oldest. 500 pages of 20 topics are about 7 MB; of 150, under 60 MB.
+ */
+export const FRONT_PAGE_MAX_ENTRIES = 500;
+
 /** What changes a topic list: topics and replies (counts, last reply, order). Likes and hits are left to the TTL. */
 const CHANGES_LISTS = /^(topic|reply)\./;
 
@@ -20,7 +26,7 @@ interface Entry<Body> {
  * cache too). Never more than a second stale after a write committed in any process: every entry lives at most
  * FRONT_PAGE_TTL_MS from the moment its read began, and a change to topics or replies, which every process hears
  * of from the event feed within a fifth of a second, empties the cache before that. Concurrent misses of one key
- * share one read.
+ * share one read. At most FRONT_PAGE_MAX_ENTRIES pages are kept.
  */
 export class FrontPageCache<Body = Buffer> {
   private readonly entries = new Map<string, Entry<Body>>();
@@ -33,6 +39,7 @@ export class FrontPageCache<Body = Buffer> {
     feed: EventFeed,
     private readonly now: () => number = Date.now,
     private readonly ttlMs = FRONT_PAGE_TTL_MS,
+    private readonly maxEntries = FRONT_PAGE_MAX_ENTRIES,
   ) {
     this.unsubscribe = feed.subscribe((events) => this.heard(events));
   }
@@ -49,17 +56,32 @@ export class FrontPageCache<Body = Buffer> {
     this.filling.set(key, fill);
     try {
       const body = await fill;
-      if (generation === this.generation) this.entries.set(key, { body, expiresAt });
+      if (generation === this.generation) this.keep(key, { body, expiresAt });
       return body;
     } finally {
       if (this.filling.get(key) === fill) this.filling.delete(key);
     }
   }
 
+  /** How many pages are kept now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   close(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.entries.clear();
+  }
+
+  private keep(key: string, entry: Entry<Body>): void {
+    this.entries.delete(key); // set again below: the newest last, in the map's order
+    if (this.entries.size >= this.maxEntries) {
+      const now = this.now();
+      for (const [kept, { expiresAt }] of this.entries) if (expiresAt <= now) this.entries.delete(kept);
+      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    }
+    this.entries.set(key, entry);
   }
 
   private heard(events: readonly PublishedEvent[]): void {

@@ -11,6 +11,7 @@ import { OK, type Wire } from '../../presentation/wire.js';
 import { OkSchema, TopicDetailSchema, TopicMetaSchema, TopicSchema } from '../../presentation/schemas.js';
 import type { ApiDescription } from '../openapi/describe.js';
 import type { FrontPageCache } from '../front-page-cache.js';
+import { keepCompressed } from '../compression.js';
 import { examples } from '../openapi/examples.js';
 
 const ListQuery = z.object({
@@ -75,10 +76,10 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       };
       if (frontPage && 'actor' in caller && caller.actor === null && query.offset === 0) {
         // Everyone signed out sees the same first pages: served from the front-page cache as UTF-8 bytes, which
-        // need no measuring or encoding per response (and compression keeps its output for the same bytes).
+        // need no measuring or encoding per response, and are compressed once for all the browsers that ask.
         const key = `${query.type}|${query.node_id ?? ''}|${query.limit}`;
         ctx.type = 'application/json';
-        ctx.body = await frontPage.get(key, async () => Buffer.from(JSON.stringify(await list())));
+        ctx.body = await frontPage.get(key, async () => keepCompressed(Buffer.from(JSON.stringify(await list()))));
         return;
       }
       ctx.body = await list();
