@@ -13,11 +13,11 @@ import { LikeObject } from './application/likes/like.js';
 import { CreateReply } from './application/replies/create-reply.js';
 import { DeleteReply } from './application/replies/delete-reply.js';
 import { ListReplies } from './application/replies/list-replies.js';
-import { ReplyWriter } from './application/replies/reply-writer.js';
-import { SqlReplyWriter } from './adapters/persistence/reply-writer.js';
+import { ReplyTargets } from './application/replies/reply-targets.js';
+import { SqlReplyTargets } from './adapters/persistence/reply-targets.js';
+import { NotificationAudience, NotificationProducer } from './application/notifications/producer.js';
+import { SqlNotificationAudience } from './adapters/persistence/notification-audience.js';
 import { UpdateReply } from './application/replies/update-reply.js';
-import { Notifier } from './application/notifications/notifier.js';
-import { RecordedNotifications } from './application/notifications/recorded-notifications.js';
 import { LiveNotifications } from './application/notifications/live-notifications.js';
 import { SqlOutbox } from './adapters/persistence/outbox.js';
 import { StagedRows } from './adapters/persistence/staged-rows.js';
@@ -168,7 +168,7 @@ const persistenceModule = new ContainerModule(({ bind }) => {
     Em,
     StagedRows,
   ]);
-  // Use cases whose change is one statement through Sql take this one.
+  // Use cases whose every write is staged (reply create) take this one: no transaction.
   provide(bind, OneStatementUnitOfWork, (sql: Sql, staged: StagedRows) => new OneStatementUnitOfWork(sql, () => staged.flush()), [
     SqlRunner,
     StagedRows,
@@ -176,13 +176,19 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, UserRepository, (em: EntityManager, sql: Sql) => new MikroOrmUserRepository(em, sql), [Em, SqlRunner]);
   provide(bind, NodeRepository, (em: EntityManager, sql: Sql) => new MikroOrmNodeRepository(em, sql), [Em, SqlRunner]);
   provide(bind, TopicRepository, (em: EntityManager, sql: Sql) => new MikroOrmTopicRepository(em, sql), [Em, SqlRunner]);
-  provide(bind, ReplyRepository, (em: EntityManager, sql: Sql) => new MikroOrmReplyRepository(em, sql), [Em, SqlRunner]);
-  provide(bind, ReplyWriter, (sql: Sql, staged: StagedRows) => new SqlReplyWriter(sql, staged), [SqlRunner, StagedRows]);
+  provide(
+    bind,
+    ReplyRepository,
+    (em: EntityManager, sql: Sql, staged: StagedRows) => new MikroOrmReplyRepository(em, sql, staged),
+    [Em, SqlRunner, StagedRows],
+  );
+  provide(bind, ReplyTargets, (sql: Sql) => new SqlReplyTargets(sql), [SqlRunner]);
+  provide(bind, NotificationAudience, (sql: Sql) => new SqlNotificationAudience(sql), [SqlRunner]);
   provide(
     bind,
     NotificationRepository,
-    (sql: Sql, events: DomainEvents) => new RecordedNotifications(new SqlNotificationRepository(sql), events),
-    [SqlRunner, DomainEvents],
+    (sql: Sql, staged: StagedRows) => new SqlNotificationRepository(sql, staged),
+    [SqlRunner, StagedRows],
   );
   provide(bind, AccessTokenStore, (sql: Sql) => new SqlAccessTokenStore(sql), [SqlRunner]);
   provide(bind, AuthorizationCodeStore, (sql: Sql) => new SqlAuthorizationCodeStore(sql), [SqlRunner]);
@@ -239,8 +245,9 @@ const eventsModule = new ContainerModule(({ bind }) => {
   provide(
     bind,
     DomainEvents,
-    (search: SearchIndexer, audit: AuditTrail, outbox: SqlOutbox) => new DispatchInTransaction([search, audit, outbox]),
-    [SearchIndexer, AuditTrail, SqlOutbox],
+    (audience: NotificationAudience, notifications: NotificationRepository, search: SearchIndexer, audit: AuditTrail, outbox: SqlOutbox) =>
+      new DispatchInTransaction([new NotificationProducer(audience, notifications), search, audit, outbox]),
+    [NotificationAudience, NotificationRepository, SearchIndexer, AuditTrail, SqlOutbox],
   );
 });
 
@@ -276,16 +283,14 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(CreateApp, [ClientStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
   useCase(ListApps, [ClientStore]);
 
-  useCase(TopicRelocation, [NodeRepository, NotificationRepository, DomainEvents]);
-  useCase(Notifier, [UserRepository, NotificationRepository]);
+  useCase(TopicRelocation, [NodeRepository, DomainEvents]);
   useCase(ListTopics, [TopicReadModel]);
-  useCase(ShowTopic, [TopicReadModel, DomainEvents]);
+  useCase(ShowTopic, [TopicReadModel]);
   useCase(CreateTopic, [
     TopicRepository,
     NodeRepository,
     UserRepository,
     TopicRelocation,
-    Notifier,
     MarkdownRenderer,
     DomainEvents,
     UnitOfWork,
@@ -314,7 +319,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(SeedDatabase, [DataSeeder, PasswordHasher, WordSegmenter]);
 
   useCase(ListReplies, [ReplyReadModel]);
-  useCase(CreateReply, [ReplyWriter, MarkdownRenderer, DomainEvents, OneStatementUnitOfWork, Clock]);
+  useCase(CreateReply, [ReplyTargets, ReplyRepository, MarkdownRenderer, DomainEvents, OneStatementUnitOfWork, Clock]);
   useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(SearchContent, [SearchReadModel, WordSegmenter, HtmlText]);
   useCase(ReindexSearch, [SearchIndex, WordSegmenter, HtmlText]);
@@ -340,7 +345,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
 
   useCase(CreateUser, [UserRepository, PasswordHasher, DomainEvents, UnitOfWork, Clock]);
   useCase(ShowUser, [UserReadModel]);
-  useCase(FollowUser, [UserRepository, Notifier, UnitOfWork]);
+  useCase(FollowUser, [UserRepository, DomainEvents, UnitOfWork]);
   useCase(ListUserTopics, [UserReadModel, TopicReadModel]);
   useCase(ListUserFavorites, [UserReadModel, TopicReadModel]);
   useCase(ListUserReplies, [UserReadModel, ReplyReadModel]);

@@ -8,13 +8,17 @@ import type { Topic } from './topics/topic.js';
  * nothing about who listens (../shared/design/events.md).
  */
 export type DomainEvent =
-  | { type: 'topic.created' | 'topic.updated'; topicId: number; title: string; bodyHtml: string; createdAt: Date; at: Date }
-  | { type: 'reply.created' | 'reply.updated'; replyId: number; topicId: number; bodyHtml: string; createdAt: Date; at: Date }
+  | { type: 'topic.created'; topicId: number; userId: number; mentions: string[]; title: string; bodyHtml: string; createdAt: Date; at: Date }
+  | { type: 'topic.updated'; topicId: number; title: string; bodyHtml: string; createdAt: Date; at: Date }
+  | { type: 'reply.created'; replyId: number; topicId: number; userId: number; mentions: string[]; bodyHtml: string; createdAt: Date; at: Date }
+  | { type: 'reply.updated'; replyId: number; topicId: number; bodyHtml: string; createdAt: Date; at: Date }
   /** A moderation or the author's act on a topic or reply: `actorId` did it. */
   | { type: 'topic.deleted' | 'topic.banned'; topicId: number; actorId: number }
-  | { type: 'topic.moved'; topicId: number; fromNodeId: number; toNodeId: number; actorId: number }
+  /** `byAdmin`: an administrator moved it (its owner hears of it, unless the owner did it). */
+  | { type: 'topic.moved'; topicId: number; ownerId: number; fromNodeId: number; toNodeId: number; actorId: number; byAdmin: boolean }
   | { type: 'reply.deleted'; replyId: number; topicId: number; actorId: number }
   | { type: 'user.created'; userId: number }
+  | { type: 'user.followed'; followerId: number; followeeId: number }
   | { type: 'user.role_changed'; userId: number; from: Role; to: Role; actorId: number }
   /** New notifications, each with the user it is for. */
   | { type: 'notification.created'; notifications: { id: number; userId: number }[] }
@@ -97,29 +101,35 @@ export const WEBHOOK_EVENTS = [
 ] as const satisfies readonly DomainEventType[];
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-function topicFact(type: 'topic.created' | 'topic.updated', topic: Topic): DomainEvent {
-  return {
-    type,
-    topicId: topic.id,
-    title: topic.title,
-    bodyHtml: topic.bodyHtml,
-    createdAt: topic.createdAt,
-    at: topic.updatedAt,
-  };
-}
+const topicContent = (topic: Topic) => ({
+  topicId: topic.id,
+  title: topic.title,
+  bodyHtml: topic.bodyHtml,
+  createdAt: topic.createdAt,
+  at: topic.updatedAt,
+});
 
-function replyFact(type: 'reply.created' | 'reply.updated', reply: Reply): DomainEvent {
-  return {
-    type,
-    replyId: reply.id,
-    topicId: reply.topicId,
-    bodyHtml: reply.bodyHtml,
-    createdAt: reply.createdAt,
-    at: reply.updatedAt,
-  };
-}
+const replyContent = (reply: Reply) => ({
+  replyId: reply.id,
+  topicId: reply.topicId,
+  bodyHtml: reply.bodyHtml,
+  createdAt: reply.createdAt,
+  at: reply.updatedAt,
+});
 
-export const topicCreated = (topic: Topic) => topicFact('topic.created', topic);
-export const topicUpdated = (topic: Topic) => topicFact('topic.updated', topic);
-export const replyCreated = (reply: Reply) => replyFact('reply.created', reply);
-export const replyUpdated = (reply: Reply) => replyFact('reply.updated', reply);
+/** A new topic; `mentions`: the logins its body names with `@login`, as the Markdown renderer found them. */
+export const topicCreated = (topic: Topic, mentions: readonly string[]): DomainEvent => ({
+  type: 'topic.created',
+  userId: topic.userId,
+  mentions: [...mentions],
+  ...topicContent(topic),
+});
+export const topicUpdated = (topic: Topic): DomainEvent => ({ type: 'topic.updated', ...topicContent(topic) });
+/** A new reply; `mentions` as for a topic. */
+export const replyCreated = (reply: Reply, mentions: readonly string[]): DomainEvent => ({
+  type: 'reply.created',
+  userId: reply.userId,
+  mentions: [...mentions],
+  ...replyContent(reply),
+});
+export const replyUpdated = (reply: Reply): DomainEvent => ({ type: 'reply.updated', ...replyContent(reply) });

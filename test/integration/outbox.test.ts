@@ -82,21 +82,22 @@ describe('the event outbox', () => {
     await env.scope(() => env.useCases.followTopic.execute(carol, topic, true));
     const [{ last }] = await env.sql<{ last: number }>('select coalesce(max(id), 0)::int as last from events');
     // The author and a follower are told of the reply, bob of his mention; dave is neither.
-    const reply = await env.scope(() =>
+    const { reply } = await env.scope(() =>
       env.useCases.createReply.execute(dave, { topicId: topic, body: 'Thanks @bob, searchable words' }),
     );
     const rows = await env.sql<{ type: string; payload: Record<string, unknown> }>(
       'select type, payload from events where id > $1 order by id',
       [last],
     );
-    expect(rows.map((row) => row.type)).to.deep.equal(['notification.created', 'reply.created']);
+    // The notifications' event is written by their statement's trigger, at the end of the one statement.
+    expect(rows.map((row) => row.type)).to.deep.equal(['reply.created', 'notification.created']);
     const written = await env.sql<{ id: number; userId: number }>(
       'select id, user_id as "userId" from notifications where reply_id = $1 order by id',
       [reply.id],
     );
     expect(written.map((row) => row.userId)).to.have.members([alice.id, carol.id, bob.id]);
-    expect(rows[0]!.payload).to.deep.equal({ notifications: written });
-    expect(rows[1]!.payload).to.include({ replyId: reply.id, topicId: topic });
+    expect(rows[1]!.payload).to.deep.equal({ notifications: written });
+    expect(rows[0]!.payload).to.include({ replyId: reply.id, topicId: topic });
     const [document] = await env.sql<{ words: string }>(
       'select vector::text as words from search_documents where reply_id = $1',
       [reply.id],
@@ -137,8 +138,9 @@ describe('the event outbox', () => {
     expect(rows).to.deep.equal([
       { type: 'user.created', payload: { userId: carol } },
       { type: 'user.role_changed', payload: { userId: carol, from: 'member', to: 'admin', actorId: root.id } },
-      { type: 'topic.moved', payload: { topicId: moved, fromNodeId: general, toNodeId: other, actorId: root.id } },
-      { type: 'topic.moved', payload: { topicId: banned, fromNodeId: general, toNodeId: noPoint, actorId: root.id } },
+      // The owner and whether an administrator moved it: what the notification producer needs (NodeChanged).
+      { type: 'topic.moved', payload: { topicId: moved, ownerId: alice.id, fromNodeId: general, toNodeId: other, actorId: root.id, byAdmin: true } },
+      { type: 'topic.moved', payload: { topicId: banned, ownerId: alice.id, fromNodeId: general, toNodeId: noPoint, actorId: root.id, byAdmin: true } },
       { type: 'topic.banned', payload: { topicId: banned, actorId: root.id } },
       { type: 'reply.deleted', payload: { replyId: reply, topicId: moved, actorId: alice.id } },
       { type: 'topic.deleted', payload: { topicId: moved, actorId: root.id } },

@@ -5,12 +5,14 @@ import { buildContainer } from '../../src/container.js';
 import { DomainEvents } from '../../src/application/events.js';
 import { UnitOfWork } from '../../src/application/ports.js';
 import { SearchIndex } from '../../src/application/search/ports.js';
+import { ReplyRepository } from '../../src/domain/replies/reply-repository.js';
+import { Reply } from '../../src/domain/replies/reply.js';
 import { OneStatementUnitOfWork } from '../../src/adapters/persistence/unit-of-work.js';
-import { StagedRows, stagedRows } from '../../src/adapters/persistence/staged-rows.js';
 
 /**
- * The rows events stage (outbox, search documents) and the one-statement unit of work (reply create's): the
- * change and its rows in one atomic statement, or none of them.
+ * The rows a unit of work stages (new replies with their counters, the outbox, search documents, notifications)
+ * are written at its end in one statement: with a transaction's commit, or, for a unit of work whose every write
+ * is staged (reply create's), as that one statement alone. Both land, or neither.
  */
 describe('staged rows and the one-statement unit of work', () => {
   const setup = () => {
@@ -20,15 +22,15 @@ describe('staged rows and the one-statement unit of work', () => {
       uow: container.get(OneStatementUnitOfWork),
       transaction: container.get<UnitOfWork>(UnitOfWork),
       events: container.get<DomainEvents>(DomainEvents),
-      staged: container.get(StagedRows),
+      replies: container.get<ReplyRepository>(ReplyRepository),
       index: container.get<SearchIndex>(SearchIndex),
-      sql: env.persistence.sql,
     };
   };
   const counts = async () =>
     (
-      await testEnv().sql<{ events: number; hits: number }>(
-        'select (select count(*)::int from events) as events, (select coalesce(sum(hits), 0)::int from topics) as hits',
+      await testEnv().sql<{ events: number; replies: number; counted: number }>(
+        `select (select count(*)::int from events) as events, (select count(*)::int from replies) as replies,
+                (select coalesce(sum(replies_count), 0)::int from topics) as counted`,
       )
     )[0]!;
   const fails = (work: Promise<unknown>) =>
@@ -36,85 +38,65 @@ describe('staged rows and the one-statement unit of work', () => {
       () => null,
       (error: Error) => error.message,
     );
-  // A change of one statement that carries the staged rows and says how many events it wrote; it divides by zero
-  // when asked to fail.
-  const touch = `with touched as (update topics set hits = hits + 1 where id = $1 returning id), ${stagedRows(3)}
-    select (select count(*) from queued) as queued, (select count(*)::int from stored) as events, 1 / $2::int as ok
-    from touched`;
 
-  it('writes the staged rows with the statement that takes them: both land, or neither', async () => {
-    const { uow, events, staged, sql } = setup();
-    const topicId = await makeTopic(await makeUser('alice'), await makeNode('General'));
+  it('writes nothing until the end of the work, then everything it staged in one statement', async () => {
+    const { uow, events, replies } = setup();
+    const alice = await makeUser('alice');
+    const topicId = await makeTopic(alice, await makeNode('General'));
     const before = await counts();
-    const change = (divisor: number) =>
-      uow.run(async () => {
-        await events.record({ type: 'notification.read', userIds: [1] });
-        await events.record({ type: 'notification.read', userIds: [2] });
-        return sql.one<{ events: number }>(touch, [topicId, divisor, ...staged.take()]);
-      });
-
-    expect(await fails(change(0))).to.equal('division by zero');
-    expect(await counts()).to.deep.equal(before);
-
-    // The statement itself wrote both events.
-    expect(await change(1)).to.include({ events: 2 });
-    expect(await counts()).to.deep.equal({ events: before.events + 2, hits: before.hits + 1 });
-    // Taken once: nothing was left for the end of the work to write again.
-    expect(await testEnv().sql('select payload from events order by id desc limit 2')).to.deep.equal([
-      { payload: { userIds: [2] } },
-      { payload: { userIds: [1] } },
-    ]);
+    const reply = Reply.write({ topicId, userId: alice.id, body: 'hi', bodyHtml: '<p>hi</p>' }, new Date());
+    await uow.run(async () => {
+      await replies.add(reply);
+      await events.record({ type: 'notification.read', userIds: [1] });
+      // Staged, not written: another connection sees nothing yet.
+      expect(await counts()).to.deep.equal(before);
+    });
+    expect(await counts()).to.deep.equal({ events: before.events + 1, replies: before.replies + 1, counted: before.counted + 1 });
+    // A reply staged without an id learns the one it was written with.
+    const [row] = await testEnv().sql<{ id: number }>('select id from replies order by id desc limit 1');
+    expect(reply.id).to.equal(row!.id);
   });
 
-  it('writes at the end of the work what no statement took, and nothing for work that fails', async () => {
-    const { uow, events } = setup();
+  it('writes nothing for work that fails', async () => {
+    const { uow, events, replies } = setup();
+    const alice = await makeUser('alice');
+    const topicId = await makeTopic(alice, await makeNode('General'));
     const before = await counts();
     const failed = uow.run(async () => {
+      await replies.add(Reply.write({ topicId, userId: alice.id, body: 'hi', bodyHtml: '<p>hi</p>' }, new Date()));
       await events.record({ type: 'notification.read', userIds: [1] });
       throw new Error('the change fails at the end');
     });
     expect(await fails(failed)).to.equal('the change fails at the end');
     expect(await counts()).to.deep.equal(before);
-
-    await uow.run(() => events.record({ type: 'notification.read', userIds: [1] }));
-    expect((await counts()).events).to.equal(before.events + 1);
   });
 
-  it('refuses rows staged after the statement that took the rest: they could not be atomic with it', async () => {
-    const { uow, transaction, events, staged, sql } = setup();
-    const topicId = await makeTopic(await makeUser('alice'), await makeNode('General'));
+  it('writes nothing when the statement fails: the reply, its counters and its events go together or not at all', async () => {
+    const { uow, events, replies } = setup();
+    const alice = await makeUser('alice');
     const before = await counts();
-    const late = (unit: { run<T>(work: () => Promise<T>): Promise<T> }) =>
-      unit.run(async () => {
-        await events.record({ type: 'notification.read', userIds: [1] });
-        await sql.all(touch, [topicId, 1, ...staged.take()]);
-        await events.record({ type: 'notification.read', userIds: [2] });
-      });
-    expect(await fails(late(uow))).to.match(/staged after the statement/);
-    // The statement had landed with its own rows; the late event was refused, not written apart.
-    expect(await counts()).to.deep.equal({ events: before.events + 1, hits: before.hits + 1 });
-    // In a transaction the late rows still commit with the rest.
-    await late(transaction);
-    expect(await counts()).to.deep.equal({ events: before.events + 3, hits: before.hits + 2 });
+    // A reply to a topic that does not exist breaks the statement's foreign key, after its events were staged.
+    const broken = uow.run(async () => {
+      await events.record({ type: 'notification.read', userIds: [1] });
+      await replies.add(Reply.write({ topicId: 999_999, userId: alice.id, body: 'hi', bodyHtml: '<p>hi</p>' }, new Date()));
+    });
+    expect(await fails(broken)).to.match(/foreign key/);
+    expect(await counts()).to.deep.equal(before);
   });
 
   it('joins a transaction it runs in: its rows commit or roll back with it', async () => {
-    const { uow, transaction, events, staged, sql } = setup();
-    const topicId = await makeTopic(await makeUser('alice'), await makeNode('General'));
+    const { uow, transaction, events } = setup();
     const before = await counts();
     const inside = (fail: boolean) =>
       transaction.run(async () => {
-        await uow.run(async () => {
-          await events.record({ type: 'notification.read', userIds: [1] });
-          await sql.all(touch, [topicId, 1, ...staged.take()]);
-        });
+        await uow.run(() => events.record({ type: 'notification.read', userIds: [1] }));
         await events.record({ type: 'notification.read', userIds: [2] });
         if (fail) throw new Error('the transaction fails after the statement');
       });
     expect(await fails(inside(true))).to.equal('the transaction fails after the statement');
     expect(await counts()).to.deep.equal(before);
     await inside(false);
-    expect(await counts()).to.deep.equal({ events: before.events + 2, hits: before.hits + 1 });
+    expect((await counts()).events).to.equal(before.events + 2);
   });
 
   it('writes the last version of a document staged twice in one unit of work', async () => {

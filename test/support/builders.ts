@@ -54,5 +54,5 @@ export async function topicRow(id: number) {
 
 export async function makeReply(author: ActingUser, topicId: number, body = 'a reply'): Promise<number> {
   const env = testEnv();
-  return (await env.scope(() => env.useCases.createReply.execute(author, { topicId, body }))).id;
+  return (await env.scope(() => env.useCases.createReply.execute(author, { topicId, body }))).reply.id;
 }

@@ -26,6 +26,9 @@ export class RecordedEvents implements DomainEvents {
   async record(event: DomainEvent): Promise<void> {
     this.recorded.push(event);
   }
+  handle(event: DomainEvent): Promise<void> {
+    return this.record(event);
+  }
 }
 
 export class FakeTopics implements TopicRepository {
@@ -116,10 +119,8 @@ export class FakeReplies implements ReplyRepository {
 export class FakeNotifications implements NotificationRepository {
   readonly rows: NewNotification[] = [];
   readonly readFor: string[] = [];
-  private lastId = 0;
   async addAll(notifications: readonly NewNotification[]) {
     this.rows.push(...notifications);
-    return notifications.map(({ userId }) => ({ id: ++this.lastId, userId }));
   }
   async markRead() {
     return false;
@@ -131,17 +132,13 @@ export class FakeNotifications implements NotificationRepository {
     return false;
   }
   async deleteForReply(replyId: number) {
-    return this.remove((row) => row.replyId === replyId);
+    this.remove((row) => row.replyId === replyId);
   }
   async deleteForTopic(topicId: number) {
-    return this.remove((row) => row.topicId === topicId);
+    this.remove((row) => row.topicId === topicId);
   }
-  private remove(gone: (row: NewNotification) => boolean): number[] {
-    const userIds = new Set<number>();
-    for (let i = this.rows.length - 1; i >= 0; i--) {
-      if (gone(this.rows[i]!)) userIds.add(this.rows.splice(i, 1)[0]!.userId);
-    }
-    return [...userIds];
+  private remove(gone: (row: NewNotification) => boolean): void {
+    for (let i = this.rows.length - 1; i >= 0; i--) if (gone(this.rows[i]!)) this.rows.splice(i, 1);
   }
 }
 
@@ -164,15 +161,6 @@ export class FakeUsers implements UserRepository {
   async unblockNode() {}
   async blockUser() {}
   async unblockUser() {}
-  async idsByLogins() {
-    return [];
-  }
-  async followerIds() {
-    return [];
-  }
-  async whoBlocked() {
-    return [];
-  }
   async follow() {
     return true;
   }

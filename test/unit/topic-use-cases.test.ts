@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import type { ActingUser } from '../../src/application/actor.js';
 import { CreateTopic } from '../../src/application/topics/create-topic.js';
 import { TopicRelocation } from '../../src/application/topics/relocation.js';
-import { Notifier } from '../../src/application/notifications/notifier.js';
+import { NotificationProducer } from '../../src/application/notifications/producer.js';
+import { DispatchInTransaction } from '../../src/application/events.js';
 import { TopicAction } from '../../src/application/topics/topic-action.js';
 import { UpdateTopic } from '../../src/application/topics/update-topic.js';
 import { DeleteTopic } from '../../src/application/topics/delete-topic.js';
@@ -30,9 +31,12 @@ function world() {
   const users = new FakeUsers();
   const replies = new FakeReplies();
   const notifications = new FakeNotifications();
-  const events = new RecordedEvents();
-  const relocation = new TopicRelocation(nodes, notifications, events);
-  const notifier = new Notifier(users, notifications);
+  const recorded = new RecordedEvents();
+  // Events reach the one producer of notifications, as in the service (with nobody following or blocking).
+  const nobody = { ofTopic: async () => ({ followerIds: [], mentionedIds: [], blockedActorFor: [] }), whoBlocked: async () => [] };
+  const producer = new NotificationProducer({ ...nobody, ofReply: async () => ({ topicAuthorId: 0, ...(await nobody.ofTopic()) }) }, notifications);
+  const events = Object.assign(new DispatchInTransaction([producer, recorded]), { recorded: recorded.recorded });
+  const relocation = new TopicRelocation(nodes, events);
   return {
     events,
     topics,
@@ -40,7 +44,7 @@ function world() {
     users,
     replies,
     notifications,
-    create: new CreateTopic(topics, nodes, users, relocation, notifier, plainMarkdown, events, immediateUnitOfWork, fixedClock),
+    create: new CreateTopic(topics, nodes, users, relocation, plainMarkdown, events, immediateUnitOfWork, fixedClock),
     update: new UpdateTopic(topics, relocation, plainMarkdown, events, immediateUnitOfWork, fixedClock),
     destroy: new DeleteTopic(topics, replies, nodes, users, notifications, events, immediateUnitOfWork, fixedClock),
     action: new TopicAction(topics, replies, nodes, relocation, events, immediateUnitOfWork, fixedClock),
@@ -78,6 +82,8 @@ describe('CreateTopic', () => {
     expect(events.recorded).to.deep.equal([
       {
         type: 'topic.created',
+        userId: alice.id,
+        mentions: [],
         topicId: id,
         title: 'Hello',
         bodyHtml: '<p>here we go</p>',

@@ -1,5 +1,5 @@
 import { raw } from '@mikro-orm/core';
-import { insertNotifications, notificationColumns } from './notification-rows.js';
+import type { StagedRows } from './staged-rows.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Sql } from './sql.js';
 import type { DevicePlatform, DeviceRegistry } from '../../application/devices/devices.js';
@@ -74,33 +74,6 @@ export class MikroOrmUserRepository implements UserRepository {
 
   async unblockUser(userId: number, blockedUserId: number): Promise<void> {
     await this.sql.all('delete from user_blocks where user_id = $1 and blocked_user_id = $2', [userId, blockedUserId]);
-  }
-
-  async idsByLogins(logins: readonly string[]): Promise<number[]> {
-    if (logins.length === 0) return [];
-    const wanted = logins.map((login) => login.toLowerCase());
-    const rows = await this.sql.all<{ id: number; login: string }>(
-      'select id, lower(login) as login from users where lower(login) = any($1::text[])',
-      [wanted],
-    );
-    const idOf = new Map(rows.map((row) => [row.login, row.id]));
-    return wanted.flatMap((login) => (idOf.has(login) ? [idOf.get(login)!] : []));
-  }
-
-  async followerIds(userId: number): Promise<number[]> {
-    const rows = await this.sql.all<{ id: number }>('select follower_id as id from user_follows where followee_id = $1', [
-      userId,
-    ]);
-    return rows.map((row) => row.id);
-  }
-
-  async whoBlocked(actorId: number, userIds: readonly number[]): Promise<number[]> {
-    if (userIds.length === 0) return [];
-    const rows = await this.sql.all<{ id: number }>(
-      'select user_id as id from user_blocks where blocked_user_id = $1 and user_id = any($2::int[])',
-      [actorId, userIds],
-    );
-    return rows.map((row) => row.id);
   }
 
   follow(followerId: number, followeeId: number): Promise<boolean> {
@@ -246,14 +219,16 @@ export class MikroOrmReplyRepository implements ReplyRepository {
   constructor(
     private readonly em: EntityManager,
     private readonly sql: Sql,
+    private readonly staged: StagedRows,
   ) {}
 
   findVisible(id: number): Promise<Reply | null> {
     return this.em.findOne(Reply, { id, deletedAt: null });
   }
 
-  async add(reply: Reply): Promise<void> {
-    await this.em.persist(reply).flush();
+  /** Written at the end of the unit of work with the counters it moves (staged-rows.ts), in every writer's lock order. */
+  add(reply: Reply): Promise<void> {
+    return this.staged.replies([reply]);
   }
 
   async save(reply: Reply): Promise<void> {
@@ -269,16 +244,15 @@ export class MikroOrmReplyRepository implements ReplyRepository {
   }
 }
 
-const INSERT_NOTIFICATIONS = insertNotifications(1);
-
 export class SqlNotificationRepository implements NotificationRepository {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly staged: StagedRows,
+  ) {}
 
-  /** One statement however many rows: each column travels as one array, zipped back into rows by `unnest`. */
-  async addAll(notifications: readonly NewNotification[]): Promise<{ id: number; userId: number }[]> {
-    if (notifications.length === 0) return [];
-    const rows = await this.sql.all<{ id: number; user_id: number }>(INSERT_NOTIFICATIONS, notificationColumns(notifications));
-    return rows.map((row) => ({ id: row.id, userId: row.user_id }));
+  /** Staged for the end of the unit of work (see the port), written with its other staged rows. */
+  addAll(notifications: readonly NewNotification[]): Promise<void> {
+    return this.staged.notifications(notifications);
   }
 
   async markRead(userId: number, ids: readonly number[]): Promise<boolean> {
@@ -299,20 +273,12 @@ export class SqlNotificationRepository implements NotificationRepository {
     return changed(this.sql, 'delete from notifications where user_id = $1', [userId]);
   }
 
-  async deleteForTopic(topicId: number): Promise<number[]> {
-    const rows = await this.sql.all<{ user_id: number }>(
-      'with gone as (delete from notifications where topic_id = $1 returning user_id) select distinct user_id from gone',
-      [topicId],
-    );
-    return rows.map((row) => row.user_id);
+  async deleteForTopic(topicId: number): Promise<void> {
+    await this.sql.all('delete from notifications where topic_id = $1', [topicId]);
   }
 
-  async deleteForReply(replyId: number): Promise<number[]> {
-    const rows = await this.sql.all<{ user_id: number }>(
-      'with gone as (delete from notifications where reply_id = $1 returning user_id) select distinct user_id from gone',
-      [replyId],
-    );
-    return rows.map((row) => row.user_id);
+  async deleteForReply(replyId: number): Promise<void> {
+    await this.sql.all('delete from notifications where reply_id = $1', [replyId]);
   }
 }
 

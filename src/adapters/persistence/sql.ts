@@ -42,12 +42,11 @@ export class Sql {
   ) {}
 
   /**
-   * Runs `work`, whose change is one statement, as a unit of work without a transaction: PostgreSQL makes one
-   * statement atomic by itself, and `begin` and `commit` would cost two more round trips (each costs the service
-   * more CPU than PostgreSQL spends on it: docs/performance.md). Rows staged for the unit of work (staged-rows.ts)
-   * ride with that statement; `afterWork` writes any that none took. The reads before the statement see what is
-   * committed when each runs, as they would in a transaction at PostgreSQL's READ COMMITTED. Inside a transaction
-   * already, `work` joins it.
+   * Runs `work`, whose writes are all staged, as a unit of work without a transaction: `afterWork` writes them in
+   * one statement, which PostgreSQL makes atomic by itself (`begin` and `commit` would cost two more round trips,
+   * each costing the service more CPU than PostgreSQL spends on it: docs/performance.md). The reads before it see
+   * what is committed when each runs, as they would in a transaction at PostgreSQL's READ COMMITTED. Inside a
+   * transaction already, `work` joins it.
    */
   async oneStatement<T>(work: () => Promise<T>, afterWork: () => Promise<void>): Promise<T> {
     if (this.unitOfWork()) return work();
@@ -73,11 +72,6 @@ export class Sql {
     const runner = await this.runner();
     const result = await runner.query({ name: statementName(text), text, values: values as unknown[] });
     return result.rowCount ?? 0;
-  }
-
-  /** Whether the unit of work under way is a one-statement one (no transaction around it). */
-  inOneStatement(): boolean {
-    return this.em.getTransactionContext() === undefined && this.single.getStore() !== undefined;
   }
 
   /** The current unit of work (an object to key its state on: a transaction, or a one-statement one), or undefined. */

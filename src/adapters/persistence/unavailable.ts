@@ -33,6 +33,9 @@ const UNAVAILABLE_CODES = new Set([
   '57P02',
   '57P03',
   '53300',
+  // a unit of work aborted by others (deadlock_detected, serialization_failure) after its last try
+  '40P01',
+  '40001',
   // (class 08, connection exceptions, is matched by prefix)
 ]);
 

@@ -20,7 +20,11 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     private readonly beforeCommit: () => Promise<void> = async () => undefined,
   ) {}
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return retryingConflicts(() => this.once(work));
+  }
+
+  private async once<T>(work: () => Promise<T>): Promise<T> {
     let connection: TransactionConnection | null = null;
     try {
       return await this.em.transactional(async () => {
@@ -52,9 +56,9 @@ class ConnectionLost extends Error {
 }
 
 /**
- * The unit of work of a use case whose change is one statement through `Sql` (reply create): no transaction, so
- * no `begin` and `commit`; the rows its events stage ride with that statement (see `Sql.oneStatement`). A use
- * case with more than one write, or with an ORM repository, takes `MikroOrmUnitOfWork`.
+ * The unit of work of a use case whose every write is staged (reply create: staged-rows.ts): they are written at
+ * its end in one statement, atomic by itself, so no transaction is opened (no `begin`, no `commit`). A use case
+ * that writes through the ORM, or in more than one statement, takes `MikroOrmUnitOfWork`.
  */
 export class OneStatementUnitOfWork implements UnitOfWork {
   constructor(
@@ -64,6 +68,38 @@ export class OneStatementUnitOfWork implements UnitOfWork {
   ) {}
 
   run<T>(work: () => Promise<T>): Promise<T> {
-    return this.sql.oneStatement(work, this.afterWork);
+    // Inside a transaction already, it joins it: the transaction's own unit of work tries again, not this one.
+    if (this.sql.unitOfWork()) return work();
+    return retryingConflicts(() => this.sql.oneStatement(work, this.afterWork));
   }
+}
+
+/** PostgreSQL's codes for a transaction aborted because of others, to be run again: deadlock_detected, serialization_failure. */
+const CONFLICTS = new Set(['40P01', '40001']);
+
+/** Tries in all before the conflict is given up (and answered 503: unavailable.ts counts it as unavailable). */
+export const CONFLICT_TRIES = 3;
+
+/**
+ * Runs a unit of work again, from the start, when PostgreSQL aborted it as a deadlock or a serialization failure:
+ * nothing of it was kept, and a second try usually goes through. The lock order (staged-rows.ts) makes deadlocks
+ * rare; this keeps the rest from reaching users as errors.
+ */
+async function retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= CONFLICT_TRIES || !isConflict(error)) throw error;
+    }
+  }
+}
+
+function isConflict(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
+    const { code } = cause as { code?: unknown };
+    if (typeof code === 'string' && CONFLICTS.has(code)) return true;
+    if (cause === (cause as { cause?: unknown }).cause) break;
+  }
+  return false;
 }

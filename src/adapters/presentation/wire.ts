@@ -16,6 +16,7 @@ import type { SearchResult } from '../../application/search/search.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { Viewer } from '../../domain/users/role.js';
 import type { AuditEntry } from '../../application/audit/audit-log.js';
+import type { CreatedReply } from '../../application/replies/create-reply.js';
 import type {
   AuditEntrySchema,
   NodeSchema,
@@ -119,6 +120,25 @@ export class Wire {
 
   replyDetail(reply: ReplyDetailView, viewer: Viewer | null): z.infer<typeof ReplyDetailSchema> {
     return { ...this.reply(reply, viewer), topic_title: reply.topicTitle };
+  }
+
+  /** A reply just written, as the API shows it: nobody has liked it yet. */
+  newReply({ reply, topicTitle, author }: CreatedReply, viewer: Viewer | null): z.infer<typeof ReplyDetailSchema> {
+    const view: ReplyDetailView = {
+      id: reply.id,
+      topicId: reply.topicId,
+      body: reply.body,
+      bodyHtml: reply.bodyHtml,
+      createdAt: reply.createdAt,
+      updatedAt: reply.updatedAt,
+      action: reply.action,
+      likesCount: 0,
+      likedUserIds: [],
+      deleted: false,
+      user: author,
+      topicTitle,
+    };
+    return this.replyDetail(view, viewer);
   }
 
   auditEntry(entry: AuditEntry): z.infer<typeof AuditEntrySchema> {

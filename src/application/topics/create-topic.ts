@@ -8,7 +8,6 @@ import { type Actor, requireUser } from '../actor.js';
 import { type RawParam, Id, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import type { TopicRelocation } from './relocation.js';
-import type { Notifier } from '../notifications/notifier.js';
 import type { DomainEvents } from '../events.js';
 import { topicCreated } from '../../domain/events.js';
 
@@ -24,7 +23,6 @@ export class CreateTopic {
     private readonly nodes: NodeRepository,
     private readonly users: UserRepository,
     private readonly relocation: TopicRelocation,
-    private readonly notifier: Notifier,
     private readonly markdown: MarkdownRenderer,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
@@ -44,8 +42,7 @@ export class CreateTopic {
       const topic = Topic.open({ userId: user.id, nodeId, title, body, bodyHtml: rendered.html }, this.clock.now());
       await this.relocation.requireNode(nodeId);
       await this.topics.add(topic);
-      await this.notifier.topicCreated(topic, rendered.mentions);
-      await this.events.record(topicCreated(topic));
+      await this.events.record(topicCreated(topic, rendered.mentions));
       // Counter rows are shared by every writer: update them last, so their row locks are held only until commit.
       await this.nodes.adjustTopicsCount(nodeId, +1);
       await this.users.adjustCounter(user.id, 'topicsCount', +1);

@@ -1,7 +1,5 @@
 import { RuleViolated } from '../../domain/shared/errors.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
-import { nodeChanged } from '../../domain/notifications/notification.js';
-import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import type { Topic } from '../../domain/topics/topic.js';
 import type { ActingUser } from '../actor.js';
 import { moderationActed } from '../../domain/events.js';
@@ -15,12 +13,12 @@ export interface MoveAudit {
 
 /**
  * What follows when a topic changes node, whoever asked for it (update, move, ban): the node counters move
- * and the owner hears of it when an administrator did it. Runs inside the caller's unit of work.
+ * and the move is recorded (its owner hears of it when an administrator did it: notifications/producer.ts).
+ * Runs inside the caller's unit of work.
  */
 export class TopicRelocation {
   constructor(
     private readonly nodes: NodeRepository,
-    private readonly notifications: NotificationRepository,
     private readonly events: DomainEvents,
   ) {}
 
@@ -38,24 +36,19 @@ export class TopicRelocation {
    */
   async movedMany(topics: readonly Topic[], fromNodeId: number, actor: ActingUser, audit: MoveAudit = {}): Promise<void> {
     if (topics.length === 0) return;
-    await this.nodes.adjustTopicsCount(fromNodeId, -topics.length);
-    const arrivals = new Map<number, number>();
-    for (const topic of topics) arrivals.set(topic.nodeId, (arrivals.get(topic.nodeId) ?? 0) + 1);
-    for (const [nodeId, count] of arrivals) await this.nodes.adjustTopicsCount(nodeId, count);
+    const moves = new Map<number, number>([[fromNodeId, -topics.length]]);
+    for (const topic of topics) moves.set(topic.nodeId, (moves.get(topic.nodeId) ?? 0) + 1);
+    // In node order, as every writer takes the node rows: two moves in opposite directions wait, never deadlock.
+    for (const nodeId of [...moves.keys()].sort((a, b) => a - b)) await this.nodes.adjustTopicsCount(nodeId, moves.get(nodeId)!);
+    const byAdmin = actor.role === 'admin';
     for (const topic of topics) {
-      await this.events.record({ type: 'topic.moved', topicId: topic.id, fromNodeId, toNodeId: topic.nodeId, actorId: actor.id });
+      const moved = { topicId: topic.id, ownerId: topic.userId, fromNodeId, toNodeId: topic.nodeId, actorId: actor.id, byAdmin };
+      await this.events.record({ type: 'topic.moved', ...moved });
       if (audit.audited !== false && topic.userId !== actor.id) {
         const target = { type: 'Topic', id: topic.id } as const;
         const changes = { node_id: [fromNodeId, topic.nodeId] as [number, number] };
         await this.events.record(moderationActed('topic.move', actor.id, target, changes, audit.reason));
       }
-    }
-    if (actor.role === 'admin') {
-      await this.notifications.addAll(
-        topics.flatMap((topic) =>
-          nodeChanged({ topicId: topic.id, ownerId: topic.userId, actorId: actor.id, nodeId: topic.nodeId }),
-        ),
-      );
     }
   }
 }

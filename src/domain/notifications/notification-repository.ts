@@ -1,6 +1,9 @@
 import type { NewNotification } from './notification.js';
 
-/** Every change answers whom it touched, so that what follows (live streams) can say so. */
+/**
+ * The users' notifications. Whatever changes them, the change is announced to live streams as an event
+ * (`notification.created`, `.read`, `.deleted`) by the store itself, in the same statement: callers say nothing.
+ */
 export interface NotificationRepository {
   /** Of `ids`, marks those that belong to the user as read; the rest are ignored. True when any was unread. */
   markRead(userId: number, ids: readonly number[]): Promise<boolean>;
@@ -8,12 +11,15 @@ export interface NotificationRepository {
   deleteOne(userId: number, id: number): Promise<boolean>;
   /** True when the user had any. */
   deleteAll(userId: number): Promise<boolean>;
-  /** The new notifications' ids, each with its user. */
-  addAll(notifications: readonly NewNotification[]): Promise<{ id: number; userId: number }[]>;
-  /** Marks the user's unread notifications about a topic and its replies as read. True when any was unread. */
-  /** A deleted topic takes its notifications (and those of its replies) with it: the users who had them. */
-  deleteForTopic(topicId: number): Promise<number[]>;
-  /** A deleted reply takes its notifications with it: the users who had them. */
-  deleteForReply(replyId: number): Promise<number[]>;
+  /**
+   * Adds notifications as part of the caller's unit of work. They are written at its end, after every other row
+   * it changes: each notification moves its user's unread count, and taking those rows last, in user order, in
+   * every unit of work is what keeps two writers from deadlocking.
+   */
+  addAll(notifications: readonly NewNotification[]): Promise<void>;
+  /** A deleted topic takes its notifications (and those of its replies) with it. */
+  deleteForTopic(topicId: number): Promise<void>;
+  /** A deleted reply takes its notifications with it. */
+  deleteForReply(replyId: number): Promise<void>;
 }
 export const NotificationRepository = Symbol.for('NotificationRepository');

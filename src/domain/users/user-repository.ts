@@ -15,11 +15,6 @@ export interface UserRepository {
   adjustCounter(userId: number, counter: UserCounter, delta: number): Promise<void>;
   /** Moves the user's count of replies for the calendar month (UTC) of `at`: what "most active" ranks by. */
   adjustMonthlyReplies(userId: number, at: Date, delta: number): Promise<void>;
-  /** Ids of the users with these logins (case-insensitive), in the order the logins are given; unknown ones are skipped. */
-  idsByLogins(logins: readonly string[]): Promise<number[]>;
-  followerIds(userId: number): Promise<number[]>;
-  /** Among `userIds`, those who blocked `actorId`. */
-  whoBlocked(actorId: number, userIds: readonly number[]): Promise<number[]>;
   /** Idempotent: returns whether the relation changed. */
   follow(followerId: number, followeeId: number): Promise<boolean>;
   unfollow(followerId: number, followeeId: number): Promise<boolean>;

@@ -78,8 +78,8 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
     },
     async (ctx) => {
       const actor = await actorOf(ctx);
-      const reply = await app.createReply.execute(actor, { topicId: pathId(ctx.params.id), body: params(ctx).body });
-      ctx.body = { reply: wire.replyDetail(reply, actor) };
+      const created = await app.createReply.execute(actor, { topicId: pathId(ctx.params.id), body: params(ctx).body });
+      ctx.body = { reply: wire.newReply(created, actor) };
     },
   );
 

@@ -1,0 +1,79 @@
+import type { DomainEvent } from '../../domain/events.js';
+import {
+  nodeChanged,
+  replyCreated,
+  topicCreated,
+  userFollowed,
+} from '../../domain/notifications/notification.js';
+import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
+import type { InTransactionConsumer } from '../events.js';
+
+/** Logins looked up per body at most: enough for any real text, bounded for hostile ones. */
+const MENTION_LOOKUP_LIMIT = 50;
+
+/** The logins a body mentions, as looked up: lower case, each once, at most MENTION_LOOKUP_LIMIT. */
+export function mentionedLogins(logins: readonly string[]): string[] {
+  return [...new Set(logins.map((login) => login.toLowerCase()))].slice(0, MENTION_LOOKUP_LIMIT);
+}
+
+/** Who may hear of an act, as the domain's notification rules need them, read in one statement each. */
+export interface NotificationAudience {
+  /** A new topic's: the author's followers, the mentioned users that exist (in `logins` order), who of them blocked the author. */
+  ofTopic(authorId: number, logins: readonly string[]): Promise<{ followerIds: number[]; mentionedIds: number[]; blockedActorFor: number[] }>;
+  /**
+   * A new reply's: the topic's author and followers, the mentioned users that exist (in `logins` order), who of
+   * all of them blocked the replier.
+   */
+  ofReply(
+    topicId: number,
+    replierId: number,
+    logins: readonly string[],
+  ): Promise<{ topicAuthorId: number; followerIds: number[]; mentionedIds: number[]; blockedActorFor: number[] }>;
+  /** Of `userIds`, those who blocked `actorId`. */
+  whoBlocked(actorId: number, userIds: readonly number[]): Promise<number[]>;
+}
+export const NotificationAudience = Symbol.for('NotificationAudience');
+
+/**
+ * The one producer of notifications (issue 30): every notification is derived here, from the domain event of
+ * what happened, by the domain's rules (domain/notifications/notification.ts), in the unit of work of the change.
+ * A new kind of notification, or a new rule about who hears of what (a block, a hold), is added here once.
+ */
+export class NotificationProducer implements InTransactionConsumer {
+  constructor(
+    private readonly audience: NotificationAudience,
+    private readonly notifications: NotificationRepository,
+  ) {}
+
+  async handle(event: DomainEvent): Promise<void> {
+    switch (event.type) {
+      case 'topic.created': {
+        const { followerIds, mentionedIds, blockedActorFor } = await this.audience.ofTopic(
+          event.userId,
+          mentionedLogins(event.mentions),
+        );
+        const authorFollowerIds = followerIds;
+        return this.notifications.addAll(
+          topicCreated({ topicId: event.topicId, authorId: event.userId, authorFollowerIds, mentionedIds, blockedActorFor }),
+        );
+      }
+      case 'reply.created': {
+        const audience = await this.audience.ofReply(event.topicId, event.userId, mentionedLogins(event.mentions));
+        return this.notifications.addAll(
+          replyCreated({ topicId: event.topicId, replyId: event.replyId, replierId: event.userId, ...audience }),
+        );
+      }
+      case 'topic.moved':
+        if (!event.byAdmin) return;
+        return this.notifications.addAll(
+          nodeChanged({ topicId: event.topicId, ownerId: event.ownerId, actorId: event.actorId, nodeId: event.toNodeId }),
+        );
+      case 'user.followed': {
+        const blockedActor = (await this.audience.whoBlocked(event.followerId, [event.followeeId])).length > 0;
+        return this.notifications.addAll(
+          userFollowed({ followerId: event.followerId, followeeId: event.followeeId, blockedActor }),
+        );
+      }
+    }
+  }
+}

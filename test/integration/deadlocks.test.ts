@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { api, makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
+import { testEnv } from '../support/env.js';
+
+/**
+ * Issue 30: writes that notify and mention the same users, at once, naming them in opposite orders. Each locks
+ * rows of several users (their unread counts, the writer's counters) and of a topic or node; two that took them
+ * in different orders deadlocked, and PostgreSQL aborted one after its deadlock timeout (a 500). Every writer now
+ * takes them in one order, and a unit of work aborted anyway is tried again.
+ */
+describe('concurrent writes that notify the same users', () => {
+  it('never fail, whatever order they name the users in, and leave every count true', async function () {
+    this.timeout(180_000);
+    const env = testEnv();
+    const users: TestUser[] = [];
+    for (let i = 0; i < 8; i++) users.push(await makeUser(`user${i}`));
+    const node = await makeNode('General');
+    const topics: number[] = [];
+    for (let i = 0; i < 4; i++) topics.push(await makeTopic(users[i]!, node, `Topic ${i}`));
+    // Everyone follows every topic and every other user: each write notifies nearly everyone.
+    for (const user of users) {
+      for (const topicId of topics) await api().post(`/api/v3/topics/${topicId}/follow`).set(user.auth).expect(200);
+    }
+    const failures: string[] = [];
+    const check = (what: string, res: { status: number; body: unknown }) => {
+      if (res.status !== 200) failures.push(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+    };
+    // Each user on three connections at once: replies, topics and follows, naming the others in opposite orders.
+    await Promise.all(
+      [...users, ...users, ...users].map(async (author, worker) => {
+        for (let n = 0; n < 8; n++) {
+          const others = users.filter((user) => user !== author);
+          const named = ((worker + n) % 2 === 0 ? others : [...others].reverse()).slice(0, 4);
+          const mentions = named.map((user) => `@${user.login}`).join(' ');
+          const topicId = topics[(worker + n) % topics.length]!;
+          check('reply', await api().post(`/api/v3/topics/${topicId}/replies`).set(author.auth).send({ body: `hi ${mentions}` }));
+          if (n % 3 === 0) {
+            const topic = { title: 'Mentions', body: mentions, node_id: node };
+            check('topic', await api().post('/api/v3/topics').set(author.auth).send(topic));
+          }
+          if (n % 4 === 1) check('follow', await api().post(`/api/v3/users/${named[0]!.login}/follow`).set(author.auth));
+          check('show', await api().get(`/api/v3/topics/${topicId}`).set(author.auth));
+        }
+      }),
+    );
+    expect(failures).to.deep.equal([]);
+    const [counts] = await env.sql<{ replies: number; written: number; unread: number; kept: number }>(
+      `select (select sum(replies_count)::int from topics) as replies,
+              (select count(*)::int from replies where action is null and deleted_at is null) as written,
+              (select coalesce(sum(count), 0)::int from notification_unread_counts) as unread,
+              (select count(*)::int from notifications where read_at is null) as kept`,
+    );
+    expect(counts!.replies).to.equal(192);
+    expect(counts!.written).to.equal(192);
+    expect(counts!.unread).to.equal(counts!.kept);
+  });
+});
