@@ -42,12 +42,8 @@ import {
   RevokeAllTokens,
   RevokeToken,
 } from './application/tokens/access-tokens.js';
-import {
-  ApproveAuthorization,
-  AuthorizationCodeStore,
-  CheckAuthorizationRequest,
-  RedeemAuthorizationCode,
-} from './application/oauth/authorization.js';
+import { ApproveAuthorization, CheckAuthorizationRequest, RedeemAuthorizationCode } from './application/oauth/authorization.js';
+import { AuthorizationCodeStore } from './application/oauth/authorization-codes.js';
 import { ResolveWebSession, SignIn, SignOut, WebSessionStore } from './application/oauth/web-sessions.js';
 import { AuthenticateClient, ClientStore, CreateApp, ListApps } from './application/oauth/clients.js';
 import { PasswordLogin } from './application/oauth/password-login.js';
