@@ -96,9 +96,7 @@ export interface IssuedToken {
   created_at: number;
 }
 
-export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_400;
-export const DEFAULT_REFRESH_LIFETIME_SECONDS = 30 * 86_400;
-
+/** How long issued tokens live, in seconds: the configuration's, given by the composition root. */
 export interface TokenLifetimes {
   accessSeconds: number;
   refreshSeconds: number;
