@@ -120,7 +120,7 @@ import { SqlWebhookStore } from './adapters/persistence/webhook-store.js';
 import { AuditLog, AuditTrail, ListAudit } from './application/audit/audit-log.js';
 import { SqlAuditLog } from './adapters/persistence/audit-log.js';
 import { HttpWebhookTransport } from './adapters/webhooks/http-transport.js';
-import { WireWebhookSubjects } from './adapters/webhooks/subjects.js';
+import { WireWebhookSubjects } from './adapters/presentation/webhook-subjects.js';
 import { Wire } from './adapters/presentation/wire.js';
 import { SearchIndexer } from './application/search/indexer.js';
 import { SearchContent } from './application/search/search.js';
