@@ -1,36 +1,71 @@
 /**
- * The dependency rule of the hexagon as a path rule (checked in `npm test`):
- * the domain imports nothing outside itself; the application only the domain and zod (the one vocabulary for
- * values that come in: pure, no I/O); adapters never import the CLI, and the core never imports an adapter.
+ * The dependency rule of the hexagon as path rules, checked on the TypeScript sources of src and cli, type-only
+ * imports included (`npm run lint:deps`, needs no build; first thing in `npm test`): the domain imports nothing
+ * outside itself; the application only the domain and zod (the one vocabulary for values that come in: pure,
+ * no I/O); the core never imports an adapter, the composition root or the CLI; config.ts never imports the
+ * application; each adapter folder imports inward and never another adapter folder, except that the HTTP
+ * adapter (like forumctl) reads the wire shapes of src/adapters/presentation; nothing goes round in a circle.
+ *
+ * dependency-cruiser reads TypeScript with the compiler's JavaScript API, which TypeScript 7 no longer has, or
+ * with swc: the sources are parsed with swc (a dev dependency), which keeps `import type` as an import.
+ * `tsPreCompilationDeps` asks the same of the compiler, should dependency-cruiser ever find one it can use.
  */
+
+// Without swc, dependency-cruiser would skip every .ts file and report no violation among 0 modules: fail loudly.
+require('@swc/core');
+
 module.exports = {
   forbidden: [
     {
       name: 'domain-is-pure',
       comment: 'src/domain imports nothing outside src/domain (no node_modules, no node: built-ins)',
       severity: 'error',
-      from: { path: '^dist/src/domain/' },
-      to: { pathNot: '^dist/src/domain/' },
+      from: { path: '^src/domain/' },
+      to: { pathNot: '^src/domain/' },
     },
     {
       name: 'application-depends-on-domain-only',
       comment: 'src/application imports only src/application, src/domain and zod',
       severity: 'error',
-      from: { path: '^dist/src/application/' },
-      to: { pathNot: ['^dist/src/(application|domain)/', '^node_modules/zod/'] },
+      from: { path: '^src/application/' },
+      to: { pathNot: ['^src/(application|domain)/', '^node_modules/zod/'] },
     },
     {
       name: 'core-never-imports-adapters',
+      comment: 'src/domain and src/application never import an adapter, the composition root or the CLI',
       severity: 'error',
-      from: { path: '^dist/src/(domain|application)/' },
-      to: { path: '^dist/(src/adapters|cli)/' },
+      from: { path: '^src/(domain|application)/' },
+      to: { path: ['^src/adapters/', '^src/(config|container|main)\\.ts$', '^cli/'] },
+    },
+    {
+      name: 'config-does-not-import-the-application',
+      comment: 'src/config.ts reads the environment and owns its defaults; the application is given what it needs',
+      severity: 'error',
+      from: { path: '^src/config\\.ts$' },
+      to: { path: '^src/application/' },
+    },
+    {
+      name: 'src-never-imports-the-cli',
+      comment: 'forumctl (cli/) uses src, never the other way round',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^cli/' },
     },
     {
       name: 'adapters-stay-apart',
-      comment: 'the HTTP, persistence and storage adapters import inward, never each other',
+      comment:
+        'each adapter folder (http, persistence, presentation, storage, system, webhooks) imports inward, never ' +
+        'another adapter folder; what two adapters share belongs in the application (a port) or the composition root',
       severity: 'error',
-      from: { path: '^dist/src/adapters/(http|persistence|storage)/' },
-      to: { path: '^dist/src/adapters/(http|persistence|storage)/', pathNot: '^dist/src/adapters/$1/' },
+      from: { path: '^src/adapters/([^/]+)/', pathNot: '^src/adapters/http/' },
+      to: { path: '^src/adapters/', pathNot: '^src/adapters/$1/' },
+    },
+    {
+      name: 'http-shares-only-presentation',
+      comment: 'the HTTP adapter imports, of the other adapters, only the wire shapes of src/adapters/presentation',
+      severity: 'error',
+      from: { path: '^src/adapters/http/' },
+      to: { path: '^src/adapters/', pathNot: '^src/adapters/(http|presentation)/' },
     },
     {
       name: 'no-circular',
@@ -41,5 +76,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
+    parser: 'swc',
+    tsPreCompilationDeps: true,
   },
 };

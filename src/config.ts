@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { DEFAULT_REFRESH_LIFETIME_SECONDS, DEFAULT_TOKEN_LIFETIME_SECONDS } from './application/tokens/access-tokens.js';
 
 /** Everything the environment configures, read and checked once. */
 export interface Config {
@@ -16,7 +15,9 @@ export interface Config {
   uploadsDir: string;
   /** Origins allowed to call the API from a browser (CORS): a list, `*`, or empty for no CORS headers at all. */
   corsOrigins: string[] | '*';
+  /** How long an access token lives, in seconds (ACCESS_TOKEN_TTL; a day by default). */
   tokenLifetimeSeconds: number;
+  /** How long a refresh token lives, in seconds (REFRESH_TOKEN_TTL; 30 days by default). */
   refreshTokenLifetimeSeconds: number;
   /** Failed password grants allowed per account and per address within the window, then 429 until it ends. */
   loginThrottle: { perAccount: number; perAddress: number; windowSeconds: number };
@@ -48,8 +49,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     uploadsDir: env.UPLOADS_DIR || path.join(dataDir, 'uploads'),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
-    tokenLifetimeSeconds: integer(env, 'ACCESS_TOKEN_TTL', DEFAULT_TOKEN_LIFETIME_SECONDS, 1, 10 * 365 * 86_400),
-    refreshTokenLifetimeSeconds: integer(env, 'REFRESH_TOKEN_TTL', DEFAULT_REFRESH_LIFETIME_SECONDS, 1, 10 * 365 * 86_400),
+    tokenLifetimeSeconds: integer(env, 'ACCESS_TOKEN_TTL', 86_400, 1, 10 * 365 * 86_400),
+    refreshTokenLifetimeSeconds: integer(env, 'REFRESH_TOKEN_TTL', 30 * 86_400, 1, 10 * 365 * 86_400),
     loginThrottle: {
       perAccount: integer(env, 'LOGIN_MAX_FAILURES', 10, 1, 1_000_000),
       perAddress: integer(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 100, 1, 1_000_000),

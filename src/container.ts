@@ -42,12 +42,8 @@ import {
   RevokeAllTokens,
   RevokeToken,
 } from './application/tokens/access-tokens.js';
-import {
-  ApproveAuthorization,
-  AuthorizationCodeStore,
-  CheckAuthorizationRequest,
-  RedeemAuthorizationCode,
-} from './application/oauth/authorization.js';
+import { ApproveAuthorization, CheckAuthorizationRequest, RedeemAuthorizationCode } from './application/oauth/authorization.js';
+import { AuthorizationCodeStore } from './application/oauth/authorization-codes.js';
 import { ResolveWebSession, SignIn, SignOut, WebSessionStore } from './application/oauth/web-sessions.js';
 import { AuthenticateClient, ClientStore, CreateApp, ListApps } from './application/oauth/clients.js';
 import { PasswordLogin } from './application/oauth/password-login.js';
@@ -124,7 +120,7 @@ import { SqlWebhookStore } from './adapters/persistence/webhook-store.js';
 import { AuditLog, AuditTrail, ListAudit } from './application/audit/audit-log.js';
 import { SqlAuditLog } from './adapters/persistence/audit-log.js';
 import { HttpWebhookTransport } from './adapters/webhooks/http-transport.js';
-import { WireWebhookSubjects } from './adapters/webhooks/subjects.js';
+import { WireWebhookSubjects } from './adapters/presentation/webhook-subjects.js';
 import { Wire } from './adapters/presentation/wire.js';
 import { SearchIndexer } from './application/search/indexer.js';
 import { SearchContent } from './application/search/search.js';

@@ -17,6 +17,7 @@ import { Shutdown } from './adapters/http/shutdown.js';
 import { NotificationStreams } from './adapters/http/notification-streams.js';
 import { openDatabase } from './adapters/persistence/database.js';
 import { migrate } from './adapters/persistence/orm.js';
+import { DELIVERY_TASK } from './adapters/persistence/webhook-store.js';
 import { isDatabaseUnavailable } from './adapters/persistence/unavailable.js';
 import { FolderStorage } from './adapters/storage/folder-storage.js';
 import { WebhookWorker } from './adapters/webhooks/delivery-worker.js';
@@ -82,6 +83,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     });
     if (config.webhooks.concurrency > 0) {
       const webhookWorker = await WebhookWorker.start(database.orm.config.get('clientUrl') as string, useCases.deliverWebhook, {
+        task: DELIVERY_TASK,
         concurrency: config.webhooks.concurrency,
         scope: database.scope,
         onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),

@@ -8,6 +8,7 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 import { WebhookReceiver, type ReceivedDelivery } from '../support/webhook-receiver.js';
 import { until } from '../support/wait.js';
 import { WebhookWorker } from '../../src/adapters/webhooks/delivery-worker.js';
+import { DELIVERY_TASK } from '../../src/adapters/persistence/webhook-store.js';
 
 const SECRET = 'a shared secret';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -72,6 +73,7 @@ describe('webhooks (contract §13)', () => {
     before(async () => {
       const env = testEnv();
       worker = await WebhookWorker.start(env.config.databaseUrl!, env.useCases.deliverWebhook, {
+        task: DELIVERY_TASK,
         concurrency: 2,
         pollIntervalMs: 100,
         scope: env.scope,
@@ -205,6 +207,7 @@ describe('webhooks (contract §13)', () => {
       this.timeout(20_000);
       const env = testEnv();
       const second = await WebhookWorker.start(env.config.databaseUrl!, env.useCases.deliverWebhook, {
+        task: DELIVERY_TASK,
         concurrency: 2,
         pollIntervalMs: 100,
         scope: env.scope,
@@ -306,6 +309,7 @@ describe('webhooks (contract §13)', () => {
     const startWorker = async () => {
       const env = testEnv();
       worker = await WebhookWorker.start(env.config.databaseUrl!, env.useCases.deliverWebhook, {
+        task: DELIVERY_TASK,
         concurrency: 1,
         pollIntervalMs: 100,
         scope: env.scope,

@@ -167,7 +167,7 @@ export interface MigrationStatus {
 export const MIGRATION_LOCK = [0x666f72, 2] as const;
 
 /** graphile-worker's own log lines stay out of ours; what matters of its work is in the webhook tables. */
-export const QUIET_GRAPHILE_LOGGER = new Logger(() => () => undefined);
+const QUIET_GRAPHILE_LOGGER = new Logger(() => () => undefined);
 
 /**
  * Applies pending migrations under a PostgreSQL advisory lock: the first process applies them, the others wait

@@ -5,12 +5,12 @@ import type {
   AccessTokenStore,
   Caller,
   RefreshGrant,
-  Scope,
   TokenDescription,
   TokenRecord,
   TokenSummary,
 } from '../../application/tokens/access-tokens.js';
-import type { AuthorizationCodeStore, StoredAuthorizationCode } from '../../application/oauth/authorization.js';
+import type { Scope } from '../../application/tokens/scopes.js';
+import type { AuthorizationCodeStore, StoredAuthorizationCode } from '../../application/oauth/authorization-codes.js';
 import type { WebSessionStore } from '../../application/oauth/web-sessions.js';
 import type { Role } from '../../domain/users/role.js';
 

@@ -1,10 +1,16 @@
 import pg from 'pg';
-import { run, type Runner } from 'graphile-worker';
+import { Logger, run, type Runner } from 'graphile-worker';
 import type { DeliverWebhook, TryOutcome } from '../../application/webhooks/webhooks.js';
-import { DELIVERY_TASK } from '../persistence/webhook-store.js';
-import { QUIET_GRAPHILE_LOGGER } from '../persistence/orm.js';
+
+/** graphile-worker's own log lines stay out of ours; what matters of its work is in the webhook tables. */
+const QUIET_GRAPHILE_LOGGER = new Logger(() => () => undefined);
 
 export interface WebhookWorkerOptions {
+  /**
+   * The graphile-worker task that deliveries are queued as: the one the persistence adapter's outbox queues
+   * (its DELIVERY_TASK), which the composition root hands over.
+   */
+  task: string;
   /** Tries running at once in this process (each waits at most 10 s for its endpoint). */
   concurrency: number;
   /** How often a worker looks for retries that came due (new deliveries wake it at once). */
@@ -52,7 +58,7 @@ export class WebhookWorker {
           `select graphile_worker.force_unlock_workers(array(
              select distinct locked_by from graphile_worker.jobs
              where task_identifier = $1 and locked_at < now() - make_interval(secs => $2)))`,
-          [DELIVERY_TASK, orphanAfterSeconds],
+          [options.task, orphanAfterSeconds],
         )
         .catch((error: unknown) =>
           options.notice?.('webhook tries left by a stopped process could not be released', { err: error }),
@@ -65,7 +71,7 @@ export class WebhookWorker {
       noHandleSignals: true,
       logger: QUIET_GRAPHILE_LOGGER,
       taskList: {
-        [DELIVERY_TASK]: async (payload, helpers) => {
+        [options.task]: async (payload, helpers) => {
           const deliveryId = (payload as { delivery: string }).delivery;
           const outcome = await options
             .scope(() => deliver.attempt(deliveryId, { attempt: helpers.job.attempts, maxAttempts: helpers.job.max_attempts }))

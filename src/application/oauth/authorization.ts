@@ -1,6 +1,8 @@
 import type { ActingUser } from '../actor.js';
 import type { Clock, SecretGenerator } from '../ports.js';
-import { type AccessTokenStore, type Scope, grantedScope } from '../tokens/access-tokens.js';
+import type { AccessTokenStore } from '../tokens/access-tokens.js';
+import { type Scope, grantedScope } from '../tokens/scopes.js';
+import type { AuthorizationCodeStore, StoredAuthorizationCode } from './authorization-codes.js';
 import type { ClientApp, ClientStore } from './clients.js';
 
 /**
@@ -16,29 +18,6 @@ import type { ClientApp, ClientStore } from './clients.js';
 
 /** A code is good for this long, and only once (RFC 6749 §4.1.2 says ten minutes at most). */
 export const AUTHORIZATION_CODE_SECONDS = 600;
-
-/** What is stored of an authorization code: its digest, never the code. */
-export interface StoredAuthorizationCode {
-  id: number;
-  clientId: number;
-  userId: number;
-  redirectUri: string;
-  /** BASE64URL(SHA256(code_verifier)). */
-  codeChallenge: string;
-  scope: Scope;
-  expiresAt: Date;
-  usedAt: Date | null;
-}
-
-export interface AuthorizationCodeStore {
-  add(code: Omit<StoredAuthorizationCode, 'id' | 'usedAt'> & { digest: string; createdAt: Date }): Promise<void>;
-  byDigest(digest: string): Promise<StoredAuthorizationCode | null>;
-  /** Marks a code used; false when it already was (two exchanges racing: only one wins). */
-  consume(id: number, now: Date): Promise<boolean>;
-  /** Deletes codes that expired before `before`; returns how many. */
-  purge(before: Date): Promise<number>;
-}
-export const AuthorizationCodeStore = Symbol.for('AuthorizationCodeStore');
 
 /** The refusals of the authorization endpoint (RFC 6749 §4.1.2.1). */
 export type AuthorizationError = 'invalid_request' | 'access_denied' | 'unsupported_response_type' | 'invalid_scope';

@@ -5,26 +5,8 @@ import type { Clock, SecretGenerator, UnitOfWork } from '../ports.js';
 import type { DomainEvents } from '../events.js';
 import { moderationActed } from '../../domain/events.js';
 import type { WebSessionStore } from '../oauth/web-sessions.js';
-import type { AuthorizationCodeStore } from '../oauth/authorization.js';
-
-/** What a token lets its holder do: `all` (everything the user may), or `read` (GET only; contract §10). */
-export const SCOPES = ['all', 'read'] as const;
-export type Scope = (typeof SCOPES)[number];
-export const DEFAULT_SCOPE: Scope = 'all';
-
-/** A requested scope (`all`, `read`, or both, space separated) as the one scope it grants; null when unknown. */
-export function grantedScope(requested: readonly string[] | undefined): Scope | null {
-  if (!requested || requested.length === 0) return DEFAULT_SCOPE;
-  if (requested.some((scope) => !(SCOPES as readonly string[]).includes(scope))) return null;
-  return requested.includes('all') ? 'all' : 'read';
-}
-
-/** The scope a refresh may give: the granted one, or a narrower one; null when it asks for more (or for nonsense). */
-export function refreshedScope(granted: Scope, requested: readonly string[] | undefined): Scope | null {
-  if (!requested || requested.length === 0) return granted;
-  const asked = grantedScope(requested);
-  return asked === 'read' || asked === granted ? asked : null;
-}
+import type { AuthorizationCodeStore } from '../oauth/authorization-codes.js';
+import { DEFAULT_SCOPE, type Scope } from './scopes.js';
 
 /** What is stored of an issued token: digests only, never the token itself. */
 export interface TokenRecord {
@@ -114,9 +96,7 @@ export interface IssuedToken {
   created_at: number;
 }
 
-export const DEFAULT_TOKEN_LIFETIME_SECONDS = 86_400;
-export const DEFAULT_REFRESH_LIFETIME_SECONDS = 30 * 86_400;
-
+/** How long issued tokens live, in seconds: the configuration's, given by the composition root. */
 export interface TokenLifetimes {
   accessSeconds: number;
   refreshSeconds: number;

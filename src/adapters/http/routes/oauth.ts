@@ -6,7 +6,8 @@ import OAuth2Server, {
   Response as OAuthResponse,
 } from '@node-oauth/oauth2-server';
 import type { UseCases } from '../../../application/use-cases.js';
-import { type IssuedToken, type Scope, grantedScope, refreshedScope } from '../../../application/tokens/access-tokens.js';
+import type { IssuedToken } from '../../../application/tokens/access-tokens.js';
+import { type Scope, grantedScope, refreshedScope } from '../../../application/tokens/scopes.js';
 import { DomainError } from '../../../domain/shared/errors.js';
 import type { Params } from '../params.js';
 import { z } from 'zod';

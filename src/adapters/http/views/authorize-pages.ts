@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AuthorizationRequest } from '../../../application/oauth/authorization.js';
-import type { Scope } from '../../../application/tokens/access-tokens.js';
+import type { Scope } from '../../../application/tokens/scopes.js';
 import { html, SafeHtml } from './html.js';
 
 /**

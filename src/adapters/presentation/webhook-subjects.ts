@@ -1,7 +1,7 @@
 import type { ReplyReadModel, TopicReadModel, UserReadModel } from '../../application/read-models.js';
 import type { WebhookSubjects } from '../../application/webhooks/webhooks.js';
 import type { WebhookEvent } from '../../domain/events.js';
-import type { Wire } from '../presentation/wire.js';
+import type { Wire } from './wire.js';
 
 /**
  * The `data` of a delivery (contract §13): the Topic, Reply or User as the API shows it to someone signed out
