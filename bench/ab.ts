@@ -10,12 +10,10 @@
  *
  * A write: `--method POST --path '/api/v3/topics/{id}/replies' --id-max 100000 --body '{"body":"…"}'` with a token header.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
-import { freePort } from '../src/adapters/persistence/embedded-postgres.js';
 import { readArgs } from './args.js';
-import { cpuMicros } from './proc.js';
-import { median } from './median.js';
+import { type AbFigures, printAbRound, printAbSummary } from './report.js';
+import { type RunningServer, startServer } from './servers.js';
 
 const USAGE =
   'usage: BENCH_DATABASE_URL=… npm run bench:ab -- --a <entry.js> --b <entry.js> [--path p]… [--header h]… ' +
@@ -51,43 +49,9 @@ const headers = Object.fromEntries(
 );
 const extraEnv = Object.fromEntries(args.env.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
 
-async function start(entry: string): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const port = await freePort();
-  const [command, commandArgs] = args['server-cpus']
-    ? ['taskset', ['-c', args['server-cpus'], process.execPath, entry]]
-    : [process.execPath, [entry]];
-  const child: ChildProcess = spawn(command, commandArgs, {
-    env: {
-      ...process.env,
-      ...extraEnv,
-      DATABASE_URL: process.env.BENCH_DATABASE_URL,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      // The load comes from one address and one token: limits high enough never to bite, still counted.
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-      RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000000',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  return {
-    url,
-    pid: child.pid!,
-    stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))),
-  };
-}
-
 /** One load run: requests/s, p99, errors, bytes per response, and the server's CPU time per request. */
-async function load(server: { url: string; pid: number }, duration: number) {
-  const cpuBefore = await cpuMicros(server.pid);
+async function load(server: RunningServer, duration: number): Promise<AbFigures> {
+  const cpuBefore = await server.cpuMicros();
   const idMax = Number(args['id-max']);
   const request: autocannon.Request = {
     method: args.method as autocannon.Request['method'],
@@ -102,7 +66,7 @@ async function load(server: { url: string; pid: number }, duration: number) {
     duration,
     requests: [request],
   });
-  const cpu = (await cpuMicros(server.pid)) - cpuBefore;
+  const cpu = (await server.cpuMicros()) - cpuBefore;
   return {
     rps: result.requests.average,
     p99: result.latency.p99,
@@ -112,23 +76,20 @@ async function load(server: { url: string; pid: number }, duration: number) {
   };
 }
 
+const start = (entry: string) =>
+  startServer(entry, process.env.BENCH_DATABASE_URL!, { env: extraEnv, cpus: args['server-cpus'] });
 const servers = { a: await start(args.a), b: await start(args.b) };
 try {
   for (const server of Object.values(servers)) await load(server, 2); // warm-up
-  const rps: Record<'a' | 'b', number[]> = { a: [], b: [] };
-  const cpu: Record<'a' | 'b', number[]> = { a: [], b: [] };
+  const rounds: Record<'a' | 'b', AbFigures[]> = { a: [], b: [] };
   for (let round = 1; round <= Number(args.rounds); round++) {
     for (const name of ['a', 'b'] as const) {
       const measured = await load(servers[name], Number(args.duration));
-      rps[name].push(measured.rps);
-      cpu[name].push(measured.cpuMicrosPerRequest);
-      console.log(`round ${round} ${name.toUpperCase()}: ${JSON.stringify(measured)}`);
+      rounds[name].push(measured);
+      printAbRound(round, name, measured);
     }
   }
-  const [a, b] = [median(rps.a), median(rps.b)];
-  const [cpuA, cpuB] = [median(cpu.a), median(cpu.b)];
-  console.log(`median requests/s: A ${a.toFixed(0)}, B ${b.toFixed(0)}; B/A = ${(b / a).toFixed(3)}`);
-  console.log(`median server CPU per request: A ${cpuA} µs, B ${cpuB} µs; B/A = ${(cpuB / cpuA).toFixed(3)}`);
+  printAbSummary(rounds);
 } finally {
   await Promise.all(Object.values(servers).map((server) => server.stop()));
 }

@@ -6,24 +6,19 @@
  *   npm run bench -- --sizes 10000,100000 --duration 10 --connections 32
  */
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import Table from 'cli-table3';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { buildContainer, useCasesOf } from '../src/container.js';
-import { EmbeddedPostgres, freePort } from '../src/adapters/persistence/embedded-postgres.js';
+import { EmbeddedPostgres } from '../src/adapters/persistence/embedded-postgres.js';
 import { connect, migrate } from '../src/adapters/persistence/orm.js';
 import { readArgs } from './args.js';
-import { treeCpuMicros, treeRssMb } from './proc.js';
 import { measureLive, type LiveFigures } from './live.js';
 import { measureMixed, type MixedFigures } from './mixed.js';
 import type { SeedPlan } from '../src/application/maintenance/seed.js';
 import { replyText } from './reply-text.js';
-import { median } from './median.js';
+import { type Measurement, medians, report, type ScenarioTarget } from './report.js';
+import { REFERENCE_ENTRY, type RunningServer, SERVICE_ENTRY, startServer } from './servers.js';
 
 const args = readArgs(
   {
@@ -77,11 +72,8 @@ interface Scenario {
   name: string;
   /** Compared with the reference server (bench/reference-server.ts serves these). */
   reference: boolean;
-  /**
-   * The targets held (each if given): at least `throughput` times the reference's requests/s and a p99 at most
-   * `p99` times its p99 (issue 18), a p99 of at most `p99Ms` (issue 14).
-   */
-  target: { throughput?: number; p99?: number; p99Ms?: number } | null;
+  /** The targets it holds (report.ts). */
+  target: ScenarioTarget | null;
   /** For a cached scenario: the scenario of the same read that the cache does not serve (issue 18 asks both). */
   uncached?: string;
   request(fixtures: Fixtures): autocannon.Request;
@@ -194,32 +186,6 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-function targetText(target: NonNullable<Scenario['target']>): string {
-  const parts = [
-    target.throughput === undefined ? null : `≥ ${target.throughput}`,
-    target.p99 === undefined ? null : `p99 ≤ ${target.p99}×`,
-    target.p99Ms === undefined ? null : `p99 ≤ ${target.p99Ms} ms`,
-  ];
-  return parts.filter(Boolean).join(', ');
-}
-
-interface Measurement {
-  size: number;
-  scenario: string;
-  server: 'forum' | 'reference';
-  /** The service's WEB_CONCURRENCY (1 for the reference). */
-  processes: number;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  rssMb: number;
-  /** Server process CPU time (user + system) per request: the cost of our code path, apart from the database's. */
-  cpuMicrosPerRequest: number;
-  /** With `--rounds`: each round's figures, of which the ones above are the medians. */
-  rounds?: { requestsPerSecond: number; p99: number }[];
-}
-
 /** Embedded clusters this run started or used: stopped at the end unless something else still uses them. */
 const clusters: EmbeddedPostgres[] = [];
 
@@ -229,6 +195,8 @@ const LIVE = 'live: 1,000 streams and a webhook under reply load';
 const MIXED = 'mixed: 90 % reads, 10 % writes, 64 connections';
 /** One stream per seed user (the default seed has 1,000). */
 const STREAMS = 1_000;
+/** Private addresses allowed: the live scenario's webhook receiver listens on 127.0.0.1. */
+const PRIVATE_WEBHOOKS = { WEBHOOKS_ALLOW_PRIVATE: 'true' };
 
 async function main(): Promise<void> {
   const measurements: Measurement[] = [];
@@ -252,7 +220,7 @@ async function main(): Promise<void> {
     for (const { phaseScenarios, last } of turns) {
       const referenceScenarios = phaseScenarios.filter((s) => s.reference);
       if (referenceScenarios.length > 0) {
-        const reference = await startServer('dist/bench/reference-server.js', url);
+        const reference = await startServer(REFERENCE_ENTRY, url, { env: PRIVATE_WEBHOOKS });
         try {
           for (const scenario of referenceScenarios) {
             measurements.push(await measure(size, scenario, 'reference', 1, reference, fixtures));
@@ -265,7 +233,9 @@ async function main(): Promise<void> {
         const runsLive = last && processes === processCounts[0] && selected(LIVE);
         const runsMixed = last && processes === processCounts[0] && selected(MIXED);
         if (phaseScenarios.length === 0 && !runsLive && !runsMixed) continue;
-        const ours = await startServer('dist/src/main.js', url, { WEB_CONCURRENCY: String(processes) });
+        const ours = await startServer(SERVICE_ENTRY, url, {
+          env: { ...PRIVATE_WEBHOOKS, WEB_CONCURRENCY: String(processes) },
+        });
         try {
           for (const scenario of phaseScenarios) {
             measurements.push(await measure(size, scenario, 'forum', processes, ours, fixtures));
@@ -295,7 +265,14 @@ async function main(): Promise<void> {
       }
     }
   }
-  report(medians(measurements), live, mixed);
+  report(medians(measurements), live, mixed, {
+    scenarios: SCENARIOS,
+    sizes,
+    processCounts,
+    settings: { sizes, duration, warmup, connections, rounds },
+    out: args.out,
+    names: { live: LIVE, mixed: MIXED },
+  });
   for (const cluster of clusters) await cluster.stopUnlessLeased();
 }
 
@@ -409,49 +386,6 @@ async function streamUsers(url: string, count: number): Promise<{ login: string;
   }
 }
 
-interface RunningServer {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-async function startServer(entry: string, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [entry], {
-    // Private addresses allowed: the live scenario's webhook receiver listens on 127.0.0.1.
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      // The load comes from one address and one token: limits high enough never to bite, still counted.
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-      RATE_LIMIT_PER_ADDRESS_PER_MINUTE: '1000000000',
-      WEBHOOKS_ALLOW_PRIVATE: 'true',
-      ...extraEnv,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  return {
-    url,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
 async function measure(
   size: number,
   scenario: Scenario,
@@ -462,9 +396,9 @@ async function measure(
 ) {
   const options = { url: target.url, connections, requests: [scenario.request(fixtures)] };
   await autocannon({ ...options, duration: warmup });
-  const cpuBefore = await treeCpuMicros(target.pid);
+  const cpuBefore = await target.cpuMicros();
   const result = await autocannon({ ...options, duration });
-  const cpuUsed = (await treeCpuMicros(target.pid)) - cpuBefore;
+  const cpuUsed = (await target.cpuMicros()) - cpuBefore;
   const measurement: Measurement = {
     size,
     scenario: scenario.name,
@@ -474,228 +408,13 @@ async function measure(
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
-    rssMb: await treeRssMb(target.pid),
+    rssMb: await target.rssMb(),
     cpuMicrosPerRequest: Math.round(cpuUsed / Math.max(result.requests.total, 1)),
   };
   console.error(
     `${size} ${server.padEnd(9)} ${scenario.name.padEnd(34)} ${measurement.requestsPerSecond} req/s, p99 ${measurement.p99} ms`,
   );
   return measurement;
-}
-
-/** One measurement per size, scenario, server and process count: the median of its rounds (errors summed). */
-function medians(measurements: Measurement[]): Measurement[] {
-  const groups = new Map<string, Measurement[]>();
-  for (const m of measurements) {
-    const key = `${m.size}|${m.scenario}|${m.server}|${m.processes}`;
-    groups.set(key, [...(groups.get(key) ?? []), m]);
-  }
-  return [...groups.values()].map((group) => {
-    const of = (field: 'requestsPerSecond' | 'p50' | 'p99' | 'rssMb' | 'cpuMicrosPerRequest') =>
-      median(group.map((m) => m[field]));
-    return {
-      ...group[0]!,
-      requestsPerSecond: of('requestsPerSecond'),
-      p50: of('p50'),
-      p99: of('p99'),
-      rssMb: of('rssMb'),
-      cpuMicrosPerRequest: of('cpuMicrosPerRequest'),
-      errors: group.reduce((sum, m) => sum + m.errors, 0),
-      rounds: group.map(({ requestsPerSecond, p99 }) => ({ requestsPerSecond, p99 })),
-    };
-  });
-}
-
-function report(
-  measurements: Measurement[],
-  live: { size: number; figures: LiveFigures }[],
-  mixed: { size: number; figures: MixedFigures; corrected: Record<string, number> }[],
-): void {
-  const table = new Table({
-    head: [
-      'topics',
-      'scenario',
-      'procs',
-      'req/s',
-      'p50 ms',
-      'p99 ms',
-      'errors',
-      'RSS MB',
-      'CPU µs/req',
-      'req/s per core',
-      'ref req/s',
-      'ref p99',
-      'ref CPU µs/req',
-      'req/s ratio',
-      'p99 ratio',
-      'target',
-    ],
-    style: { head: [], border: [] },
-  });
-  const rows: unknown[] = [];
-  for (const ours of measurements.filter((m) => m.server === 'forum')) {
-    const ref = measurements.find((m) => m.server === 'reference' && m.size === ours.size && m.scenario === ours.scenario);
-    const scenario = SCENARIOS.find((s) => s.name === ours.scenario)!;
-    const throughputRatio = ref ? ours.requestsPerSecond / ref.requestsPerSecond : null;
-    const p99Ratio = ref ? ours.p99 / Math.max(ref.p99, 1) : null;
-    const target = scenario.target;
-    const met =
-      target && ours.processes === processCounts[0] && throughputRatio !== null && p99Ratio !== null
-        ? (target.throughput === undefined || throughputRatio >= target.throughput) &&
-          (target.p99 === undefined || p99Ratio <= target.p99) &&
-          (target.p99Ms === undefined || ours.p99 <= target.p99Ms)
-        : null;
-    rows.push({ ...ours, reference: ref ?? null, throughputRatio, p99Ratio, targetMet: met });
-    table.push([
-      ours.size,
-      ours.scenario,
-      ours.processes,
-      ours.requestsPerSecond,
-      ours.p50,
-      ours.p99,
-      ours.errors,
-      ours.rssMb,
-      ours.cpuMicrosPerRequest,
-      // What one core of the service's own CPU serves (the database's CPU is apart): capacity, not a speed-up.
-      Math.round(1_000_000 / Math.max(ours.cpuMicrosPerRequest, 1)),
-      ref?.requestsPerSecond ?? '',
-      ref?.p99 ?? '',
-      ref?.cpuMicrosPerRequest ?? '',
-      throughputRatio?.toFixed(2) ?? '',
-      p99Ratio?.toFixed(2) ?? '',
-      met === null ? (ours.errors === 0 ? 'no errors' : 'ERRORS') : `${met ? 'met' : 'MISSED'} (${targetText(target!)})`,
-    ]);
-  }
-  console.log(table.toString());
-
-  const cache: unknown[] = [];
-  const forumRows = measurements.filter((m) => m.server === 'forum' && m.processes === processCounts[0]);
-  for (const cached of forumRows) {
-    const uncachedName = SCENARIOS.find((s) => s.name === cached.scenario)?.uncached;
-    const uncached = forumRows.find((m) => m.size === cached.size && m.scenario === uncachedName);
-    if (!uncached) continue;
-    const ratio = cached.requestsPerSecond / uncached.requestsPerSecond;
-    cache.push({ size: cached.size, cached: cached.scenario, uncached: uncached.scenario, ratio });
-    console.log(
-      `front-page cache at ${cached.size}: ${cached.scenario} ${cached.requestsPerSecond} req/s, ${uncached.scenario} ` +
-        `${uncached.requestsPerSecond} req/s: ${ratio.toFixed(2)}× the uncached path`,
-    );
-  }
-
-  const scaling: unknown[] = [];
-  if (sizes.length > 1) {
-    const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
-    const scale = new Table({
-      head: ['scenario', `req/s at ${small}`, `req/s at ${large}`, 'change', 'target (≥ -15 %)'],
-      style: { head: [], border: [] },
-    });
-    for (const scenario of new Set(measurements.map((m) => m.scenario))) {
-      const at = (size: number) =>
-        measurements.find(
-          (m) => m.server === 'forum' && m.processes === processCounts[0] && m.size === size && m.scenario === scenario,
-        );
-      const [a, b] = [at(small), at(large)];
-      if (!a || !b) continue;
-      const change = b.requestsPerSecond / a.requestsPerSecond - 1;
-      scaling.push({ scenario, small: a.requestsPerSecond, large: b.requestsPerSecond, change });
-      scale.push([
-        scenario,
-        a.requestsPerSecond,
-        b.requestsPerSecond,
-        `${(change * 100).toFixed(1)} %`,
-        change >= -0.15 ? 'met' : 'MISSED',
-      ]);
-    }
-    console.log(scale.toString());
-  }
-
-  if (live.length > 0) {
-    const liveTable = new Table({
-      head: [
-        'topics',
-        'streams',
-        'RSS KB/stream',
-        'idle CPU ms/10 s',
-        'reply load',
-        'replies/s',
-        'reply p99 ms',
-        'stream delay p50/p99/max ms',
-        'webhook delay p50/p99/max ms',
-        'probes',
-      ],
-      style: { head: [], border: [] },
-    });
-    const span = (p: { p50: number; p99: number; max: number } | null) => (p ? `${p.p50} / ${p.p99} / ${p.max}` : '');
-    for (const { size, figures } of live) {
-      for (const [i, phase] of figures.phases.entries()) {
-        liveTable.push([
-          i === 0 ? size : '',
-          i === 0 ? figures.streams : '',
-          i === 0 ? figures.rssKbPerStream : '',
-          i === 0 ? figures.idleCpuMsPer10s : '',
-          phase.name,
-          phase.writesPerSecond,
-          phase.writeP99,
-          span(phase.streamDelayMs),
-          span(phase.webhookDelayMs),
-          phase.probes,
-        ]);
-      }
-    }
-    console.log(`${LIVE} (delays from the write's response to the event)`);
-    console.log(liveTable.toString());
-  }
-
-  for (const { size, figures, corrected } of mixed) {
-    const mixedTable = new Table({
-      head: ['kind', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
-      style: { head: [], border: [] },
-    });
-    for (const kind of figures.kinds) {
-      mixedTable.push([
-        `${kind.write ? 'write' : 'read'}: ${kind.kind}`,
-        kind.requestsPerSecond,
-        kind.p50,
-        kind.p99,
-        kind.errors,
-      ]);
-    }
-    const wrong = Object.values(corrected).reduce((sum, count) => sum + count, 0);
-    console.log(`${MIXED}, ${size} topics: ${figures.requestsPerSecond} req/s in all`);
-    console.log(mixedTable.toString());
-    console.log(
-      wrong === 0 ? 'counters exact afterwards (a recount corrected nothing)' : `COUNTERS WRONG: ${JSON.stringify(corrected)}`,
-    );
-  }
-
-  const machine = {
-    cpus: os.cpus().length,
-    cpu: os.cpus()[0]?.model,
-    memoryGb: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-  };
-  const file = path.join(args.out, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  void mkdir(args.out, { recursive: true })
-    .then(() =>
-      writeFile(
-        file,
-        JSON.stringify(
-          {
-            date: new Date().toISOString(),
-            machine,
-            settings: { sizes, duration, warmup, connections, rounds },
-            rows,
-            cache,
-            scaling,
-            live,
-            mixed,
-          },
-          null,
-          2,
-        ),
-      ),
-    )
-    .then(() => console.error(`results written to ${file}`));
 }
 
 main().catch((error: unknown) => {

@@ -83,13 +83,11 @@ import { NotificationRepository } from './domain/notifications/notification-repo
 import { ReplyRepository } from './domain/replies/reply-repository.js';
 import { TopicRepository } from './domain/topics/topic-repository.js';
 import { UserRepository } from './domain/users/user-repository.js';
-import {
-  SqlNodeReadModel,
-  SqlNotificationReadModel,
-  SqlReplyReadModel,
-  SqlTopicReadModel,
-  SqlUserReadModel,
-} from './adapters/persistence/read-models.js';
+import { SqlNodeReadModel } from './adapters/persistence/read-models/nodes.js';
+import { SqlNotificationReadModel } from './adapters/persistence/read-models/notifications.js';
+import { SqlReplyReadModel } from './adapters/persistence/read-models/replies.js';
+import { SqlTopicReadModel } from './adapters/persistence/read-models/topics.js';
+import { SqlUserReadModel } from './adapters/persistence/read-models/users.js';
 import {
   MikroOrmNodeRepository,
   MikroOrmReplyRepository,

@@ -1,4 +1,8 @@
+import type { Context, Middleware, Next } from 'koa';
+import type { CallerRef } from '../../application/actor.js';
 import type { EventFeed, PublishedEvent } from '../../application/events.js';
+import { callerRefOf } from './auth.js';
+import { keepCompressed } from './compression.js';
 
 /**
  * A cached answer is served for at most this long after the read that made it began: the staleness rule (at most
@@ -91,4 +95,43 @@ export class FrontPageCache<Body = Buffer> {
     // Requests from now on read afresh rather than wait for a read that began before the change.
     this.filling.clear();
   }
+}
+
+/** What tells a topic list's pages apart: its type and node, and the page. */
+export interface TopicListPage {
+  type: string;
+  nodeId?: number | null;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * The key of the cached page that answers a topic list, or null when the list is read afresh: everyone signed out
+ * sees the same first pages, while a caller with a token (live or not) and any later page are read every time.
+ * `page` (the list's parameters) is read only for a caller signed out.
+ */
+export function frontPageKey(caller: CallerRef, page: () => TopicListPage): string | null {
+  if (!('actor' in caller) || caller.actor !== null) return null;
+  const { type, nodeId, offset, limit } = page();
+  return offset === 0 ? `${type}|${nodeId ?? ''}|${limit}` : null;
+}
+
+/**
+ * In front of the `GET /topics` route: a request the cache may answer (frontPageKey) is served from it as UTF-8
+ * bytes, which need no measuring or encoding per response and are compressed once for all the browsers that ask;
+ * on a miss the route answers, and its answer is what the cache keeps. Any other request goes on to the route.
+ * `page` reads the request's list parameters (as the route does); without a cache, every request goes on.
+ */
+export function servedFromFrontPage(cache: FrontPageCache | undefined, page: (ctx: Context) => TopicListPage): Middleware {
+  if (!cache) return (_ctx: Context, next: Next) => next();
+  return async (ctx: Context, next: Next) => {
+    const key = frontPageKey(callerRefOf(ctx), () => page(ctx));
+    if (key === null) return next();
+    const body = await cache.get(key, async () => {
+      await next();
+      return keepCompressed(Buffer.from(JSON.stringify(ctx.body)));
+    });
+    ctx.type = 'application/json';
+    ctx.body = body;
+  };
 }

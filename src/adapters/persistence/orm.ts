@@ -19,6 +19,7 @@ import { Migration20261124060000_rate_limits } from './migrations/Migration20261
 import { Migration20261124070000_unread_counts } from './migrations/Migration20261124070000_unread_counts.js';
 import { Migration20261124080000_search_functions } from './migrations/Migration20261124080000_search_functions.js';
 import { Migration20261125000000_search_text } from './migrations/Migration20261125000000_search_text.js';
+import { Migration20261126000000_search_functions_module } from './migrations/Migration20261126000000_search_functions_module.js';
 import { Migration20261126010000_notification_events } from './migrations/Migration20261126010000_notification_events.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
@@ -46,6 +47,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261124070000_unread_counts', class: Migration20261124070000_unread_counts },
   { name: 'Migration20261124080000_search_functions', class: Migration20261124080000_search_functions },
   { name: 'Migration20261125000000_search_text', class: Migration20261125000000_search_text },
+  { name: 'Migration20261126000000_search_functions_module', class: Migration20261126000000_search_functions_module },
   { name: 'Migration20261126010000_notification_events', class: Migration20261126010000_notification_events },
 ];
 

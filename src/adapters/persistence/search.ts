@@ -10,7 +10,7 @@ import type {
 } from '../../application/search/ports.js';
 import type { Sql } from './sql.js';
 import type { StagedRows } from './staged-rows.js';
-import { REPLY_COLUMNS, type ReplyRow, type TopicRow, replyView, topicColumns, topicView } from './read-models.js';
+import { REPLY_COLUMNS, type ReplyRow, type TopicRow, replyView, topicColumns, topicView } from './read-models/rows.js';
 import { type Timestamp, toDate } from './timestamps.js';
 
 /**
@@ -105,7 +105,7 @@ export function walkWindows(wanted: number): Windows {
 /**
  * A page of results, best first: topics whose title matches, then every other match (bodies of topics,
  * replies), newest first within each; each with its topic, its reply and the query's stems (for the marks).
- * The page's matches come from `search_page` (PL/pgSQL, migration 20261124080000), where each branch wants the
+ * The page's matches come from `search_page` (PL/pgSQL, search-functions.ts), where each branch wants the
  * newest `offset + limit` visible matches. A walk through the newest documents in `created_at` order (an
  * index-only scan of an index carrying the words) is exact as soon as it has that many: every document outside
  * it is older than all inside it. So a branch

@@ -10,8 +10,7 @@ import { type Params, IdPath, pathId, ReasonParam, ReasonQuery } from '../params
 import { OK, type Wire } from '../../presentation/wire.js';
 import { OkSchema, TopicDetailSchema, TopicMetaSchema, TopicSchema } from '../../presentation/schemas.js';
 import type { ApiDescription } from '../openapi/describe.js';
-import type { FrontPageCache } from '../front-page-cache.js';
-import { keepCompressed } from '../compression.js';
+import { type FrontPageCache, servedFromFrontPage } from '../front-page-cache.js';
 import { examples } from '../openapi/examples.js';
 
 const ListQuery = z.object({
@@ -39,6 +38,9 @@ const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
 export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string, frontPage?: FrontPageCache): Router {
   const router = new Router();
   const params = (ctx: { state: { params: Params } }) => ctx.state.params;
+  /** The list's parameters, read once a request (the front-page cache reads them too, before the route). */
+  const listQuery = (ctx: { state: { params: Params; listQuery?: z.output<typeof ListQuery> } }) =>
+    (ctx.state.listQuery ??= readAll(ListQuery, params(ctx)));
 
   async function detail(id: number, ctx: RouterContext) {
     const actor = await actorOf(ctx);
@@ -65,24 +67,16 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       },
       errors: [400, 404],
     },
+    servedFromFrontPage(frontPage, (ctx) => {
+      const query = listQuery(ctx);
+      return { type: query.type, nodeId: query.node_id, offset: query.offset, limit: query.limit };
+    }),
     async (ctx) => {
-      const query = readAll(ListQuery, params(ctx));
-      const caller = callerRefOf(ctx);
-      const list = async () => {
-        const input = { type: query.type, nodeId: query.node_id, offset: query.offset, limit: query.limit };
-        const { viewer, result: topics } = await app.listTopics.execute(caller, input);
-        identify(ctx, viewer);
-        return { topics: topics.map((topic) => wire.topic(topic, viewer)) };
-      };
-      if (frontPage && 'actor' in caller && caller.actor === null && query.offset === 0) {
-        // Everyone signed out sees the same first pages: served from the front-page cache as UTF-8 bytes, which
-        // need no measuring or encoding per response, and are compressed once for all the browsers that ask.
-        const key = `${query.type}|${query.node_id ?? ''}|${query.limit}`;
-        ctx.type = 'application/json';
-        ctx.body = await frontPage.get(key, async () => keepCompressed(Buffer.from(JSON.stringify(await list()))));
-        return;
-      }
-      ctx.body = await list();
+      const query = listQuery(ctx);
+      const input = { type: query.type, nodeId: query.node_id, offset: query.offset, limit: query.limit };
+      const { viewer, result: topics } = await app.listTopics.execute(callerRefOf(ctx), input);
+      identify(ctx, viewer);
+      ctx.body = { topics: topics.map((topic) => wire.topic(topic, viewer)) };
     },
   );
 

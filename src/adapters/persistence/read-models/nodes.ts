@@ -1,0 +1,19 @@
+import type { Sql } from '../sql.js';
+import type { NodeReadModel, NodeView } from '../../../application/read-models.js';
+import { NODE_COLUMNS, type NodeRow, nodeView } from './rows.js';
+
+/** Nodes: all of them, in their order, and one. */
+
+export class SqlNodeReadModel implements NodeReadModel {
+  constructor(private readonly sql: Sql) {}
+
+  async list(): Promise<NodeView[]> {
+    const rows = await this.sql.all<NodeRow>(`select ${NODE_COLUMNS} from nodes order by sort desc, id`);
+    return rows.map(nodeView);
+  }
+
+  async get(id: number): Promise<NodeView | null> {
+    const rows = await this.sql.all<NodeRow>(`select ${NODE_COLUMNS} from nodes where id = $1`, [id]);
+    return rows[0] ? nodeView(rows[0]) : null;
+  }
+}

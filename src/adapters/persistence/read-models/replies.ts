@@ -1,0 +1,71 @@
+import type { Sql } from '../sql.js';
+import type { Page, ReplyDetailView, ReplyPage, ReplyReadModel } from '../../../application/read-models.js';
+import type { CallerRef, Identified } from '../../../application/actor.js';
+import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, viewerOf } from '../callers.js';
+import { REPLY_COLUMNS, type ReplyRow, replyView } from './rows.js';
+
+/** Replies: a topic's page of them, one reply, a user's replies. */
+
+export class SqlReplyReadModel implements ReplyReadModel {
+  constructor(private readonly sql: Sql) {}
+
+  async listForTopic(
+    topicId: number,
+    page: { offset: number; limit: number },
+    caller: CallerRef,
+  ): Promise<Identified<ReplyPage | null>> {
+    // No row at all when the topic is not visible; one row without a reply when its page is empty.
+    const rows = await this.sql.all<Partial<ReplyRow & { liked: boolean }> & ViewerColumns>(
+      `with ${VIEWER_CTE}
+       select p.*, ${VIEWER_COLUMNS}
+       from topics t left join viewer v on true left join lateral (
+         select ${REPLY_COLUMNS},
+           exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = v.id) as liked
+         from replies r join users u on u.id = r.user_id
+         where r.topic_id = t.id
+         order by r.id
+         limit $7 offset $8) p on true
+       where t.id = $6 and t.deleted_at is null`,
+      [...callerParams(caller), topicId, page.limit, page.offset],
+    );
+    const viewer = viewerOf(rows[0]);
+    if (rows.length === 0) return { viewer, result: null };
+    const replies = rows.filter((row) => row.id != null) as (ReplyRow & { liked: boolean })[];
+    return {
+      viewer,
+      result: { replies: replies.map(replyView), likedReplyIds: replies.filter((row) => row.liked).map((row) => row.id) },
+    };
+  }
+
+  async detail(id: number): Promise<ReplyDetailView | null> {
+    const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
+      `select ${REPLY_COLUMNS}, t.title as topic_title
+       from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
+       where r.id = $1 and r.deleted_at is null and t.deleted_at is null`,
+      [id],
+    );
+    return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;
+  }
+
+  async detailInAnyState(id: number): Promise<ReplyDetailView | null> {
+    const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
+      `select ${REPLY_COLUMNS}, t.title as topic_title
+       from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
+       where r.id = $1`,
+      [id],
+    );
+    return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;
+  }
+
+  async byUser(userId: number, page: Page): Promise<ReplyDetailView[]> {
+    const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
+      `select ${REPLY_COLUMNS}, t.title as topic_title
+       from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
+       where r.user_id = $1 and r.deleted_at is null and r.action is null and t.deleted_at is null
+       order by r.id desc
+       limit $2 offset $3`,
+      [userId, page.limit, page.offset],
+    );
+    return rows.map((row) => ({ ...replyView(row), topicTitle: row.topic_title }));
+  }
+}

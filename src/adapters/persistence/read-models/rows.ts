@@ -1,0 +1,126 @@
+import type { NodeView, ReplyView, TopicView } from '../../../application/read-models.js';
+import { type Timestamp, toDate } from '../timestamps.js';
+
+/**
+ * The read side (this folder): one SQL statement per request, straight into views. Every value travels as a bound
+ * parameter; the only SQL chosen in code is from closed tables. Statements that show topics bind the viewer's id
+ * (or null) as `$1`: TOPIC_COLUMNS (topics.ts) reads it to tell whether the viewer's topic has replies from others.
+ *
+ * Here: the rows that more than one read shares (a topic, a reply, a node, wherever they appear: lists,
+ * notifications, search results), each as its column list, its row and its view.
+ */
+
+/** A topic's columns; `viewer` is the SQL for the viewing user's id (the author's abilities depend on it). */
+export const topicColumns = (viewer: string) => `
+  t.id, t.title, t.created_at, t.updated_at, t.replied_at, t.replies_count, t.node_id, n.name as node_name,
+  t.last_reply_user_id, t.last_reply_user_login, t.grade, t.likes_count, t.hits, t.lock_node, t.closed_at,
+  u.id as user_id, u.login as user_login, u.name as user_name,
+  case when t.user_id = ${viewer} then exists(
+    select 1 from replies r where r.topic_id = t.id and r.user_id <> t.user_id and r.action is null and r.deleted_at is null
+  ) else false end as has_replies_from_others`;
+
+export interface TopicRow {
+  id: number;
+  title: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  replied_at: Timestamp | null;
+  replies_count: number;
+  node_id: number;
+  node_name: string;
+  last_reply_user_id: number | null;
+  last_reply_user_login: string | null;
+  grade: 'normal' | 'excellent';
+  likes_count: number;
+  hits: number;
+  lock_node: boolean;
+  closed_at: Timestamp | null;
+  user_id: number;
+  user_login: string;
+  user_name: string | null;
+  has_replies_from_others: boolean;
+}
+
+export function topicView(row: TopicRow): TopicView {
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+    repliedAt: toDate(row.replied_at),
+    repliesCount: row.replies_count,
+    nodeId: row.node_id,
+    nodeName: row.node_name,
+    lastReplyUserId: row.last_reply_user_id,
+    lastReplyUserLogin: row.last_reply_user_login,
+    grade: row.grade,
+    likesCount: row.likes_count,
+    hits: row.hits,
+    lockNode: row.lock_node,
+    closedAt: toDate(row.closed_at),
+    user: { id: row.user_id, login: row.user_login, name: row.user_name },
+    hasRepliesFromOthers: row.has_replies_from_others,
+  };
+}
+
+export interface ReplyRow {
+  id: number;
+  topic_id: number;
+  body: string;
+  body_html: string;
+  action: ReplyView['action'];
+  likes_count: number;
+  liked_user_ids: number[];
+  deleted: boolean;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  user_id: number;
+  user_login: string;
+  user_name: string | null;
+}
+
+export const REPLY_COLUMNS = `
+  r.id, r.topic_id, r.body, r.body_html, r.action, r.likes_count, r.deleted_at is not null as deleted, r.created_at, r.updated_at,
+  u.id as user_id, u.login as user_login, u.name as user_name,
+  array(select l.user_id from likes l where l.target_type = 'reply' and l.target_id = r.id order by l.created_at, l.user_id)
+    as liked_user_ids`;
+
+export function replyView(row: ReplyRow): ReplyView {
+  return {
+    id: row.id,
+    topicId: row.topic_id,
+    body: row.body,
+    bodyHtml: row.body_html,
+    action: row.action,
+    likesCount: row.likes_count,
+    likedUserIds: row.liked_user_ids,
+    deleted: row.deleted,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+    user: { id: row.user_id, login: row.user_login, name: row.user_name },
+  };
+}
+
+export interface NodeRow {
+  id: number;
+  name: string;
+  summary: string;
+  sort: number;
+  topics_count: number;
+  hidden: boolean;
+  updated_at: Timestamp;
+}
+
+export const NODE_COLUMNS = 'id, name, summary, sort, topics_count, hidden, updated_at';
+
+export function nodeView(row: NodeRow): NodeView {
+  return {
+    id: row.id,
+    name: row.name,
+    summary: row.summary,
+    sort: row.sort,
+    topicsCount: row.topics_count,
+    hidden: row.hidden,
+    updatedAt: toDate(row.updated_at),
+  };
+}

@@ -1,0 +1,151 @@
+import type { Sql } from '../sql.js';
+import type {
+  Page,
+  ShownTopic,
+  TopicDetailView,
+  TopicListQuery,
+  TopicListType,
+  TopicReadModel,
+  TopicView,
+  TopicViewerMeta,
+  UserTopicOrder,
+} from '../../../application/read-models.js';
+import type { Viewer } from '../../../domain/users/role.js';
+import type { CallerRef, Identified } from '../../../application/actor.js';
+import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from '../callers.js';
+import { type TopicRow, topicColumns, topicView } from './rows.js';
+
+/** Topics: the lists, a user's topics and favorites, one topic (rows.ts has what other reads share of them). */
+
+/** With the viewer's id as the statement's first parameter. */
+export const TOPIC_COLUMNS = topicColumns('$1');
+
+const USER_TOPIC_ORDER: Record<UserTopicOrder, string> = {
+  recent: 't.id desc',
+  likes: 't.likes_count desc, t.id desc',
+  replies: 't.replies_count desc, t.id desc',
+};
+
+const LIST_SHAPES: Record<TopicListType, { where: string; orderBy: string }> = {
+  last_actived: { where: '', orderBy: 't.last_active_at desc, t.id desc' },
+  recent: { where: '', orderBy: 't.id desc' },
+  no_reply: { where: 'and t.replies_count = 0', orderBy: 't.last_active_at desc, t.id desc' },
+  popular: { where: 'and t.likes_count > 5', orderBy: 't.last_active_at desc, t.id desc' },
+  excellent: { where: "and t.grade = 'excellent'", orderBy: 't.id desc' },
+};
+
+export interface TopicDetailRow extends TopicRow {
+  body: string;
+  body_html: string;
+}
+
+export function topicDetailView(row: TopicDetailRow): TopicDetailView {
+  return { ...topicView(row), body: row.body, bodyHtml: row.body_html };
+}
+
+export class SqlTopicReadModel implements TopicReadModel {
+  constructor(private readonly sql: Sql) {}
+
+  async list(query: TopicListQuery, caller: CallerRef): Promise<Identified<TopicView[] | null>> {
+    const shape = LIST_SHAPES[query.type];
+    // $1–$5 the caller, $6 limit, $7 offset, $8 node (only when filtering by node).
+    const params: unknown[] = [...callerParams(caller), query.limit, query.offset];
+    let gate = '(select 1) gate';
+    let scope: string;
+    if (query.nodeId !== null) {
+      // No row at all when the node does not exist; one row without a topic when its page is empty.
+      gate = '(select 1 from nodes where id = $8) gate';
+      scope = 'and t.node_id = $8';
+      params.push(query.nodeId);
+    } else if (mayBeSignedIn(caller)) {
+      // A caller's blocks apply; a token that turned out not to be live lists as the signed-out do.
+      scope = `and (v.id is not null or not n.hidden)
+               and not exists (select 1 from node_blocks b where b.user_id = v.id and b.node_id = t.node_id)
+               and not exists (select 1 from user_blocks b where b.user_id = v.id and b.blocked_user_id = t.user_id)`;
+    } else {
+      scope = 'and not n.hidden';
+    }
+    const rows = await this.sql.all<Partial<TopicRow> & ViewerColumns>(
+      `with ${VIEWER_CTE}
+       select p.*, ${VIEWER_COLUMNS}
+       from ${gate} left join viewer v on true left join lateral (
+         select ${topicColumns('v.id')}
+         from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+         where t.deleted_at is null ${scope} ${shape.where}
+         order by ${shape.orderBy}
+         limit $6 offset $7) p on true`,
+      params,
+    );
+    const viewer = viewerOf(rows[0]);
+    if (rows.length === 0) return { viewer, result: null };
+    return { viewer, result: rows.filter((row) => row.id != null).map((row) => topicView(row as TopicRow)) };
+  }
+
+  async byUser(userId: number, order: UserTopicOrder, page: Page, viewer: Viewer | null): Promise<TopicView[]> {
+    const rows = await this.sql.all<TopicRow>(
+      `select ${TOPIC_COLUMNS}
+       from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+       where t.user_id = $2 and t.deleted_at is null
+       order by ${USER_TOPIC_ORDER[order]}
+       limit $3 offset $4`,
+      [viewer?.id ?? null, userId, page.limit, page.offset],
+    );
+    return rows.map(topicView);
+  }
+
+  async favoritesOf(userId: number, page: Page, viewer: Viewer | null): Promise<TopicView[]> {
+    const rows = await this.sql.all<TopicRow>(
+      `select ${TOPIC_COLUMNS}
+       from topic_favorites f join topics t on t.id = f.topic_id join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+       where f.user_id = $2 and t.deleted_at is null
+       order by f.created_at desc, t.id desc
+       limit $3 offset $4`,
+      [viewer?.id ?? null, userId, page.limit, page.offset],
+    );
+    return rows.map(topicView);
+  }
+
+  async detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null> {
+    const rows = await this.sql.all<TopicDetailRow>(
+      `select ${TOPIC_COLUMNS}, t.body, t.body_html
+       from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+       where t.id = $2 and t.deleted_at is null`,
+      [viewer?.id ?? null, id],
+    );
+    return rows[0] ? topicDetailView(rows[0]) : null;
+  }
+
+  async show(id: number, caller: CallerRef): Promise<Identified<ShownTopic | null>> {
+    const rows = await this.sql.all<Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns & { marked: number }>(
+      `with ${VIEWER_CTE},
+       t as (update topics set hits = hits + 1 where id = $6 and deleted_at is null returning *),
+       marked as (
+         update notifications set read_at = now(), updated_at = now()
+         where user_id = (select id from viewer) and topic_id = (select id from t) and read_at is null
+         returning 1)
+       select p.*, ${VIEWER_COLUMNS}, (select count(*)::int from marked) as marked
+       from (select 1) gate left join viewer v on true left join lateral (
+         select ${topicColumns('v.id')}, t.body, t.body_html,
+           exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = v.id) as followed,
+           exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = v.id) as liked,
+           exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = v.id) as favorited
+         from t join users u on u.id = t.user_id join nodes n on n.id = t.node_id) p on true`,
+      [...callerParams(caller), id],
+    );
+    const row = rows[0]!;
+    const viewer = viewerOf(row);
+    if (row.id == null) return { viewer, result: null };
+    const meta = { followed: row.followed!, liked: row.liked!, favorited: row.favorited! };
+    return { viewer, result: { topic: topicDetailView(row as TopicDetailRow), meta, markedRead: row.marked > 0 } };
+  }
+
+  async detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null> {
+    const rows = await this.sql.all<TopicDetailRow & { deleted: boolean }>(
+      `select ${TOPIC_COLUMNS}, t.body, t.body_html, t.deleted_at is not null as deleted
+       from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+       where t.id = $2`,
+      [null, id],
+    );
+    return rows[0] ? { topic: topicDetailView(rows[0]), deleted: rows[0].deleted } : null;
+  }
+}

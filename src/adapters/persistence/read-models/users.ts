@@ -1,0 +1,119 @@
+import type { Sql } from '../sql.js';
+import type {
+  FollowDirection,
+  Page,
+  UserDetailView,
+  UserReadModel,
+  UserRelationView,
+  UserView,
+} from '../../../application/read-models.js';
+import { couldBeLogin } from '../../../domain/users/user.js';
+import { type Timestamp, toDate } from '../timestamps.js';
+
+/** Users: profiles, relations between two users, follows, blocks, the most active. */
+
+interface UserRow {
+  id: number;
+  login: string;
+  name: string | null;
+  email: string;
+  role: UserDetailView['role'];
+  created_at: Timestamp;
+  topics_count: number;
+  replies_count: number;
+  followers_count: number;
+  following_count: number;
+  favorites_count: number;
+  location: string | null;
+  company: string | null;
+  twitter: string | null;
+  github: string | null;
+  website: string | null;
+  tagline: string | null;
+  bio: string | null;
+}
+
+const USER_COLUMNS = `id, login, name, email, role, created_at, topics_count, replies_count, followers_count, following_count,
+  favorites_count, location, company, twitter, github, website, tagline, bio`;
+
+function userDetailView(row: UserRow): UserDetailView {
+  return {
+    id: row.id,
+    login: row.login,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    createdAt: toDate(row.created_at),
+    topicsCount: row.topics_count,
+    repliesCount: row.replies_count,
+    followersCount: row.followers_count,
+    followingCount: row.following_count,
+    favoritesCount: row.favorites_count,
+    location: row.location,
+    company: row.company,
+    twitter: row.twitter,
+    github: row.github,
+    website: row.website,
+    tagline: row.tagline,
+    bio: row.bio,
+  };
+}
+
+export class SqlUserReadModel implements UserReadModel {
+  constructor(private readonly sql: Sql) {}
+
+  async byId(id: number): Promise<UserDetailView | null> {
+    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users where id = $1`, [id]);
+    return rows[0] ? userDetailView(rows[0]) : null;
+  }
+
+  async byLogin(login: string): Promise<UserDetailView | null> {
+    if (!couldBeLogin(login)) return null;
+    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users where lower(login) = lower($1)`, [login]);
+    return rows[0] ? userDetailView(rows[0]) : null;
+  }
+
+  async relation(viewerId: number, userId: number): Promise<UserRelationView> {
+    const rows = await this.sql.all<UserRelationView>(
+      `select exists(select 1 from user_follows where follower_id = $1 and followee_id = $2) as followed,
+              exists(select 1 from user_blocks where user_id = $1 and blocked_user_id = $2) as blocked`,
+      [viewerId, userId],
+    );
+    return rows[0]!;
+  }
+
+  async follows(userId: number, direction: FollowDirection, page: Page): Promise<UserView[]> {
+    const [listed, of] = direction === 'followers' ? ['follower_id', 'followee_id'] : ['followee_id', 'follower_id'];
+    return this.sql.all<UserView>(
+      `select u.id, u.login, u.name from user_follows f join users u on u.id = f.${listed}
+       where f.${of} = $1 order by f.created_at desc, u.id desc limit $2 offset $3`,
+      [userId, page.limit, page.offset],
+    );
+  }
+
+  async list(offset: number, limit: number): Promise<UserDetailView[]> {
+    const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users order by id limit $1 offset $2`, [limit, offset]);
+    return rows.map(userDetailView);
+  }
+
+  mostActive(since: Date, limit: number): Promise<UserView[]> {
+    return this.sql.all<UserView>(
+      `with recent as (
+         select user_id, sum(replies)::int as replies from user_reply_months
+         where month >= date_trunc('month', $1::timestamptz at time zone 'UTC')::date group by user_id)
+       select u.id, u.login, u.name from users u left join recent r on r.user_id = u.id
+       where u.role <> 'blocked' and u.login <> 'system'
+       order by coalesce(r.replies, 0) desc, u.topics_count desc, u.id
+       limit $2`,
+      [since, limit],
+    );
+  }
+
+  blockedBy(userId: number, page: Page): Promise<UserView[]> {
+    return this.sql.all<UserView>(
+      `select u.id, u.login, u.name from user_blocks b join users u on u.id = b.blocked_user_id
+       where b.user_id = $1 order by b.created_at, u.id limit $2 offset $3`,
+      [userId, page.limit, page.offset],
+    );
+  }
+}
