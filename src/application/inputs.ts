@@ -79,10 +79,18 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 /** The page size of most lists of the contract. */
 export const ListLimit = limit(1, 150, 20);
 
+/** The paging parameters of a list: `offset`, and `limit` by `limitSchema` (the contract's 1..150 unless the list says otherwise). */
+export function pageParams<L extends z.ZodType<number>>(limitSchema: L) {
+  return z.object({ offset: Offset, limit: limitSchema });
+}
+
 /** Reads `offset` and `limit` (by `limitSchema`, the contract's 1..150 unless the list says otherwise). */
 export function readPage(input: { offset?: unknown; limit?: unknown }, limitSchema: z.ZodType<number> = ListLimit): Page {
   return { offset: read(Offset, input.offset, 'offset'), limit: read(limitSchema, input.limit, 'limit') };
 }
+
+/** The paging parameters of most lists of the contract (`readAll(PageParams, input)` is a Page). */
+export const PageParams = pageParams(ListLimit);
 
 /** One of a closed set of words, in any case, where anything else (absent included) means `fallback`. */
 export function oneOfOr<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {

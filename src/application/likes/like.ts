@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { LIKE_TARGETS, type LikeRepository, type LikeTarget } from '../../domain/likes/like-repository.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
@@ -18,6 +19,8 @@ export interface LikeResult {
  * The counter moves atomically with the like row, so concurrent likes never lose a count.
  */
 export const LikeTargetInput = oneOf(LIKE_TARGETS);
+/** The parameters of a like, as they are read (and documented). */
+export const LikeParams = z.object({ obj_type: LikeTargetInput, obj_id: Id });
 
 export class LikeObject {
   constructor(
@@ -29,8 +32,8 @@ export class LikeObject {
 
   async execute(actor: Actor, input: { type?: RawParam; id?: RawParam }, like: boolean): Promise<LikeResult> {
     const user = requireUser(actor);
-    const type = read(LikeTargetInput, input.type, 'obj_type');
-    const id = read(Id, input.id, 'obj_id');
+    const type = read(LikeParams.shape.obj_type, input.type, 'obj_type');
+    const id = read(LikeParams.shape.obj_id, input.id, 'obj_id');
 
     return this.uow.run(async () => {
       const ownerId =

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
 import { DENIED, policy } from '../../domain/shared/policy.js';
 import { Reply } from '../../domain/replies/reply.js';
@@ -16,6 +17,9 @@ export interface CreatedReply {
   topicTitle: string;
   author: UserView;
 }
+
+/** The parameters of a new reply, as they are read (and documented): its Markdown body. */
+export const CreateReplyParams = z.object({ body: Text });
 
 export class CreateReply {
   constructor(
@@ -38,7 +42,7 @@ export class CreateReply {
     return this.uow.run(async () => {
       const target = await this.targets.find(input.topicId, user.id);
       if (!target) throw new NotFound('topic');
-      const body = read(Text, input.body, 'body');
+      const body = read(CreateReplyParams.shape.body, input.body, 'body');
       if (!policy.createReply(user)) throw new Forbidden(DENIED.createReply);
       if (target.topic.closed) throw new RuleViolated('Validation failed: Topic is closed and takes no new replies');
 
@@ -54,7 +58,7 @@ export class CreateReply {
   private renderIfValid(body: RawParam | undefined): RenderedMarkdown | null {
     let text: string;
     try {
-      text = read(Text, body, 'body');
+      text = read(CreateReplyParams.shape.body, body, 'body');
     } catch {
       return null;
     }

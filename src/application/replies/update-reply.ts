@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { Forbidden } from '../../domain/shared/errors.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
@@ -8,6 +9,9 @@ import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import { loadReply } from './load.js';
 import type { DomainEvents } from '../events.js';
 import { replyUpdated } from '../../domain/events.js';
+
+/** The parameters of a reply's update, as they are read (and documented): its new Markdown body. */
+export const UpdateReplyParams = z.object({ body: Text });
 
 export class UpdateReply {
   constructor(
@@ -25,7 +29,7 @@ export class UpdateReply {
     await this.uow.run(async () => {
       const { reply } = await loadReply(this.replies, this.topics, input.id);
       if (!policy.updateReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
-      const body = read(Text, input.body, 'body');
+      const body = read(UpdateReplyParams.shape.body, input.body, 'body');
       reply.edit(body, this.markdown.render(body).html, this.clock.now());
       await this.events.record(replyUpdated(reply));
     });

@@ -44,6 +44,23 @@ export interface Operation {
   oauthErrors?: boolean;
 }
 
+/** A description or an example of one parameter, for the document. */
+export type ParameterNote = { description?: string; example?: unknown };
+
+/**
+ * The schema the application reads an object of parameters with, as the document shows it: the same fields and
+ * the same validation (`.meta()` changes no check), with a description or an example added to some fields. A
+ * route documents its body or query this way, so that the document cannot say other than what is checked.
+ */
+export function documented<S extends z.ZodObject>(schema: S, notes: { [K in keyof S['shape']]?: ParameterNote }): S {
+  const fields = Object.entries(notes as Record<string, ParameterNote>).map(([name, note]) => {
+    const field = schema.shape[name] as z.ZodType | undefined;
+    if (!field) throw new Error(`documented: the schema has no field ${name}`);
+    return [name, field.meta(note)] as const;
+  });
+  return schema.extend(Object.fromEntries(fields)) as unknown as S;
+}
+
 /** The `error` names of contract §2, by status. */
 export const ERROR_NAMES: Record<ErrorStatus, readonly [string, ...string[]]> = {
   400: ['ParameterInvalid', 'RecordInvalid'],

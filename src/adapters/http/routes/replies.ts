@@ -1,20 +1,22 @@
 import Router, { type RouterContext } from '@koa/router';
 import { z } from 'zod';
-import { Id, Offset, readAll, readReason, Text } from '../../../application/inputs.js';
-import { LikeTargetInput } from '../../../application/likes/like.js';
-import { ReplyLimit } from '../../../application/replies/list-replies.js';
+import { readReason } from '../../../application/inputs.js';
+import { LikeParams } from '../../../application/likes/like.js';
+import { CreateReplyParams } from '../../../application/replies/create-reply.js';
+import { ListRepliesParams } from '../../../application/replies/list-replies.js';
+import { UpdateReplyParams } from '../../../application/replies/update-reply.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import { actorOf, callerRefOf, identify } from '../auth.js';
 import { type Params, IdPath, pathId, ReasonQuery } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
 import { LikeResultSchema, OkSchema, ReplyDetailSchema, ReplySchema } from '../../presentation/schemas.js';
-import type { ApiDescription } from '../openapi/describe.js';
+import { type ApiDescription, documented } from '../openapi/describe.js';
 import { examples } from '../openapi/examples.js';
 
-const PageQuery = z.object({ offset: Offset, limit: ReplyLimit });
-const ReplyBody = z.object({ body: Text.meta({ description: 'Markdown', example: 'Yes: `offset` and `limit`.' }) });
-const LikeParams = z.object({ obj_type: LikeTargetInput, obj_id: Id });
+const replyBody = { body: { description: 'Markdown', example: 'Yes: `offset` and `limit`.' } };
+const CreateReplyBody = documented(CreateReplyParams, replyBody);
+const UpdateReplyBody = documented(UpdateReplyParams, replyBody);
 const ReplyResponse = z.strictObject({ reply: ReplyDetailSchema });
 
 export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
@@ -38,7 +40,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       tag: 'Replies',
       access: 'public',
       params: IdPath,
-      query: PageQuery,
+      query: ListRepliesParams,
       response: {
         schema: z.strictObject({
           replies: z.array(ReplySchema),
@@ -50,8 +52,8 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       errors: [400, 404],
     },
     async (ctx) => {
-      const page = readAll(PageQuery, params(ctx));
-      const { viewer, result } = await app.listReplies.execute(callerRefOf(ctx), { topicId: pathId(ctx.params.id), ...page });
+      const input = { ...params(ctx), topicId: pathId(ctx.params.id) };
+      const { viewer, result } = await app.listReplies.execute(callerRefOf(ctx), input);
       identify(ctx, viewer);
       ctx.body = {
         replies: result.replies.map((reply) => wire.reply(reply, viewer)),
@@ -72,7 +74,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
       tag: 'Replies',
       access: 'user',
       params: IdPath,
-      body: { schema: ReplyBody, media: ['json', 'form'] },
+      body: { schema: CreateReplyBody, media: ['json', 'form'] },
       response: { schema: ReplyResponse, example: { reply: examples.replyDetail }, description: 'The new reply' },
       errors: [400, 403, 404],
     },
@@ -115,7 +117,7 @@ export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
         tag: 'Replies',
         access: 'user',
         params: IdPath,
-        body: { schema: ReplyBody, media: ['json', 'form'] },
+        body: { schema: UpdateReplyBody, media: ['json', 'form'] },
         response: { schema: ReplyResponse, example: { reply: examples.replyDetail }, description: 'The updated reply' },
         errors: [400, 403, 404],
       },
