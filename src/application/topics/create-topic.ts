@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { DENIED, policy } from '../../domain/shared/policy.js';
 import { Forbidden } from '../../domain/shared/errors.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
@@ -10,6 +11,9 @@ import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import type { TopicRelocation } from './relocation.js';
 import type { DomainEvents } from '../events.js';
 import { topicCreated } from '../../domain/events.js';
+
+/** The parameters of a new topic, as they are read (and documented), by the contract's names. */
+export const CreateTopicParams = z.object({ title: Text, body: Text, node_id: Id });
 
 export interface CreateTopicInput {
   title?: RawParam;
@@ -32,9 +36,9 @@ export class CreateTopic {
   /** Returns the new topic's id. Checks parameters before the permission, as the contract orders it. */
   async execute(actor: Actor, input: CreateTopicInput): Promise<number> {
     const user = requireUser(actor);
-    const title = read(Text, input.title, 'title');
-    const nodeId = read(Id, input.nodeId, 'node_id');
-    const body = read(Text, input.body, 'body');
+    const title = read(CreateTopicParams.shape.title, input.title, 'title');
+    const nodeId = read(CreateTopicParams.shape.node_id, input.nodeId, 'node_id');
+    const body = read(CreateTopicParams.shape.body, input.body, 'body');
     if (!policy.createTopic(user)) throw new Forbidden(DENIED.createTopic);
 
     return this.uow.run(async () => {

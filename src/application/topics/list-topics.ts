@@ -1,25 +1,33 @@
+import { z } from 'zod';
 import { NotFound } from '../../domain/shared/errors.js';
-import { oneOfOr, read, readPage } from '../inputs.js';
+import { Id, PageParams, maybe, oneOfOr } from '../inputs.js';
 import type { CallerRef, Identified } from '../actor.js';
-import type { TopicReadModel, TopicView } from '../read-models.js';
+import type { TopicListType, TopicReadModel, TopicView } from '../read-models.js';
 import { TOPIC_LIST_TYPES } from '../read-models.js';
 
+/** The list's parameters, read with ListTopicsParams. */
 export interface ListTopicsInput {
-  type?: unknown;
+  type: TopicListType;
   nodeId?: number | null;
-  offset?: unknown;
-  limit?: unknown;
+  offset: number;
+  limit: number;
 }
 
 /** The list type, in any case; an unknown type lists as the default, `last_actived` (contract §6). */
 export const TopicListTypeInput = oneOfOr(TOPIC_LIST_TYPES, 'last_actived');
+
+/**
+ * The parameters of `GET /topics`, by the contract's names, as they are read (and documented). The HTTP adapter
+ * reads them, once a request: its front-page cache keys its pages by them before the list is read.
+ */
+export const ListTopicsParams = z.object({ type: TopicListTypeInput, node_id: maybe(Id), ...PageParams.shape });
 
 /** A page of topics; the caller's blocks apply (contract §6). The node's existence is checked by the same read. */
 export class ListTopics {
   constructor(private readonly topics: TopicReadModel) {}
 
   async execute(caller: CallerRef, input: ListTopicsInput): Promise<Identified<TopicView[]>> {
-    const query = { type: read(TopicListTypeInput, input.type, 'type'), nodeId: input.nodeId ?? null, ...readPage(input) };
+    const query = { type: input.type, nodeId: input.nodeId ?? null, offset: input.offset, limit: input.limit };
     const { viewer, result } = await this.topics.list(query, caller);
     if (!result) throw new NotFound('node');
     return { viewer, result };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { Forbidden } from '../../domain/shared/errors.js';
 import { type RawParam, oneOf, read } from '../inputs.js';
 import { DENIED, policy } from '../../domain/shared/policy.js';
@@ -17,6 +18,8 @@ export const TOPIC_ACTIONS = ['excellent', 'unexcellent', 'normal', 'ban', 'clos
 export type TopicActionType = (typeof TOPIC_ACTIONS)[number];
 
 export const TopicActionInput = oneOf(TOPIC_ACTIONS);
+/** The parameters of a moderation action, as they are read (and documented); `reason` is read before. */
+export const TopicActionParams = z.object({ type: TopicActionInput });
 
 /**
  * The moderation actions of `POST /topics/:id/action` (and `/ban`, and forumctl): each changes the topic and, when
@@ -41,7 +44,7 @@ export class TopicAction {
     const user = requireUser(actor);
     await this.uow.run(async () => {
       const topic = await loadTopic(this.topics, id);
-      const action = read(TopicActionInput, type, 'type');
+      const action = read(TopicActionParams.shape.type, type, 'type');
       const before = moderatedFields(topic);
       const event = await this.apply(action, topic, user);
       if (!event) return;

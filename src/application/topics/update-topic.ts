@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { Forbidden } from '../../domain/shared/errors.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
@@ -8,6 +9,9 @@ import { loadTopic } from './load.js';
 import type { TopicRelocation } from './relocation.js';
 import type { DomainEvents } from '../events.js';
 import { topicUpdated } from '../../domain/events.js';
+
+/** The parameters of a topic's update, as the use case reads them (and the document shows them); `reason` is read before. */
+export const UpdateTopicParams = z.object({ title: Text, body: Text, node_id: Id });
 
 export interface UpdateTopicInput {
   id: number;
@@ -34,9 +38,9 @@ export class UpdateTopic {
     await this.uow.run(async () => {
       const topic = await loadTopic(this.topics, input.id);
       if (!policy.updateTopic(user, topic)) throw new Forbidden();
-      const title = read(Text, input.title, 'title');
-      const nodeId = read(Id, input.nodeId, 'node_id');
-      const body = read(Text, input.body, 'body');
+      const title = read(UpdateTopicParams.shape.title, input.title, 'title');
+      const nodeId = read(UpdateTopicParams.shape.node_id, input.nodeId, 'node_id');
+      const body = read(UpdateTopicParams.shape.body, input.body, 'body');
 
       const now = this.clock.now();
       topic.edit({ title, body, bodyHtml: this.markdown.render(body).html }, now);

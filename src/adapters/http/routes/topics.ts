@@ -1,36 +1,33 @@
 import Router, { type RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { NotFound } from '../../../domain/shared/errors.js';
-import { Id, ListLimit, maybe, Offset, readAll, readReason, Text } from '../../../application/inputs.js';
-import { TopicListTypeInput } from '../../../application/topics/list-topics.js';
-import { TopicActionInput } from '../../../application/topics/topic-action.js';
+import { readAll, readReason } from '../../../application/inputs.js';
+import { CreateTopicParams } from '../../../application/topics/create-topic.js';
+import { ListTopicsParams } from '../../../application/topics/list-topics.js';
+import { TopicActionParams } from '../../../application/topics/topic-action.js';
+import { UpdateTopicParams } from '../../../application/topics/update-topic.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { actorOf, callerRefOf, identify } from '../auth.js';
 import { type Params, IdPath, pathId, ReasonParam, ReasonQuery } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
 import { OkSchema, TopicDetailSchema, TopicMetaSchema, TopicSchema } from '../../presentation/schemas.js';
-import type { ApiDescription } from '../openapi/describe.js';
+import { type ApiDescription, documented } from '../openapi/describe.js';
 import { type FrontPageCache, servedFromFrontPage } from '../front-page-cache.js';
 import { examples } from '../openapi/examples.js';
 
-const ListQuery = z.object({
-  type: TopicListTypeInput.meta({ description: 'the ordering (an unknown one is last_actived)' }),
-  node_id: maybe(Id).meta({ description: 'only this node’s topics (hidden or not, without block filters)' }),
-  offset: Offset,
-  limit: ListLimit,
+const ListQuery = documented(ListTopicsParams, {
+  type: { description: 'the ordering (an unknown one is last_actived)' },
+  node_id: { description: 'only this node’s topics (hidden or not, without block filters)' },
 });
 
-const TopicBody = z.object({
-  title: Text.meta({ example: 'How do I paginate topics?' }),
-  body: Text.meta({
-    description: 'Markdown (raw HTML on the allow-list of contract §5 is kept)',
-    example: 'Is there an `offset`?',
-  }),
-  node_id: Id,
-});
-
-const ActionQuery = z.object({ type: TopicActionInput, reason: ReasonParam });
-const UpdateTopicBody = TopicBody.extend({ reason: ReasonParam });
+const topicBody = {
+  title: { example: 'How do I paginate topics?' },
+  body: { description: 'Markdown (raw HTML on the allow-list of contract §5 is kept)', example: 'Is there an `offset`?' },
+};
+const TopicBody = documented(CreateTopicParams, topicBody);
+/** `reason` is read by the route (readReason), like every moderation endpoint's. */
+const UpdateTopicBody = documented(UpdateTopicParams, topicBody).extend({ reason: ReasonParam });
+const ActionQuery = TopicActionParams.extend({ reason: ReasonParam });
 
 const TopicResponse = z.strictObject({ topic: TopicDetailSchema });
 const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
@@ -39,8 +36,8 @@ export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pre
   const router = new Router();
   const params = (ctx: { state: { params: Params } }) => ctx.state.params;
   /** The list's parameters, read once a request (the front-page cache reads them too, before the route). */
-  const listQuery = (ctx: { state: { params: Params; listQuery?: z.output<typeof ListQuery> } }) =>
-    (ctx.state.listQuery ??= readAll(ListQuery, params(ctx)));
+  const listQuery = (ctx: { state: { params: Params; listQuery?: z.output<typeof ListTopicsParams> } }) =>
+    (ctx.state.listQuery ??= readAll(ListTopicsParams, params(ctx)));
 
   async function detail(id: number, ctx: RouterContext) {
     const actor = await actorOf(ctx);
