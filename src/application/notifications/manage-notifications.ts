@@ -1,17 +1,21 @@
+import { z } from 'zod';
 import { NotFound } from '../../domain/shared/errors.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import { type Actor, type CallerRef, type Identified, requireUser } from '../actor.js';
-import { type RawParam, Ids, read, readPage } from '../inputs.js';
+import { type RawParam, Ids, PageParams, read, readAll } from '../inputs.js';
 import type { NotificationReadModel, NotificationView } from '../read-models.js';
 
 /** Every notification operation acts on the caller's own notifications only. */
+
+/** The parameters of marking notifications read, as they are read (and documented). */
+export const MarkReadParams = z.object({ ids: Ids });
 
 export class ListNotifications {
   constructor(private readonly notifications: NotificationReadModel) {}
 
   async execute(actor: Actor, input: { offset?: unknown; limit?: unknown }): Promise<NotificationView[]> {
     const user = requireUser(actor);
-    const page = readPage(input);
+    const page = readAll(PageParams, input);
     return this.notifications.list(user.id, page, user);
   }
 }
@@ -33,7 +37,7 @@ export class MarkNotificationsRead {
 
   async execute(actor: Actor, ids: RawParam): Promise<void> {
     const user = requireUser(actor);
-    const wanted = [...new Set(read(Ids, ids, 'ids'))];
+    const wanted = [...new Set(read(MarkReadParams.shape.ids, ids, 'ids'))];
     await this.notifications.markRead(user.id, wanted);
   }
 }

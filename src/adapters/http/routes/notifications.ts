@@ -1,19 +1,19 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { requireUser } from '../../../application/actor.js';
-import { Ids, ListLimit, MAX_ID, Offset, maybe, read, readAll, wholeNumber } from '../../../application/inputs.js';
+import { MAX_ID, PageParams, maybe, read, wholeNumber } from '../../../application/inputs.js';
+import { MarkReadParams } from '../../../application/notifications/manage-notifications.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { actorOf, callerRefOf, identify } from '../auth.js';
 import { type Params, IdPath, pathId } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
 import { NotificationSchema, OkSchema } from '../../presentation/schemas.js';
-import type { ApiDescription } from '../openapi/describe.js';
+import { type ApiDescription, documented } from '../openapi/describe.js';
 import { examples } from '../openapi/examples.js';
 import type { NotificationStreams } from '../notification-streams.js';
 
-const PageQuery = z.object({ offset: Offset, limit: ListLimit });
-const ReadBody = z.object({
-  ids: Ids.meta({ description: 'a JSON array, or repeated ids[]= or ids= form keys; other users’ ids are ignored' }),
+const ReadBody = documented(MarkReadParams, {
+  ids: { description: 'a JSON array, or repeated ids[]= or ids= form keys; other users’ ids are ignored' },
 });
 const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
 /** The id of the last notification a reconnecting client received (EventSource sends it as a header). */
@@ -73,7 +73,7 @@ export function notificationRoutes(
       description: 'Newest first, with the related records embedded by type (contract §5).',
       tag: 'Notifications',
       access: 'user',
-      query: PageQuery,
+      query: PageParams,
       response: {
         schema: z.strictObject({ notifications: z.array(NotificationSchema) }),
         example: { notifications: [examples.notification] },
@@ -82,10 +82,9 @@ export function notificationRoutes(
       errors: [400],
     },
     async (ctx) => {
-      // Authentication comes before the parameters (contract §2).
+      // Authentication comes before the parameters (contract §2): ListNotifications reads them after it.
       const user = requireUser(await actorOf(ctx));
-      const page = readAll(PageQuery, params(ctx));
-      const notifications = await app.listNotifications.execute(user, page);
+      const notifications = await app.listNotifications.execute(user, params(ctx));
       ctx.body = { notifications: notifications.map((notification) => wire.notification(notification, user)) };
     },
   );
