@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { NotFound } from '../../domain/shared/errors.js';
 import type { Actor } from '../actor.js';
 import type {
@@ -11,9 +12,12 @@ import type {
   UserView,
 } from '../read-models.js';
 import { USER_TOPIC_ORDERS } from '../read-models.js';
-import { oneOfOr, read, readPage } from '../inputs.js';
+import { PageParams, oneOfOr, read, readAll } from '../inputs.js';
 
-/** The lists of a user's profile (contract §7): offset and limit 1..150 like every list; an unknown login is 404. */
+/**
+ * The lists of a user's profile (contract §7): offset and limit 1..150 like every list (PageParams, read before
+ * the user); an unknown login is 404.
+ */
 
 export interface UserListInput {
   offset?: unknown;
@@ -21,7 +25,7 @@ export interface UserListInput {
 }
 
 async function resolve(users: UserReadModel, login: string, input: UserListInput): Promise<{ userId: number; page: Page }> {
-  const page = readPage(input);
+  const page = readAll(PageParams, input);
   const user = await users.byLogin(login);
   if (!user) throw new NotFound('user');
   return { userId: user.id, page };
@@ -29,6 +33,8 @@ async function resolve(users: UserReadModel, login: string, input: UserListInput
 
 /** The order of a user's topics; an unknown one lists by recency, as an unknown topic list type does. */
 export const UserTopicOrderInput = oneOfOr(USER_TOPIC_ORDERS, 'recent');
+/** The parameters of a user's topics, as they are read (and documented). */
+export const UserTopicsParams = z.object({ order: UserTopicOrderInput, ...PageParams.shape });
 
 export class ListUserTopics {
   constructor(
@@ -38,7 +44,7 @@ export class ListUserTopics {
 
   async execute(actor: Actor, login: string, input: UserListInput & { order?: unknown }): Promise<TopicView[]> {
     const { userId, page } = await resolve(this.users, login, input);
-    return this.topics.byUser(userId, read(UserTopicOrderInput, input.order, 'order'), page, actor);
+    return this.topics.byUser(userId, read(UserTopicsParams.shape.order, input.order, 'order'), page, actor);
   }
 }
 

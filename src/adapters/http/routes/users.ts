@@ -1,9 +1,9 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
 import { requireUser } from '../../../application/actor.js';
-import { ListLimit, Offset, readAll } from '../../../application/inputs.js';
-import { ActiveUsersLimit } from '../../../application/users/community.js';
-import { UserTopicOrderInput } from '../../../application/users/user-lists.js';
+import { PageParams } from '../../../application/inputs.js';
+import { ActiveUsersParams } from '../../../application/users/community.js';
+import { UserTopicsParams } from '../../../application/users/user-lists.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import { actorOf } from '../auth.js';
@@ -15,7 +15,6 @@ import { examples } from '../openapi/examples.js';
 
 const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
 const LoginPath = z.object({ login: z.string().meta({ description: 'a login, in any case', example: 'alice' }) });
-const PageQuery = z.object({ offset: Offset, limit: ListLimit });
 
 export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
@@ -48,7 +47,6 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
     );
   }
 
-  const ActiveQuery = z.object({ limit: ActiveUsersLimit });
   docs.route(
     router,
     prefix,
@@ -59,7 +57,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
       description: 'Most replies in the last twelve months (by calendar month), then most topics; blocked users left out.',
       tag: 'Users',
       access: 'public',
-      query: ActiveQuery,
+      query: ActiveUsersParams,
       response: {
         schema: z.strictObject({ users: z.array(UserSchema) }),
         example: { users: [examples.user] },
@@ -68,8 +66,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
       errors: [400],
     },
     async (ctx) => {
-      const { limit } = readAll(ActiveQuery, params(ctx));
-      ctx.body = { users: (await app.listActiveUsers.execute({ limit })).map((user) => wire.user(user)) };
+      ctx.body = { users: (await app.listActiveUsers.execute(params(ctx))).map((user) => wire.user(user)) };
     },
   );
 
@@ -84,7 +81,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
       tag: 'Users',
       access: 'user',
       params: LoginPath,
-      query: PageQuery,
+      query: PageParams,
       response: {
         schema: z.strictObject({ blocked: z.array(UserSchema) }),
         example: { blocked: [examples.user] },
@@ -94,12 +91,11 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
     },
     async (ctx) => {
       const actor = requireUser(await actorOf(ctx)); // authentication before parameters (contract §2)
-      const users = await app.listBlockedUsers.execute(actor, ctx.params.login!, readAll(PageQuery, params(ctx)));
+      const users = await app.listBlockedUsers.execute(actor, ctx.params.login!, params(ctx));
       ctx.body = { blocked: users.map((user) => wire.user(user)) };
     },
   );
 
-  const TopicsQuery = z.object({ order: UserTopicOrderInput, offset: Offset, limit: ListLimit });
   docs.route(
     router,
     prefix,
@@ -111,7 +107,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
       tag: 'Users',
       access: 'public',
       params: LoginPath,
-      query: TopicsQuery,
+      query: UserTopicsParams,
       response: {
         schema: z.strictObject({ topics: z.array(TopicSchema) }),
         example: { topics: [examples.topic] },
@@ -121,7 +117,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
     },
     async (ctx) => {
       const actor = await actorOf(ctx);
-      const topics = await app.listUserTopics.execute(actor, ctx.params.login!, readAll(TopicsQuery, params(ctx)));
+      const topics = await app.listUserTopics.execute(actor, ctx.params.login!, params(ctx));
       ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
     },
   );
@@ -137,7 +133,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
       tag: 'Users',
       access: 'public',
       params: LoginPath,
-      query: PageQuery,
+      query: PageParams,
       response: {
         schema: z.strictObject({ topics: z.array(TopicSchema) }),
         example: { topics: [examples.topic] },
@@ -147,7 +143,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
     },
     async (ctx) => {
       const actor = await actorOf(ctx);
-      const topics = await app.listUserFavorites.execute(actor, ctx.params.login!, readAll(PageQuery, params(ctx)));
+      const topics = await app.listUserFavorites.execute(actor, ctx.params.login!, params(ctx));
       ctx.body = { topics: topics.map((topic) => wire.topic(topic, actor)) };
     },
   );
@@ -163,7 +159,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
       tag: 'Users',
       access: 'public',
       params: LoginPath,
-      query: PageQuery,
+      query: PageParams,
       response: {
         schema: z.strictObject({ replies: z.array(ReplyDetailSchema) }),
         example: { replies: [examples.replyDetail] },
@@ -173,7 +169,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
     },
     async (ctx) => {
       const actor = await actorOf(ctx);
-      const replies = await app.listUserReplies.execute(ctx.params.login!, readAll(PageQuery, params(ctx)));
+      const replies = await app.listUserReplies.execute(ctx.params.login!, params(ctx));
       ctx.body = { replies: replies.map((reply) => wire.replyDetail(reply, actor)) };
     },
   );
@@ -190,7 +186,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
         tag: 'Users',
         access: 'public',
         params: LoginPath,
-        query: PageQuery,
+        query: PageParams,
         response: {
           schema: z.strictObject({ [direction]: z.array(UserSchema) }),
           example: { [direction]: [examples.user] },
@@ -199,7 +195,7 @@ export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pref
         errors: [400, 404],
       },
       async (ctx) => {
-        const users = await app.listFollows.execute(ctx.params.login!, direction, readAll(PageQuery, params(ctx)));
+        const users = await app.listFollows.execute(ctx.params.login!, direction, params(ctx));
         ctx.body = { [direction]: users.map((user) => wire.user(user)) };
       },
     );
