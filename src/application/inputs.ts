@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { InvalidInput } from '../domain/shared/errors.js';
-import type { Page } from './read-models.js';
 
 /**
  * The one vocabulary for values that come in from outside (HTTP query strings, forms and JSON bodies, forumctl's
@@ -82,11 +81,6 @@ export const ListLimit = limit(1, 150, 20);
 /** The paging parameters of a list: `offset`, and `limit` by `limitSchema` (the contract's 1..150 unless the list says otherwise). */
 export function pageParams<L extends z.ZodType<number>>(limitSchema: L) {
   return z.object({ offset: Offset, limit: limitSchema });
-}
-
-/** Reads `offset` and `limit` (by `limitSchema`, the contract's 1..150 unless the list says otherwise). */
-export function readPage(input: { offset?: unknown; limit?: unknown }, limitSchema: z.ZodType<number> = ListLimit): Page {
-  return { offset: read(Offset, input.offset, 'offset'), limit: read(limitSchema, input.limit, 'limit') };
 }
 
 /** The paging parameters of most lists of the contract (`readAll(PageParams, input)` is a Page). */

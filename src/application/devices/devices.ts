@@ -19,8 +19,12 @@ export const DeviceTokenInput = Text.pipe(
   z.string().trim().min(1, { error: 'must not be blank' }).max(255, { error: 'must be at most 255 characters' }),
 );
 
+/** The parameters of `POST /devices` and `DELETE /devices`, as they are read (and documented). */
+export const DeviceParams = z.object({ platform: DevicePlatformInput, token: DeviceTokenInput });
+
 function device(input: { platform?: RawParam; token?: RawParam }): { platform: DevicePlatform; token: string } {
-  return { platform: read(DevicePlatformInput, input.platform, 'platform'), token: read(DeviceTokenInput, input.token, 'token') };
+  const { platform, token } = DeviceParams.shape;
+  return { platform: read(platform, input.platform, 'platform'), token: read(token, input.token, 'token') };
 }
 
 /** `POST /devices` and `DELETE /devices`: the caller's push devices. Idempotent both ways. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Actor } from '../actor.js';
-import { type RawParam, Text, limit, maybe, oneOf, read, readPage } from '../inputs.js';
+import { type RawParam, Text, limit, maybe, oneOf, pageParams, readAll } from '../inputs.js';
 import type { ReplyView, TopicView } from '../read-models.js';
 import { type HighlightPart, highlighter, readerText, resultHighlight } from './highlight.js';
 import { type HtmlText, SEARCH_TYPES, type SearchReadModel, type SearchType, type WordSegmenter } from './ports.js';
@@ -16,6 +16,8 @@ export const SearchText = Text.pipe(
     .refine((q) => q.trim() !== '', 'must not be blank')
     .refine((q) => q.length <= MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`),
 ).meta({ description: 'What to look for: words in any language (Chinese is cut into words)' });
+/** The parameters of `GET /search`, as they are read (and documented), in the order they are checked. */
+export const SearchParams = z.object({ q: SearchText, type: SearchTypeParam, ...pageParams(SearchLimit).shape });
 
 export interface SearchResult {
   type: SearchType;
@@ -39,9 +41,7 @@ export class SearchContent {
     actor: Actor,
     input: { q?: RawParam; type?: RawParam; offset?: RawParam; limit?: RawParam },
   ): Promise<SearchResult[]> {
-    const q = read(SearchText, input.q, 'q');
-    const type = read(SearchTypeParam, input.type, 'type') ?? null;
-    const page = readPage(input, SearchLimit);
+    const { q, type = null, ...page } = readAll(SearchParams, input);
     const words = this.segmenter.forQuery(q);
     const { hits, lexemes } = await this.index.find({ words, type, ...page }, actor);
     const highlight = highlighter(lexemes);

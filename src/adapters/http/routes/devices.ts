@@ -1,15 +1,14 @@
 import Router from '@koa/router';
-import { z } from 'zod';
-import { DevicePlatformInput, DeviceTokenInput } from '../../../application/devices/devices.js';
+import { DeviceParams } from '../../../application/devices/devices.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { actorOf } from '../auth.js';
 import type { Params } from '../params.js';
 import { OK } from '../../presentation/wire.js';
 import { OkSchema } from '../../presentation/schemas.js';
-import type { ApiDescription } from '../openapi/describe.js';
+import { type ApiDescription, documented } from '../openapi/describe.js';
 import { examples } from '../openapi/examples.js';
 
-const Device = z.object({ platform: DevicePlatformInput, token: DeviceTokenInput.meta({ example: 'a1b2c3d4e5f6' }) });
+const Device = documented(DeviceParams, { token: { example: 'a1b2c3d4e5f6' } });
 
 /** `POST /devices`, `DELETE /devices` (contract §7): the caller's push-notification devices. */
 export function deviceRoutes(app: UseCases, docs: ApiDescription, prefix: string): Router {

@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { Offset } from '../../../application/inputs.js';
-import { SearchLimit, SearchText, SearchTypeParam } from '../../../application/search/search.js';
+import { SearchParams } from '../../../application/search/search.js';
 import type { UseCases } from '../../../application/use-cases.js';
 import { actorOf } from '../auth.js';
 import type { Params } from '../params.js';
@@ -9,8 +8,6 @@ import type { Wire } from '../../presentation/wire.js';
 import { SearchResultSchema } from '../../presentation/schemas.js';
 import type { ApiDescription } from '../openapi/describe.js';
 import { examples } from '../openapi/examples.js';
-
-const SearchQuery = z.object({ q: SearchText, type: SearchTypeParam, offset: Offset, limit: SearchLimit });
 
 export function searchRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
@@ -29,7 +26,7 @@ export function searchRoutes(app: UseCases, wire: Wire, docs: ApiDescription, pr
         'with a token, neither is content of the caller’s blocked nodes and users.',
       tag: 'Search',
       access: 'public',
-      query: SearchQuery,
+      query: SearchParams,
       response: {
         schema: z.strictObject({ results: z.array(SearchResultSchema) }),
         example: { results: [examples.search] },
