@@ -22,11 +22,20 @@ const blankIsAbsent = (value: unknown) => (value === '' || value === null ? unde
 
 const WHOLE_NUMBER = 'must be a whole number';
 
+/**
+ * What refinements check, as the OpenAPI document says it (JSON Schema patterns; a refinement itself is invisible
+ * to the document): text without NUL; text with something besides whitespace (`trim()`'s), and without NUL.
+ */
+export const NO_NUL_PATTERN = '^[^\\u0000]*$';
+export const NOT_BLANK_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+
 /** Text (titles, bodies, tokens): a string, never with NUL, which PostgreSQL text cannot hold. */
-export const Text = z.preprocess(
-  asText,
-  z.string({ error: 'must be a string' }).refine((text) => !text.includes('\u0000'), 'must not contain NUL characters'),
-);
+export const Text = z
+  .preprocess(
+    asText,
+    z.string({ error: 'must be a string' }).refine((text) => !text.includes('\u0000'), 'must not contain NUL characters'),
+  )
+  .meta({ pattern: NO_NUL_PATTERN });
 
 /** A record id: a positive whole number that fits PostgreSQL's integer. */
 export const Id = z.preprocess(
@@ -97,7 +106,7 @@ export function oneOfOr<const T extends readonly [string, ...string[]]>(values: 
 /** Why a moderator acted, kept by the audit log: optional text, at most 500 characters; blank is none. */
 export const Reason = maybe(
   Text.pipe(z.string().trim().max(500, { error: 'must be at most 500 characters' })).transform((text) => text || undefined),
-);
+).meta({ maxLength: 500 });
 
 /** A `reason` parameter as the use cases take it: the text, or null for none. */
 export function readReason(value: unknown): string | null {

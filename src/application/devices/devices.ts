@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type Actor, requireUser } from '../actor.js';
-import { type RawParam, Text, oneOf, read } from '../inputs.js';
+import { type RawParam, NOT_BLANK_PATTERN, Text, oneOf, read } from '../inputs.js';
 
 export const DEVICE_PLATFORMS = ['ios', 'android'] as const;
 export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
@@ -17,7 +17,7 @@ export const DevicePlatformInput = oneOf(DEVICE_PLATFORMS);
 /** A push token as the platforms issue them: up to 255 characters. */
 export const DeviceTokenInput = Text.pipe(
   z.string().trim().min(1, { error: 'must not be blank' }).max(255, { error: 'must be at most 255 characters' }),
-);
+).meta({ pattern: NOT_BLANK_PATTERN, maxLength: 255 });
 
 /** The parameters of `POST /devices` and `DELETE /devices`, as they are read (and documented). */
 export const DeviceParams = z.object({ platform: DevicePlatformInput, token: DeviceTokenInput });

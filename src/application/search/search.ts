@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Actor } from '../actor.js';
-import { type RawParam, Text, limit, maybe, oneOf, pageParams, readAll } from '../inputs.js';
+import { type RawParam, NOT_BLANK_PATTERN, Text, limit, maybe, oneOf, pageParams, readAll } from '../inputs.js';
 import type { ReplyView, TopicView } from '../read-models.js';
 import { type HighlightPart, highlighter, readerText, resultHighlight } from './highlight.js';
 import { type HtmlText, SEARCH_TYPES, type SearchReadModel, type SearchType, type WordSegmenter } from './ports.js';
@@ -15,7 +15,11 @@ export const SearchText = Text.pipe(
     .string()
     .refine((q) => q.trim() !== '', 'must not be blank')
     .refine((q) => q.length <= MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`),
-).meta({ description: 'What to look for: words in any language (Chinese is cut into words)' });
+).meta({
+  description: 'What to look for: words in any language (Chinese is cut into words)',
+  pattern: NOT_BLANK_PATTERN,
+  maxLength: MAX_QUERY_LENGTH,
+});
 /** The parameters of `GET /search`, as they are read (and documented), in the order they are checked. */
 export const SearchParams = z.object({ q: SearchText, type: SearchTypeParam, ...pageParams(SearchLimit).shape });
 

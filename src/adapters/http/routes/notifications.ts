@@ -13,7 +13,10 @@ import { examples } from '../openapi/examples.js';
 import type { NotificationStreams } from '../notification-streams.js';
 
 const ReadBody = documented(MarkReadParams, {
-  ids: { description: 'a JSON array, or repeated ids[]= or ids= form keys; other users’ ids are ignored' },
+  ids: {
+    description:
+      'a JSON array, or repeated ids[]= or ids= form keys (one id alone in a form: ids[]=); other users’ ids are ignored',
+  },
 });
 const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
 /** The id of the last notification a reconnecting client received (EventSource sends it as a header). */
