@@ -2,7 +2,16 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { api, makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { currentDocument } from '../support/openapi.js';
-import { parameter, resolve, type Schema, valid } from '../support/fuzz.js';
+import {
+  type ParameterObject,
+  type Schema,
+  documentOperations,
+  parameter,
+  queryString,
+  resolve,
+  valid,
+  withBody,
+} from '../support/fuzz.js';
 
 /**
  * Requests generated from the OpenAPI document, for every operation, valid and hostile, from anonymous and
@@ -12,22 +21,6 @@ import { parameter, resolve, type Schema, valid } from '../support/fuzz.js';
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
-
-interface ParameterObject {
-  name: string;
-  in: 'path' | 'query';
-  schema: Schema;
-}
-interface OperationObject {
-  parameters?: ParameterObject[];
-  requestBody?: { content: Record<string, { schema: Schema }> };
-  responses?: Record<string, unknown>;
-}
-interface Target {
-  method: string;
-  path: string;
-  operation: OperationObject;
-}
 
 describe('the API under generated requests (fast-check, from the OpenAPI document)', function () {
   this.timeout(Math.max(120_000, RUNS * 100));
@@ -51,18 +44,9 @@ describe('the API under generated requests (fast-check, from the OpenAPI documen
       loggedOut: 'Bearer null',
     };
 
-    const doc = currentDocument() as unknown as {
-      paths: Record<string, Record<string, OperationObject>>;
-      components: { schemas: Record<string, Schema> };
-    };
-    const components = doc.components.schemas;
+    const components = currentDocument().components.schemas as Record<string, Schema>;
     // A stream that opened never ends: test/http/notification-stream.test.ts covers its answers instead.
-    const streams = (operation: OperationObject) => JSON.stringify(operation.responses ?? {}).includes('text/event-stream');
-    const targets: Target[] = Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.entries(methods)
-        .filter(([, operation]) => !streams(operation))
-        .map(([method, operation]) => ({ method, path, operation })),
-    );
+    const targets = documentOperations(currentDocument());
 
     const values = (parameters: ParameterObject[]) =>
       fc.record(Object.fromEntries(parameters.map((p) => [p.name, parameter(p.schema, components)])));
@@ -106,15 +90,7 @@ describe('the API under generated requests (fast-check, from the OpenAPI documen
         let test = api()[target.method as 'get'](url);
         const authorization = callers[caller];
         if (authorization) test = test.set('Authorization', authorization);
-        const fields = Object.fromEntries(Object.entries((body ?? {}) as object).filter(([, value]) => value !== undefined));
-        if (media === 'application/json') test = test.send(fields);
-        else if (media === 'application/x-www-form-urlencoded') test = test.type('form').send(fields);
-        else if (media === 'multipart/form-data') {
-          const { file, ...rest } = fields as { file?: unknown };
-          test = test.attach('file', Buffer.from(String(file ?? '')), 'upload.png');
-          for (const [key, value] of Object.entries(rest)) test = test.field(key, String(value));
-        }
-        const res = await test;
+        const res = await withBody(test, media, body);
         sent++;
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         expect(res.status, `${target.method.toUpperCase()} ${url}: ${res.text?.slice(0, 200)}`).to.be.below(500);
@@ -128,15 +104,3 @@ describe('the API under generated requests (fast-check, from the OpenAPI documen
     if (process.env.FUZZ_REPORT) console.log(`statuses of ${sent} requests: ${JSON.stringify(statuses)}`);
   });
 });
-
-/** `?a=1&b=x`, with arrays as repeated keys and absent values left out. */
-function queryString(values: Record<string, unknown>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value])
-      search.append(key, typeof item === 'object' ? JSON.stringify(item) : String(item));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}

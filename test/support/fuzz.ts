@@ -1,12 +1,45 @@
 import fc from 'fast-check';
+import type supertest from 'supertest';
+import type { OpenApiDocument } from './openapi.js';
 
 /**
  * fast-check arbitraries made from the OpenAPI document's JSON Schemas: values a schema accepts, and values it
  * (or the service) should refuse. Enough of JSON Schema for what the document uses: $ref, anyOf/oneOf, enum,
- * const, type (one or several), numeric and length bounds, formats, objects, arrays.
+ * const, type (one or several), numeric and length bounds, patterns, formats, objects, arrays. And the document's
+ * operations, and requests made of their parameters, as the fuzzer and the documented-is-checked tests send them.
  */
 
 export type Schema = Record<string, unknown>;
+
+export interface ParameterObject {
+  name: string;
+  in: 'path' | 'query';
+  required?: boolean;
+  schema: Schema;
+}
+export interface OperationObject {
+  parameters?: ParameterObject[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses?: Record<string, unknown>;
+  security?: Record<string, string[]>[];
+}
+export interface Target {
+  method: string;
+  /** The OpenAPI path (`/api/v3/topics/{id}`). */
+  path: string;
+  operation: OperationObject;
+}
+
+/** Every operation of the document, but the streams (one that opened never ends). */
+export function documentOperations(doc: OpenApiDocument): Target[] {
+  const paths = doc.paths as unknown as Record<string, Record<string, OperationObject>>;
+  const streams = (operation: OperationObject) => JSON.stringify(operation.responses ?? {}).includes('text/event-stream');
+  return Object.entries(paths).flatMap(([path, methods]) =>
+    Object.entries(methods)
+      .filter(([, operation]) => !streams(operation))
+      .map(([method, operation]) => ({ method, path, operation })),
+  );
+}
 
 /** Values that break parsers, limits and assumptions, whatever the parameter. */
 export const HOSTILE: unknown[] = [
@@ -90,7 +123,10 @@ export function valid(raw: Schema, components: Record<string, Schema>, depth = 0
         return fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString('latin1'));
       const maxLength = Math.min(Number(schema.maxLength ?? 40), 40);
       const minLength = Math.min(Number(schema.minLength ?? 0), maxLength);
-      return fc.string({ minLength, maxLength });
+      const text = fc.string({ minLength, maxLength });
+      if (typeof schema.pattern !== 'string') return text;
+      const pattern = new RegExp(schema.pattern, 'u');
+      return text.filter((value) => pattern.test(value));
     }
   }
 }
@@ -102,4 +138,29 @@ export function parameter(schema: Schema, components: Record<string, Schema>): f
     { arbitrary: fc.constantFrom(...HOSTILE), weight: 2 },
     { arbitrary: fc.constant(undefined), weight: 1 },
   );
+}
+
+/** `?a=1&b=x`, with arrays as repeated keys and absent values left out. */
+export function queryString(values: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value])
+      search.append(key, typeof item === 'object' ? JSON.stringify(item) : String(item));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** `test` with `body` as its body, in `media` (one of the operation's request media types); absent fields left out. */
+export function withBody(test: supertest.Test, media: string | null, body: unknown): supertest.Test {
+  const fields = Object.fromEntries(Object.entries((body ?? {}) as object).filter(([, value]) => value !== undefined));
+  if (media === 'application/json') return test.send(fields);
+  if (media === 'application/x-www-form-urlencoded') return test.type('form').send(fields);
+  if (media === 'multipart/form-data') {
+    const { file, ...rest } = fields as { file?: unknown };
+    if (file !== undefined) test = test.attach('file', Buffer.isBuffer(file) ? file : Buffer.from(String(file)), 'upload.png');
+    for (const [key, value] of Object.entries(rest)) test = test.field(key, String(value));
+  }
+  return test;
 }
