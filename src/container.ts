@@ -16,6 +16,7 @@ import { ListReplies } from './application/replies/list-replies.js';
 import { ReplyTargets } from './application/replies/reply-targets.js';
 import { SqlReplyTargets } from './adapters/persistence/reply-targets.js';
 import { NotificationAudience, NotificationProducer } from './application/notifications/producer.js';
+import { CounterKeeper } from './application/counters.js';
 import { SqlNotificationAudience } from './adapters/persistence/notification-audience.js';
 import { UpdateReply } from './application/replies/update-reply.js';
 import { LiveNotifications } from './application/notifications/live-notifications.js';
@@ -88,15 +89,13 @@ import { SqlNotificationReadModel } from './adapters/persistence/read-models/not
 import { SqlReplyReadModel } from './adapters/persistence/read-models/replies.js';
 import { SqlTopicReadModel } from './adapters/persistence/read-models/topics.js';
 import { SqlUserReadModel } from './adapters/persistence/read-models/users.js';
-import {
-  MikroOrmNodeRepository,
-  MikroOrmReplyRepository,
-  MikroOrmTopicRepository,
-  MikroOrmUserRepository,
-  SqlDeviceRegistry,
-  SqlLikeRepository,
-  SqlNotificationRepository,
-} from './adapters/persistence/repositories.js';
+import { MikroOrmNodeRepository } from './adapters/persistence/repositories/nodes.js';
+import { MikroOrmReplyRepository } from './adapters/persistence/repositories/replies.js';
+import { MikroOrmTopicRepository } from './adapters/persistence/repositories/topics.js';
+import { MikroOrmUserRepository } from './adapters/persistence/repositories/users.js';
+import { SqlDeviceRegistry } from './adapters/persistence/repositories/devices.js';
+import { SqlLikeRepository } from './adapters/persistence/repositories/likes.js';
+import { SqlNotificationRepository } from './adapters/persistence/repositories/notifications.js';
 import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from './adapters/persistence/token-stores.js';
 import { MikroOrmUnitOfWork, OneStatementUnitOfWork } from './adapters/persistence/unit-of-work.js';
 import type { Sql } from './adapters/persistence/sql.js';
@@ -178,12 +177,10 @@ const persistenceModule = new ContainerModule(({ bind }) => {
   );
   provide(bind, ReplyTargets, (sql: Sql) => new SqlReplyTargets(sql), [SqlRunner]);
   provide(bind, NotificationAudience, (sql: Sql) => new SqlNotificationAudience(sql), [SqlRunner]);
-  provide(
-    bind,
-    NotificationRepository,
-    (sql: Sql, staged: StagedRows) => new SqlNotificationRepository(sql, staged),
-    [SqlRunner, StagedRows],
-  );
+  provide(bind, NotificationRepository, (sql: Sql, staged: StagedRows) => new SqlNotificationRepository(sql, staged), [
+    SqlRunner,
+    StagedRows,
+  ]);
   provide(bind, AccessTokenStore, (sql: Sql) => new SqlAccessTokenStore(sql), [SqlRunner]);
   provide(bind, AuthorizationCodeStore, (sql: Sql) => new SqlAuthorizationCodeStore(sql), [SqlRunner]);
   provide(bind, WebSessionStore, (sql: Sql) => new SqlWebSessionStore(sql), [SqlRunner]);
@@ -239,9 +236,22 @@ const eventsModule = new ContainerModule(({ bind }) => {
   provide(
     bind,
     DomainEvents,
-    (audience: NotificationAudience, notifications: NotificationRepository, search: SearchIndexer, audit: AuditTrail, outbox: SqlOutbox) =>
-      new DispatchInTransaction([new NotificationProducer(audience, notifications), search, audit, outbox]),
-    [NotificationAudience, NotificationRepository, SearchIndexer, AuditTrail, SqlOutbox],
+    (
+      counters: StagedRows,
+      audience: NotificationAudience,
+      notifications: NotificationRepository,
+      search: SearchIndexer,
+      audit: AuditTrail,
+      outbox: SqlOutbox,
+    ) =>
+      new DispatchInTransaction([
+        new CounterKeeper(counters),
+        new NotificationProducer(audience, notifications),
+        search,
+        audit,
+        outbox,
+      ]),
+    [StagedRows, NotificationAudience, NotificationRepository, SearchIndexer, AuditTrail, SqlOutbox],
   );
 });
 
@@ -280,29 +290,11 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(TopicRelocation, [NodeRepository, DomainEvents]);
   useCase(ListTopics, [TopicReadModel]);
   useCase(ShowTopic, [TopicReadModel]);
-  useCase(CreateTopic, [
-    TopicRepository,
-    NodeRepository,
-    UserRepository,
-    TopicRelocation,
-    MarkdownRenderer,
-    DomainEvents,
-    UnitOfWork,
-    Clock,
-  ]);
+  useCase(CreateTopic, [TopicRepository, TopicRelocation, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(UpdateTopic, [TopicRepository, TopicRelocation, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
-  useCase(DeleteTopic, [
-    TopicRepository,
-    ReplyRepository,
-    NodeRepository,
-    UserRepository,
-    NotificationRepository,
-    DomainEvents,
-    UnitOfWork,
-    Clock,
-  ]);
+  useCase(DeleteTopic, [TopicRepository, ReplyRepository, NotificationRepository, DomainEvents, UnitOfWork, Clock]);
   useCase(FollowTopic, [TopicRepository]);
-  useCase(FavoriteTopic, [TopicRepository, UserRepository, UnitOfWork]);
+  useCase(FavoriteTopic, [TopicRepository, DomainEvents, UnitOfWork]);
   useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, DomainEvents, UnitOfWork, Clock]);
   useCase(MoveTopic, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
@@ -319,15 +311,7 @@ const useCaseModule = new ContainerModule(({ bind }) => {
   useCase(ReindexSearch, [SearchIndex, WordSegmenter, HtmlText]);
   useCase(ManageWebhooks, [WebhookStore, WebhookTransport, SecretGenerator, Clock]);
   useCase(DeliverWebhook, [WebhookStore, WebhookSubjects, WebhookTransport, Clock]);
-  useCase(DeleteReply, [
-    ReplyRepository,
-    TopicRepository,
-    UserRepository,
-    NotificationRepository,
-    DomainEvents,
-    UnitOfWork,
-    Clock,
-  ]);
+  useCase(DeleteReply, [ReplyRepository, TopicRepository, NotificationRepository, DomainEvents, UnitOfWork, Clock]);
   useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
 
   useCase(ListNotifications, [NotificationReadModel]);
