@@ -14,7 +14,7 @@ import { CreateReply } from './application/replies/create-reply.js';
 import { DeleteReply } from './application/replies/delete-reply.js';
 import { ListReplies } from './application/replies/list-replies.js';
 import { ReplyTargets } from './application/replies/reply-targets.js';
-import { SqlReplyTargets } from './adapters/persistence/reply-targets.js';
+import { ReadAudiences, SqlReplyTargets } from './adapters/persistence/reply-targets.js';
 import { NotificationAudience, NotificationProducer } from './application/notifications/producer.js';
 import { CounterKeeper } from './application/counters.js';
 import { SqlNotificationAudience } from './adapters/persistence/notification-audience.js';
@@ -175,8 +175,15 @@ const persistenceModule = new ContainerModule(({ bind }) => {
     (em: EntityManager, sql: Sql, staged: StagedRows) => new MikroOrmReplyRepository(em, sql, staged),
     [Em, SqlRunner, StagedRows],
   );
-  provide(bind, ReplyTargets, (sql: Sql) => new SqlReplyTargets(sql), [SqlRunner]);
-  provide(bind, NotificationAudience, (sql: Sql) => new SqlNotificationAudience(sql), [SqlRunner]);
+  provide(bind, ReadAudiences, (sql: Sql) => new ReadAudiences(sql), [SqlRunner]);
+  provide(bind, ReplyTargets, (sql: Sql, audiences: ReadAudiences) => new SqlReplyTargets(sql, audiences), [
+    SqlRunner,
+    ReadAudiences,
+  ]);
+  provide(bind, NotificationAudience, (sql: Sql, audiences: ReadAudiences) => new SqlNotificationAudience(sql, audiences), [
+    SqlRunner,
+    ReadAudiences,
+  ]);
   provide(bind, NotificationRepository, (sql: Sql, staged: StagedRows) => new SqlNotificationRepository(sql, staged), [
     SqlRunner,
     StagedRows,

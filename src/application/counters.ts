@@ -64,10 +64,10 @@ function movesOf(event: DomainEvent): CounterMove[] {
         { kind: 'user', userId: event.followerId, counter: 'followingCount', delta },
       ];
     }
-    case 'topic.favorited':
-    case 'topic.unfavorited':
+    case 'favorite.added':
+    case 'favorite.removed':
       return [
-        { kind: 'user', userId: event.userId, counter: 'favoritesCount', delta: event.type === 'topic.favorited' ? +1 : -1 },
+        { kind: 'user', userId: event.userId, counter: 'favoritesCount', delta: event.type === 'favorite.added' ? +1 : -1 },
       ];
     default:
       return [];

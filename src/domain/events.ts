@@ -48,7 +48,8 @@ export type DomainEvent =
   | { type: 'reply.deleted'; replyId: number; topicId: number; userId: number; createdAt: Date; actorId: number }
   | { type: 'user.created'; userId: number }
   | { type: 'user.followed' | 'user.unfollowed'; followerId: number; followeeId: number }
-  | { type: 'topic.favorited' | 'topic.unfavorited'; topicId: number; userId: number }
+  /** A user's favorites changed: named apart from `topic.*`, which change topic lists (front-page-cache.ts). */
+  | { type: 'favorite.added' | 'favorite.removed'; topicId: number; userId: number }
   | { type: 'user.role_changed'; userId: number; from: Role; to: Role; actorId: number }
   /** New notifications, each with the user it is for. */
   | { type: 'notification.created'; notifications: { id: number; userId: number }[] }

@@ -29,7 +29,7 @@ export class FavoriteTopic {
       await loadTopic(this.topics, id);
       const changed = await (favorite ? this.topics.favorite(id, user.id) : this.topics.unfavorite(id, user.id));
       if (changed)
-        await this.events.record({ type: favorite ? 'topic.favorited' : 'topic.unfavorited', topicId: id, userId: user.id });
+        await this.events.record({ type: favorite ? 'favorite.added' : 'favorite.removed', topicId: id, userId: user.id });
     });
   }
 }
