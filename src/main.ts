@@ -6,7 +6,7 @@ import { type Config, loadConfig } from './config.js';
 import { clusterMetrics, runPrimary } from './adapters/http/cluster.js';
 import { ServiceMetrics } from './adapters/http/metrics.js';
 import { FrontPageCache } from './adapters/http/front-page-cache.js';
-import { WindowLimiter } from './application/rate-limits.js';
+import { type SharedCounters, WindowLimiter } from './adapters/http/window-limiter.js';
 import { SqlSharedCounters } from './adapters/persistence/shared-counters.js';
 import { buildContainer, useCasesOf } from './container.js';
 import { createApp } from './adapters/http/app.js';
@@ -55,7 +55,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     const metrics = new ServiceMetrics({ pools: database.poolUse, openStreams: () => notificationStreams.size });
     const frontPage = new FrontPageCache(database.events);
     shutdown.keep(() => frontPage.close());
-    const limiter = new WindowLimiter(new SqlSharedCounters(database.sql));
+    const limiter = new WindowLimiter(new SqlSharedCounters(database.sql) satisfies SharedCounters);
     // Four times a second: what a limit may be passed by across processes (docs/operations.md).
     const syncLimits = setInterval(() => void database.scope(() => limiter.sync()), 250).unref();
     shutdown.keep(() => clearInterval(syncLimits));
