@@ -1,0 +1,13 @@
+import { ContainerModule } from 'inversify';
+import { DomainEvents } from '../application/events.js';
+import { CreateNode, SetNodeHidden } from '../application/nodes/manage-nodes.js';
+import { Clock, UnitOfWork } from '../application/ports.js';
+import { NodeRepository } from '../domain/nodes/node-repository.js';
+import { useCaseBinder } from './bind.js';
+
+/** Nodes: making them and hiding them (reading them is the node read model's). */
+export const nodesModule = new ContainerModule(({ bind }) => {
+  const useCase = useCaseBinder(bind);
+  useCase(CreateNode, [NodeRepository, DomainEvents, UnitOfWork, Clock]);
+  useCase(SetNodeHidden, [NodeRepository, DomainEvents, UnitOfWork, Clock]);
+});

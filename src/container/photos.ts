@@ -1,0 +1,14 @@
+import { ContainerModule } from 'inversify';
+import { UploadPhoto } from '../application/photos/upload-photo.js';
+import { Clock, FileTypes, SecretGenerator, UploadStorage } from '../application/ports.js';
+import { FolderStorage } from '../adapters/storage/folder-storage.js';
+import type { Config } from '../config.js';
+import { AppConfig, provide, useCaseBinder } from './bind.js';
+
+/** Photos: where uploads are kept (one folder storage, which the HTTP adapter also serves from) and uploading. */
+export const photosModule = new ContainerModule(({ bind }) => {
+  provide(bind, UploadStorage, (config: Config) => new FolderStorage(config.uploadsDir, config.publicUrl), [AppConfig]);
+
+  const useCase = useCaseBinder(bind);
+  useCase(UploadPhoto, [UploadStorage, FileTypes, SecretGenerator, Clock]);
+});
