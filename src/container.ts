@@ -70,6 +70,7 @@ import { searchModule } from './container/search.js';
 import { webhooksModule } from './container/webhooks.js';
 import { auditModule } from './container/audit.js';
 import { maintenanceModule } from './container/maintenance.js';
+import { httpModule } from './container/http.js';
 
 const useCaseModule = new ContainerModule(({ bind }) => {
   const ids = {
@@ -177,6 +178,7 @@ export function buildContainer(persistence: { orm: MikroORM; sql: Sql; events: E
     webhooksModule,
     auditModule,
     maintenanceModule,
+    httpModule,
     useCaseModule,
   );
   return container;

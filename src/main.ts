@@ -9,7 +9,7 @@ import { FrontPageCache } from './adapters/http/front-page-cache.js';
 import { type SharedCounters, WindowLimiter } from './adapters/http/window-limiter.js';
 import { SqlSharedCounters } from './adapters/persistence/shared-counters.js';
 import { buildContainer, useCasesOf } from './container.js';
-import { createApp } from './adapters/http/app.js';
+import { createApp, HttpUseCases } from './adapters/http/app.js';
 import { createLogger } from './adapters/http/logger.js';
 import { Wire } from './adapters/presentation/wire.js';
 import { listen } from './adapters/http/server.js';
@@ -49,7 +49,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     const applied = await migrate(database.orm);
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
 
-    const useCases = useCasesOf(buildContainer(database, config));
+    const container = buildContainer(database, config);
+    const useCases = useCasesOf(container);
     const wire = new Wire(config.publicUrl);
     const notificationStreams = new NotificationStreams(useCases.liveNotifications, database.events, wire);
     const metrics = new ServiceMetrics({ pools: database.poolUse, openStreams: () => notificationStreams.size });
@@ -60,7 +61,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     const syncLimits = setInterval(() => void database.scope(() => limiter.sync()), 250).unref();
     shutdown.keep(() => clearInterval(syncLimits));
     const app = createApp({
-      useCases,
+      useCases: container.get<HttpUseCases>(HttpUseCases),
       wire,
       notificationStreams,
       scope: database.scope,

@@ -12,7 +12,8 @@ import { NotificationReadModel } from '../application/read-models.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { SqlNotificationAudience } from '../adapters/persistence/notification-audience.js';
 import type { Sql } from '../adapters/persistence/sql.js';
-import { provide, SqlRunner, useCaseBinder } from './bind.js';
+import { NotificationRouteUseCases } from '../adapters/http/routes/notifications.js';
+import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Notifications: who hears of an event (the producer runs among the domain events' consumers), reading them. */
 export const notificationsModule = new ContainerModule(({ bind }) => {
@@ -25,4 +26,12 @@ export const notificationsModule = new ContainerModule(({ bind }) => {
   useCase(MarkNotificationsRead, [NotificationRepository]);
   useCase(DeleteNotification, [NotificationRepository]);
   useCase(DeleteAllNotifications, [NotificationRepository]);
+
+  record<NotificationRouteUseCases>(bind, NotificationRouteUseCases, {
+    listNotifications: ListNotifications,
+    countUnreadNotifications: CountUnreadNotifications,
+    markNotificationsRead: MarkNotificationsRead,
+    deleteAllNotifications: DeleteAllNotifications,
+    deleteNotification: DeleteNotification,
+  });
 });

@@ -23,10 +23,12 @@ import { UserRepository } from '../domain/users/user-repository.js';
 import { PostgresCredentialThrottle, SqlClientStore } from '../adapters/persistence/oauth-stores.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from '../adapters/persistence/token-stores.js';
+import { AuthorizeRouteUseCases } from '../adapters/http/routes/authorize.js';
+import { OAuthRouteUseCases } from '../adapters/http/routes/oauth.js';
 import type { Config } from '../config.js';
-import { AppConfig, Em, provide, SqlRunner, useCaseBinder } from './bind.js';
+import { AppConfig, Em, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
-/** Tokens, applications and signing in (contract §10): their stores and use cases. */
+/** Tokens, applications and signing in (contract §10): their stores, use cases and routes. */
 export const oauthModule = new ContainerModule(({ bind }) => {
   provide(bind, AccessTokenStore, (sql: Sql) => new SqlAccessTokenStore(sql), [SqlRunner]);
   provide(bind, AuthorizationCodeStore, (sql: Sql) => new SqlAuthorizationCodeStore(sql), [SqlRunner]);
@@ -67,4 +69,21 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   useCase(AuthenticateClient, [ClientStore, SecretGenerator, CredentialThrottle]);
   useCase(CreateApp, [ClientStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
   useCase(ListApps, [ClientStore]);
+
+  record<OAuthRouteUseCases>(bind, OAuthRouteUseCases, {
+    authenticateClient: AuthenticateClient,
+    passwordLogin: PasswordLogin,
+    issueToken: IssueToken,
+    lookupRefreshToken: LookupRefreshToken,
+    redeemAuthorizationCode: RedeemAuthorizationCode,
+    revokeToken: RevokeToken,
+    describeToken: DescribeToken,
+  });
+  record<AuthorizeRouteUseCases>(bind, AuthorizeRouteUseCases, {
+    checkAuthorizationRequest: CheckAuthorizationRequest,
+    resolveWebSession: ResolveWebSession,
+    signIn: SignIn,
+    approveAuthorization: ApproveAuthorization,
+    signOut: SignOut,
+  });
 });

@@ -2,8 +2,9 @@ import { ContainerModule } from 'inversify';
 import { UploadPhoto } from '../application/photos/upload-photo.js';
 import { Clock, FileTypes, SecretGenerator, UploadStorage } from '../application/ports.js';
 import { FolderStorage } from '../adapters/storage/folder-storage.js';
+import { PhotoRouteUseCases } from '../adapters/http/routes/photos.js';
 import type { Config } from '../config.js';
-import { AppConfig, provide, useCaseBinder } from './bind.js';
+import { AppConfig, provide, record, useCaseBinder } from './bind.js';
 
 /** Photos: where uploads are kept (one folder storage, which the HTTP adapter also serves from) and uploading. */
 export const photosModule = new ContainerModule(({ bind }) => {
@@ -11,4 +12,6 @@ export const photosModule = new ContainerModule(({ bind }) => {
 
   const useCase = useCaseBinder(bind);
   useCase(UploadPhoto, [UploadStorage, FileTypes, SecretGenerator, Clock]);
+
+  record<PhotoRouteUseCases>(bind, PhotoRouteUseCases, { uploadPhoto: UploadPhoto });
 });

@@ -17,7 +17,8 @@ import { SqlReplyTargets } from '../adapters/persistence/reply-targets.js';
 import { SqlLikeRepository } from '../adapters/persistence/repositories.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { OneStatementUnitOfWork } from '../adapters/persistence/unit-of-work.js';
-import { provide, SqlRunner, useCaseBinder } from './bind.js';
+import { ReplyRouteUseCases } from '../adapters/http/routes/replies.js';
+import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Replies, and likes (of topics and replies). */
 export const repliesModule = new ContainerModule(({ bind }) => {
@@ -38,4 +39,13 @@ export const repliesModule = new ContainerModule(({ bind }) => {
     Clock,
   ]);
   useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
+
+  record<ReplyRouteUseCases>(bind, ReplyRouteUseCases, {
+    replies: ReplyReadModel,
+    listReplies: ListReplies,
+    createReply: CreateReply,
+    updateReply: UpdateReply,
+    deleteReply: DeleteReply,
+    like: LikeObject,
+  });
 });

@@ -6,7 +6,8 @@ import { SearchContent } from '../application/search/search.js';
 import { SqlSearchIndex, SqlSearchReadModel } from '../adapters/persistence/search.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { StagedRows } from '../adapters/persistence/staged-rows.js';
-import { provide, SqlRunner, useCaseBinder } from './bind.js';
+import { SearchRouteUseCases } from '../adapters/http/routes/search.js';
+import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Search (contract §11): the index (kept by a consumer of the domain events), searching, reindexing. */
 export const searchModule = new ContainerModule(({ bind }) => {
@@ -22,4 +23,6 @@ export const searchModule = new ContainerModule(({ bind }) => {
   const useCase = useCaseBinder(bind);
   useCase(SearchContent, [SearchReadModel, WordSegmenter, HtmlText]);
   useCase(ReindexSearch, [SearchIndex, WordSegmenter, HtmlText]);
+
+  record<SearchRouteUseCases>(bind, SearchRouteUseCases, { search: SearchContent });
 });

@@ -17,7 +17,8 @@ import { NotificationRepository } from '../domain/notifications/notification-rep
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
 import { UserRepository } from '../domain/users/user-repository.js';
-import { useCaseBinder } from './bind.js';
+import { TopicRouteUseCases } from '../adapters/http/routes/topics.js';
+import { record, useCaseBinder } from './bind.js';
 
 /** Topics: listing, reading, writing, following, moderating and moving them. */
 export const topicsModule = new ContainerModule(({ bind }) => {
@@ -51,4 +52,16 @@ export const topicsModule = new ContainerModule(({ bind }) => {
   useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, DomainEvents, UnitOfWork, Clock]);
   useCase(MoveTopic, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
+
+  record<TopicRouteUseCases>(bind, TopicRouteUseCases, {
+    topics: TopicReadModel,
+    listTopics: ListTopics,
+    showTopic: ShowTopic,
+    createTopic: CreateTopic,
+    updateTopic: UpdateTopic,
+    deleteTopic: DeleteTopic,
+    followTopic: FollowTopic,
+    favoriteTopic: FavoriteTopic,
+    topicAction: TopicAction,
+  });
 });

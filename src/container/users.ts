@@ -11,7 +11,9 @@ import { NodeRepository } from '../domain/nodes/node-repository.js';
 import { UserRepository } from '../domain/users/user-repository.js';
 import { SqlDeviceRegistry } from '../adapters/persistence/repositories.js';
 import type { Sql } from '../adapters/persistence/sql.js';
-import { provide, SqlRunner, useCaseBinder } from './bind.js';
+import { DeviceRouteUseCases } from '../adapters/http/routes/devices.js';
+import { UserRouteUseCases } from '../adapters/http/routes/users.js';
+import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Users: accounts, profiles and their lists, following and blocking, roles, and their push devices. */
 export const usersModule = new ContainerModule(({ bind }) => {
@@ -31,4 +33,18 @@ export const usersModule = new ContainerModule(({ bind }) => {
   useCase(ListActiveUsers, [UserReadModel, Clock]);
   useCase(ListBlockedUsers, [UserReadModel]);
   useCase(ManageDevices, [DeviceRegistry]);
+
+  record<UserRouteUseCases>(bind, UserRouteUseCases, {
+    users: UserReadModel,
+    listActiveUsers: ListActiveUsers,
+    listBlockedUsers: ListBlockedUsers,
+    listUserTopics: ListUserTopics,
+    listUserFavorites: ListUserFavorites,
+    listUserReplies: ListUserReplies,
+    listFollows: ListFollows,
+    showUser: ShowUser,
+    followUser: FollowUser,
+    blockUser: BlockUser,
+  });
+  record<DeviceRouteUseCases>(bind, DeviceRouteUseCases, { devices: ManageDevices });
 });

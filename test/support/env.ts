@@ -11,7 +11,7 @@ import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import type { UseCases } from '../../src/application/use-cases.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildContainer, useCasesOf } from '../../src/container.js';
-import { createApp, type HttpDependencies } from '../../src/adapters/http/app.js';
+import { createApp, type HttpDependencies, HttpUseCases } from '../../src/adapters/http/app.js';
 import { connect, migrate, type Persistence } from '../../src/adapters/persistence/orm.js';
 import { Wire } from '../../src/adapters/presentation/wire.js';
 import { isDatabaseUnavailable } from '../../src/adapters/persistence/unavailable.js';
@@ -71,11 +71,12 @@ export async function startTestEnv(): Promise<void> {
   const { orm } = persistence;
   const pool = new pg.Pool({ connectionString: database.url, max: 5 });
   await migrate(orm);
-  const useCases = useCasesOf(buildContainer(persistence, config));
+  const container = buildContainer(persistence, config);
+  const useCases = useCasesOf(container);
   const wire = new Wire(PUBLIC_URL);
   const scope = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
   const dependencies: HttpDependencies = {
-    useCases,
+    useCases: container.get<HttpUseCases>(HttpUseCases),
     wire,
     scope,
     isReady: () => orm.isConnected(),
