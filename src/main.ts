@@ -8,7 +8,9 @@ import { ServiceMetrics } from './adapters/http/metrics.js';
 import { FrontPageCache } from './adapters/http/front-page-cache.js';
 import { type SharedCounters, WindowLimiter } from './adapters/http/window-limiter.js';
 import { SqlSharedCounters } from './adapters/persistence/shared-counters.js';
-import { buildContainer, useCasesOf } from './container.js';
+import { buildContainer } from './container.js';
+import { LiveNotifications } from './application/notifications/live-notifications.js';
+import { DeliverWebhook } from './application/webhooks/webhooks.js';
 import { createApp, HttpUseCases } from './adapters/http/app.js';
 import { createLogger } from './adapters/http/logger.js';
 import { Wire } from './adapters/presentation/wire.js';
@@ -50,9 +52,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
 
     const container = buildContainer(database, config);
-    const useCases = useCasesOf(container);
     const wire = new Wire(config.publicUrl);
-    const notificationStreams = new NotificationStreams(useCases.liveNotifications, database.events, wire);
+    const notificationStreams = new NotificationStreams(container.get(LiveNotifications), database.events, wire);
     const metrics = new ServiceMetrics({ pools: database.poolUse, openStreams: () => notificationStreams.size });
     const frontPage = new FrontPageCache(database.events);
     shutdown.keep(() => frontPage.close());
@@ -83,13 +84,17 @@ async function serve(config: Config, logger: Logger): Promise<void> {
       },
     });
     if (config.webhooks.concurrency > 0) {
-      const webhookWorker = await WebhookWorker.start(database.orm.config.get('clientUrl') as string, useCases.deliverWebhook, {
-        task: DELIVERY_TASK,
-        concurrency: config.webhooks.concurrency,
-        scope: database.scope,
-        onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
-        notice: (message, details) => logger.warn(details ?? {}, message),
-      });
+      const webhookWorker = await WebhookWorker.start(
+        database.orm.config.get('clientUrl') as string,
+        container.get(DeliverWebhook),
+        {
+          task: DELIVERY_TASK,
+          concurrency: config.webhooks.concurrency,
+          scope: database.scope,
+          onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+          notice: (message, details) => logger.warn(details ?? {}, message),
+        },
+      );
       if (!shutdown.keep(() => webhookWorker.stop())) return;
     }
     const server = await listen(app, config.port, config.host);
