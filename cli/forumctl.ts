@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<void> {
       container.load(forumctlModule);
       session = {
         useCases: container.get<CliUseCases>(CliUseCases),
-        wire: new Wire(config.publicUrl),
+        wire: container.get(Wire),
         scope: db.scope,
         migrations: {
           up: async () => [...applied.splice(0), ...(await migrate(db.orm))],

@@ -1,11 +1,13 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Database } from './adapters/persistence/database.js';
 import type { Sql } from './adapters/persistence/sql.js';
 import type { Config } from './config.js';
 import { EventFeed } from './application/events.js';
-import { AppConfig, Em, SqlRunner } from './container/bind.js';
+import { AppConfig, Em, ServerHost, SqlRunner } from './container/bind.js';
 import { systemModule } from './container/system.js';
+import { presentationModule } from './container/presentation.js';
 import { persistenceModule } from './container/persistence.js';
 import { eventsModule } from './container/events.js';
 import { oauthModule } from './container/oauth.js';
@@ -21,18 +23,34 @@ import { auditModule } from './container/audit.js';
 import { maintenanceModule } from './container/maintenance.js';
 import { httpModule } from './container/http.js';
 
+/** What every container is built from: the ORM and the SQL runner of an open database, and its event feed. */
+export interface ContainerPersistence {
+  orm: MikroORM;
+  sql: Sql;
+  events: EventFeed;
+}
+
 /**
- * The one composition root, shared by the HTTP server, forumctl and the tests: one module per concern, each
- * use case bound once, in its feature's module (src/container/).
+ * The one composition root, shared by the HTTP server, forumctl and the tests: one module per concern
+ * (src/container/), each use case bound once, in its feature's module. A serving process also gives its own
+ * (logger, version, place in a cluster): then the container builds the HTTP app and the webhook worker too.
  */
-export function buildContainer(persistence: { orm: MikroORM; sql: Sql; events: EventFeed }, config: Config): Container {
+export function buildContainer(persistence: ContainerPersistence, config: Config): Container;
+export function buildContainer(database: Database, config: Config, server: Omit<ServerHost, 'database'>): Container;
+export function buildContainer(
+  persistence: ContainerPersistence | Database,
+  config: Config,
+  server?: Omit<ServerHost, 'database'>,
+): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind(EventFeed).toConstantValue(persistence.events);
   container.bind(Em).toConstantValue(persistence.orm.em);
   container.bind(SqlRunner).toConstantValue(persistence.sql);
   container.bind(AppConfig).toConstantValue(config);
+  if (server) container.bind(ServerHost).toConstantValue({ ...server, database: persistence as Database });
   container.load(
     systemModule,
+    presentationModule,
     persistenceModule,
     eventsModule,
     oauthModule,

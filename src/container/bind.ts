@@ -1,4 +1,6 @@
 import type { ContainerModuleLoadOptions, ServiceIdentifier } from 'inversify';
+import type { Logger } from 'pino';
+import type { Database } from '../adapters/persistence/database.js';
 
 /**
  * What the modules of the composition root share: the keys of the container's inputs (bound as constants by
@@ -8,6 +10,17 @@ import type { ContainerModuleLoadOptions, ServiceIdentifier } from 'inversify';
 export const Em = Symbol.for('EntityManager');
 export const SqlRunner = Symbol.for('Sql');
 export const AppConfig = Symbol.for('Config');
+
+/** What only a serving process has (forumctl and most tests have none): for the HTTP app and the webhook worker. */
+export interface ServerHost {
+  /** The open database: its per-request context, its readiness and its pools. */
+  database: Database;
+  logger: Logger;
+  version: string;
+  /** One of WEB_CONCURRENCY > 1 workers: a metrics scrape sums every worker's. */
+  clusterWorker: boolean;
+}
+export const ServerHost = Symbol.for('ServerHost');
 
 export type Bind = ContainerModuleLoadOptions['bind'];
 

@@ -8,7 +8,8 @@ import { AppConfig, provide, record, useCaseBinder } from './bind.js';
 
 /** Photos: where uploads are kept (one folder storage, which the HTTP adapter also serves from) and uploading. */
 export const photosModule = new ContainerModule(({ bind }) => {
-  provide(bind, UploadStorage, (config: Config) => new FolderStorage(config.uploadsDir, config.publicUrl), [AppConfig]);
+  provide(bind, FolderStorage, (config: Config) => new FolderStorage(config.uploadsDir, config.publicUrl), [AppConfig]);
+  bind(UploadStorage).toService(FolderStorage);
 
   const useCase = useCaseBinder(bind);
   useCase(UploadPhoto, [UploadStorage, FileTypes, SecretGenerator, Clock]);

@@ -9,14 +9,20 @@ import {
   WebhookTransport,
 } from '../application/webhooks/webhooks.js';
 import type { Sql } from '../adapters/persistence/sql.js';
-import { SqlWebhookStore } from '../adapters/persistence/webhook-store.js';
+import { DELIVERY_TASK, SqlWebhookStore } from '../adapters/persistence/webhook-store.js';
+import { ServiceMetrics } from '../adapters/http/metrics.js';
 import { WireWebhookSubjects } from '../adapters/presentation/webhook-subjects.js';
 import { Wire } from '../adapters/presentation/wire.js';
+import { WebhookWorker } from '../adapters/webhooks/delivery-worker.js';
 import { HttpWebhookTransport } from '../adapters/webhooks/http-transport.js';
 import type { Config } from '../config.js';
-import { AppConfig, provide, SqlRunner, useCaseBinder } from './bind.js';
+import { AppConfig, provide, ServerHost, SqlRunner, useCaseBinder } from './bind.js';
 
-/** Webhooks (contract §13): the subscriptions, what a delivery says and how it leaves. */
+/** Starts this server process's webhook deliveries (its share of the queue); stop it before the database. */
+export type StartWebhookWorker = () => Promise<WebhookWorker>;
+export const StartWebhookWorker = Symbol.for('StartWebhookWorker');
+
+/** Webhooks (contract §13): the subscriptions, what a delivery says and how it leaves, the worker that sends it. */
 export const webhooksModule = new ContainerModule(({ bind }) => {
   provide(bind, WebhookStore, (sql: Sql) => new SqlWebhookStore(sql), [SqlRunner]);
   provide(
@@ -28,12 +34,27 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
   provide(
     bind,
     WebhookSubjects,
-    (topics: TopicReadModel, replies: ReplyReadModel, users: UserReadModel, config: Config) =>
-      new WireWebhookSubjects(topics, replies, users, new Wire(config.publicUrl)),
-    [TopicReadModel, ReplyReadModel, UserReadModel, AppConfig],
+    (topics: TopicReadModel, replies: ReplyReadModel, users: UserReadModel, wire: Wire) =>
+      new WireWebhookSubjects(topics, replies, users, wire),
+    [TopicReadModel, ReplyReadModel, UserReadModel, Wire],
   );
 
   const useCase = useCaseBinder(bind);
   useCase(ManageWebhooks, [WebhookStore, WebhookTransport, SecretGenerator, Clock]);
   useCase(DeliverWebhook, [WebhookStore, WebhookSubjects, WebhookTransport, Clock]);
+
+  provide(
+    bind,
+    StartWebhookWorker,
+    (deliver: DeliverWebhook, metrics: ServiceMetrics, config: Config, server: ServerHost): StartWebhookWorker =>
+      () =>
+        WebhookWorker.start(server.database.orm.config.get('clientUrl') as string, deliver, {
+          task: DELIVERY_TASK,
+          concurrency: config.webhooks.concurrency,
+          scope: server.database.scope,
+          onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+          notice: (message, details) => server.logger.warn(details ?? {}, message),
+        }),
+    [DeliverWebhook, ServiceMetrics, AppConfig, ServerHost],
+  );
 });

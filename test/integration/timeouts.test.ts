@@ -5,7 +5,6 @@ import { RequestContext } from '@mikro-orm/postgresql';
 import supertest from 'supertest';
 import { createApp, HttpUseCases } from '../../src/adapters/http/app.js';
 import { NotificationStreams } from '../../src/adapters/http/notification-streams.js';
-import { LiveNotifications } from '../../src/application/notifications/live-notifications.js';
 import { connect, type Persistence } from '../../src/adapters/persistence/orm.js';
 import { isDatabaseUnavailable } from '../../src/adapters/persistence/unavailable.js';
 import { Wire } from '../../src/adapters/presentation/wire.js';
@@ -17,11 +16,10 @@ async function impatientApp(options: { poolMax: number; statementTimeoutMs: numb
   const env = testEnv();
   const persistence = await connect(env.config.databaseUrl!, options);
   const container = buildContainer(persistence, env.config);
-  const wire = new Wire(env.config.publicUrl);
   const app = createApp({
     useCases: container.get<HttpUseCases>(HttpUseCases),
-    notificationStreams: new NotificationStreams(container.get(LiveNotifications), persistence.events, wire),
-    wire,
+    notificationStreams: container.get(NotificationStreams),
+    wire: container.get(Wire),
     scope: (work) => RequestContext.create(persistence.orm.em, work),
     isReady: async () => true,
     isUnavailable: isDatabaseUnavailable,

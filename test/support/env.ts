@@ -150,7 +150,7 @@ export async function startTestEnv(): Promise<void> {
   const container = buildContainer(persistence, config);
   container.load(forumctlModule, testModule);
   const useCases = container.get<TestUseCases>(TestUseCases);
-  const wire = new Wire(PUBLIC_URL);
+  const wire = container.get(Wire);
   const scope = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
   const dependencies: HttpDependencies = {
     useCases: container.get<HttpUseCases>(HttpUseCases),
@@ -160,7 +160,7 @@ export async function startTestEnv(): Promise<void> {
     isUnavailable: isDatabaseUnavailable,
     logger: pino({ level: 'silent' }),
     tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
-    uploads: new FolderStorage(uploadsDir, PUBLIC_URL),
+    uploads: container.get(FolderStorage),
     publicUrl: PUBLIC_URL,
     notificationStreams: new NotificationStreams(useCases.liveNotifications, persistence.events, wire, { keepAliveMs: 500 }),
   };
