@@ -1,10 +1,12 @@
 import { ContainerModule } from 'inversify';
 import { AuditTrail } from '../application/audit/audit-log.js';
+import { CounterKeeper } from '../application/counters.js';
 import { DispatchInTransaction, DomainEvents } from '../application/events.js';
 import { NotificationAudience, NotificationProducer } from '../application/notifications/producer.js';
 import { SearchIndexer } from '../application/search/indexer.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { SqlOutbox } from '../adapters/persistence/outbox.js';
+import { StagedRows } from '../adapters/persistence/staged-rows.js';
 import { provide } from './bind.js';
 
 /**
@@ -15,8 +17,21 @@ export const eventsModule = new ContainerModule(({ bind }) => {
   provide(
     bind,
     DomainEvents,
-    (audience: NotificationAudience, notifications: NotificationRepository, search: SearchIndexer, audit: AuditTrail, outbox: SqlOutbox) =>
-      new DispatchInTransaction([new NotificationProducer(audience, notifications), search, audit, outbox]),
-    [NotificationAudience, NotificationRepository, SearchIndexer, AuditTrail, SqlOutbox],
+    (
+      counters: StagedRows,
+      audience: NotificationAudience,
+      notifications: NotificationRepository,
+      search: SearchIndexer,
+      audit: AuditTrail,
+      outbox: SqlOutbox,
+    ) =>
+      new DispatchInTransaction([
+        new CounterKeeper(counters),
+        new NotificationProducer(audience, notifications),
+        search,
+        audit,
+        outbox,
+      ]),
+    [StagedRows, NotificationAudience, NotificationRepository, SearchIndexer, AuditTrail, SqlOutbox],
   );
 });

@@ -19,13 +19,11 @@ import { SqlNotificationReadModel } from '../adapters/persistence/read-models/no
 import { SqlReplyReadModel } from '../adapters/persistence/read-models/replies.js';
 import { SqlTopicReadModel } from '../adapters/persistence/read-models/topics.js';
 import { SqlUserReadModel } from '../adapters/persistence/read-models/users.js';
-import {
-  MikroOrmNodeRepository,
-  MikroOrmReplyRepository,
-  MikroOrmTopicRepository,
-  MikroOrmUserRepository,
-  SqlNotificationRepository,
-} from '../adapters/persistence/repositories.js';
+import { MikroOrmNodeRepository } from '../adapters/persistence/repositories/nodes.js';
+import { MikroOrmReplyRepository } from '../adapters/persistence/repositories/replies.js';
+import { MikroOrmTopicRepository } from '../adapters/persistence/repositories/topics.js';
+import { MikroOrmUserRepository } from '../adapters/persistence/repositories/users.js';
+import { SqlNotificationRepository } from '../adapters/persistence/repositories/notifications.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { StagedRows } from '../adapters/persistence/staged-rows.js';
 import { MikroOrmUnitOfWork, OneStatementUnitOfWork } from '../adapters/persistence/unit-of-work.js';
@@ -56,12 +54,10 @@ export const persistenceModule = new ContainerModule(({ bind }) => {
     (em: EntityManager, sql: Sql, staged: StagedRows) => new MikroOrmReplyRepository(em, sql, staged),
     [Em, SqlRunner, StagedRows],
   );
-  provide(
-    bind,
-    NotificationRepository,
-    (sql: Sql, staged: StagedRows) => new SqlNotificationRepository(sql, staged),
-    [SqlRunner, StagedRows],
-  );
+  provide(bind, NotificationRepository, (sql: Sql, staged: StagedRows) => new SqlNotificationRepository(sql, staged), [
+    SqlRunner,
+    StagedRows,
+  ]);
   provide(bind, NotificationReadModel, (sql: Sql) => new SqlNotificationReadModel(sql), [SqlRunner]);
   provide(bind, ReplyReadModel, (sql: Sql) => new SqlReplyReadModel(sql), [SqlRunner]);
   provide(bind, TopicReadModel, (sql: Sql) => new SqlTopicReadModel(sql), [SqlRunner]);

@@ -12,9 +12,8 @@ import { LikeRepository } from '../domain/likes/like-repository.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
-import { UserRepository } from '../domain/users/user-repository.js';
 import { SqlReplyTargets } from '../adapters/persistence/reply-targets.js';
-import { SqlLikeRepository } from '../adapters/persistence/repositories.js';
+import { SqlLikeRepository } from '../adapters/persistence/repositories/likes.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { OneStatementUnitOfWork } from '../adapters/persistence/unit-of-work.js';
 import { ReplyRouteUseCases } from '../adapters/http/routes/replies.js';
@@ -29,15 +28,7 @@ export const repliesModule = new ContainerModule(({ bind }) => {
   useCase(ListReplies, [ReplyReadModel]);
   useCase(CreateReply, [ReplyTargets, ReplyRepository, MarkdownRenderer, DomainEvents, OneStatementUnitOfWork, Clock]);
   useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
-  useCase(DeleteReply, [
-    ReplyRepository,
-    TopicRepository,
-    UserRepository,
-    NotificationRepository,
-    DomainEvents,
-    UnitOfWork,
-    Clock,
-  ]);
+  useCase(DeleteReply, [ReplyRepository, TopicRepository, NotificationRepository, DomainEvents, UnitOfWork, Clock]);
   useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
 
   record<ReplyRouteUseCases>(bind, ReplyRouteUseCases, {

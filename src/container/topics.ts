@@ -16,7 +16,6 @@ import { NodeRepository } from '../domain/nodes/node-repository.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
-import { UserRepository } from '../domain/users/user-repository.js';
 import { TopicRouteUseCases } from '../adapters/http/routes/topics.js';
 import { record, useCaseBinder } from './bind.js';
 
@@ -26,29 +25,11 @@ export const topicsModule = new ContainerModule(({ bind }) => {
   useCase(TopicRelocation, [NodeRepository, DomainEvents]);
   useCase(ListTopics, [TopicReadModel]);
   useCase(ShowTopic, [TopicReadModel]);
-  useCase(CreateTopic, [
-    TopicRepository,
-    NodeRepository,
-    UserRepository,
-    TopicRelocation,
-    MarkdownRenderer,
-    DomainEvents,
-    UnitOfWork,
-    Clock,
-  ]);
+  useCase(CreateTopic, [TopicRepository, TopicRelocation, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(UpdateTopic, [TopicRepository, TopicRelocation, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
-  useCase(DeleteTopic, [
-    TopicRepository,
-    ReplyRepository,
-    NodeRepository,
-    UserRepository,
-    NotificationRepository,
-    DomainEvents,
-    UnitOfWork,
-    Clock,
-  ]);
+  useCase(DeleteTopic, [TopicRepository, ReplyRepository, NotificationRepository, DomainEvents, UnitOfWork, Clock]);
   useCase(FollowTopic, [TopicRepository]);
-  useCase(FavoriteTopic, [TopicRepository, UserRepository, UnitOfWork]);
+  useCase(FavoriteTopic, [TopicRepository, DomainEvents, UnitOfWork]);
   useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, DomainEvents, UnitOfWork, Clock]);
   useCase(MoveTopic, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);

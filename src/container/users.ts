@@ -9,7 +9,7 @@ import { BlockNode, BlockUser, ChangeRole, FollowUser, ShowUser } from '../appli
 import { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../application/users/user-lists.js';
 import { NodeRepository } from '../domain/nodes/node-repository.js';
 import { UserRepository } from '../domain/users/user-repository.js';
-import { SqlDeviceRegistry } from '../adapters/persistence/repositories.js';
+import { SqlDeviceRegistry } from '../adapters/persistence/repositories/devices.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { DeviceRouteUseCases } from '../adapters/http/routes/devices.js';
 import { UserRouteUseCases } from '../adapters/http/routes/users.js';

@@ -1,10 +1,5 @@
 import type { DomainEvent } from '../../domain/events.js';
-import {
-  nodeChanged,
-  replyCreated,
-  topicCreated,
-  userFollowed,
-} from '../../domain/notifications/notification.js';
+import { nodeChanged, replyCreated, topicCreated, userFollowed } from '../../domain/notifications/notification.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import type { InTransactionConsumer } from '../events.js';
 
@@ -19,7 +14,10 @@ export function mentionedLogins(logins: readonly string[]): string[] {
 /** Who may hear of an act, as the domain's notification rules need them, read in one statement each. */
 export interface NotificationAudience {
   /** A new topic's: the author's followers, the mentioned users that exist (in `logins` order), who of them blocked the author. */
-  ofTopic(authorId: number, logins: readonly string[]): Promise<{ followerIds: number[]; mentionedIds: number[]; blockedActorFor: number[] }>;
+  ofTopic(
+    authorId: number,
+    logins: readonly string[],
+  ): Promise<{ followerIds: number[]; mentionedIds: number[]; blockedActorFor: number[] }>;
   /**
    * A new reply's: the topic's author and followers, the mentioned users that exist (in `logins` order), who of
    * all of them blocked the replier.
