@@ -2,7 +2,13 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { requireUser } from '../../../application/actor.js';
 import { Ids, ListLimit, MAX_ID, Offset, maybe, read, readAll, wholeNumber } from '../../../application/inputs.js';
-import type { UseCases } from '../../../application/use-cases.js';
+import type {
+  CountUnreadNotifications,
+  DeleteAllNotifications,
+  DeleteNotification,
+  ListNotifications,
+  MarkNotificationsRead,
+} from '../../../application/notifications/manage-notifications.js';
 import { actorOf, callerRefOf, identify } from '../auth.js';
 import { type Params, IdPath, pathId } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
@@ -23,8 +29,18 @@ const StreamQuery = z.object({
   last_event_id: LastEventId.meta({ description: 'as the Last-Event-ID header: resume after this notification id' }),
 });
 
+/** What the notification routes call (the stream is the NotificationStreams' of the process). */
+export interface NotificationRouteUseCases {
+  listNotifications: ListNotifications;
+  countUnreadNotifications: CountUnreadNotifications;
+  markNotificationsRead: MarkNotificationsRead;
+  deleteAllNotifications: DeleteAllNotifications;
+  deleteNotification: DeleteNotification;
+}
+export const NotificationRouteUseCases = Symbol.for('NotificationRouteUseCases');
+
 export function notificationRoutes(
-  app: UseCases,
+  app: NotificationRouteUseCases,
   wire: Wire,
   docs: ApiDescription,
   prefix: string,

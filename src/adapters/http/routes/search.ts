@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { Offset } from '../../../application/inputs.js';
-import { SearchLimit, SearchText, SearchTypeParam } from '../../../application/search/search.js';
-import type { UseCases } from '../../../application/use-cases.js';
+import { type SearchContent, SearchLimit, SearchText, SearchTypeParam } from '../../../application/search/search.js';
 import { actorOf } from '../auth.js';
 import type { Params } from '../params.js';
 import type { Wire } from '../../presentation/wire.js';
@@ -12,7 +11,13 @@ import { examples } from '../openapi/examples.js';
 
 const SearchQuery = z.object({ q: SearchText, type: SearchTypeParam, offset: Offset, limit: SearchLimit });
 
-export function searchRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
+/** What the search route calls. */
+export interface SearchRouteUseCases {
+  search: SearchContent;
+}
+export const SearchRouteUseCases = Symbol.for('SearchRouteUseCases');
+
+export function searchRoutes(app: SearchRouteUseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
 
   docs.route(
