@@ -2,9 +2,10 @@
  * The dependency rule of the hexagon as path rules, checked on the TypeScript sources of src and cli, type-only
  * imports included (`npm run lint:deps`, needs no build; first thing in `npm test`): the domain imports nothing
  * outside itself; the application only the domain and zod (the one vocabulary for values that come in: pure,
- * no I/O); the core never imports an adapter, the composition root or the CLI; config.ts never imports the
- * application; each adapter folder imports inward and never another adapter folder, except that the HTTP
- * adapter (like forumctl) reads the wire shapes of src/adapters/presentation; nothing goes round in a circle.
+ * no I/O); the core never imports an adapter, the composition root (src/container.ts and its modules in
+ * src/container/) or the CLI; no adapter imports the composition root; config.ts never imports the application;
+ * each adapter folder imports inward and never another adapter folder, except that the HTTP adapter (like
+ * forumctl) reads the wire shapes of src/adapters/presentation; nothing goes round in a circle.
  *
  * dependency-cruiser reads TypeScript with the compiler's JavaScript API, which TypeScript 7 no longer has, or
  * with swc: the sources are parsed with swc (a dev dependency), which keeps `import type` as an import.
@@ -35,7 +36,14 @@ module.exports = {
       comment: 'src/domain and src/application never import an adapter, the composition root or the CLI',
       severity: 'error',
       from: { path: '^src/(domain|application)/' },
-      to: { path: ['^src/adapters/', '^src/(config|container|main)\\.ts$', '^cli/'] },
+      to: { path: ['^src/adapters/', '^src/(config|container|main)\\.ts$', '^src/container/', '^cli/'] },
+    },
+    {
+      name: 'adapters-never-import-the-composition-root',
+      comment: 'adapters are given what they need; only the composition root (and the entry points) know the container',
+      severity: 'error',
+      from: { path: '^src/adapters/' },
+      to: { path: ['^src/(container|main)\\.ts$', '^src/container/'] },
     },
     {
       name: 'config-does-not-import-the-application',

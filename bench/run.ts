@@ -9,7 +9,10 @@ import 'reflect-metadata';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { buildContainer, useCasesOf } from '../src/container.js';
+import { buildContainer } from '../src/container.js';
+import { Recount } from '../src/application/maintenance/maintenance.js';
+import { SeedDatabase } from '../src/application/maintenance/seed.js';
+import { IssueToken } from '../src/application/tokens/access-tokens.js';
 import { EmbeddedPostgres } from '../src/adapters/persistence/embedded-postgres.js';
 import { connect, migrate } from '../src/adapters/persistence/orm.js';
 import { readArgs } from './args.js';
@@ -306,10 +309,10 @@ async function benchDatabase(size: number): Promise<string> {
       if (row!.n > 0) throw new Error(`${name} holds ${row!.n} topics, not ${size}: drop it to reseed`);
       console.error(`seeding ${name}: ${JSON.stringify(planFor(size))}`);
       const started = Date.now();
-      const useCases = useCasesOf(buildContainer(persistence, loadConfig({ DATABASE_URL: url })));
+      const seedDatabase = buildContainer(persistence, loadConfig({ DATABASE_URL: url })).get(SeedDatabase);
       // Each step's time, from its first progress report to its last (issue 18: 1,000,000 replies in under 60 s).
       const stepStarted = new Map<string, number>();
-      await useCases.seedDatabase.execute(planFor(size), 'seed-password', (step, done, total) => {
+      await seedDatabase.execute(planFor(size), 'seed-password', (step, done, total) => {
         if (!stepStarted.has(step)) stepStarted.set(step, Date.now());
         if (done === total) {
           const seconds = (Date.now() - stepStarted.get(step)!) / 1000;
@@ -334,8 +337,8 @@ async function prepare(url: string, size: number): Promise<Fixtures> {
   try {
     const em = orm.em.fork();
     const [user] = await em.execute<{ id: number }[]>("select id from users where login like 'seed%' order by id limit 1");
-    const useCases = useCasesOf(buildContainer(persistence, loadConfig({ DATABASE_URL: url })));
-    const issued = await useCases.issueToken.execute({ userId: user!.id, clientId: null, expiresIn: 7 * 86_400 });
+    const issueToken = buildContainer(persistence, loadConfig({ DATABASE_URL: url })).get(IssueToken);
+    const issued = await issueToken.execute({ userId: user!.id, clientId: null, expiresIn: 7 * 86_400 });
     const topics = await em.execute<{ id: number }[]>(
       'select t.id from topics t join nodes n on n.id = t.node_id where t.deleted_at is null and not n.hidden order by random() limit 10000',
     );
@@ -358,8 +361,8 @@ async function prepare(url: string, size: number): Promise<Fixtures> {
 async function recountedCorrections(url: string): Promise<Record<string, number>> {
   const persistence = await connect(url, { poolMax: 2 });
   try {
-    const useCases = useCasesOf(buildContainer(persistence, loadConfig({ DATABASE_URL: url })));
-    return { ...(await useCases.recount.execute({ batchSize: 5_000 })) };
+    const recount = buildContainer(persistence, loadConfig({ DATABASE_URL: url })).get(Recount);
+    return { ...(await recount.execute({ batchSize: 5_000 })) };
   } finally {
     await persistence.close();
   }
@@ -374,10 +377,10 @@ async function streamUsers(url: string, count: number): Promise<{ login: string;
       .execute<{ id: number; login: string }[]>(
         `select id, login from users where login like 'seed%' order by id limit ${count}`,
       );
-    const useCases = useCasesOf(buildContainer(persistence, loadConfig({ DATABASE_URL: url })));
+    const issueToken = buildContainer(persistence, loadConfig({ DATABASE_URL: url })).get(IssueToken);
     const tokens = [];
     for (const user of users) {
-      const issued = await useCases.issueToken.execute({ userId: user.id, clientId: null, expiresIn: 86_400 });
+      const issued = await issueToken.execute({ userId: user.id, clientId: null, expiresIn: 86_400 });
       tokens.push({ login: user.login, token: issued.access_token });
     }
     return tokens;

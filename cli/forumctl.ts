@@ -2,12 +2,13 @@ import 'reflect-metadata';
 import { createInterface } from 'node:readline/promises';
 import { read } from 'read';
 import { loadConfig } from '../src/config.js';
-import { buildContainer, useCasesOf } from '../src/container.js';
+import { buildContainer } from '../src/container.js';
 import { openDatabase, type Database } from '../src/adapters/persistence/database.js';
 import { migrate, migrationStatus } from '../src/adapters/persistence/orm.js';
 import { Wire } from '../src/adapters/presentation/wire.js';
 import { runForumctl } from './program.js';
-import type { CliRuntime, CliSession } from './runtime.js';
+import { type CliRuntime, type CliSession, CliUseCases } from './runtime.js';
+import { forumctlModule } from './container.js';
 import { terminalProgress } from './output.js';
 
 /** Entry: runtime -> program -> parseAsync -> close. Exit codes through process.exitCode, never process.exit. */
@@ -24,9 +25,11 @@ async function main(argv: string[]): Promise<void> {
       // Commands other than `db` need the schema: bring it up to date, as the server does at start. What this
       // applies, `db migrate` reports as its own.
       const applied = await migrate(db.orm);
+      const container = buildContainer(db, config);
+      container.load(forumctlModule);
       session = {
-        useCases: useCasesOf(buildContainer(db, config)),
-        wire: new Wire(config.publicUrl),
+        useCases: container.get<CliUseCases>(CliUseCases),
+        wire: container.get(Wire),
         scope: db.scope,
         migrations: {
           up: async () => [...applied.splice(0), ...(await migrate(db.orm))],

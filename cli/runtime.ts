@@ -1,10 +1,72 @@
 import type { ActingUser } from '../src/application/actor.js';
-import type { UseCases } from '../src/application/use-cases.js';
+import type { ListAudit } from '../src/application/audit/audit-log.js';
+import type { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
+import type { SeedDatabase } from '../src/application/maintenance/seed.js';
+import type { CreateNode, SetNodeHidden } from '../src/application/nodes/manage-nodes.js';
+import type { CreateApp, ListApps } from '../src/application/oauth/clients.js';
+import type { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../src/application/read-models.js';
+import type { DeleteReply } from '../src/application/replies/delete-reply.js';
+import type { ReindexSearch } from '../src/application/search/reindex.js';
+import type {
+  IssueToken,
+  ListTokens,
+  PurgeTokens,
+  RevokeAllTokens,
+  RevokeToken,
+} from '../src/application/tokens/access-tokens.js';
+import type { DeleteTopic } from '../src/application/topics/delete-topic.js';
+import type { MoveNodeTopics } from '../src/application/topics/move-node-topics.js';
+import type { MoveTopic } from '../src/application/topics/move-topic.js';
+import type { TopicAction } from '../src/application/topics/topic-action.js';
+import type { CreateUser } from '../src/application/users/create-user.js';
+import type { BlockNode, BlockUser, ChangeRole } from '../src/application/users/manage-users.js';
+import type { ManageWebhooks } from '../src/application/webhooks/webhooks.js';
 import type { Wire } from '../src/adapters/presentation/wire.js';
+
+/**
+ * What forumctl's commands call: the same use cases as the API's (and the read models, for what a command prints),
+ * resolved by the composition root (cli/container.ts).
+ */
+export interface CliUseCases {
+  users: UserReadModel;
+  nodes: NodeReadModel;
+  topics: TopicReadModel;
+  replies: ReplyReadModel;
+
+  createUser: CreateUser;
+  changeRole: ChangeRole;
+  blockNode: BlockNode;
+  blockUser: BlockUser;
+  createNode: CreateNode;
+  setNodeHidden: SetNodeHidden;
+  topicAction: TopicAction;
+  deleteTopic: DeleteTopic;
+  moveTopic: MoveTopic;
+  moveNodeTopics: MoveNodeTopics;
+  deleteReply: DeleteReply;
+
+  createApp: CreateApp;
+  listApps: ListApps;
+  issueToken: IssueToken;
+  revokeToken: RevokeToken;
+  listTokens: ListTokens;
+  revokeAllTokens: RevokeAllTokens;
+  purgeTokens: PurgeTokens;
+
+  recount: Recount;
+  purgeNotifications: PurgeNotifications;
+  purgeEvents: PurgeEvents;
+  purgeDeliveries: PurgeDeliveries;
+  seedDatabase: SeedDatabase;
+  reindexSearch: ReindexSearch;
+  webhooks: ManageWebhooks;
+  listAudit: ListAudit;
+}
+export const CliUseCases = Symbol.for('CliUseCases');
 
 /** What forumctl's commands need from the outside: a database session (opened lazily) and the terminal. */
 export interface CliSession {
-  useCases: UseCases;
+  useCases: CliUseCases;
   wire: Wire;
   /** Runs `work` in a fresh persistence context. */
   scope<T>(work: () => Promise<T>): Promise<T>;

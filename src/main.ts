@@ -3,24 +3,18 @@ import { readFileSync } from 'node:fs';
 import cluster from 'node:cluster';
 import type { Logger } from 'pino';
 import { type Config, loadConfig } from './config.js';
-import { clusterMetrics, runPrimary } from './adapters/http/cluster.js';
-import { ServiceMetrics } from './adapters/http/metrics.js';
+import { runPrimary } from './adapters/http/cluster.js';
 import { FrontPageCache } from './adapters/http/front-page-cache.js';
-import { WindowLimiter } from './application/rate-limits.js';
-import { SqlSharedCounters } from './adapters/persistence/shared-counters.js';
-import { buildContainer, useCasesOf } from './container.js';
-import { createApp } from './adapters/http/app.js';
+import { WindowLimiter } from './adapters/http/window-limiter.js';
+import { buildContainer } from './container.js';
+import { HttpApp } from './container/http.js';
+import { StartWebhookWorker } from './container/webhooks.js';
 import { createLogger } from './adapters/http/logger.js';
-import { Wire } from './adapters/presentation/wire.js';
 import { listen } from './adapters/http/server.js';
 import { Shutdown } from './adapters/http/shutdown.js';
 import { NotificationStreams } from './adapters/http/notification-streams.js';
 import { openDatabase } from './adapters/persistence/database.js';
 import { migrate } from './adapters/persistence/orm.js';
-import { DELIVERY_TASK } from './adapters/persistence/webhook-store.js';
-import { isDatabaseUnavailable } from './adapters/persistence/unavailable.js';
-import { FolderStorage } from './adapters/storage/folder-storage.js';
-import { WebhookWorker } from './adapters/webhooks/delivery-worker.js';
 
 /**
  * HTTP entry. With WEB_CONCURRENCY > 1, this process is the cluster's primary and starts the workers, which each
@@ -49,51 +43,26 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     const applied = await migrate(database.orm);
     if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
 
-    const useCases = useCasesOf(buildContainer(database, config));
-    const wire = new Wire(config.publicUrl);
-    const notificationStreams = new NotificationStreams(useCases.liveNotifications, database.events, wire);
-    const metrics = new ServiceMetrics({ pools: database.poolUse, openStreams: () => notificationStreams.size });
-    const frontPage = new FrontPageCache(database.events);
+    const container = buildContainer(database, config, {
+      logger,
+      version: packageVersion(),
+      clusterWorker: cluster.isWorker,
+    });
+    const frontPage = container.get(FrontPageCache);
     shutdown.keep(() => frontPage.close());
-    const limiter = new WindowLimiter(new SqlSharedCounters(database.sql));
+    const limiter = container.get(WindowLimiter);
     // Four times a second: what a limit may be passed by across processes (docs/operations.md).
     const syncLimits = setInterval(() => void database.scope(() => limiter.sync()), 250).unref();
     shutdown.keep(() => clearInterval(syncLimits));
-    const app = createApp({
-      useCases,
-      wire,
-      notificationStreams,
-      scope: database.scope,
-      isReady: database.isReady,
-      isUnavailable: isDatabaseUnavailable,
-      logger,
-      tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
-      trustProxy: config.trustProxy,
-      corsOrigins: config.corsOrigins,
-      publicUrl: config.publicUrl,
-      version: packageVersion(),
-      uploads: new FolderStorage(config.uploadsDir, config.publicUrl),
-      rateLimits: { limiter, ...config.rateLimits },
-      frontPage,
-      metrics: {
-        collector: metrics,
-        token: config.metricsToken,
-        ...(cluster.isWorker ? { text: clusterMetrics(metrics.registry) } : {}),
-      },
-    });
+    const app = container.get<HttpApp>(HttpApp);
     if (config.webhooks.concurrency > 0) {
-      const webhookWorker = await WebhookWorker.start(database.orm.config.get('clientUrl') as string, useCases.deliverWebhook, {
-        task: DELIVERY_TASK,
-        concurrency: config.webhooks.concurrency,
-        scope: database.scope,
-        onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
-        notice: (message, details) => logger.warn(details ?? {}, message),
-      });
+      const webhookWorker = await container.get<StartWebhookWorker>(StartWebhookWorker)();
       if (!shutdown.keep(() => webhookWorker.stop())) return;
     }
     const server = await listen(app, config.port, config.host);
     if (!shutdown.keep(() => server.stop())) return;
     // Streams never finish by themselves: end them first, so that the server can drain and stop.
+    const notificationStreams = container.get(NotificationStreams);
     shutdown.keep(() => notificationStreams.close());
     logger.info(
       { url: server.url, database: config.databaseUrl ? 'external' : `embedded (${config.dataDir})` },

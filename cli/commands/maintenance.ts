@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import type { CliRuntime } from '../runtime.js';
-import type { UseCases } from '../../src/application/use-cases.js';
+import type { CliRuntime, CliUseCases } from '../runtime.js';
 import { action, confirmed, integerOption } from './shared.js';
 import { table } from '../output.js';
 
@@ -51,7 +50,7 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
       }),
     );
 
-  const purge = (log: string, useCase: (useCases: UseCases) => { execute(days: number): Promise<number> }) =>
+  const purge = (log: string, useCase: (useCases: CliUseCases) => { execute(days: number): Promise<number> }) =>
     action(runtime, async (context, options: { olderThan: string }) => {
       const days = integerOption(options.olderThan, 'older-than', 0)!;
       await confirmed(context, `Delete every ${log} older than ${days} days?`);
@@ -73,14 +72,14 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
       'delete events older than a number of days (the log live streams follow), in batches',
       '7',
       'event',
-      (u: UseCases) => u.purgeEvents,
+      (u: CliUseCases) => u.purgeEvents,
     ],
     [
       'purge-deliveries',
       'delete webhook deliveries that ended (delivered or failed) older than a number of days, with their attempts',
       '30',
       'webhook delivery',
-      (u: UseCases) => u.purgeDeliveries,
+      (u: CliUseCases) => u.purgeDeliveries,
     ],
   ] as const) {
     maintenance

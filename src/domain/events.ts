@@ -8,17 +8,48 @@ import type { Topic } from './topics/topic.js';
  * nothing about who listens (../shared/design/events.md).
  */
 export type DomainEvent =
-  | { type: 'topic.created'; topicId: number; userId: number; mentions: string[]; title: string; bodyHtml: string; createdAt: Date; at: Date }
+  | {
+      type: 'topic.created';
+      topicId: number;
+      userId: number;
+      nodeId: number;
+      mentions: string[];
+      title: string;
+      bodyHtml: string;
+      createdAt: Date;
+      at: Date;
+    }
   | { type: 'topic.updated'; topicId: number; title: string; bodyHtml: string; createdAt: Date; at: Date }
-  | { type: 'reply.created'; replyId: number; topicId: number; userId: number; mentions: string[]; bodyHtml: string; createdAt: Date; at: Date }
+  | {
+      type: 'reply.created';
+      replyId: number;
+      topicId: number;
+      userId: number;
+      mentions: string[];
+      bodyHtml: string;
+      createdAt: Date;
+      at: Date;
+    }
   | { type: 'reply.updated'; replyId: number; topicId: number; bodyHtml: string; createdAt: Date; at: Date }
   /** A moderation or the author's act on a topic or reply: `actorId` did it. */
-  | { type: 'topic.deleted' | 'topic.banned'; topicId: number; actorId: number }
+  | { type: 'topic.banned'; topicId: number; actorId: number }
+  | { type: 'topic.deleted'; topicId: number; ownerId: number; nodeId: number; actorId: number }
   /** `byAdmin`: an administrator moved it (its owner hears of it, unless the owner did it). */
-  | { type: 'topic.moved'; topicId: number; ownerId: number; fromNodeId: number; toNodeId: number; actorId: number; byAdmin: boolean }
-  | { type: 'reply.deleted'; replyId: number; topicId: number; actorId: number }
+  | {
+      type: 'topic.moved';
+      topicId: number;
+      ownerId: number;
+      fromNodeId: number;
+      toNodeId: number;
+      actorId: number;
+      byAdmin: boolean;
+    }
+  /** `userId` wrote it, at `createdAt`. */
+  | { type: 'reply.deleted'; replyId: number; topicId: number; userId: number; createdAt: Date; actorId: number }
   | { type: 'user.created'; userId: number }
-  | { type: 'user.followed'; followerId: number; followeeId: number }
+  | { type: 'user.followed' | 'user.unfollowed'; followerId: number; followeeId: number }
+  /** A user's favorites changed: named apart from `topic.*`, which change topic lists (front-page-cache.ts). */
+  | { type: 'favorite.added' | 'favorite.removed'; topicId: number; userId: number }
   | { type: 'user.role_changed'; userId: number; from: Role; to: Role; actorId: number }
   /** New notifications, each with the user it is for. */
   | { type: 'notification.created'; notifications: { id: number; userId: number }[] }
@@ -121,6 +152,7 @@ const replyContent = (reply: Reply) => ({
 export const topicCreated = (topic: Topic, mentions: readonly string[]): DomainEvent => ({
   type: 'topic.created',
   userId: topic.userId,
+  nodeId: topic.nodeId,
   mentions: [...mentions],
   ...topicContent(topic),
 });

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { checkedApi } from '../support/openapi.js';
-import { createApp } from '../../src/adapters/http/app.js';
+import { createApp, HttpUseCases } from '../../src/adapters/http/app.js';
 import { connect, type Persistence } from '../../src/adapters/persistence/orm.js';
 import { RequestContext } from '@mikro-orm/postgresql';
-import { buildContainer, useCasesOf } from '../../src/container.js';
+import { buildContainer } from '../../src/container.js';
 import { isDatabaseUnavailable } from '../../src/adapters/persistence/unavailable.js';
 import { appDependencies, testEnv } from '../support/env.js';
 import { makeNode, makeTopic, makeUser } from '../support/builders.js';
@@ -26,7 +26,7 @@ describe('while the database cannot be reached', function () {
     const { orm } = persistence;
     const app = createApp({
       ...appDependencies(),
-      useCases: useCasesOf(buildContainer(persistence, env.config)),
+      useCases: buildContainer(persistence, env.config).get<HttpUseCases>(HttpUseCases),
       scope: (work) => RequestContext.create(orm.em, work),
       isReady: () => orm.isConnected(),
       isUnavailable: isDatabaseUnavailable,

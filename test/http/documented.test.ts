@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type supertest from 'supertest';
+import { CreateApp } from '../../src/application/oauth/clients.js';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
 import { currentDocument } from '../support/openapi.js';
@@ -55,7 +56,8 @@ async function makeRecords(): Promise<Records> {
   const nodeId = await makeNode('General');
   const topicId = await makeTopic(admin, nodeId, 'A topic', 'A body');
   const replyId = await makeReply(admin, topicId, 'A reply');
-  const { app, clientSecret } = await env.scope(() => env.useCases.createApp.execute(admin, { name: 'Documented' }));
+  const createApp = env.container.get(CreateApp);
+  const { app, clientSecret } = await env.scope(() => createApp.execute(admin, { name: 'Documented' }));
   return { admin, topicId, replyId, nodeId, client: { clientId: app.clientId, clientSecret: clientSecret! } };
 }
 

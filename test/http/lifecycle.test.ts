@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'chai';
-import { testEnv } from '../support/env.js';
+import { appDependencies, testEnv } from '../support/env.js';
 
 describe('the server process', () => {
   it('serves, then on SIGTERM finishes, closes the database and exits 0', async function () {
@@ -54,7 +54,8 @@ describe('request logs', () => {
     const { logger, lines } = await capturedLog(JSON.parse);
     const env = testEnv();
     const app = createApp({
-      useCases: env.useCases,
+      useCases: appDependencies().useCases,
+      notificationStreams: appDependencies().notificationStreams,
       wire: env.wire,
       scope: env.scope,
       isReady: async () => true,
@@ -79,7 +80,10 @@ describe('request logs', () => {
     const dependencies = appDependencies();
     const failing = {
       ...dependencies.useCases,
-      listTopics: { execute: async () => Promise.reject(new Error('the unexpected')) },
+      topics: {
+        ...dependencies.useCases.topics,
+        listTopics: { execute: async () => Promise.reject(new Error('the unexpected')) },
+      },
     } as unknown as typeof dependencies.useCases;
     const app = createApp({ ...dependencies, useCases: failing, logger });
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -140,7 +144,8 @@ describe('GET /readyz', () => {
     const { checkedApi } = await import('../support/openapi.js');
     const env = testEnv();
     const app = createApp({
-      useCases: env.useCases,
+      useCases: appDependencies().useCases,
+      notificationStreams: appDependencies().notificationStreams,
       wire: env.wire,
       scope: env.scope,
       isReady: async () => {

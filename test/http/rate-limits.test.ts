@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../src/adapters/http/app.js';
 import { SqlSharedCounters } from '../../src/adapters/persistence/shared-counters.js';
-import { WindowLimiter } from '../../src/application/rate-limits.js';
+import { WindowLimiter } from '../../src/adapters/http/window-limiter.js';
 import { makeUser } from '../support/builders.js';
 import { appDependencies, testEnv } from '../support/env.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';

@@ -33,7 +33,13 @@ describe('concurrent writes that notify the same users', () => {
           const named = ((worker + n) % 2 === 0 ? others : [...others].reverse()).slice(0, 4);
           const mentions = named.map((user) => `@${user.login}`).join(' ');
           const topicId = topics[(worker + n) % topics.length]!;
-          check('reply', await api().post(`/api/v3/topics/${topicId}/replies`).set(author.auth).send({ body: `hi ${mentions}` }));
+          check(
+            'reply',
+            await api()
+              .post(`/api/v3/topics/${topicId}/replies`)
+              .set(author.auth)
+              .send({ body: `hi ${mentions}` }),
+          );
           if (n % 3 === 0) {
             const topic = { title: 'Mentions', body: mentions, node_id: node };
             check('topic', await api().post('/api/v3/topics').set(author.auth).send(topic));

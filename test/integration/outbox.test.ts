@@ -125,6 +125,10 @@ describe('the event outbox', () => {
     const banned = await makeTopic(alice, general, 'Banned', 'a topic to ban');
     await act(() => useCases.topicAction.execute(root, banned, 'ban'));
     const reply = await makeReply(alice, moved, 'a reply to delete');
+    const [{ created_at: replyCreatedAt }] = (await env.sql<{ created_at: Date }>(
+      'select created_at from replies where id = $1',
+      [reply],
+    )) as [{ created_at: Date }];
     await act(() => useCases.deleteReply.execute(alice, reply));
     await act(() => useCases.deleteTopic.execute(root, moved));
 
@@ -139,11 +143,21 @@ describe('the event outbox', () => {
       { type: 'user.created', payload: { userId: carol } },
       { type: 'user.role_changed', payload: { userId: carol, from: 'member', to: 'admin', actorId: root.id } },
       // The owner and whether an administrator moved it: what the notification producer needs (NodeChanged).
-      { type: 'topic.moved', payload: { topicId: moved, ownerId: alice.id, fromNodeId: general, toNodeId: other, actorId: root.id, byAdmin: true } },
-      { type: 'topic.moved', payload: { topicId: banned, ownerId: alice.id, fromNodeId: general, toNodeId: noPoint, actorId: root.id, byAdmin: true } },
+      {
+        type: 'topic.moved',
+        payload: { topicId: moved, ownerId: alice.id, fromNodeId: general, toNodeId: other, actorId: root.id, byAdmin: true },
+      },
+      {
+        type: 'topic.moved',
+        payload: { topicId: banned, ownerId: alice.id, fromNodeId: general, toNodeId: noPoint, actorId: root.id, byAdmin: true },
+      },
       { type: 'topic.banned', payload: { topicId: banned, actorId: root.id } },
-      { type: 'reply.deleted', payload: { replyId: reply, topicId: moved, actorId: alice.id } },
-      { type: 'topic.deleted', payload: { topicId: moved, actorId: root.id } },
+      // Whose it was (and when and where), for the counters that follow a deletion.
+      {
+        type: 'reply.deleted',
+        payload: { replyId: reply, topicId: moved, userId: alice.id, createdAt: replyCreatedAt.toISOString(), actorId: alice.id },
+      },
+      { type: 'topic.deleted', payload: { topicId: moved, ownerId: alice.id, nodeId: other, actorId: root.id } },
     ]);
   });
 });

@@ -3,21 +3,23 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { RequestContext } from '@mikro-orm/postgresql';
 import supertest from 'supertest';
-import { createApp } from '../../src/adapters/http/app.js';
+import { createApp, HttpUseCases } from '../../src/adapters/http/app.js';
+import { NotificationStreams } from '../../src/adapters/http/notification-streams.js';
 import { connect, type Persistence } from '../../src/adapters/persistence/orm.js';
 import { isDatabaseUnavailable } from '../../src/adapters/persistence/unavailable.js';
 import { Wire } from '../../src/adapters/presentation/wire.js';
-import { buildContainer, useCasesOf } from '../../src/container.js';
+import { buildContainer } from '../../src/container.js';
 import { testEnv } from '../support/env.js';
 
 /** The service on the test database, with pools as small and impatient as `options` says. */
 async function impatientApp(options: { poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number }) {
   const env = testEnv();
   const persistence = await connect(env.config.databaseUrl!, options);
-  const useCases = useCasesOf(buildContainer(persistence, env.config));
+  const container = buildContainer(persistence, env.config);
   const app = createApp({
-    useCases,
-    wire: new Wire(env.config.publicUrl),
+    useCases: container.get<HttpUseCases>(HttpUseCases),
+    notificationStreams: container.get(NotificationStreams),
+    wire: container.get(Wire),
     scope: (work) => RequestContext.create(persistence.orm.em, work),
     isReady: async () => true,
     isUnavailable: isDatabaseUnavailable,

@@ -1,5 +1,5 @@
 import { runForumctl } from '../../cli/program.js';
-import type { CliRuntime } from '../../cli/runtime.js';
+import { type CliRuntime, CliUseCases } from '../../cli/runtime.js';
 import { migrate, migrationStatus } from '../../src/adapters/persistence/orm.js';
 import { testEnv } from './env.js';
 
@@ -32,7 +32,7 @@ export async function forumctl(
   const secrets = [...(options.secrets ?? [])];
   const runtime: CliRuntime = {
     connect: async () => ({
-      useCases: env.useCases,
+      useCases: env.container.get<CliUseCases>(CliUseCases),
       wire: env.wire,
       scope: env.scope,
       migrations: { up: () => migrate(env.orm), status: () => migrationStatus(env.orm) },

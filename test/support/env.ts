@@ -8,10 +8,30 @@ import os from 'node:os';
 import path from 'node:path';
 import { FolderStorage } from '../../src/adapters/storage/folder-storage.js';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
-import type { UseCases } from '../../src/application/use-cases.js';
+import { type Container, ContainerModule } from 'inversify';
 import { loadConfig, type Config } from '../../src/config.js';
-import { buildContainer, useCasesOf } from '../../src/container.js';
-import { createApp, type HttpDependencies } from '../../src/adapters/http/app.js';
+import { buildContainer } from '../../src/container.js';
+import { record } from '../../src/container/bind.js';
+import { forumctlModule } from '../../cli/container.js';
+import { LikeObject } from '../../src/application/likes/like.js';
+import { CreateNode } from '../../src/application/nodes/manage-nodes.js';
+import { LiveNotifications } from '../../src/application/notifications/live-notifications.js';
+import { CountUnreadNotifications } from '../../src/application/notifications/manage-notifications.js';
+import { ReplyReadModel, TopicReadModel } from '../../src/application/read-models.js';
+import { CreateReply } from '../../src/application/replies/create-reply.js';
+import { DeleteReply } from '../../src/application/replies/delete-reply.js';
+import { Authenticate, IssueToken, RevokeToken } from '../../src/application/tokens/access-tokens.js';
+import { CreateTopic } from '../../src/application/topics/create-topic.js';
+import { DeleteTopic } from '../../src/application/topics/delete-topic.js';
+import { MoveTopic } from '../../src/application/topics/move-topic.js';
+import { ShowTopic } from '../../src/application/topics/show-topic.js';
+import { TopicAction } from '../../src/application/topics/topic-action.js';
+import { FavoriteTopic, FollowTopic } from '../../src/application/topics/topic-relations.js';
+import { UpdateTopic } from '../../src/application/topics/update-topic.js';
+import { CreateUser } from '../../src/application/users/create-user.js';
+import { ChangeRole } from '../../src/application/users/manage-users.js';
+import { DeliverWebhook } from '../../src/application/webhooks/webhooks.js';
+import { createApp, type HttpDependencies, HttpUseCases } from '../../src/adapters/http/app.js';
 import { connect, migrate, type Persistence } from '../../src/adapters/persistence/orm.js';
 import { Wire } from '../../src/adapters/presentation/wire.js';
 import { isDatabaseUnavailable } from '../../src/adapters/persistence/unavailable.js';
@@ -19,13 +39,69 @@ import { createTestDatabase, type TestDatabase } from './database.js';
 
 export const PUBLIC_URL = 'http://forum.test';
 
+/** The use cases and read models tests call directly: to arrange, or to check a rule below the wire. */
+export interface TestUseCases {
+  authenticate: Authenticate;
+  issueToken: IssueToken;
+  revokeToken: RevokeToken;
+  createUser: CreateUser;
+  changeRole: ChangeRole;
+  createNode: CreateNode;
+  createTopic: CreateTopic;
+  updateTopic: UpdateTopic;
+  deleteTopic: DeleteTopic;
+  showTopic: ShowTopic;
+  followTopic: FollowTopic;
+  favoriteTopic: FavoriteTopic;
+  topicAction: TopicAction;
+  moveTopic: MoveTopic;
+  createReply: CreateReply;
+  deleteReply: DeleteReply;
+  like: LikeObject;
+  countUnreadNotifications: CountUnreadNotifications;
+  liveNotifications: LiveNotifications;
+  deliverWebhook: DeliverWebhook;
+  topics: TopicReadModel;
+  replies: ReplyReadModel;
+}
+const TestUseCases = Symbol.for('TestUseCases');
+
+const testModule = new ContainerModule(({ bind }) => {
+  record<TestUseCases>(bind, TestUseCases, {
+    authenticate: Authenticate,
+    issueToken: IssueToken,
+    revokeToken: RevokeToken,
+    createUser: CreateUser,
+    changeRole: ChangeRole,
+    createNode: CreateNode,
+    createTopic: CreateTopic,
+    updateTopic: UpdateTopic,
+    deleteTopic: DeleteTopic,
+    showTopic: ShowTopic,
+    followTopic: FollowTopic,
+    favoriteTopic: FavoriteTopic,
+    topicAction: TopicAction,
+    moveTopic: MoveTopic,
+    createReply: CreateReply,
+    deleteReply: DeleteReply,
+    like: LikeObject,
+    countUnreadNotifications: CountUnreadNotifications,
+    liveNotifications: LiveNotifications,
+    deliverWebhook: DeliverWebhook,
+    topics: TopicReadModel,
+    replies: ReplyReadModel,
+  });
+});
+
 /** Everything a test needs, on one real database shared by the run and emptied between tests. */
 export interface TestEnv {
   config: Config;
   orm: MikroORM;
   /** The service's own SQL runner (what repositories and read models use). */
   persistence: Persistence;
-  useCases: UseCases;
+  /** The composition root the app was built from, as the processes build it (forumctl's module loaded too). */
+  container: Container;
+  useCases: TestUseCases;
   wire: Wire;
   app: Koa;
   /** Raw SQL (`$1` placeholders) against the test database, for arranging and for checking what landed. */
@@ -71,18 +147,20 @@ export async function startTestEnv(): Promise<void> {
   const { orm } = persistence;
   const pool = new pg.Pool({ connectionString: database.url, max: 5 });
   await migrate(orm);
-  const useCases = useCasesOf(buildContainer(persistence, config));
-  const wire = new Wire(PUBLIC_URL);
+  const container = buildContainer(persistence, config);
+  container.load(forumctlModule, testModule);
+  const useCases = container.get<TestUseCases>(TestUseCases);
+  const wire = container.get(Wire);
   const scope = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
   const dependencies: HttpDependencies = {
-    useCases,
+    useCases: container.get<HttpUseCases>(HttpUseCases),
     wire,
     scope,
     isReady: () => orm.isConnected(),
     isUnavailable: isDatabaseUnavailable,
     logger: pino({ level: 'silent' }),
     tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
-    uploads: new FolderStorage(uploadsDir, PUBLIC_URL),
+    uploads: container.get(FolderStorage),
     publicUrl: PUBLIC_URL,
     notificationStreams: new NotificationStreams(useCases.liveNotifications, persistence.events, wire, { keepAliveMs: 500 }),
   };
@@ -91,6 +169,7 @@ export async function startTestEnv(): Promise<void> {
     config,
     orm,
     persistence,
+    container,
     useCases,
     wire,
     app,

@@ -9,7 +9,8 @@ import type { Reply } from '../../src/domain/replies/reply.js';
 import type { ReplyRepository } from '../../src/domain/replies/reply-repository.js';
 import type { Topic } from '../../src/domain/topics/topic.js';
 import type { TopicRepository } from '../../src/domain/topics/topic-repository.js';
-import type { UserCounter, UserRepository } from '../../src/domain/users/user-repository.js';
+import type { UserRepository } from '../../src/domain/users/user-repository.js';
+import type { CounterMove, CounterMoves, UserCounter } from '../../src/application/counters.js';
 import type { User } from '../../src/domain/users/user.js';
 
 /** In-memory stand-ins for the ports, for use-case tests without I/O. */
@@ -96,7 +97,7 @@ export class FakeNodes implements NodeRepository {
     node.id = this.rows.size + 1;
     this.rows.set(node.id, node);
   }
-  async adjustTopicsCount(nodeId: number, delta: number) {
+  adjustTopicsCount(nodeId: number, delta: number) {
     this.counts.set(nodeId, (this.counts.get(nodeId) ?? 0) + delta);
   }
 }
@@ -168,12 +169,31 @@ export class FakeUsers implements UserRepository {
     return true;
   }
   readonly monthlyReplies = new Map<string, number>();
-  async adjustMonthlyReplies(userId: number, at: Date, delta: number) {
+  adjustMonthlyReplies(userId: number, at: Date, delta: number) {
     const key = `${userId}:${at.toISOString().slice(0, 7)}`;
     this.monthlyReplies.set(key, (this.monthlyReplies.get(key) ?? 0) + delta);
   }
-  async adjustCounter(userId: number, counter: UserCounter, delta: number) {
+  adjustCounter(userId: number, counter: UserCounter, delta: number) {
     const key = `${userId}:${counter}`;
     this.counters.set(key, (this.counters.get(key) ?? 0) + delta);
+  }
+}
+
+/** Counter moves applied to the fakes' counts, as the database applies them. */
+export class FakeCounterMoves implements CounterMoves {
+  constructor(
+    private readonly nodes: FakeNodes,
+    private readonly users: FakeUsers,
+  ) {}
+  async move(moves: readonly CounterMove[]) {
+    for (const move of moves) {
+      if (move.kind === 'node.topics') this.nodes.adjustTopicsCount(move.nodeId, move.delta);
+      else if (move.kind === 'user') this.users.adjustCounter(move.userId, move.counter, move.delta);
+      else {
+        const delta = move.kind === 'reply.added' ? +1 : -1;
+        this.users.adjustCounter(move.userId, 'repliesCount', delta);
+        this.users.adjustMonthlyReplies(move.userId, move.at, delta);
+      }
+    }
   }
 }

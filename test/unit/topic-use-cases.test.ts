@@ -4,11 +4,13 @@ import { CreateTopic } from '../../src/application/topics/create-topic.js';
 import { TopicRelocation } from '../../src/application/topics/relocation.js';
 import { NotificationProducer } from '../../src/application/notifications/producer.js';
 import { DispatchInTransaction } from '../../src/application/events.js';
+import { CounterKeeper } from '../../src/application/counters.js';
 import { TopicAction } from '../../src/application/topics/topic-action.js';
 import { UpdateTopic } from '../../src/application/topics/update-topic.js';
 import { DeleteTopic } from '../../src/application/topics/delete-topic.js';
 import { Forbidden, InvalidInput, NotFound, RuleViolated, Unauthenticated } from '../../src/domain/shared/errors.js';
 import {
+  FakeCounterMoves,
   FakeNodes,
   FakeNotifications,
   FakeReplies,
@@ -33,9 +35,16 @@ function world() {
   const notifications = new FakeNotifications();
   const recorded = new RecordedEvents();
   // Events reach the one producer of notifications, as in the service (with nobody following or blocking).
-  const nobody = { ofTopic: async () => ({ followerIds: [], mentionedIds: [], blockedActorFor: [] }), whoBlocked: async () => [] };
-  const producer = new NotificationProducer({ ...nobody, ofReply: async () => ({ topicAuthorId: 0, ...(await nobody.ofTopic()) }) }, notifications);
-  const events = Object.assign(new DispatchInTransaction([producer, recorded]), { recorded: recorded.recorded });
+  const nobody = {
+    ofTopic: async () => ({ followerIds: [], mentionedIds: [], blockedActorFor: [] }),
+    whoBlocked: async () => [],
+  };
+  const producer = new NotificationProducer(
+    { ...nobody, ofReply: async () => ({ topicAuthorId: 0, ...(await nobody.ofTopic()) }) },
+    notifications,
+  );
+  const counters = new CounterKeeper(new FakeCounterMoves(nodes, users));
+  const events = Object.assign(new DispatchInTransaction([counters, producer, recorded]), { recorded: recorded.recorded });
   const relocation = new TopicRelocation(nodes, events);
   return {
     events,
@@ -44,9 +53,9 @@ function world() {
     users,
     replies,
     notifications,
-    create: new CreateTopic(topics, nodes, users, relocation, plainMarkdown, events, immediateUnitOfWork, fixedClock),
+    create: new CreateTopic(topics, relocation, plainMarkdown, events, immediateUnitOfWork, fixedClock),
     update: new UpdateTopic(topics, relocation, plainMarkdown, events, immediateUnitOfWork, fixedClock),
-    destroy: new DeleteTopic(topics, replies, nodes, users, notifications, events, immediateUnitOfWork, fixedClock),
+    destroy: new DeleteTopic(topics, replies, notifications, events, immediateUnitOfWork, fixedClock),
     action: new TopicAction(topics, replies, nodes, relocation, events, immediateUnitOfWork, fixedClock),
   };
 }
@@ -83,6 +92,7 @@ describe('CreateTopic', () => {
       {
         type: 'topic.created',
         userId: alice.id,
+        nodeId: 2,
         mentions: [],
         topicId: id,
         title: 'Hello',

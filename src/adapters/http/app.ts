@@ -1,10 +1,9 @@
 import Koa from 'koa';
-import { NotificationStreams } from './notification-streams.js';
-import type { EventFeed } from '../../application/events.js';
+import type { NotificationStreams } from './notification-streams.js';
 import Router from '@koa/router';
 import cors from '@koa/cors';
 import type { Logger } from 'pino';
-import type { UseCases } from '../../application/use-cases.js';
+import type { Authenticate } from '../../application/tokens/access-tokens.js';
 import type { Wire } from '../presentation/wire.js';
 import { resolveActor } from './auth.js';
 import { readBody } from './body.js';
@@ -15,24 +14,45 @@ import type { MetricsText, ServiceMetrics } from './metrics.js';
 import { rateLimit, type RateLimits } from './rate-limit.js';
 import type { FrontPageCache } from './front-page-cache.js';
 import { mergeParams } from './params.js';
-import { notificationRoutes } from './routes/notifications.js';
-import { oauthRoutes } from './routes/oauth.js';
-import { authorizeRoutes } from './routes/authorize.js';
-import { searchRoutes } from './routes/search.js';
-import { adminRoutes } from './routes/admin.js';
-import { replyRoutes } from './routes/replies.js';
-import { topicRoutes } from './routes/topics.js';
-import { nodeRoutes } from './routes/nodes.js';
-import { userRoutes } from './routes/users.js';
+import { notificationRoutes, type NotificationRouteUseCases } from './routes/notifications.js';
+import { oauthRoutes, type OAuthRouteUseCases } from './routes/oauth.js';
+import { authorizeRoutes, type AuthorizeRouteUseCases } from './routes/authorize.js';
+import { searchRoutes, type SearchRouteUseCases } from './routes/search.js';
+import { adminRoutes, type AdminRouteUseCases } from './routes/admin.js';
+import { replyRoutes, type ReplyRouteUseCases } from './routes/replies.js';
+import { topicRoutes, type TopicRouteUseCases } from './routes/topics.js';
+import { nodeRoutes, type NodeRouteUseCases } from './routes/nodes.js';
+import { userRoutes, type UserRouteUseCases } from './routes/users.js';
 import { systemRoutes } from './routes/system.js';
-import { deviceRoutes } from './routes/devices.js';
-import { photoRoutes } from './routes/photos.js';
+import { deviceRoutes, type DeviceRouteUseCases } from './routes/devices.js';
+import { photoRoutes, type PhotoRouteUseCases } from './routes/photos.js';
 import { type UploadedFiles, uploadRoutes } from './routes/uploads.js';
 import { documentationRoutes } from './routes/documentation.js';
 import { ApiDescription } from './openapi/describe.js';
 
+/**
+ * What the HTTP adapter calls, by the router (or middleware) that calls it: each router is handed its own record
+ * and nothing else. Resolved by the composition root.
+ */
+export interface HttpUseCases {
+  /** Who calls (the middleware in front of every route under the API). */
+  authenticate: Authenticate;
+  oauth: OAuthRouteUseCases;
+  authorize: AuthorizeRouteUseCases;
+  topics: TopicRouteUseCases;
+  replies: ReplyRouteUseCases;
+  notifications: NotificationRouteUseCases;
+  nodes: NodeRouteUseCases;
+  users: UserRouteUseCases;
+  devices: DeviceRouteUseCases;
+  photos: PhotoRouteUseCases;
+  search: SearchRouteUseCases;
+  admin: AdminRouteUseCases;
+}
+export const HttpUseCases = Symbol.for('HttpUseCases');
+
 export interface HttpDependencies {
-  useCases: UseCases;
+  useCases: HttpUseCases;
   wire: Wire;
   /** Runs the rest of a request inside its own persistence context. */
   scope<T>(work: () => Promise<T>): Promise<T>;
@@ -50,8 +70,8 @@ export interface HttpDependencies {
   /** Where clients reach the service (the document's server); and the service's version. */
   publicUrl?: string;
   version?: string;
-  /** The live notification streams of this process (they must end before it stops); none: streams hear no events. */
-  notificationStreams?: NotificationStreams;
+  /** The live notification streams of this process (they must end before it stops). */
+  notificationStreams: NotificationStreams;
   /** The anonymous first pages of the topic lists, cached (issue 18); none: every list is read. */
   frontPage?: FrontPageCache;
   /** Contract §15's API rate limits: none, no limits. */
@@ -59,9 +79,6 @@ export interface HttpDependencies {
   /** Contract §15's `GET /metrics`: none, no metrics. */
   metrics?: { collector: ServiceMetrics; token?: string | null; text?: MetricsText };
 }
-
-/** For an app built without the event feed (some tests): streams open, but hear of nothing new. */
-const SILENT_FEED: EventFeed = { subscribe: () => () => undefined, ready: async () => undefined };
 
 /**
  * Existing clients call every path with a `.json` suffix too. A bare `/.json` is not stripped: `/topics/.json`
@@ -169,24 +186,18 @@ export function createApp(dependencies: HttpDependencies): Koa {
   app.use(resolveActor(useCases.authenticate, prefix));
 
   const api = new Router();
-  api.use(oauthRoutes(useCases, tokenLifetimes, docs).routes());
-  api.use(authorizeRoutes(useCases, docs, { secureCookies: info.publicUrl.startsWith('https:') }).routes());
+  api.use(oauthRoutes(useCases.oauth, tokenLifetimes, docs).routes());
+  api.use(authorizeRoutes(useCases.authorize, docs, { secureCookies: info.publicUrl.startsWith('https:') }).routes());
   for (const routes of [
-    topicRoutes(useCases, wire, docs, prefix, dependencies.frontPage),
-    replyRoutes(useCases, wire, docs, prefix),
-    notificationRoutes(
-      useCases,
-      wire,
-      docs,
-      prefix,
-      dependencies.notificationStreams ?? new NotificationStreams(useCases.liveNotifications, SILENT_FEED, wire),
-    ),
-    nodeRoutes(useCases, wire, docs, prefix),
-    userRoutes(useCases, wire, docs, prefix),
-    deviceRoutes(useCases, docs, prefix),
-    photoRoutes(useCases, docs, prefix),
-    searchRoutes(useCases, wire, docs, prefix),
-    adminRoutes(useCases, wire, docs, prefix),
+    topicRoutes(useCases.topics, wire, docs, prefix, dependencies.frontPage),
+    replyRoutes(useCases.replies, wire, docs, prefix),
+    notificationRoutes(useCases.notifications, wire, docs, prefix, dependencies.notificationStreams),
+    nodeRoutes(useCases.nodes, wire, docs, prefix),
+    userRoutes(useCases.users, wire, docs, prefix),
+    deviceRoutes(useCases.devices, docs, prefix),
+    photoRoutes(useCases.photos, docs, prefix),
+    searchRoutes(useCases.search, wire, docs, prefix),
+    adminRoutes(useCases.admin, wire, docs, prefix),
   ])
     api.use(prefix, routes.routes());
   app.use(api.routes());

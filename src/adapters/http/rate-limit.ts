@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import type { WindowLimiter } from '../../application/rate-limits.js';
+import type { WindowLimiter } from './window-limiter.js';
 import { TooManyRequests } from '../../domain/shared/errors.js';
 import { bearerToken } from './auth.js';
 

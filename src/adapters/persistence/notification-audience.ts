@@ -1,4 +1,5 @@
-import type { NotificationAudience } from '../../application/notifications/producer.js';
+import type { NotificationAudience, ReplyAudience } from '../../application/notifications/producer.js';
+import { type ReadAudiences, replyAudienceKey } from './reply-targets.js';
 import type { Sql } from './sql.js';
 
 interface AudienceRow {
@@ -10,7 +11,10 @@ interface AudienceRow {
 
 /** Each audience in one statement: the followers, the mentioned users, and who of them blocked the actor. */
 export class SqlNotificationAudience implements NotificationAudience {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly audiences: ReadAudiences,
+  ) {}
 
   async ofTopic(authorId: number, logins: readonly string[]) {
     const row = (await this.sql.one<AudienceRow>(
@@ -26,7 +30,10 @@ export class SqlNotificationAudience implements NotificationAudience {
     return { followerIds: row.follower_ids, mentionedIds: row.mentioned_ids, blockedActorFor: row.blocked_actor_for };
   }
 
-  async ofReply(topicId: number, replierId: number, logins: readonly string[]) {
+  /** Read with the reply's target when it was (reply-targets.ts), else here. */
+  async ofReply(topicId: number, replierId: number, logins: readonly string[]): Promise<ReplyAudience> {
+    const read = this.audiences.take(replyAudienceKey(topicId, replierId, logins));
+    if (read) return read;
     const row = (await this.sql.one<AudienceRow>(
       `with topic as (select user_id from topics where id = $1),
        followers as (select user_id from topic_follows where topic_id = $1),

@@ -21,6 +21,7 @@ import { Migration20261124080000_search_functions } from './migrations/Migration
 import { Migration20261125000000_search_text } from './migrations/Migration20261125000000_search_text.js';
 import { Migration20261126000000_search_functions_module } from './migrations/Migration20261126000000_search_functions_module.js';
 import { Migration20261126010000_notification_events } from './migrations/Migration20261126010000_notification_events.js';
+import { Migration20261126020000_notifications_by_reply } from './migrations/Migration20261126020000_notifications_by_reply.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -49,6 +50,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261125000000_search_text', class: Migration20261125000000_search_text },
   { name: 'Migration20261126000000_search_functions_module', class: Migration20261126000000_search_functions_module },
   { name: 'Migration20261126010000_notification_events', class: Migration20261126010000_notification_events },
+  { name: 'Migration20261126020000_notifications_by_reply', class: Migration20261126020000_notifications_by_reply },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */

@@ -1,7 +1,10 @@
-import type { SharedCounters } from '../../application/rate-limits.js';
 import type { Sql } from './sql.js';
 
-export class SqlSharedCounters implements SharedCounters {
+/**
+ * The rate limiter's counts, shared by every process through the `rate_limit_counts` table: the shape of the HTTP
+ * adapter's SharedCounters (src/adapters/http/window-limiter.ts), which the composition root checks.
+ */
+export class SqlSharedCounters {
   constructor(private readonly sql: Sql) {}
 
   /** One statement for every key of the interval: upsert the increments, return the totals. */

@@ -74,6 +74,11 @@ export class Sql {
     return result.rowCount ?? 0;
   }
 
+  /** Whether a database transaction is under way (a transactional unit of work's). */
+  inTransaction(): boolean {
+    return this.em.getTransactionContext() !== undefined;
+  }
+
   /** The current unit of work (an object to key its state on: a transaction, or a one-statement one), or undefined. */
   unitOfWork(): object | undefined {
     return this.em.getTransactionContext<KnexTransaction>() ?? this.single.getStore();

@@ -2,6 +2,7 @@ import { type DomainEvent, WEBHOOK_EVENTS } from '../../domain/events.js';
 import type { NewNotification } from '../../domain/notifications/notification.js';
 import type { Reply } from '../../domain/replies/reply.js';
 import type { SearchDocument } from '../../application/search/ports.js';
+import type { CounterMove, CounterMoves, UserCounter } from '../../application/counters.js';
 import type { Sql } from './sql.js';
 import { queueTries } from './webhook-store.js';
 
@@ -19,17 +20,22 @@ export function outboxPayload(event: DomainEvent): Record<string, unknown> {
 /**
  * The statement that writes a unit of work's staged rows, in one lock order for every writer (issue 30): two
  * units of work that lock the same rows in different orders deadlock, and PostgreSQL aborts one of them.
- * 1. New replies, and the counters they move: each topic's replies count and last reply (never moved back to an
- *    earlier reply), then each author's replies count, then their month. Topic, then user, then month, as every
- *    other writer takes them (a reply deletion, a topic's create and delete): each update waits for the one
- *    before it (PostgreSQL runs data-modifying CTEs in an order of its own unless one reads another).
- * 2. The events (the outbox), and the webhook deliveries of these events (contract §13), one per event and
+ * 1. New replies.
+ * 2. The counters (counters.ts), in one order: topics, nodes, users, months; within each, by id. Each step waits for
+ *    the one before it (PostgreSQL runs data-modifying CTEs in an order of its own unless one reads another), and
+ *    each locks its rows in id order before it updates them when there are several (`*_locked`: a lock taken
+ *    first and then again by the update costs a contended row about a tenth of reply create's throughput, so a
+ *    single row is left to its update). A topic's new reply moves its count and its last reply
+ *    (never back to an earlier reply); a deleted one has the topic recounted, on a snapshot taken after the topic
+ *    was locked (`flush` locks it first, in a statement of its own), so no concurrent reply is missed.
+ * 3. The events (the outbox), and the webhook deliveries of these events (contract §13), one per event and
  *    subscribed webhook, each with its first try queued.
- * 3. The search documents of topics and of replies. An older version never overwrites a newer one: a reindex
+ * 4. The search documents of topics and of replies. An older version never overwrites a newer one: a reindex
  *    batch read before an edit lands after it.
- * 4. New notifications. Their unread counts (and their `notification.created` event) are written by the
- *    notifications' statement trigger, which PostgreSQL runs at the end of the statement: after every row above,
- *    in user order. So every writer takes the users' count rows last, in one order.
+ * 5. New notifications, and the notifications of deleted topics and replies. Their unread counts (and their
+ *    events) are written by the notifications' statement triggers, which PostgreSQL runs at the end of the
+ *    statement: after every row above, in user order. So every writer takes the users' count rows last, in one
+ *    order. (An insert's and a delete's triggers each take theirs in order; no use case does both at once.)
  */
 const STATEMENT = `with
   new_replies as (
@@ -38,48 +44,88 @@ const STATEMENT = `with
            d.created_at
     from unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
       as d(id, topic_id, user_id, body, body_html, action, created_at)
-    returning id, topic_id, user_id, action, created_at),
-  counted as (select * from new_replies where action is null),
-  topic_moves as (
-    select distinct on (r.topic_id) r.topic_id, r.id, r.user_id, u.login, r.created_at,
-           count(*) over (partition by r.topic_id) as added
-    from counted r join users u on u.id = r.user_id
-    order by r.topic_id, r.id desc),
-  topic_counted as (
+    returning id),
+  added as (
+    select distinct on (a.topic_id) a.topic_id, a.reply_id, a.user_id, u.login, a.at,
+           count(*) over (partition by a.topic_id) as count
+    from unnest($8::int[], $9::int[], $10::int[], $11::timestamptz[]) as a(topic_id, reply_id, user_id, at)
+    join users u on u.id = a.user_id
+    order by a.topic_id, a.reply_id desc),
+  topics_locked as (
+    select id from topics
+    where cardinality($8::int[]) + cardinality($12::int[]) > 1
+      and id in (select topic_id from added union all select unnest($12::int[]))
+    order by id for no key update),
+  topics_added as (
     update topics t set
-      replies_count = t.replies_count + m.added,
-      last_reply_id = case when t.last_reply_id is null or t.last_reply_id < m.id then m.id else t.last_reply_id end,
-      last_reply_user_id = case when t.last_reply_id is null or t.last_reply_id < m.id then m.user_id else t.last_reply_user_id end,
-      last_reply_user_login = case when t.last_reply_id is null or t.last_reply_id < m.id then m.login else t.last_reply_user_login end,
-      replied_at = case when t.last_reply_id is null or t.last_reply_id < m.id then m.created_at else t.replied_at end,
-      last_active_at = greatest(t.last_active_at, m.created_at)
-    from (select * from topic_moves order by topic_id) m
-    where t.id = m.topic_id
+      replies_count = t.replies_count + m.count,
+      last_reply_id = case when t.last_reply_id is null or t.last_reply_id < m.reply_id then m.reply_id else t.last_reply_id end,
+      last_reply_user_id = case when t.last_reply_id is null or t.last_reply_id < m.reply_id then m.user_id else t.last_reply_user_id end,
+      last_reply_user_login = case when t.last_reply_id is null or t.last_reply_id < m.reply_id then m.login else t.last_reply_user_login end,
+      replied_at = case when t.last_reply_id is null or t.last_reply_id < m.reply_id then m.at else t.replied_at end,
+      last_active_at = greatest(t.last_active_at, m.at)
+    from added m
+    where t.id = m.topic_id and (select count(*) from topics_locked) >= 0 and (select count(*) from new_replies) >= 0
     returning t.id),
-  user_counted as (
-    update users u set replies_count = u.replies_count + m.added
-    from (select user_id, count(*) as added from counted group by user_id order by user_id) m
-    where u.id = m.user_id and (select count(*) from topic_counted) >= 0
+  topics_recounted as (
+    update topics t set
+      replies_count = (select count(*) from replies r where r.topic_id = t.id and r.action is null and r.deleted_at is null),
+      last_reply_id = last.id, last_reply_user_id = last.user_id, last_reply_user_login = last.login, replied_at = last.created_at
+    from unnest($12::int[]) as target(id)
+    left join lateral (
+      select r.id, r.user_id, u.login, r.created_at from replies r join users u on u.id = r.user_id
+      where r.topic_id = target.id and r.action is null and r.deleted_at is null
+      order by r.id desc limit 1
+    ) last on true
+    where t.id = target.id and (select count(*) from topics_added) >= 0
+    returning t.id),
+  nodes_locked as (
+    select id from nodes where cardinality($13::int[]) > 1 and id = any($13::int[]) and (select count(*) from topics_recounted) >= 0
+    order by id for no key update),
+  nodes_counted as (
+    update nodes n set topics_count = greatest(n.topics_count + m.delta, 0)
+    from unnest($13::int[], $14::int[]) as m(id, delta)
+    where n.id = m.id and (select count(*) from nodes_locked) >= 0
+    returning n.id),
+  users_locked as (
+    select id from users where cardinality($15::int[]) > 1 and id = any($15::int[]) and (select count(*) from nodes_counted) >= 0
+    order by id for no key update),
+  users_counted as (
+    update users u set
+      topics_count = greatest(u.topics_count + m.topics, 0),
+      replies_count = greatest(u.replies_count + m.replies, 0),
+      favorites_count = greatest(u.favorites_count + m.favorites, 0),
+      followers_count = greatest(u.followers_count + m.followers, 0),
+      following_count = greatest(u.following_count + m.following, 0)
+    from unnest($15::int[], $16::int[], $17::int[], $18::int[], $19::int[], $20::int[])
+      as m(id, topics, replies, favorites, followers, following)
+    where u.id = m.id and (select count(*) from users_locked) >= 0
     returning u.id),
-  month_counted as (
+  month_moves as (
+    select m.user_id, date_trunc('month', m.at at time zone 'UTC')::date as month, sum(m.delta)::int as delta
+    from unnest($21::int[], $22::timestamptz[], $23::int[]) as m(user_id, at, delta)
+    where (select count(*) from users_counted) >= 0
+    group by 1, 2),
+  months_added as (
     insert into user_reply_months (user_id, month, replies)
-    select user_id, date_trunc('month', created_at at time zone 'UTC')::date, count(*) from counted
-    where (select count(*) from user_counted) >= 0
-    group by 1, 2 order by 1, 2
+    select user_id, month, delta from month_moves where delta > 0 order by user_id, month
     on conflict (user_id, month) do update set replies = user_reply_months.replies + excluded.replies),
+  months_removed as (
+    update user_reply_months m set replies = greatest(m.replies + d.delta, 0)
+    from month_moves d where m.user_id = d.user_id and m.month = d.month and d.delta < 0),
   stored as (
-    insert into events (type, payload) select * from unnest($8::text[], $9::jsonb[]) returning id, type, payload),
+    insert into events (type, payload) select * from unnest($24::text[], $25::jsonb[]) returning id, type, payload),
   deliveries as (
     insert into webhook_deliveries (id, webhook_id, event_id, event, payload)
     select gen_random_uuid(), w.id, e.id, e.type, e.payload
-    from stored e join webhooks w on e.type = any(w.events) or ('*' = any(w.events) and e.type = any($10::text[]))
+    from stored e join webhooks w on e.type = any(w.events) or ('*' = any(w.events) and e.type = any($26::text[]))
     returning id),
   queued as (${queueTries('deliveries')}),
   topic_documents as (
     insert into search_documents (topic_id, reply_id, title_vector, vector, text, created_at, source_updated_at)
     select d.topic_id, null, to_tsvector('english', d.title), to_tsvector('english', d.title || ' ' || d.body),
            d.text, d.created_at, d.updated_at
-    from unnest($11::int[], $12::text[], $13::text[], $14::text[], $15::timestamptz[], $16::timestamptz[])
+    from unnest($27::int[], $28::text[], $29::text[], $30::text[], $31::timestamptz[], $32::timestamptz[])
       as d(topic_id, title, body, text, created_at, updated_at)
     on conflict (topic_id) where reply_id is null do update
       set title_vector = excluded.title_vector, vector = excluded.vector, text = excluded.text,
@@ -88,27 +134,41 @@ const STATEMENT = `with
   reply_documents as (
     insert into search_documents (topic_id, reply_id, title_vector, vector, text, created_at, source_updated_at)
     select d.topic_id, d.reply_id, null, to_tsvector('english', d.body), d.text, d.created_at, d.updated_at
-    from unnest($17::int[], $18::int[], $19::text[], $20::text[], $21::timestamptz[], $22::timestamptz[])
+    from unnest($33::int[], $34::int[], $35::text[], $36::text[], $37::timestamptz[], $38::timestamptz[])
       as d(topic_id, reply_id, body, text, created_at, updated_at)
     on conflict (reply_id) where reply_id is not null do update
       set vector = excluded.vector, text = excluded.text, source_updated_at = excluded.source_updated_at
       where search_documents.source_updated_at <= excluded.source_updated_at),
   notified as (
     insert into notifications (user_id, actor_id, type, topic_id, reply_id, node_id, mention_type)
-    select * from unnest($23::int[], $24::int[], $25::text[], $26::int[], $27::int[], $28::int[], $29::text[]))
+    select * from unnest($39::int[], $40::int[], $41::text[], $42::int[], $43::int[], $44::int[], $45::text[])),
+  unnotified as (
+    delete from notifications
+    where cardinality($46::int[]) + cardinality($47::int[]) > 0 and (topic_id = any($46::int[]) or reply_id = any($47::int[])))
   -- queued is a select, which PostgreSQL runs only when read; new_replies gives each staged reply its id.
   select (select count(*) from queued)::int as queued, (select array_agg(id order by id) from new_replies) as reply_ids`;
 
 /** The staged rows of one unit of work. Documents by source: the last version staged is the one written. */
 interface Staged {
   replies: Reply[];
+  counters: CounterMove[];
   events: DomainEvent[];
-  topics: Map<number, SearchDocument>;
-  replies_: Map<number, SearchDocument>;
+  topicDocuments: Map<number, SearchDocument>;
+  replyDocuments: Map<number, SearchDocument>;
   notifications: NewNotification[];
+  /** Topics and replies whose notifications go (they were deleted). */
+  unnotified: { topicIds: number[]; replyIds: number[] };
 }
 
-const nothing = (): Staged => ({ replies: [], events: [], topics: new Map(), replies_: new Map(), notifications: [] });
+const nothing = (): Staged => ({
+  replies: [],
+  counters: [],
+  events: [],
+  topicDocuments: new Map(),
+  replyDocuments: new Map(),
+  notifications: [],
+  unnotified: { topicIds: [], replyIds: [] },
+});
 
 /**
  * A unit of work's rows that go together at its end, in one statement (`STATEMENT`), whatever their number: new
@@ -116,13 +176,14 @@ const nothing = (): Staged => ({ replies: [], events: [], topics: new Map(), rep
  * Writing them at the end, in that statement, is what gives every writer the same lock order; it is also one
  * round trip however many rows (a reply that notifies ten users is one statement). The unit of work calls
  * `flush` just before it commits; a unit of work with no other write (reply create) needs no transaction at all,
- * since one statement is atomic by itself. Outside a unit of work, rows are written at once.
+ * since one statement is atomic by itself. Outside a unit of work, rows are written at once. A recount (a deleted
+ * reply) locks its topic in a statement before that one, so it needs a transaction to hold the lock.
  *
  * No NOTIFY: a transaction that notifies takes PostgreSQL's one notification-queue lock at commit, so every
  * writing transaction would commit one after the other; measured on reply create at c=32 (bench:ab), that cost
  * 11–18 % of the throughput, and nothing without it. Processes poll the log instead (event-feed.ts).
  */
-export class StagedRows {
+export class StagedRows implements CounterMoves {
   private readonly pending = new WeakMap<object, Staged>();
 
   constructor(private readonly sql: Sql) {}
@@ -130,6 +191,10 @@ export class StagedRows {
   /** New replies (a reply without an id takes the next one when written). */
   replies(replies: readonly Reply[]): Promise<void> {
     return this.stage((staged) => staged.replies.push(...replies));
+  }
+
+  move(moves: readonly CounterMove[]): Promise<void> {
+    return this.stage((staged) => staged.counters.push(...moves));
   }
 
   events(events: readonly DomainEvent[]): Promise<void> {
@@ -141,11 +206,19 @@ export class StagedRows {
     return this.stage((staged) => staged.notifications.push(...notifications));
   }
 
+  /** The notifications about these topics (and their replies) and replies, deleted with the rest. */
+  unnotify(about: { topicIds?: readonly number[]; replyIds?: readonly number[] }): Promise<void> {
+    return this.stage((staged) => {
+      staged.unnotified.topicIds.push(...(about.topicIds ?? []));
+      staged.unnotified.replyIds.push(...(about.replyIds ?? []));
+    });
+  }
+
   documents(documents: readonly SearchDocument[]): Promise<void> {
     return this.stage((staged) => {
       for (const document of documents) {
-        if (document.replyId === null) staged.topics.set(document.topicId, document);
-        else staged.replies_.set(document.replyId, document);
+        if (document.replyId === null) staged.topicDocuments.set(document.topicId, document);
+        else staged.replyDocuments.set(document.replyId, document);
       }
     });
   }
@@ -173,7 +246,14 @@ export class StagedRows {
   }
 
   private async write(staged: Staged): Promise<void> {
-    const [row] = await this.sql.all<{ reply_ids: number[] | null }>(STATEMENT, values(staged));
+    const counters = tally(staged.counters);
+    // A recount must not miss a reply committed just before it: lock first, so that the statement's snapshot,
+    // taken after, holds every reply that got to the topic before us (later ones wait for our commit).
+    if (counters.recounts.length > 0) {
+      if (!this.sql.inTransaction()) throw new Error('a reply deletion is counted inside a transaction (MikroOrmUnitOfWork)');
+      await this.sql.all('select id from topics where id = any($1::int[]) order by id for no key update', [counters.recounts]);
+    }
+    const [row] = await this.sql.all<{ reply_ids: number[] | null }>(STATEMENT, values(staged, counters));
     // A reply staged without an id learns it, as an ORM's insert tells it (ids come in order: one per reply).
     const drawn = staged.replies.filter((reply) => reply.id === undefined);
     if (drawn.length > 0) {
@@ -184,10 +264,52 @@ export class StagedRows {
   }
 }
 
-function values(staged: Staged): unknown[] {
-  const topics = [...staged.topics.values()];
-  const replies = [...staged.replies_.values()];
+/** A unit of work's counter moves, summed by row: what the statement applies. */
+interface Tally {
+  added: Extract<CounterMove, { kind: 'reply.added' }>[];
+  recounts: number[];
+  nodes: Map<number, number>;
+  users: Map<number, Record<UserCounter, number>>;
+  months: { userId: number; at: Date; delta: number }[];
+}
+
+function tally(moves: readonly CounterMove[]): Tally {
+  const tally: Tally = { added: [], recounts: [], nodes: new Map(), users: new Map(), months: [] };
+  const user = (userId: number, counter: UserCounter, delta: number) => {
+    let row = tally.users.get(userId);
+    if (!row) {
+      row = { topicsCount: 0, repliesCount: 0, favoritesCount: 0, followersCount: 0, followingCount: 0 };
+      tally.users.set(userId, row);
+    }
+    row[counter] += delta;
+  };
+  for (const move of moves) {
+    switch (move.kind) {
+      case 'node.topics':
+        tally.nodes.set(move.nodeId, (tally.nodes.get(move.nodeId) ?? 0) + move.delta);
+        break;
+      case 'user':
+        user(move.userId, move.counter, move.delta);
+        break;
+      case 'reply.added':
+      case 'reply.removed': {
+        const delta = move.kind === 'reply.added' ? +1 : -1;
+        if (move.kind === 'reply.added') tally.added.push(move);
+        else if (!tally.recounts.includes(move.topicId)) tally.recounts.push(move.topicId);
+        user(move.userId, 'repliesCount', delta);
+        tally.months.push({ userId: move.userId, at: move.at, delta });
+        break;
+      }
+    }
+  }
+  return tally;
+}
+
+function values(staged: Staged, counters: Tally): unknown[] {
+  const topics = [...staged.topicDocuments.values()];
+  const replies = [...staged.replyDocuments.values()];
   const column = <T, V>(rows: readonly T[], pick: (row: T) => V) => rows.map(pick);
+  const users = [...counters.users];
   return [
     column(staged.replies, (r) => r.id ?? null),
     column(staged.replies, (r) => r.topicId),
@@ -196,6 +318,22 @@ function values(staged: Staged): unknown[] {
     column(staged.replies, (r) => r.bodyHtml),
     column(staged.replies, (r) => r.action),
     column(staged.replies, (r) => r.createdAt),
+    column(counters.added, (m) => m.topicId),
+    column(counters.added, (m) => m.replyId),
+    column(counters.added, (m) => m.userId),
+    column(counters.added, (m) => m.at),
+    counters.recounts,
+    [...counters.nodes.keys()],
+    [...counters.nodes.values()],
+    column(users, ([id]) => id),
+    column(users, ([, row]) => row.topicsCount),
+    column(users, ([, row]) => row.repliesCount),
+    column(users, ([, row]) => row.favoritesCount),
+    column(users, ([, row]) => row.followersCount),
+    column(users, ([, row]) => row.followingCount),
+    column(counters.months, (m) => m.userId),
+    column(counters.months, (m) => m.at),
+    column(counters.months, (m) => m.delta),
     column(staged.events, (event) => event.type),
     column(staged.events, (event) => JSON.stringify(outboxPayload(event))),
     WEBHOOK_EVENTS,
@@ -218,5 +356,7 @@ function values(staged: Staged): unknown[] {
     column(staged.notifications, (n) => n.replyId ?? null),
     column(staged.notifications, (n) => n.nodeId ?? null),
     column(staged.notifications, (n) => n.mentionType ?? null),
+    staged.unnotified.topicIds,
+    staged.unnotified.replyIds,
   ];
 }

@@ -31,6 +31,8 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
         const transaction = this.em.getTransactionContext<{ client: { acquireConnection(): Promise<TransactionConnection> } }>();
         connection = (await transaction?.client.acquireConnection()) ?? null;
         const result = await work();
+        // The aggregates' own rows first, then the staged rows: every writer locks in that order (staged-rows.ts).
+        await this.em.flush();
         await this.beforeCommit();
         return result;
       });

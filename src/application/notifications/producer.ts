@@ -1,10 +1,5 @@
 import type { DomainEvent } from '../../domain/events.js';
-import {
-  nodeChanged,
-  replyCreated,
-  topicCreated,
-  userFollowed,
-} from '../../domain/notifications/notification.js';
+import { nodeChanged, replyCreated, topicCreated, userFollowed } from '../../domain/notifications/notification.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import type { InTransactionConsumer } from '../events.js';
 
@@ -16,19 +11,26 @@ export function mentionedLogins(logins: readonly string[]): string[] {
   return [...new Set(logins.map((login) => login.toLowerCase()))].slice(0, MENTION_LOOKUP_LIMIT);
 }
 
+/** Who a new reply may concern: the topic's author and followers, the mentioned users, who of them blocked the replier. */
+export interface ReplyAudience {
+  topicAuthorId: number;
+  followerIds: number[];
+  mentionedIds: number[];
+  blockedActorFor: number[];
+}
+
 /** Who may hear of an act, as the domain's notification rules need them, read in one statement each. */
 export interface NotificationAudience {
   /** A new topic's: the author's followers, the mentioned users that exist (in `logins` order), who of them blocked the author. */
-  ofTopic(authorId: number, logins: readonly string[]): Promise<{ followerIds: number[]; mentionedIds: number[]; blockedActorFor: number[] }>;
+  ofTopic(
+    authorId: number,
+    logins: readonly string[],
+  ): Promise<{ followerIds: number[]; mentionedIds: number[]; blockedActorFor: number[] }>;
   /**
    * A new reply's: the topic's author and followers, the mentioned users that exist (in `logins` order), who of
    * all of them blocked the replier.
    */
-  ofReply(
-    topicId: number,
-    replierId: number,
-    logins: readonly string[],
-  ): Promise<{ topicAuthorId: number; followerIds: number[]; mentionedIds: number[]; blockedActorFor: number[] }>;
+  ofReply(topicId: number, replierId: number, logins: readonly string[]): Promise<ReplyAudience>;
   /** Of `userIds`, those who blocked `actorId`. */
   whoBlocked(actorId: number, userIds: readonly number[]): Promise<number[]>;
 }

@@ -10,6 +10,7 @@ import type { Clock, MarkdownRenderer, RenderedMarkdown, UnitOfWork } from '../p
 import type { DomainEvents } from '../events.js';
 import type { UserView } from '../read-models.js';
 import type { ReplyTargets } from './reply-targets.js';
+import { mentionedLogins } from '../notifications/producer.js';
 
 /** A reply just written, with what the API shows beside it. */
 export interface CreatedReply {
@@ -40,7 +41,7 @@ export class CreateReply {
     const user = requireUser(actor);
     const rendered = this.renderIfValid(input.body);
     return this.uow.run(async () => {
-      const target = await this.targets.find(input.topicId, user.id);
+      const target = await this.targets.find(input.topicId, user.id, mentionedLogins(rendered?.mentions ?? []));
       if (!target) throw new NotFound('topic');
       const body = read(CreateReplyParams.shape.body, input.body, 'body');
       if (!policy.createReply(user)) throw new Forbidden(DENIED.createReply);

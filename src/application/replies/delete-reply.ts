@@ -3,19 +3,17 @@ import { policy } from '../../domain/shared/policy.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
-import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
 import { moderationActed } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import { loadReply } from './load.js';
 
-/** Soft deletion; the topic's counters and last-reply fields are recomputed so they stay true. */
+/** Soft deletion; the topic's counters and last-reply fields are recomputed so they stay true (counters.ts). */
 export class DeleteReply {
   constructor(
     private readonly replies: ReplyRepository,
     private readonly topics: TopicRepository,
-    private readonly users: UserRepository,
     private readonly notifications: NotificationRepository,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
@@ -31,11 +29,9 @@ export class DeleteReply {
       const now = this.clock.now();
       reply.softDelete(user.id, now);
       await this.replies.save(reply);
-      await this.topics.recountReplies(reply.topicId);
-      await this.users.adjustCounter(reply.userId, 'repliesCount', -1);
-      await this.users.adjustMonthlyReplies(reply.userId, reply.createdAt, -1);
       await this.notifications.deleteForReply(reply.id);
-      await this.events.record({ type: 'reply.deleted', replyId: reply.id, topicId: reply.topicId, actorId: user.id });
+      const { id: replyId, topicId, userId, createdAt } = reply;
+      await this.events.record({ type: 'reply.deleted', replyId, topicId, userId, createdAt, actorId: user.id });
       if (reply.userId !== user.id) {
         const target = { type: 'Reply', id: reply.id } as const;
         await this.events.record(moderationActed('reply.delete', user.id, target, { deleted_at: [null, now] }, reason));

@@ -8,8 +8,12 @@ export interface ReplyTarget {
   replyId: number;
 }
 
-/** Where a new reply goes: the topic (null when it does not exist or is deleted), read at once with the replier. */
+/**
+ * Where a new reply goes: the topic (null when it does not exist or is deleted), read at once with the replier.
+ * `mentionedLogins` (as `mentionedLogins` gives them) let the same read serve the notification producer's
+ * question about the reply's audience, which follows at once (an adapter may answer both in one round trip).
+ */
 export interface ReplyTargets {
-  find(topicId: number, replierId: number): Promise<ReplyTarget | null>;
+  find(topicId: number, replierId: number, mentionedLogins: readonly string[]): Promise<ReplyTarget | null>;
 }
 export const ReplyTargets = Symbol.for('ReplyTargets');

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { DENIED, policy } from '../../domain/shared/policy.js';
 import { Forbidden } from '../../domain/shared/errors.js';
-import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import { Topic } from '../../domain/topics/topic.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
-import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
 import { type RawParam, Id, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
@@ -24,8 +22,6 @@ export interface CreateTopicInput {
 export class CreateTopic {
   constructor(
     private readonly topics: TopicRepository,
-    private readonly nodes: NodeRepository,
-    private readonly users: UserRepository,
     private readonly relocation: TopicRelocation,
     private readonly markdown: MarkdownRenderer,
     private readonly events: DomainEvents,
@@ -47,9 +43,6 @@ export class CreateTopic {
       await this.relocation.requireNode(nodeId);
       await this.topics.add(topic);
       await this.events.record(topicCreated(topic, rendered.mentions));
-      // Counter rows are shared by every writer: update them last, so their row locks are held only until commit.
-      await this.nodes.adjustTopicsCount(nodeId, +1);
-      await this.users.adjustCounter(user.id, 'topicsCount', +1);
       return topic.id;
     });
   }

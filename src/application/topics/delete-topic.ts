@@ -1,10 +1,8 @@
 import { Forbidden } from '../../domain/shared/errors.js';
 import { policy } from '../../domain/shared/policy.js';
-import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
-import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
 import { moderationActed } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
@@ -16,8 +14,6 @@ export class DeleteTopic {
   constructor(
     private readonly topics: TopicRepository,
     private readonly replies: ReplyRepository,
-    private readonly nodes: NodeRepository,
-    private readonly users: UserRepository,
     private readonly notifications: NotificationRepository,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
@@ -33,10 +29,9 @@ export class DeleteTopic {
       if (!policy.destroyTopic(user, { userId: topic.userId, hasRepliesFromOthers })) throw new Forbidden();
       const now = this.clock.now();
       topic.softDelete(user.id, now);
-      await this.nodes.adjustTopicsCount(topic.nodeId, -1);
-      await this.users.adjustCounter(topic.userId, 'topicsCount', -1);
       await this.notifications.deleteForTopic(topic.id);
-      await this.events.record({ type: 'topic.deleted', topicId: topic.id, actorId: user.id });
+      const deleted = { topicId: topic.id, ownerId: topic.userId, nodeId: topic.nodeId, actorId: user.id };
+      await this.events.record({ type: 'topic.deleted', ...deleted });
       if (topic.userId !== user.id) {
         const target = { type: 'Topic', id: topic.id } as const;
         await this.events.record(moderationActed('topic.delete', user.id, target, { deleted_at: [null, now] }, reason));

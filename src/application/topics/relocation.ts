@@ -12,9 +12,9 @@ export interface MoveAudit {
 }
 
 /**
- * What follows when a topic changes node, whoever asked for it (update, move, ban): the node counters move
- * and the move is recorded (its owner hears of it when an administrator did it: notifications/producer.ts).
- * Runs inside the caller's unit of work.
+ * What follows when a topic changes node, whoever asked for it (update, move, ban): the move is recorded, and
+ * what follows a move follows its event (the node counters: counters.ts; the owner hears of it when an
+ * administrator did it: notifications/producer.ts). Runs inside the caller's unit of work.
  */
 export class TopicRelocation {
   constructor(
@@ -31,15 +31,11 @@ export class TopicRelocation {
   }
 
   /**
-   * Topics that all left `fromNodeId` (for one node each, or one target in bulk): counters move once per node.
+   * Topics that all left `fromNodeId` (for one node each, or one target in bulk).
    * A move of someone else's topic is a moderation act, kept by the audit log with `audit.reason`.
    */
   async movedMany(topics: readonly Topic[], fromNodeId: number, actor: ActingUser, audit: MoveAudit = {}): Promise<void> {
     if (topics.length === 0) return;
-    const moves = new Map<number, number>([[fromNodeId, -topics.length]]);
-    for (const topic of topics) moves.set(topic.nodeId, (moves.get(topic.nodeId) ?? 0) + 1);
-    // In node order, as every writer takes the node rows: two moves in opposite directions wait, never deadlock.
-    for (const nodeId of [...moves.keys()].sort((a, b) => a - b)) await this.nodes.adjustTopicsCount(nodeId, moves.get(nodeId)!);
     const byAdmin = actor.role === 'admin';
     for (const topic of topics) {
       const moved = { topicId: topic.id, ownerId: topic.userId, fromNodeId, toNodeId: topic.nodeId, actorId: actor.id, byAdmin };

@@ -1,5 +1,5 @@
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
-import type { UserRepository } from '../../domain/users/user-repository.js';
+import type { DomainEvents } from '../events.js';
 import { type Actor, requireUser } from '../actor.js';
 import type { UnitOfWork } from '../ports.js';
 import { loadTopic } from './load.js';
@@ -15,11 +15,11 @@ export class FollowTopic {
   }
 }
 
-/** Favorite or unfavorite a topic: idempotent; the user's favorites counter moves only on a real change. */
+/** Favorite or unfavorite a topic: idempotent; recorded (and so counted) only on a real change. */
 export class FavoriteTopic {
   constructor(
     private readonly topics: TopicRepository,
-    private readonly users: UserRepository,
+    private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
   ) {}
 
@@ -28,7 +28,8 @@ export class FavoriteTopic {
     await this.uow.run(async () => {
       await loadTopic(this.topics, id);
       const changed = await (favorite ? this.topics.favorite(id, user.id) : this.topics.unfavorite(id, user.id));
-      if (changed) await this.users.adjustCounter(user.id, 'favoritesCount', favorite ? +1 : -1);
+      if (changed)
+        await this.events.record({ type: favorite ? 'favorite.added' : 'favorite.removed', topicId: id, userId: user.id });
     });
   }
 }

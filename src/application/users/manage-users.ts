@@ -4,7 +4,7 @@ import type { DomainEvents } from '../events.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import type { Role } from '../../domain/users/role.js';
 import type { User } from '../../domain/users/user.js';
-import type { UserCounter, UserRepository } from '../../domain/users/user-repository.js';
+import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser, SYSTEM_LOGIN } from '../actor.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import type { UserDetailView, UserReadModel, UserRelationView } from '../read-models.js';
@@ -72,15 +72,7 @@ export class FollowUser {
       if (other.id === user.id) return;
       const changed = await (follow ? this.users.follow(user.id, other.id) : this.users.unfollow(user.id, other.id));
       if (!changed) return;
-      // In user order, as every writer takes user rows: two users following each other at once never deadlock.
-      const moves: [number, UserCounter][] = [
-        [other.id, 'followersCount'],
-        [user.id, 'followingCount'],
-      ];
-      for (const [userId, counter] of moves.sort(([a], [b]) => a - b)) {
-        await this.users.adjustCounter(userId, counter, follow ? +1 : -1);
-      }
-      if (follow) await this.events.record({ type: 'user.followed', followerId: user.id, followeeId: other.id });
+      await this.events.record({ type: follow ? 'user.followed' : 'user.unfollowed', followerId: user.id, followeeId: other.id });
     });
   }
 }

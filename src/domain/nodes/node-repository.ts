@@ -6,6 +6,5 @@ export interface NodeRepository {
   noPoint(): Promise<Node>;
   nameTaken(name: string): Promise<boolean>;
   add(node: Node): Promise<void>;
-  adjustTopicsCount(nodeId: number, delta: number): Promise<void>;
 }
 export const NodeRepository = Symbol.for('NodeRepository');

@@ -17,9 +17,9 @@ export interface NotificationRepository {
    * every unit of work is what keeps two writers from deadlocking.
    */
   addAll(notifications: readonly NewNotification[]): Promise<void>;
-  /** A deleted topic takes its notifications (and those of its replies) with it. */
+  /** A deleted topic takes its notifications (and those of its replies) with it, at the end of the unit of work. */
   deleteForTopic(topicId: number): Promise<void>;
-  /** A deleted reply takes its notifications with it. */
+  /** A deleted reply takes its notifications with it, at the end of the unit of work. */
   deleteForReply(replyId: number): Promise<void>;
 }
 export const NotificationRepository = Symbol.for('NotificationRepository');

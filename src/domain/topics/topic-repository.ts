@@ -7,8 +7,6 @@ export interface TopicRepository {
   /** Up to `limit` visible topics of a node with ids above `afterId`, by id (for batch jobs). */
   visibleInNode(nodeId: number, afterId: number, limit: number): Promise<Topic[]>;
   countVisibleInNode(nodeId: number): Promise<number>;
-  /** Recomputes replies_count and the last-reply fields from the visible replies (after a deletion). */
-  recountReplies(topicId: number): Promise<void>;
   /** Idempotent: returns whether a row was added or removed. */
   follow(topicId: number, userId: number): Promise<boolean>;
   unfollow(topicId: number, userId: number): Promise<boolean>;

@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { AuditFilters } from '../../../application/audit/audit-log.js';
-import type { UseCases } from '../../../application/use-cases.js';
+import { AuditFilters, type ListAudit } from '../../../application/audit/audit-log.js';
 import { actorOf } from '../auth.js';
 import type { Params } from '../params.js';
 import type { Wire } from '../../presentation/wire.js';
@@ -9,7 +8,13 @@ import { AuditEntrySchema } from '../../presentation/schemas.js';
 import type { ApiDescription } from '../openapi/describe.js';
 import { examples } from '../openapi/examples.js';
 
-export function adminRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
+/** What the admin routes call. */
+export interface AdminRouteUseCases {
+  listAudit: ListAudit;
+}
+export const AdminRouteUseCases = Symbol.for('AdminRouteUseCases');
+
+export function adminRoutes(app: AdminRouteUseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
 
   docs.route(

@@ -2,10 +2,20 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { UseCases } from '../../../application/use-cases.js';
 import type { ActingUser } from '../../../application/actor.js';
-import { AuthorizationRefused, type AuthorizationRequest, deniedRedirect } from '../../../application/oauth/authorization.js';
-import { WEB_SESSION_SECONDS } from '../../../application/oauth/web-sessions.js';
+import {
+  type ApproveAuthorization,
+  type CheckAuthorizationRequest,
+  AuthorizationRefused,
+  type AuthorizationRequest,
+  deniedRedirect,
+} from '../../../application/oauth/authorization.js';
+import {
+  type ResolveWebSession,
+  type SignIn,
+  type SignOut,
+  WEB_SESSION_SECONDS,
+} from '../../../application/oauth/web-sessions.js';
 import { TooManyRequests } from '../../../domain/shared/errors.js';
 import type { Params } from '../params.js';
 import type { ApiDescription } from '../openapi/describe.js';
@@ -77,7 +87,17 @@ const SignOutForm = AuthorizeQuery.partial().extend({ csrf_token: z.string() });
 
 const Page = z.string().meta({ description: 'An HTML page' });
 
-export function authorizeRoutes(app: UseCases, docs: ApiDescription, options: { secureCookies: boolean }): Router {
+/** What the authorization pages call. */
+export interface AuthorizeRouteUseCases {
+  checkAuthorizationRequest: CheckAuthorizationRequest;
+  resolveWebSession: ResolveWebSession;
+  signIn: SignIn;
+  approveAuthorization: ApproveAuthorization;
+  signOut: SignOut;
+}
+export const AuthorizeRouteUseCases = Symbol.for('AuthorizeRouteUseCases');
+
+export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: ApiDescription, options: { secureCookies: boolean }): Router {
   const router = new Router();
 
   function setCookie(ctx: Context, name: string, value: string | null, maxAgeSeconds?: number): void {

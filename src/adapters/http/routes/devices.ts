@@ -1,6 +1,5 @@
 import Router from '@koa/router';
-import { DeviceParams } from '../../../application/devices/devices.js';
-import type { UseCases } from '../../../application/use-cases.js';
+import { DeviceParams, type ManageDevices } from '../../../application/devices/devices.js';
 import { actorOf } from '../auth.js';
 import type { Params } from '../params.js';
 import { OK } from '../../presentation/wire.js';
@@ -10,8 +9,14 @@ import { examples } from '../openapi/examples.js';
 
 const Device = documented(DeviceParams, { token: { example: 'a1b2c3d4e5f6' } });
 
+/** What the device routes call. */
+export interface DeviceRouteUseCases {
+  devices: ManageDevices;
+}
+export const DeviceRouteUseCases = Symbol.for('DeviceRouteUseCases');
+
 /** `POST /devices`, `DELETE /devices` (contract §7): the caller's push-notification devices. */
-export function deviceRoutes(app: UseCases, docs: ApiDescription, prefix: string): Router {
+export function deviceRoutes(app: DeviceRouteUseCases, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
   const device = (params: Params) => ({ platform: params.platform, token: params.token });
 

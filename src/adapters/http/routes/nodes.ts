@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { UseCases } from '../../../application/use-cases.js';
+import type { NodeReadModel } from '../../../application/read-models.js';
+import type { BlockNode } from '../../../application/users/manage-users.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import { actorOf } from '../auth.js';
 import { IdPath, pathId } from '../params.js';
@@ -11,7 +12,14 @@ import { examples } from '../openapi/examples.js';
 
 const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
 
-export function nodeRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
+/** What the node routes call. */
+export interface NodeRouteUseCases {
+  nodes: NodeReadModel;
+  blockNode: BlockNode;
+}
+export const NodeRouteUseCases = Symbol.for('NodeRouteUseCases');
+
+export function nodeRoutes(app: NodeRouteUseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
 
   docs.route(

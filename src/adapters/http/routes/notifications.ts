@@ -2,8 +2,14 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { requireUser } from '../../../application/actor.js';
 import { MAX_ID, PageParams, maybe, read, wholeNumber } from '../../../application/inputs.js';
-import { MarkReadParams } from '../../../application/notifications/manage-notifications.js';
-import type { UseCases } from '../../../application/use-cases.js';
+import {
+  type CountUnreadNotifications,
+  type DeleteAllNotifications,
+  type DeleteNotification,
+  type ListNotifications,
+  type MarkNotificationsRead,
+  MarkReadParams,
+} from '../../../application/notifications/manage-notifications.js';
 import { actorOf, callerRefOf, identify } from '../auth.js';
 import { type Params, IdPath, pathId } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
@@ -26,8 +32,18 @@ const StreamQuery = z.object({
   last_event_id: LastEventId.meta({ description: 'as the Last-Event-ID header: resume after this notification id' }),
 });
 
+/** What the notification routes call (the stream is the NotificationStreams' of the process). */
+export interface NotificationRouteUseCases {
+  listNotifications: ListNotifications;
+  countUnreadNotifications: CountUnreadNotifications;
+  markNotificationsRead: MarkNotificationsRead;
+  deleteAllNotifications: DeleteAllNotifications;
+  deleteNotification: DeleteNotification;
+}
+export const NotificationRouteUseCases = Symbol.for('NotificationRouteUseCases');
+
 export function notificationRoutes(
-  app: UseCases,
+  app: NotificationRouteUseCases,
   wire: Wire,
   docs: ApiDescription,
   prefix: string,

@@ -5,8 +5,16 @@ import OAuth2Server, {
   Request as OAuthRequest,
   Response as OAuthResponse,
 } from '@node-oauth/oauth2-server';
-import type { UseCases } from '../../../application/use-cases.js';
-import type { IssuedToken } from '../../../application/tokens/access-tokens.js';
+import type { RedeemAuthorizationCode } from '../../../application/oauth/authorization.js';
+import type { AuthenticateClient } from '../../../application/oauth/clients.js';
+import type { PasswordLogin } from '../../../application/oauth/password-login.js';
+import type {
+  DescribeToken,
+  IssuedToken,
+  IssueToken,
+  LookupRefreshToken,
+  RevokeToken,
+} from '../../../application/tokens/access-tokens.js';
 import { type Scope, grantedScope, refreshedScope } from '../../../application/tokens/scopes.js';
 import { DomainError } from '../../../domain/shared/errors.js';
 import type { Params } from '../params.js';
@@ -26,11 +34,23 @@ function oneScope(scope: string[] | undefined): [Scope] | false {
   return granted ? [granted] : false;
 }
 
+/** What the token endpoints call. */
+export interface OAuthRouteUseCases {
+  authenticateClient: AuthenticateClient;
+  passwordLogin: PasswordLogin;
+  issueToken: IssueToken;
+  lookupRefreshToken: LookupRefreshToken;
+  redeemAuthorizationCode: RedeemAuthorizationCode;
+  revokeToken: RevokeToken;
+  describeToken: DescribeToken;
+}
+export const OAuthRouteUseCases = Symbol.for('OAuthRouteUseCases');
+
 /**
  * The library's model, for one request: each callback is a call into the application. Tokens are issued by our
  * own IssueToken (digests stored, `created_at` included) and handed back to the glue as `issued`.
  */
-function oauthModel(app: UseCases, address: string, requestedScope: string | undefined) {
+function oauthModel(app: OAuthRouteUseCases, address: string, requestedScope: string | undefined) {
   /** The client this request authenticated (the library asks for it first). */
   let requestingClientId: number | null = null;
   /** When refreshing: the family of the refresh token being rotated, which the new pair joins. */
@@ -176,7 +196,7 @@ function clientCredentials(authorization: string, params: Params): { clientId: s
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 export function oauthRoutes(
-  app: UseCases,
+  app: OAuthRouteUseCases,
   lifetimes: { accessSeconds: number; refreshSeconds: number },
   docs: ApiDescription,
 ): Router {

@@ -3,8 +3,7 @@ import multer from '@koa/multer';
 import multerCore from 'multer';
 import type { Context } from 'koa';
 import { requireUser } from '../../../application/actor.js';
-import { PHOTO_MAX_BYTES } from '../../../application/photos/upload-photo.js';
-import type { UseCases } from '../../../application/use-cases.js';
+import { PHOTO_MAX_BYTES, type UploadPhoto } from '../../../application/photos/upload-photo.js';
 import { actorOf } from '../auth.js';
 import { BodyRejected } from '../error-mapper.js';
 import { z } from 'zod';
@@ -31,8 +30,14 @@ const PhotoBody = z.object({
   file: z.string().meta({ format: 'binary', description: 'a PNG, JPEG, GIF or WebP image, at most 5 MiB (judged by its bytes)' }),
 });
 
+/** What the photo route calls. */
+export interface PhotoRouteUseCases {
+  uploadPhoto: UploadPhoto;
+}
+export const PhotoRouteUseCases = Symbol.for('PhotoRouteUseCases');
+
 /** `POST /photos` (contract §7): multipart field `file` → `{"image_url": …}`. */
-export function photoRoutes(app: UseCases, docs: ApiDescription, prefix: string): Router {
+export function photoRoutes(app: PhotoRouteUseCases, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
 
   docs.route(

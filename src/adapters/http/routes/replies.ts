@@ -1,11 +1,12 @@
 import Router, { type RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { readReason } from '../../../application/inputs.js';
-import { LikeParams } from '../../../application/likes/like.js';
-import { CreateReplyParams } from '../../../application/replies/create-reply.js';
-import { ListRepliesParams } from '../../../application/replies/list-replies.js';
-import { UpdateReplyParams } from '../../../application/replies/update-reply.js';
-import type { UseCases } from '../../../application/use-cases.js';
+import { type LikeObject, LikeParams } from '../../../application/likes/like.js';
+import type { ReplyReadModel } from '../../../application/read-models.js';
+import { type CreateReply, CreateReplyParams } from '../../../application/replies/create-reply.js';
+import type { DeleteReply } from '../../../application/replies/delete-reply.js';
+import { type ListReplies, ListRepliesParams } from '../../../application/replies/list-replies.js';
+import { type UpdateReply, UpdateReplyParams } from '../../../application/replies/update-reply.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import { actorOf, callerRefOf, identify } from '../auth.js';
 import { type Params, IdPath, pathId, ReasonQuery } from '../params.js';
@@ -19,7 +20,18 @@ const CreateReplyBody = documented(CreateReplyParams, replyBody);
 const UpdateReplyBody = documented(UpdateReplyParams, replyBody);
 const ReplyResponse = z.strictObject({ reply: ReplyDetailSchema });
 
-export function replyRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
+/** What the reply and like routes call. */
+export interface ReplyRouteUseCases {
+  replies: ReplyReadModel;
+  listReplies: ListReplies;
+  createReply: CreateReply;
+  updateReply: UpdateReply;
+  deleteReply: DeleteReply;
+  like: LikeObject;
+}
+export const ReplyRouteUseCases = Symbol.for('ReplyRouteUseCases');
+
+export function replyRoutes(app: ReplyRouteUseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
   const params = (ctx: { state: { params: Params } }) => ctx.state.params;
 

@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { SearchParams } from '../../../application/search/search.js';
-import type { UseCases } from '../../../application/use-cases.js';
+import { type SearchContent, SearchParams } from '../../../application/search/search.js';
 import { actorOf } from '../auth.js';
 import type { Params } from '../params.js';
 import type { Wire } from '../../presentation/wire.js';
@@ -9,7 +8,13 @@ import { SearchResultSchema } from '../../presentation/schemas.js';
 import type { ApiDescription } from '../openapi/describe.js';
 import { examples } from '../openapi/examples.js';
 
-export function searchRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
+/** What the search route calls. */
+export interface SearchRouteUseCases {
+  search: SearchContent;
+}
+export const SearchRouteUseCases = Symbol.for('SearchRouteUseCases');
+
+export function searchRoutes(app: SearchRouteUseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
 
   docs.route(

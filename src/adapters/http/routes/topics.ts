@@ -2,11 +2,14 @@ import Router, { type RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { NotFound } from '../../../domain/shared/errors.js';
 import { readAll, readReason } from '../../../application/inputs.js';
-import { CreateTopicParams } from '../../../application/topics/create-topic.js';
-import { ListTopicsParams } from '../../../application/topics/list-topics.js';
-import { TopicActionParams } from '../../../application/topics/topic-action.js';
-import { UpdateTopicParams } from '../../../application/topics/update-topic.js';
-import type { UseCases } from '../../../application/use-cases.js';
+import type { TopicReadModel } from '../../../application/read-models.js';
+import { type CreateTopic, CreateTopicParams } from '../../../application/topics/create-topic.js';
+import type { DeleteTopic } from '../../../application/topics/delete-topic.js';
+import { type ListTopics, ListTopicsParams } from '../../../application/topics/list-topics.js';
+import type { ShowTopic } from '../../../application/topics/show-topic.js';
+import { type TopicAction, TopicActionParams } from '../../../application/topics/topic-action.js';
+import type { FavoriteTopic, FollowTopic } from '../../../application/topics/topic-relations.js';
+import { type UpdateTopic, UpdateTopicParams } from '../../../application/topics/update-topic.js';
 import { actorOf, callerRefOf, identify } from '../auth.js';
 import { type Params, IdPath, pathId, ReasonParam, ReasonQuery } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
@@ -32,7 +35,27 @@ const ActionQuery = TopicActionParams.extend({ reason: ReasonParam });
 const TopicResponse = z.strictObject({ topic: TopicDetailSchema });
 const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
 
-export function topicRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string, frontPage?: FrontPageCache): Router {
+/** What the topic routes call. */
+export interface TopicRouteUseCases {
+  topics: TopicReadModel;
+  listTopics: ListTopics;
+  showTopic: ShowTopic;
+  createTopic: CreateTopic;
+  updateTopic: UpdateTopic;
+  deleteTopic: DeleteTopic;
+  followTopic: FollowTopic;
+  favoriteTopic: FavoriteTopic;
+  topicAction: TopicAction;
+}
+export const TopicRouteUseCases = Symbol.for('TopicRouteUseCases');
+
+export function topicRoutes(
+  app: TopicRouteUseCases,
+  wire: Wire,
+  docs: ApiDescription,
+  prefix: string,
+  frontPage?: FrontPageCache,
+): Router {
   const router = new Router();
   const params = (ctx: { state: { params: Params } }) => ctx.state.params;
   /** The list's parameters, read once a request (the front-page cache reads them too, before the route). */

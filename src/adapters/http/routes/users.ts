@@ -2,9 +2,16 @@ import Router, { type RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
 import { requireUser } from '../../../application/actor.js';
 import { PageParams } from '../../../application/inputs.js';
-import { ActiveUsersParams } from '../../../application/users/community.js';
-import { UserTopicsParams } from '../../../application/users/user-lists.js';
-import type { UseCases } from '../../../application/use-cases.js';
+import type { UserReadModel } from '../../../application/read-models.js';
+import { ActiveUsersParams, type ListActiveUsers, type ListBlockedUsers } from '../../../application/users/community.js';
+import type { BlockUser, FollowUser, ShowUser } from '../../../application/users/manage-users.js';
+import {
+  type ListFollows,
+  type ListUserFavorites,
+  type ListUserReplies,
+  type ListUserTopics,
+  UserTopicsParams,
+} from '../../../application/users/user-lists.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import { actorOf } from '../auth.js';
 import type { Params } from '../params.js';
@@ -16,7 +23,22 @@ import { examples } from '../openapi/examples.js';
 const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
 const LoginPath = z.object({ login: z.string().meta({ description: 'a login, in any case', example: 'alice' }) });
 
-export function userRoutes(app: UseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
+/** What the user routes call. */
+export interface UserRouteUseCases {
+  users: UserReadModel;
+  listActiveUsers: ListActiveUsers;
+  listBlockedUsers: ListBlockedUsers;
+  listUserTopics: ListUserTopics;
+  listUserFavorites: ListUserFavorites;
+  listUserReplies: ListUserReplies;
+  listFollows: ListFollows;
+  showUser: ShowUser;
+  followUser: FollowUser;
+  blockUser: BlockUser;
+}
+export const UserRouteUseCases = Symbol.for('UserRouteUseCases');
+
+export function userRoutes(app: UserRouteUseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
   const params = (ctx: { state: { params: Params } }) => ctx.state.params as Params;
 

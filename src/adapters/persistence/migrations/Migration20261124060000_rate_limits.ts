@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Request counts per key and one-minute window, shared by every process (src/application/rate-limits.ts).
+ * Request counts per key and one-minute window, shared by every process (src/adapters/http/window-limiter.ts).
  * Unlogged: no write-ahead log for counts that matter for a minute (a crash empties the table, which at worst
  * forgives a minute of requests).
  */

@@ -17,7 +17,10 @@ export class Migration20261126010000_notification_events extends Migration {
     this.addSql(`
       create or replace function notification_unread_counts_follow() returns trigger language plpgsql as $$
       begin
+        -- A statement that touched no notification (most writes stage a delete or an insert that finds none)
+        -- has nothing to count or announce: leave at once.
         if tg_op = 'INSERT' then
+          if not exists (select 1 from added) then return null; end if;
           insert into notification_unread_counts as c (user_id, count)
             select user_id, count(*) from added where read_at is null group by user_id order by user_id
             on conflict (user_id) do update set count = c.count + excluded.count;
@@ -26,6 +29,7 @@ export class Migration20261126010000_notification_events extends Migration {
                    jsonb_build_object('notifications', jsonb_agg(jsonb_build_object('id', id, 'userId', user_id) order by id))
             from added having count(*) > 0;
         elsif tg_op = 'DELETE' then
+          if not exists (select 1 from removed) then return null; end if;
           insert into notification_unread_counts as c (user_id, count)
             select r.user_id, -count(*) from removed r
             where r.read_at is null and exists (select 1 from users u where u.id = r.user_id)
@@ -35,6 +39,7 @@ export class Migration20261126010000_notification_events extends Migration {
             select 'notification.deleted', jsonb_build_object('userIds', jsonb_agg(distinct r.user_id order by r.user_id))
             from removed r where exists (select 1 from users u where u.id = r.user_id) having count(*) > 0;
         else
+          if not exists (select 1 from added) then return null; end if;
           insert into notification_unread_counts as c (user_id, count)
             select user_id, sum(change) from (
               select user_id, 1 as change from added where read_at is null

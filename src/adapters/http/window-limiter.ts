@@ -1,6 +1,7 @@
 /**
  * Counts shared by every process (contract §15: API rate limits hold across processes): adds this process's
- * increments for the window and returns each key's total over all processes.
+ * increments for the window and returns each key's total over all processes. The persistence adapter's
+ * SqlSharedCounters has this shape (adapters do not import each other); the composition root joins the two.
  */
 export interface SharedCounters {
   add(window: number, increments: ReadonlyMap<string, number>): Promise<Map<string, number>>;

@@ -1,0 +1,61 @@
+import { ContainerModule } from 'inversify';
+import { ListAudit } from '../src/application/audit/audit-log.js';
+import { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
+import { SeedDatabase } from '../src/application/maintenance/seed.js';
+import { CreateNode, SetNodeHidden } from '../src/application/nodes/manage-nodes.js';
+import { CreateApp, ListApps } from '../src/application/oauth/clients.js';
+import { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../src/application/read-models.js';
+import { DeleteReply } from '../src/application/replies/delete-reply.js';
+import { ReindexSearch } from '../src/application/search/reindex.js';
+import { IssueToken, ListTokens, PurgeTokens, RevokeAllTokens, RevokeToken } from '../src/application/tokens/access-tokens.js';
+import { DeleteTopic } from '../src/application/topics/delete-topic.js';
+import { MoveNodeTopics } from '../src/application/topics/move-node-topics.js';
+import { MoveTopic } from '../src/application/topics/move-topic.js';
+import { TopicAction } from '../src/application/topics/topic-action.js';
+import { CreateUser } from '../src/application/users/create-user.js';
+import { BlockNode, BlockUser, ChangeRole } from '../src/application/users/manage-users.js';
+import { ManageWebhooks } from '../src/application/webhooks/webhooks.js';
+import { record } from '../src/container/bind.js';
+import { CliUseCases } from './runtime.js';
+
+/**
+ * forumctl's part of the composition root, loaded into the container the server builds too (src/container.ts):
+ * what its commands call, each use case as its feature's module bound it.
+ */
+export const forumctlModule = new ContainerModule(({ bind }) => {
+  record<CliUseCases>(bind, CliUseCases, {
+    users: UserReadModel,
+    nodes: NodeReadModel,
+    topics: TopicReadModel,
+    replies: ReplyReadModel,
+
+    createUser: CreateUser,
+    changeRole: ChangeRole,
+    blockNode: BlockNode,
+    blockUser: BlockUser,
+    createNode: CreateNode,
+    setNodeHidden: SetNodeHidden,
+    topicAction: TopicAction,
+    deleteTopic: DeleteTopic,
+    moveTopic: MoveTopic,
+    moveNodeTopics: MoveNodeTopics,
+    deleteReply: DeleteReply,
+
+    createApp: CreateApp,
+    listApps: ListApps,
+    issueToken: IssueToken,
+    revokeToken: RevokeToken,
+    listTokens: ListTokens,
+    revokeAllTokens: RevokeAllTokens,
+    purgeTokens: PurgeTokens,
+
+    recount: Recount,
+    purgeNotifications: PurgeNotifications,
+    purgeEvents: PurgeEvents,
+    purgeDeliveries: PurgeDeliveries,
+    seedDatabase: SeedDatabase,
+    reindexSearch: ReindexSearch,
+    webhooks: ManageWebhooks,
+    listAudit: ListAudit,
+  });
+});

@@ -1,0 +1,50 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../sql.js';
+import { Topic } from '../../../domain/topics/topic.js';
+import type { TopicRepository } from '../../../domain/topics/topic-repository.js';
+import { changed } from './changed.js';
+
+export class MikroOrmTopicRepository implements TopicRepository {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly sql: Sql,
+  ) {}
+
+  findVisible(id: number): Promise<Topic | null> {
+    return this.em.findOne(Topic, { id, deletedAt: null });
+  }
+
+  async add(topic: Topic): Promise<void> {
+    await this.em.persist(topic).flush();
+  }
+
+  visibleInNode(nodeId: number, afterId: number, limit: number): Promise<Topic[]> {
+    return this.em.find(Topic, { nodeId, deletedAt: null, id: { $gt: afterId } }, { orderBy: { id: 'asc' }, limit });
+  }
+
+  async countVisibleInNode(nodeId: number): Promise<number> {
+    return this.em.count(Topic, { nodeId, deletedAt: null });
+  }
+
+  follow(topicId: number, userId: number): Promise<boolean> {
+    return changed(this.sql, 'insert into topic_follows (topic_id, user_id) values ($1, $2) on conflict do nothing', [
+      topicId,
+      userId,
+    ]);
+  }
+
+  unfollow(topicId: number, userId: number): Promise<boolean> {
+    return changed(this.sql, 'delete from topic_follows where topic_id = $1 and user_id = $2', [topicId, userId]);
+  }
+
+  favorite(topicId: number, userId: number): Promise<boolean> {
+    return changed(this.sql, 'insert into topic_favorites (user_id, topic_id) values ($1, $2) on conflict do nothing', [
+      userId,
+      topicId,
+    ]);
+  }
+
+  unfavorite(topicId: number, userId: number): Promise<boolean> {
+    return changed(this.sql, 'delete from topic_favorites where user_id = $1 and topic_id = $2', [userId, topicId]);
+  }
+}

@@ -1,0 +1,121 @@
+import { ContainerModule } from 'inversify';
+import type Koa from 'koa';
+import { EventFeed } from '../application/events.js';
+import { LiveNotifications } from '../application/notifications/live-notifications.js';
+import { Authenticate } from '../application/tokens/access-tokens.js';
+import { createApp, HttpUseCases } from '../adapters/http/app.js';
+import { clusterMetrics } from '../adapters/http/cluster.js';
+import { FrontPageCache } from '../adapters/http/front-page-cache.js';
+import { ServiceMetrics } from '../adapters/http/metrics.js';
+import { NotificationStreams } from '../adapters/http/notification-streams.js';
+import { AdminRouteUseCases } from '../adapters/http/routes/admin.js';
+import { AuthorizeRouteUseCases } from '../adapters/http/routes/authorize.js';
+import { DeviceRouteUseCases } from '../adapters/http/routes/devices.js';
+import { NodeRouteUseCases } from '../adapters/http/routes/nodes.js';
+import { NotificationRouteUseCases } from '../adapters/http/routes/notifications.js';
+import { OAuthRouteUseCases } from '../adapters/http/routes/oauth.js';
+import { PhotoRouteUseCases } from '../adapters/http/routes/photos.js';
+import { ReplyRouteUseCases } from '../adapters/http/routes/replies.js';
+import { SearchRouteUseCases } from '../adapters/http/routes/search.js';
+import { TopicRouteUseCases } from '../adapters/http/routes/topics.js';
+import { UserRouteUseCases } from '../adapters/http/routes/users.js';
+import { SharedCounters, WindowLimiter } from '../adapters/http/window-limiter.js';
+import { SqlSharedCounters } from '../adapters/persistence/shared-counters.js';
+import type { Sql } from '../adapters/persistence/sql.js';
+import { isDatabaseUnavailable } from '../adapters/persistence/unavailable.js';
+import { Wire } from '../adapters/presentation/wire.js';
+import { FolderStorage } from '../adapters/storage/folder-storage.js';
+import type { Config } from '../config.js';
+import { AppConfig, provide, record, ServerHost, SqlRunner } from './bind.js';
+
+/** The Koa app of a serving process, made of everything below (needs the ServerHost). */
+export type HttpApp = Koa;
+export const HttpApp = Symbol.for('HttpApp');
+
+/**
+ * The HTTP adapter and its infrastructure: what its routers call (each router's record is bound in its feature's
+ * module), the rate limiter and the counts it shares across processes, the front-page cache, this process's live
+ * notification streams, the metrics, and the app made of them.
+ */
+export const httpModule = new ContainerModule(({ bind }) => {
+  record<HttpUseCases>(bind, HttpUseCases, {
+    authenticate: Authenticate,
+    oauth: OAuthRouteUseCases,
+    authorize: AuthorizeRouteUseCases,
+    topics: TopicRouteUseCases,
+    replies: ReplyRouteUseCases,
+    notifications: NotificationRouteUseCases,
+    nodes: NodeRouteUseCases,
+    users: UserRouteUseCases,
+    devices: DeviceRouteUseCases,
+    photos: PhotoRouteUseCases,
+    search: SearchRouteUseCases,
+    admin: AdminRouteUseCases,
+  });
+
+  provide(bind, SharedCounters, (sql: Sql): SharedCounters => new SqlSharedCounters(sql), [SqlRunner]);
+  provide(bind, WindowLimiter, (counters: SharedCounters) => new WindowLimiter(counters), [SharedCounters]);
+  provide(bind, FrontPageCache, (events: EventFeed) => new FrontPageCache(events), [EventFeed]);
+  provide(
+    bind,
+    NotificationStreams,
+    (live: LiveNotifications, events: EventFeed, wire: Wire) => new NotificationStreams(live, events, wire),
+    [LiveNotifications, EventFeed, Wire],
+  );
+  provide(
+    bind,
+    ServiceMetrics,
+    (server: ServerHost, streams: NotificationStreams) =>
+      new ServiceMetrics({ pools: server.database.poolUse, openStreams: () => streams.size }),
+    [ServerHost, NotificationStreams],
+  );
+
+  provide(
+    bind,
+    HttpApp,
+    (
+      useCases: HttpUseCases,
+      wire: Wire,
+      notificationStreams: NotificationStreams,
+      frontPage: FrontPageCache,
+      limiter: WindowLimiter,
+      metrics: ServiceMetrics,
+      uploads: FolderStorage,
+      config: Config,
+      server: ServerHost,
+    ): HttpApp =>
+      createApp({
+        useCases,
+        wire,
+        notificationStreams,
+        scope: server.database.scope,
+        isReady: server.database.isReady,
+        isUnavailable: isDatabaseUnavailable,
+        logger: server.logger,
+        tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
+        trustProxy: config.trustProxy,
+        corsOrigins: config.corsOrigins,
+        publicUrl: config.publicUrl,
+        version: server.version,
+        uploads,
+        rateLimits: { limiter, ...config.rateLimits },
+        frontPage,
+        metrics: {
+          collector: metrics,
+          token: config.metricsToken,
+          ...(server.clusterWorker ? { text: clusterMetrics(metrics.registry) } : {}),
+        },
+      }),
+    [
+      HttpUseCases,
+      Wire,
+      NotificationStreams,
+      FrontPageCache,
+      WindowLimiter,
+      ServiceMetrics,
+      FolderStorage,
+      AppConfig,
+      ServerHost,
+    ],
+  );
+});

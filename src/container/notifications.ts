@@ -1,0 +1,41 @@
+import { ContainerModule } from 'inversify';
+import { LiveNotifications } from '../application/notifications/live-notifications.js';
+import {
+  CountUnreadNotifications,
+  DeleteAllNotifications,
+  DeleteNotification,
+  ListNotifications,
+  MarkNotificationsRead,
+} from '../application/notifications/manage-notifications.js';
+import { NotificationAudience } from '../application/notifications/producer.js';
+import { NotificationReadModel } from '../application/read-models.js';
+import { NotificationRepository } from '../domain/notifications/notification-repository.js';
+import { SqlNotificationAudience } from '../adapters/persistence/notification-audience.js';
+import { ReadAudiences } from '../adapters/persistence/reply-targets.js';
+import type { Sql } from '../adapters/persistence/sql.js';
+import { NotificationRouteUseCases } from '../adapters/http/routes/notifications.js';
+import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
+
+/** Notifications: who hears of an event (the producer runs among the domain events' consumers), reading them. */
+export const notificationsModule = new ContainerModule(({ bind }) => {
+  provide(bind, NotificationAudience, (sql: Sql, audiences: ReadAudiences) => new SqlNotificationAudience(sql, audiences), [
+    SqlRunner,
+    ReadAudiences,
+  ]);
+
+  const useCase = useCaseBinder(bind);
+  useCase(ListNotifications, [NotificationReadModel]);
+  useCase(CountUnreadNotifications, [NotificationReadModel]);
+  useCase(LiveNotifications, [NotificationReadModel]);
+  useCase(MarkNotificationsRead, [NotificationRepository]);
+  useCase(DeleteNotification, [NotificationRepository]);
+  useCase(DeleteAllNotifications, [NotificationRepository]);
+
+  record<NotificationRouteUseCases>(bind, NotificationRouteUseCases, {
+    listNotifications: ListNotifications,
+    countUnreadNotifications: CountUnreadNotifications,
+    markNotificationsRead: MarkNotificationsRead,
+    deleteAllNotifications: DeleteAllNotifications,
+    deleteNotification: DeleteNotification,
+  });
+});

@@ -1,0 +1,89 @@
+import { ContainerModule } from 'inversify';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainEvents } from '../application/events.js';
+import { AuthorizationCodeStore } from '../application/oauth/authorization-codes.js';
+import { ApproveAuthorization, CheckAuthorizationRequest, RedeemAuthorizationCode } from '../application/oauth/authorization.js';
+import { AuthenticateClient, ClientStore, CreateApp, ListApps } from '../application/oauth/clients.js';
+import { CredentialThrottle } from '../application/oauth/credential-throttle.js';
+import { PasswordLogin } from '../application/oauth/password-login.js';
+import { ResolveWebSession, SignIn, SignOut, WebSessionStore } from '../application/oauth/web-sessions.js';
+import { Clock, PasswordHasher, SecretGenerator, UnitOfWork } from '../application/ports.js';
+import {
+  AccessTokenStore,
+  Authenticate,
+  DescribeToken,
+  IssueToken,
+  ListTokens,
+  LookupRefreshToken,
+  PurgeTokens,
+  RevokeAllTokens,
+  RevokeToken,
+} from '../application/tokens/access-tokens.js';
+import { UserRepository } from '../domain/users/user-repository.js';
+import { PostgresCredentialThrottle, SqlClientStore } from '../adapters/persistence/oauth-stores.js';
+import type { Sql } from '../adapters/persistence/sql.js';
+import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from '../adapters/persistence/token-stores.js';
+import { AuthorizeRouteUseCases } from '../adapters/http/routes/authorize.js';
+import { OAuthRouteUseCases } from '../adapters/http/routes/oauth.js';
+import type { Config } from '../config.js';
+import { AppConfig, Em, provide, record, SqlRunner, useCaseBinder } from './bind.js';
+
+/** Tokens, applications and signing in (contract §10): their stores, use cases and routes. */
+export const oauthModule = new ContainerModule(({ bind }) => {
+  provide(bind, AccessTokenStore, (sql: Sql) => new SqlAccessTokenStore(sql), [SqlRunner]);
+  provide(bind, AuthorizationCodeStore, (sql: Sql) => new SqlAuthorizationCodeStore(sql), [SqlRunner]);
+  provide(bind, WebSessionStore, (sql: Sql) => new SqlWebSessionStore(sql), [SqlRunner]);
+  provide(bind, ClientStore, (sql: Sql) => new SqlClientStore(sql), [SqlRunner]);
+  provide(
+    bind,
+    CredentialThrottle,
+    (em: EntityManager, config: Config) => new PostgresCredentialThrottle(em, config.loginThrottle),
+    [Em, AppConfig],
+  );
+
+  const useCase = useCaseBinder(bind);
+  useCase(Authenticate, [AccessTokenStore, SecretGenerator, Clock]);
+  provide(
+    bind,
+    IssueToken,
+    (store: AccessTokenStore, secrets: SecretGenerator, clock: Clock, config: Config) =>
+      new IssueToken(store, secrets, clock, {
+        accessSeconds: config.tokenLifetimeSeconds,
+        refreshSeconds: config.refreshTokenLifetimeSeconds,
+      }),
+    [AccessTokenStore, SecretGenerator, Clock, AppConfig],
+  );
+  useCase(RevokeToken, [AccessTokenStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
+  useCase(LookupRefreshToken, [AccessTokenStore, SecretGenerator, Clock]);
+  useCase(PurgeTokens, [AccessTokenStore, AuthorizationCodeStore, WebSessionStore, Clock]);
+  useCase(DescribeToken, [AccessTokenStore, SecretGenerator, Clock]);
+  useCase(ListTokens, [AccessTokenStore, UserRepository, Clock]);
+  useCase(RevokeAllTokens, [AccessTokenStore, WebSessionStore, UserRepository, DomainEvents, UnitOfWork, Clock]);
+  useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle]);
+  useCase(CheckAuthorizationRequest, [ClientStore]);
+  useCase(ApproveAuthorization, [AuthorizationCodeStore, SecretGenerator, Clock]);
+  useCase(RedeemAuthorizationCode, [AuthorizationCodeStore, AccessTokenStore, SecretGenerator, Clock]);
+  useCase(SignIn, [PasswordLogin, WebSessionStore, SecretGenerator, Clock]);
+  useCase(ResolveWebSession, [WebSessionStore, SecretGenerator, Clock]);
+  useCase(SignOut, [WebSessionStore, SecretGenerator]);
+  useCase(AuthenticateClient, [ClientStore, SecretGenerator, CredentialThrottle]);
+  useCase(CreateApp, [ClientStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
+  useCase(ListApps, [ClientStore]);
+
+  record<OAuthRouteUseCases>(bind, OAuthRouteUseCases, {
+    authenticateClient: AuthenticateClient,
+    passwordLogin: PasswordLogin,
+    issueToken: IssueToken,
+    lookupRefreshToken: LookupRefreshToken,
+    redeemAuthorizationCode: RedeemAuthorizationCode,
+    revokeToken: RevokeToken,
+    describeToken: DescribeToken,
+  });
+  record<AuthorizeRouteUseCases>(bind, AuthorizeRouteUseCases, {
+    checkAuthorizationRequest: CheckAuthorizationRequest,
+    resolveWebSession: ResolveWebSession,
+    signIn: SignIn,
+    approveAuthorization: ApproveAuthorization,
+    signOut: SignOut,
+  });
+});

@@ -1,0 +1,47 @@
+import { ContainerModule } from 'inversify';
+import { DomainEvents } from '../application/events.js';
+import { LikeObject } from '../application/likes/like.js';
+import { Clock, MarkdownRenderer, UnitOfWork } from '../application/ports.js';
+import { ReplyReadModel } from '../application/read-models.js';
+import { CreateReply } from '../application/replies/create-reply.js';
+import { DeleteReply } from '../application/replies/delete-reply.js';
+import { ListReplies } from '../application/replies/list-replies.js';
+import { ReplyTargets } from '../application/replies/reply-targets.js';
+import { UpdateReply } from '../application/replies/update-reply.js';
+import { LikeRepository } from '../domain/likes/like-repository.js';
+import { NotificationRepository } from '../domain/notifications/notification-repository.js';
+import { ReplyRepository } from '../domain/replies/reply-repository.js';
+import { TopicRepository } from '../domain/topics/topic-repository.js';
+import { ReadAudiences, SqlReplyTargets } from '../adapters/persistence/reply-targets.js';
+import { SqlLikeRepository } from '../adapters/persistence/repositories/likes.js';
+import type { Sql } from '../adapters/persistence/sql.js';
+import { OneStatementUnitOfWork } from '../adapters/persistence/unit-of-work.js';
+import { ReplyRouteUseCases } from '../adapters/http/routes/replies.js';
+import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
+
+/** Replies, and likes (of topics and replies). */
+export const repliesModule = new ContainerModule(({ bind }) => {
+  // What a reply's target read learns of its audience, kept for the notification producer (reply-targets.ts).
+  provide(bind, ReadAudiences, (sql: Sql) => new ReadAudiences(sql), [SqlRunner]);
+  provide(bind, ReplyTargets, (sql: Sql, audiences: ReadAudiences) => new SqlReplyTargets(sql, audiences), [
+    SqlRunner,
+    ReadAudiences,
+  ]);
+  provide(bind, LikeRepository, (sql: Sql) => new SqlLikeRepository(sql), [SqlRunner]);
+
+  const useCase = useCaseBinder(bind);
+  useCase(ListReplies, [ReplyReadModel]);
+  useCase(CreateReply, [ReplyTargets, ReplyRepository, MarkdownRenderer, DomainEvents, OneStatementUnitOfWork, Clock]);
+  useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
+  useCase(DeleteReply, [ReplyRepository, TopicRepository, NotificationRepository, DomainEvents, UnitOfWork, Clock]);
+  useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
+
+  record<ReplyRouteUseCases>(bind, ReplyRouteUseCases, {
+    replies: ReplyReadModel,
+    listReplies: ListReplies,
+    createReply: CreateReply,
+    updateReply: UpdateReply,
+    deleteReply: DeleteReply,
+    like: LikeObject,
+  });
+});

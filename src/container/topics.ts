@@ -1,0 +1,48 @@
+import { ContainerModule } from 'inversify';
+import { DomainEvents } from '../application/events.js';
+import { Clock, MarkdownRenderer, UnitOfWork } from '../application/ports.js';
+import { TopicReadModel } from '../application/read-models.js';
+import { CreateTopic } from '../application/topics/create-topic.js';
+import { DeleteTopic } from '../application/topics/delete-topic.js';
+import { ListTopics } from '../application/topics/list-topics.js';
+import { MoveNodeTopics } from '../application/topics/move-node-topics.js';
+import { MoveTopic } from '../application/topics/move-topic.js';
+import { TopicRelocation } from '../application/topics/relocation.js';
+import { ShowTopic } from '../application/topics/show-topic.js';
+import { TopicAction } from '../application/topics/topic-action.js';
+import { FavoriteTopic, FollowTopic } from '../application/topics/topic-relations.js';
+import { UpdateTopic } from '../application/topics/update-topic.js';
+import { NodeRepository } from '../domain/nodes/node-repository.js';
+import { NotificationRepository } from '../domain/notifications/notification-repository.js';
+import { ReplyRepository } from '../domain/replies/reply-repository.js';
+import { TopicRepository } from '../domain/topics/topic-repository.js';
+import { TopicRouteUseCases } from '../adapters/http/routes/topics.js';
+import { record, useCaseBinder } from './bind.js';
+
+/** Topics: listing, reading, writing, following, moderating and moving them. */
+export const topicsModule = new ContainerModule(({ bind }) => {
+  const useCase = useCaseBinder(bind);
+  useCase(TopicRelocation, [NodeRepository, DomainEvents]);
+  useCase(ListTopics, [TopicReadModel]);
+  useCase(ShowTopic, [TopicReadModel]);
+  useCase(CreateTopic, [TopicRepository, TopicRelocation, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
+  useCase(UpdateTopic, [TopicRepository, TopicRelocation, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
+  useCase(DeleteTopic, [TopicRepository, ReplyRepository, NotificationRepository, DomainEvents, UnitOfWork, Clock]);
+  useCase(FollowTopic, [TopicRepository]);
+  useCase(FavoriteTopic, [TopicRepository, DomainEvents, UnitOfWork]);
+  useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, DomainEvents, UnitOfWork, Clock]);
+  useCase(MoveTopic, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
+  useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
+
+  record<TopicRouteUseCases>(bind, TopicRouteUseCases, {
+    topics: TopicReadModel,
+    listTopics: ListTopics,
+    showTopic: ShowTopic,
+    createTopic: CreateTopic,
+    updateTopic: UpdateTopic,
+    deleteTopic: DeleteTopic,
+    followTopic: FollowTopic,
+    favoriteTopic: FavoriteTopic,
+    topicAction: TopicAction,
+  });
+});
