@@ -25,7 +25,9 @@ export function outboxPayload(event: DomainEvent): Record<string, unknown> {
  *    the one before it (PostgreSQL runs data-modifying CTEs in an order of its own unless one reads another), and
  *    each locks its rows in id order before it updates them when there are several (`*_locked`: a lock taken
  *    first and then again by the update costs a contended row about a tenth of reply create's throughput, so a
- *    single row is left to its update). A topic's new reply moves its count and its last reply
+ *    single row is left to its update). Each update names the step before it and then its lock, in one
+ *    expression (`(select count(*) from previous) + (select count(*) from locked) >= 0`), evaluated left to
+ *    right before it reads a row: a lock step that has nothing to lock must not cut the chain. A topic's new reply moves its count and its last reply
  *    (never back to an earlier reply); a deleted one has the topic recounted, on a snapshot taken after the topic
  *    was locked (`flush` locks it first, in a statement of its own), so no concurrent reply is missed.
  * 3. The events (the outbox), and the webhook deliveries of these events (contract §13), one per event and
@@ -65,7 +67,7 @@ const STATEMENT = `with
       replied_at = case when t.last_reply_id is null or t.last_reply_id < m.reply_id then m.at else t.replied_at end,
       last_active_at = greatest(t.last_active_at, m.at)
     from added m
-    where t.id = m.topic_id and (select count(*) from topics_locked) >= 0 and (select count(*) from new_replies) >= 0
+    where t.id = m.topic_id and (select count(*) from new_replies) + (select count(*) from topics_locked) >= 0
     returning t.id),
   topics_recounted as (
     update topics t set
@@ -80,16 +82,14 @@ const STATEMENT = `with
     where t.id = target.id and (select count(*) from topics_added) >= 0
     returning t.id),
   nodes_locked as (
-    select id from nodes where cardinality($13::int[]) > 1 and id = any($13::int[]) and (select count(*) from topics_recounted) >= 0
-    order by id for no key update),
+    select id from nodes where cardinality($13::int[]) > 1 and id = any($13::int[]) order by id for no key update),
   nodes_counted as (
     update nodes n set topics_count = greatest(n.topics_count + m.delta, 0)
     from unnest($13::int[], $14::int[]) as m(id, delta)
-    where n.id = m.id and (select count(*) from nodes_locked) >= 0
+    where n.id = m.id and (select count(*) from topics_recounted) + (select count(*) from nodes_locked) >= 0
     returning n.id),
   users_locked as (
-    select id from users where cardinality($15::int[]) > 1 and id = any($15::int[]) and (select count(*) from nodes_counted) >= 0
-    order by id for no key update),
+    select id from users where cardinality($15::int[]) > 1 and id = any($15::int[]) order by id for no key update),
   users_counted as (
     update users u set
       topics_count = greatest(u.topics_count + m.topics, 0),
@@ -99,7 +99,7 @@ const STATEMENT = `with
       following_count = greatest(u.following_count + m.following, 0)
     from unnest($15::int[], $16::int[], $17::int[], $18::int[], $19::int[], $20::int[])
       as m(id, topics, replies, favorites, followers, following)
-    where u.id = m.id and (select count(*) from users_locked) >= 0
+    where u.id = m.id and (select count(*) from nodes_counted) + (select count(*) from users_locked) >= 0
     returning u.id),
   month_moves as (
     select m.user_id, date_trunc('month', m.at at time zone 'UTC')::date as month, sum(m.delta)::int as delta
