@@ -17,9 +17,10 @@ export function outboxPayload(event: DomainEvent): Record<string, unknown> {
   return kept;
 }
 
-/**
- * The statement that writes a unit of work's staged rows, in one lock order for every writer (issue 30): two
- * units of work that lock the same rows in different orders deadlock, and PostgreSQL aborts one of them.
+/*
+ * The statement that writes a unit of work's staged rows (`statement` below builds it from the parts the unit of
+ * work needs), in one lock order for every writer (issue 30): two units of work that lock the same rows in
+ * different orders deadlock, and PostgreSQL aborts one of them.
  * 1. New replies.
  * 2. The counters (counters.ts), in one order: topics, nodes, users, months; within each, by id. Each step waits for
  *    the one before it (PostgreSQL runs data-modifying CTEs in an order of its own unless one reads another), and
@@ -39,26 +40,98 @@ export function outboxPayload(event: DomainEvent): Record<string, unknown> {
  *    statement: after every row above, in user order. So every writer takes the users' count rows last, in one
  *    order. (An insert's and a delete's triggers each take theirs in order; no use case does both at once.)
  */
-const STATEMENT = `with
-  new_replies as (
+
+/** Bound values, numbered as they are added: `$n::type` in the text, the value at index n - 1. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown, type: string): string {
+    this.values.push(value);
+    return `$${this.values.length}::${type}`;
+  }
+}
+
+/**
+ * The statement for what a unit of work staged: only the parts it needs (a reply create writes neither nodes nor
+ * recounts), so that PostgreSQL plans, and re-checks under contention, nothing that does no work. Its text is one
+ * of a few shapes, each prepared once per connection.
+ */
+function statement(staged: Staged, counters: Tally): { text: string; values: unknown[] } | null {
+  const p = new Params();
+  const ctes: string[] = [];
+  const column = <T, V>(rows: readonly T[], pick: (row: T) => V) => rows.map(pick);
+  // The counter steps run in this order: each names the step before it (`after`) and its lock in one expression,
+  // evaluated left to right before it reads a row.
+  let previous: string | null = null;
+  const after = (...steps: (string | null)[]) => {
+    const named = [previous, ...steps].filter((step): step is string => step !== null);
+    return named.length === 0 ? 'true' : `${named.map((step) => `(select count(*) from ${step})`).join(' + ')} >= 0`;
+  };
+
+  if (staged.replies.length > 0) {
+    const r = staged.replies;
+    ctes.push(`new_replies as (
     insert into replies (id, topic_id, user_id, body, body_html, action, likes_count, created_at, updated_at)
     select coalesce(d.id, nextval('replies_id_seq')), d.topic_id, d.user_id, d.body, d.body_html, d.action, 0, d.created_at,
            d.created_at
-    from unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+    from unnest(${p.add(
+      column(r, (x) => x.id ?? null),
+      'int[]',
+    )}, ${p.add(
+      column(r, (x) => x.topicId),
+      'int[]',
+    )},
+      ${p.add(
+        column(r, (x) => x.userId),
+        'int[]',
+      )}, ${p.add(
+        column(r, (x) => x.body),
+        'text[]',
+      )},
+      ${p.add(
+        column(r, (x) => x.bodyHtml),
+        'text[]',
+      )}, ${p.add(
+        column(r, (x) => x.action),
+        'text[]',
+      )},
+      ${p.add(
+        column(r, (x) => x.createdAt),
+        'timestamptz[]',
+      )})
       as d(id, topic_id, user_id, body, body_html, action, created_at)
-    returning id),
-  added as (
+    returning id)`);
+    previous = 'new_replies';
+  }
+
+  const addedTopics = [...new Set(counters.added.map((m) => m.topicId))];
+  if (addedTopics.length + counters.recounts.length > 1) {
+    ctes.push(`topics_locked as (
+    select id from topics where id = any(${p.add([...addedTopics, ...counters.recounts], 'int[]')}) order by id for no key update)`);
+  }
+  const topicsLocked = addedTopics.length + counters.recounts.length > 1 ? 'topics_locked' : null;
+  if (counters.added.length > 0) {
+    const m = counters.added;
+    ctes.push(`added as (
     select distinct on (a.topic_id) a.topic_id, a.reply_id, a.user_id, u.login, a.at,
            count(*) over (partition by a.topic_id) as count
-    from unnest($8::int[], $9::int[], $10::int[], $11::timestamptz[]) as a(topic_id, reply_id, user_id, at)
+    from unnest(${p.add(
+      column(m, (x) => x.topicId),
+      'int[]',
+    )}, ${p.add(
+      column(m, (x) => x.replyId),
+      'int[]',
+    )},
+      ${p.add(
+        column(m, (x) => x.userId),
+        'int[]',
+      )}, ${p.add(
+        column(m, (x) => x.at),
+        'timestamptz[]',
+      )})
+      as a(topic_id, reply_id, user_id, at)
     join users u on u.id = a.user_id
-    order by a.topic_id, a.reply_id desc),
-  topics_locked as (
-    select id from topics
-    where cardinality($8::int[]) + cardinality($12::int[]) > 1
-      and id in (select topic_id from added union all select unnest($12::int[]))
-    order by id for no key update),
-  topics_added as (
+    order by a.topic_id, a.reply_id desc)`);
+    ctes.push(`topics_added as (
     update topics t set
       replies_count = t.replies_count + m.count,
       last_reply_id = case when t.last_reply_id is null or t.last_reply_id < m.reply_id then m.reply_id else t.last_reply_id end,
@@ -67,86 +140,230 @@ const STATEMENT = `with
       replied_at = case when t.last_reply_id is null or t.last_reply_id < m.reply_id then m.at else t.replied_at end,
       last_active_at = greatest(t.last_active_at, m.at)
     from added m
-    where t.id = m.topic_id and (select count(*) from new_replies) + (select count(*) from topics_locked) >= 0
-    returning t.id),
-  topics_recounted as (
+    where t.id = m.topic_id and ${after(topicsLocked)}
+    returning t.id)`);
+    previous = 'topics_added';
+  }
+  if (counters.recounts.length > 0) {
+    ctes.push(`topics_recounted as (
     update topics t set
       replies_count = (select count(*) from replies r where r.topic_id = t.id and r.action is null and r.deleted_at is null),
       last_reply_id = last.id, last_reply_user_id = last.user_id, last_reply_user_login = last.login, replied_at = last.created_at
-    from unnest($12::int[]) as target(id)
+    from unnest(${p.add(counters.recounts, 'int[]')}) as target(id)
     left join lateral (
       select r.id, r.user_id, u.login, r.created_at from replies r join users u on u.id = r.user_id
       where r.topic_id = target.id and r.action is null and r.deleted_at is null
       order by r.id desc limit 1
     ) last on true
-    where t.id = target.id and (select count(*) from topics_added) >= 0
-    returning t.id),
-  nodes_locked as (
-    select id from nodes where cardinality($13::int[]) > 1 and id = any($13::int[]) order by id for no key update),
-  nodes_counted as (
+    where t.id = target.id and ${after(previous === 'topics_added' ? null : topicsLocked)}
+    returning t.id)`);
+    previous = 'topics_recounted';
+  }
+  if (counters.nodes.size > 0) {
+    const ids = p.add([...counters.nodes.keys()], 'int[]');
+    const locked = counters.nodes.size > 1 ? 'nodes_locked' : null;
+    if (locked) ctes.push(`nodes_locked as (select id from nodes where id = any(${ids}) order by id for no key update)`);
+    ctes.push(`nodes_counted as (
     update nodes n set topics_count = greatest(n.topics_count + m.delta, 0)
-    from unnest($13::int[], $14::int[]) as m(id, delta)
-    where n.id = m.id and (select count(*) from topics_recounted) + (select count(*) from nodes_locked) >= 0
-    returning n.id),
-  users_locked as (
-    select id from users where cardinality($15::int[]) > 1 and id = any($15::int[]) order by id for no key update),
-  users_counted as (
+    from unnest(${ids}, ${p.add([...counters.nodes.values()], 'int[]')}) as m(id, delta)
+    where n.id = m.id and ${after(locked)}
+    returning n.id)`);
+    previous = 'nodes_counted';
+  }
+  if (counters.users.size > 0) {
+    const rows = [...counters.users];
+    const ids = p.add(
+      column(rows, ([id]) => id),
+      'int[]',
+    );
+    const locked = rows.length > 1 ? 'users_locked' : null;
+    if (locked) ctes.push(`users_locked as (select id from users where id = any(${ids}) order by id for no key update)`);
+    ctes.push(`users_counted as (
     update users u set
       topics_count = greatest(u.topics_count + m.topics, 0),
       replies_count = greatest(u.replies_count + m.replies, 0),
       favorites_count = greatest(u.favorites_count + m.favorites, 0),
       followers_count = greatest(u.followers_count + m.followers, 0),
       following_count = greatest(u.following_count + m.following, 0)
-    from unnest($15::int[], $16::int[], $17::int[], $18::int[], $19::int[], $20::int[])
+    from unnest(${ids}, ${p.add(
+      column(rows, ([, c]) => c.topicsCount),
+      'int[]',
+    )},
+      ${p.add(
+        column(rows, ([, c]) => c.repliesCount),
+        'int[]',
+      )}, ${p.add(
+        column(rows, ([, c]) => c.favoritesCount),
+        'int[]',
+      )},
+      ${p.add(
+        column(rows, ([, c]) => c.followersCount),
+        'int[]',
+      )}, ${p.add(
+        column(rows, ([, c]) => c.followingCount),
+        'int[]',
+      )})
       as m(id, topics, replies, favorites, followers, following)
-    where u.id = m.id and (select count(*) from nodes_counted) + (select count(*) from users_locked) >= 0
-    returning u.id),
-  month_moves as (
+    where u.id = m.id and ${after(locked)}
+    returning u.id)`);
+    previous = 'users_counted';
+  }
+  if (counters.months.length > 0) {
+    const m = counters.months;
+    ctes.push(`month_moves as (
     select m.user_id, date_trunc('month', m.at at time zone 'UTC')::date as month, sum(m.delta)::int as delta
-    from unnest($21::int[], $22::timestamptz[], $23::int[]) as m(user_id, at, delta)
-    where (select count(*) from users_counted) >= 0
-    group by 1, 2),
-  months_added as (
+    from unnest(${p.add(
+      column(m, (x) => x.userId),
+      'int[]',
+    )}, ${p.add(
+      column(m, (x) => x.at),
+      'timestamptz[]',
+    )},
+      ${p.add(
+        column(m, (x) => x.delta),
+        'int[]',
+      )}) as m(user_id, at, delta)
+    where ${after()}
+    group by 1, 2)`);
+    if (m.some((move) => move.delta > 0)) {
+      ctes.push(`months_added as (
     insert into user_reply_months (user_id, month, replies)
     select user_id, month, delta from month_moves where delta > 0 order by user_id, month
-    on conflict (user_id, month) do update set replies = user_reply_months.replies + excluded.replies),
-  months_removed as (
+    on conflict (user_id, month) do update set replies = user_reply_months.replies + excluded.replies)`);
+    }
+    if (m.some((move) => move.delta < 0)) {
+      ctes.push(`months_removed as (
     update user_reply_months m set replies = greatest(m.replies + d.delta, 0)
-    from month_moves d where m.user_id = d.user_id and m.month = d.month and d.delta < 0),
-  stored as (
-    insert into events (type, payload) select * from unnest($24::text[], $25::jsonb[]) returning id, type, payload),
-  deliveries as (
+    from month_moves d where m.user_id = d.user_id and m.month = d.month and d.delta < 0)`);
+    }
+  }
+
+  if (staged.events.length > 0) {
+    const e = staged.events;
+    ctes.push(`stored as (
+    insert into events (type, payload)
+    select * from unnest(${p.add(
+      column(e, (x) => x.type),
+      'text[]',
+    )}, ${p.add(
+      column(e, (x) => JSON.stringify(outboxPayload(x))),
+      'jsonb[]',
+    )})
+    returning id, type, payload)`);
+    ctes.push(`deliveries as (
     insert into webhook_deliveries (id, webhook_id, event_id, event, payload)
     select gen_random_uuid(), w.id, e.id, e.type, e.payload
-    from stored e join webhooks w on e.type = any(w.events) or ('*' = any(w.events) and e.type = any($26::text[]))
-    returning id),
-  queued as (${queueTries('deliveries')}),
-  topic_documents as (
+    from stored e join webhooks w on e.type = any(w.events) or ('*' = any(w.events) and e.type = any(${p.add(WEBHOOK_EVENTS, 'text[]')}))
+    returning id)`);
+    ctes.push(`queued as (${queueTries('deliveries')})`);
+  }
+  const topics = [...staged.topicDocuments.values()];
+  if (topics.length > 0) {
+    ctes.push(`topic_documents as (
     insert into search_documents (topic_id, reply_id, title_vector, vector, text, created_at, source_updated_at)
     select d.topic_id, null, to_tsvector('english', d.title), to_tsvector('english', d.title || ' ' || d.body),
            d.text, d.created_at, d.updated_at
-    from unnest($27::int[], $28::text[], $29::text[], $30::text[], $31::timestamptz[], $32::timestamptz[])
+    from unnest(${p.add(
+      column(topics, (d) => d.topicId),
+      'int[]',
+    )}, ${p.add(
+      column(topics, (d) => d.title ?? ''),
+      'text[]',
+    )},
+      ${p.add(
+        column(topics, (d) => d.body),
+        'text[]',
+      )}, ${p.add(
+        column(topics, (d) => d.text),
+        'text[]',
+      )},
+      ${p.add(
+        column(topics, (d) => d.createdAt),
+        'timestamptz[]',
+      )}, ${p.add(
+        column(topics, (d) => d.sourceUpdatedAt),
+        'timestamptz[]',
+      )})
       as d(topic_id, title, body, text, created_at, updated_at)
     on conflict (topic_id) where reply_id is null do update
       set title_vector = excluded.title_vector, vector = excluded.vector, text = excluded.text,
           source_updated_at = excluded.source_updated_at
-      where search_documents.source_updated_at <= excluded.source_updated_at),
-  reply_documents as (
+      where search_documents.source_updated_at <= excluded.source_updated_at)`);
+  }
+  const replies = [...staged.replyDocuments.values()];
+  if (replies.length > 0) {
+    ctes.push(`reply_documents as (
     insert into search_documents (topic_id, reply_id, title_vector, vector, text, created_at, source_updated_at)
     select d.topic_id, d.reply_id, null, to_tsvector('english', d.body), d.text, d.created_at, d.updated_at
-    from unnest($33::int[], $34::int[], $35::text[], $36::text[], $37::timestamptz[], $38::timestamptz[])
+    from unnest(${p.add(
+      column(replies, (d) => d.topicId),
+      'int[]',
+    )}, ${p.add(
+      column(replies, (d) => d.replyId),
+      'int[]',
+    )},
+      ${p.add(
+        column(replies, (d) => d.body),
+        'text[]',
+      )}, ${p.add(
+        column(replies, (d) => d.text),
+        'text[]',
+      )},
+      ${p.add(
+        column(replies, (d) => d.createdAt),
+        'timestamptz[]',
+      )}, ${p.add(
+        column(replies, (d) => d.sourceUpdatedAt),
+        'timestamptz[]',
+      )})
       as d(topic_id, reply_id, body, text, created_at, updated_at)
     on conflict (reply_id) where reply_id is not null do update
       set vector = excluded.vector, text = excluded.text, source_updated_at = excluded.source_updated_at
-      where search_documents.source_updated_at <= excluded.source_updated_at),
-  notified as (
+      where search_documents.source_updated_at <= excluded.source_updated_at)`);
+  }
+  const n = staged.notifications;
+  if (n.length > 0) {
+    ctes.push(`notified as (
     insert into notifications (user_id, actor_id, type, topic_id, reply_id, node_id, mention_type)
-    select * from unnest($39::int[], $40::int[], $41::text[], $42::int[], $43::int[], $44::int[], $45::text[])),
-  unnotified as (
+    select * from unnest(${p.add(
+      column(n, (x) => x.userId),
+      'int[]',
+    )}, ${p.add(
+      column(n, (x) => x.actorId),
+      'int[]',
+    )},
+      ${p.add(
+        column(n, (x) => x.type),
+        'text[]',
+      )}, ${p.add(
+        column(n, (x) => x.topicId ?? null),
+        'int[]',
+      )},
+      ${p.add(
+        column(n, (x) => x.replyId ?? null),
+        'int[]',
+      )}, ${p.add(
+        column(n, (x) => x.nodeId ?? null),
+        'int[]',
+      )},
+      ${p.add(
+        column(n, (x) => x.mentionType ?? null),
+        'text[]',
+      )}))`);
+  }
+  const { topicIds, replyIds } = staged.unnotified;
+  if (topicIds.length + replyIds.length > 0) {
+    ctes.push(`unnotified as (
     delete from notifications
-    where cardinality($46::int[]) + cardinality($47::int[]) > 0 and (topic_id = any($46::int[]) or reply_id = any($47::int[])))
-  -- queued is a select, which PostgreSQL runs only when read; new_replies gives each staged reply its id.
-  select (select count(*) from queued)::int as queued, (select array_agg(id order by id) from new_replies) as reply_ids`;
+    where topic_id = any(${p.add(topicIds, 'int[]')}) or reply_id = any(${p.add(replyIds, 'int[]')}))`);
+  }
+
+  if (ctes.length === 0) return null;
+  // queued is a select, which PostgreSQL runs only when read; new_replies gives each staged reply its id.
+  const queued = staged.events.length > 0 ? '(select count(*) from queued)::int' : '0';
+  const ids = staged.replies.length > 0 ? '(select array_agg(id order by id) from new_replies)' : 'null::int[]';
+  return { text: `with\n  ${ctes.join(',\n  ')}\n  select ${queued} as queued, ${ids} as reply_ids`, values: p.values };
+}
 
 /** The staged rows of one unit of work. Documents by source: the last version staged is the one written. */
 interface Staged {
@@ -253,7 +470,9 @@ export class StagedRows implements CounterMoves {
       if (!this.sql.inTransaction()) throw new Error('a reply deletion is counted inside a transaction (MikroOrmUnitOfWork)');
       await this.sql.all('select id from topics where id = any($1::int[]) order by id for no key update', [counters.recounts]);
     }
-    const [row] = await this.sql.all<{ reply_ids: number[] | null }>(STATEMENT, values(staged, counters));
+    const built = statement(staged, counters);
+    if (!built) return;
+    const [row] = await this.sql.all<{ reply_ids: number[] | null }>(built.text, built.values);
     // A reply staged without an id learns it, as an ORM's insert tells it (ids come in order: one per reply).
     const drawn = staged.replies.filter((reply) => reply.id === undefined);
     if (drawn.length > 0) {
@@ -303,60 +522,4 @@ function tally(moves: readonly CounterMove[]): Tally {
     }
   }
   return tally;
-}
-
-function values(staged: Staged, counters: Tally): unknown[] {
-  const topics = [...staged.topicDocuments.values()];
-  const replies = [...staged.replyDocuments.values()];
-  const column = <T, V>(rows: readonly T[], pick: (row: T) => V) => rows.map(pick);
-  const users = [...counters.users];
-  return [
-    column(staged.replies, (r) => r.id ?? null),
-    column(staged.replies, (r) => r.topicId),
-    column(staged.replies, (r) => r.userId),
-    column(staged.replies, (r) => r.body),
-    column(staged.replies, (r) => r.bodyHtml),
-    column(staged.replies, (r) => r.action),
-    column(staged.replies, (r) => r.createdAt),
-    column(counters.added, (m) => m.topicId),
-    column(counters.added, (m) => m.replyId),
-    column(counters.added, (m) => m.userId),
-    column(counters.added, (m) => m.at),
-    counters.recounts,
-    [...counters.nodes.keys()],
-    [...counters.nodes.values()],
-    column(users, ([id]) => id),
-    column(users, ([, row]) => row.topicsCount),
-    column(users, ([, row]) => row.repliesCount),
-    column(users, ([, row]) => row.favoritesCount),
-    column(users, ([, row]) => row.followersCount),
-    column(users, ([, row]) => row.followingCount),
-    column(counters.months, (m) => m.userId),
-    column(counters.months, (m) => m.at),
-    column(counters.months, (m) => m.delta),
-    column(staged.events, (event) => event.type),
-    column(staged.events, (event) => JSON.stringify(outboxPayload(event))),
-    WEBHOOK_EVENTS,
-    column(topics, (d) => d.topicId),
-    column(topics, (d) => d.title ?? ''),
-    column(topics, (d) => d.body),
-    column(topics, (d) => d.text),
-    column(topics, (d) => d.createdAt),
-    column(topics, (d) => d.sourceUpdatedAt),
-    column(replies, (d) => d.topicId),
-    column(replies, (d) => d.replyId),
-    column(replies, (d) => d.body),
-    column(replies, (d) => d.text),
-    column(replies, (d) => d.createdAt),
-    column(replies, (d) => d.sourceUpdatedAt),
-    column(staged.notifications, (n) => n.userId),
-    column(staged.notifications, (n) => n.actorId),
-    column(staged.notifications, (n) => n.type),
-    column(staged.notifications, (n) => n.topicId ?? null),
-    column(staged.notifications, (n) => n.replyId ?? null),
-    column(staged.notifications, (n) => n.nodeId ?? null),
-    column(staged.notifications, (n) => n.mentionType ?? null),
-    staged.unnotified.topicIds,
-    staged.unnotified.replyIds,
-  ];
 }
