@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import {
   MAX_MENTIONS,
   mentionTargets,
-  nodeChanged,
-  replyCreated,
-  topicCreated,
-  userFollowed,
+  whoHearsOfMove,
+  whoHearsOfReply,
+  whoHearsOfTopic,
+  whoHearsOfFollow,
 } from '../../src/domain/notifications/notification.js';
 
 const ALICE = 1;
@@ -13,7 +13,7 @@ const BOB = 2;
 const CAROL = 3;
 const DAVE = 4;
 
-describe('notification rules: replyCreated', () => {
+describe('notification rules: whoHearsOfReply', () => {
   const base = {
     topicId: 10,
     replyId: 20,
@@ -25,11 +25,11 @@ describe('notification rules: replyCreated', () => {
   };
 
   it('tells the topic author with a TopicReply', () => {
-    expect(replyCreated(base)).to.deep.equal([{ userId: ALICE, actorId: BOB, type: 'TopicReply', topicId: 10, replyId: 20 }]);
+    expect(whoHearsOfReply(base)).to.deep.equal([{ userId: ALICE, actorId: BOB, type: 'TopicReply', topicId: 10, replyId: 20 }]);
   });
 
   it('tells the followers too, each once, and never the replier', () => {
-    const notes = replyCreated({ ...base, followerIds: [CAROL, ALICE, BOB, CAROL] });
+    const notes = whoHearsOfReply({ ...base, followerIds: [CAROL, ALICE, BOB, CAROL] });
     expect(notes.map((n) => [n.userId, n.type])).to.deep.equal([
       [ALICE, 'TopicReply'],
       [CAROL, 'TopicReply'],
@@ -37,7 +37,7 @@ describe('notification rules: replyCreated', () => {
   });
 
   it('gives the mentioned a Mention instead of a TopicReply', () => {
-    const notes = replyCreated({ ...base, followerIds: [CAROL], mentionedIds: [CAROL, DAVE] });
+    const notes = whoHearsOfReply({ ...base, followerIds: [CAROL], mentionedIds: [CAROL, DAVE] });
     expect(notes.map((n) => [n.userId, n.type, n.mentionType])).to.deep.equal([
       [ALICE, 'TopicReply', undefined],
       [CAROL, 'Mention', 'Reply'],
@@ -46,11 +46,11 @@ describe('notification rules: replyCreated', () => {
   });
 
   it('does not notify an author replying to their own topic, nor self-mentions', () => {
-    expect(replyCreated({ ...base, replierId: ALICE, mentionedIds: [ALICE] })).to.deep.equal([]);
+    expect(whoHearsOfReply({ ...base, replierId: ALICE, mentionedIds: [ALICE] })).to.deep.equal([]);
   });
 
   it('skips everyone who blocked the replier', () => {
-    const notes = replyCreated({ ...base, followerIds: [CAROL], mentionedIds: [DAVE], blockedActorFor: [ALICE, DAVE] });
+    const notes = whoHearsOfReply({ ...base, followerIds: [CAROL], mentionedIds: [DAVE], blockedActorFor: [ALICE, DAVE] });
     expect(notes.map((n) => n.userId)).to.deep.equal([CAROL]);
   });
 });
@@ -61,9 +61,9 @@ describe('notification rules: mentions', () => {
   });
 });
 
-describe('notification rules: topicCreated', () => {
+describe('notification rules: whoHearsOfTopic', () => {
   it("tells the author's followers with Topic, and the mentioned with Mention", () => {
-    const notes = topicCreated({
+    const notes = whoHearsOfTopic({
       topicId: 10,
       authorId: ALICE,
       authorFollowerIds: [BOB, CAROL],
@@ -77,16 +77,16 @@ describe('notification rules: topicCreated', () => {
   });
 });
 
-describe('notification rules: nodeChanged and userFollowed', () => {
+describe('notification rules: whoHearsOfMove and whoHearsOfFollow', () => {
   it('tells the owner when an administrator moves the topic, unless the owner did', () => {
-    expect(nodeChanged({ topicId: 1, ownerId: ALICE, actorId: BOB, nodeId: 3 })).to.have.length(1);
-    expect(nodeChanged({ topicId: 1, ownerId: ALICE, actorId: ALICE, nodeId: 3 })).to.deep.equal([]);
+    expect(whoHearsOfMove({ topicId: 1, ownerId: ALICE, actorId: BOB, nodeId: 3 })).to.have.length(1);
+    expect(whoHearsOfMove({ topicId: 1, ownerId: ALICE, actorId: ALICE, nodeId: 3 })).to.deep.equal([]);
   });
 
   it('tells the followee, unless they blocked the follower', () => {
-    expect(userFollowed({ followerId: BOB, followeeId: ALICE, blockedActor: false })).to.deep.equal([
+    expect(whoHearsOfFollow({ followerId: BOB, followeeId: ALICE, blockedActor: false })).to.deep.equal([
       { userId: ALICE, actorId: BOB, type: 'Follow' },
     ]);
-    expect(userFollowed({ followerId: BOB, followeeId: ALICE, blockedActor: true })).to.deep.equal([]);
+    expect(whoHearsOfFollow({ followerId: BOB, followeeId: ALICE, blockedActor: true })).to.deep.equal([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../domain/events.js';
-import { nodeChanged, replyCreated, topicCreated, userFollowed } from '../../domain/notifications/notification.js';
+import { whoHearsOfMove, whoHearsOfReply, whoHearsOfTopic, whoHearsOfFollow } from '../../domain/notifications/notification.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import type { InTransactionConsumer } from '../events.js';
 
@@ -56,24 +56,24 @@ export class NotificationProducer implements InTransactionConsumer {
         );
         const authorFollowerIds = followerIds;
         return this.notifications.addAll(
-          topicCreated({ topicId: event.topicId, authorId: event.userId, authorFollowerIds, mentionedIds, blockedActorFor }),
+          whoHearsOfTopic({ topicId: event.topicId, authorId: event.userId, authorFollowerIds, mentionedIds, blockedActorFor }),
         );
       }
       case 'reply.created': {
         const audience = await this.audience.ofReply(event.topicId, event.userId, mentionedLogins(event.mentions));
         return this.notifications.addAll(
-          replyCreated({ topicId: event.topicId, replyId: event.replyId, replierId: event.userId, ...audience }),
+          whoHearsOfReply({ topicId: event.topicId, replyId: event.replyId, replierId: event.userId, ...audience }),
         );
       }
       case 'topic.moved':
         if (!event.byAdmin) return;
         return this.notifications.addAll(
-          nodeChanged({ topicId: event.topicId, ownerId: event.ownerId, actorId: event.actorId, nodeId: event.toNodeId }),
+          whoHearsOfMove({ topicId: event.topicId, ownerId: event.ownerId, actorId: event.actorId, nodeId: event.toNodeId }),
         );
       case 'user.followed': {
         const blockedActor = (await this.audience.whoBlocked(event.followerId, [event.followeeId])).length > 0;
         return this.notifications.addAll(
-          userFollowed({ followerId: event.followerId, followeeId: event.followeeId, blockedActor }),
+          whoHearsOfFollow({ followerId: event.followerId, followeeId: event.followeeId, blockedActor }),
         );
       }
     }

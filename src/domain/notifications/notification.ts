@@ -31,7 +31,7 @@ export function mentionTargets(mentionedIds: readonly number[], authorId: number
     .slice(0, MAX_MENTIONS);
 }
 
-export interface ReplyCreated {
+export interface NewReplyAudience {
   topicId: number;
   replyId: number;
   topicAuthorId: number;
@@ -45,7 +45,7 @@ export interface ReplyCreated {
 }
 
 /** `TopicReply` to the topic's author and followers; `Mention` instead to those mentioned. */
-export function replyCreated(event: ReplyCreated): NewNotification[] {
+export function whoHearsOfReply(event: NewReplyAudience): NewNotification[] {
   const blocked = new Set(event.blockedActorFor);
   const mentioned = mentionTargets(event.mentionedIds, event.replierId).filter((id) => !blocked.has(id));
   const skip = new Set([event.replierId, ...mentioned, ...blocked]);
@@ -58,7 +58,7 @@ export function replyCreated(event: ReplyCreated): NewNotification[] {
   ];
 }
 
-export interface TopicCreated {
+export interface NewTopicAudience {
   topicId: number;
   authorId: number;
   /** Users who follow the author. */
@@ -68,7 +68,7 @@ export interface TopicCreated {
 }
 
 /** `Topic` to the author's followers; `Mention` instead to those mentioned. */
-export function topicCreated(event: TopicCreated): NewNotification[] {
+export function whoHearsOfTopic(event: NewTopicAudience): NewNotification[] {
   const blocked = new Set(event.blockedActorFor);
   const mentioned = mentionTargets(event.mentionedIds, event.authorId).filter((id) => !blocked.has(id));
   const skip = new Set([event.authorId, ...mentioned, ...blocked]);
@@ -82,13 +82,13 @@ export function topicCreated(event: TopicCreated): NewNotification[] {
 }
 
 /** An administrator moved (or banned) someone's topic: its owner hears of it, unless the owner did it. */
-export function nodeChanged(event: { topicId: number; ownerId: number; actorId: number; nodeId: number }): NewNotification[] {
+export function whoHearsOfMove(event: { topicId: number; ownerId: number; actorId: number; nodeId: number }): NewNotification[] {
   if (event.ownerId === event.actorId) return [];
   return [{ userId: event.ownerId, actorId: event.actorId, type: 'NodeChanged', topicId: event.topicId, nodeId: event.nodeId }];
 }
 
 /** A user has a new follower. */
-export function userFollowed(event: { followerId: number; followeeId: number; blockedActor: boolean }): NewNotification[] {
+export function whoHearsOfFollow(event: { followerId: number; followeeId: number; blockedActor: boolean }): NewNotification[] {
   if (event.followerId === event.followeeId || event.blockedActor) return [];
   return [{ userId: event.followeeId, actorId: event.followerId, type: 'Follow' }];
 }
