@@ -295,7 +295,7 @@ describe('homeland API extras', () => {
       expect(await photos()).to.deep.equal(stored);
     });
 
-    it('lets the Authorization header win over the field, and refuses a blocked user’s token with 403', async () => {
+    it('lets the Authorization header win over the field, and refuses a blocked user’s token and a read token with 403', async () => {
       await api()
         .post('/api/v3/photos')
         .set('Authorization', 'Bearer wrong')
@@ -309,6 +309,14 @@ describe('homeland API extras', () => {
         .attach('file', PNG, 'a.png')
         .expect(403);
       expect(denied.body.error).to.equal('AccessDenied');
+      // A read token may not write, wherever it is sent (contract §10).
+      await testEnv().sql("update oauth_tokens set scope = 'read' where user_id = $1", [alice.id]);
+      const reading = await api()
+        .post('/api/v3/photos')
+        .field('access_token', alice.token)
+        .attach('file', PNG, 'a.png')
+        .expect(403);
+      expect(reading.body.message).to.match(/read scope/);
     });
   });
 
