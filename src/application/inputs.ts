@@ -47,6 +47,20 @@ export const Id = z.preprocess(
     .max(MAX_ID, { error: 'must be a positive id' }),
 );
 
+/**
+ * A reference to a record that is looked up, where naming none is "not found" (contract §6: a `node_id` of 0 or
+ * below is a node that does not exist, like any other unknown id): a whole number that fits PostgreSQL's integer,
+ * of either sign. Only a value that is not a whole number is a parameter error.
+ */
+export const Ref = z.preprocess(
+  asNumber,
+  z
+    .number({ error: 'must be a whole number' })
+    .int({ error: 'must be a whole number' })
+    .min(-MAX_ID, { error: 'must be a whole number' })
+    .max(MAX_ID, { error: 'must be a whole number' }),
+);
+
 /** A whole number within [min, max]. */
 export function wholeNumber(min: number, max: number) {
   return z.preprocess(

@@ -187,8 +187,41 @@ describe('The authorization code grant with PKCE, as a browser drives it', () =>
     const wrong = await redeem(code!, pkcePair().verifier).expect(400);
     expect(wrong.body.error).to.equal('invalid_grant');
     expect((await redeem(code!).expect(400)).body.error).to.equal('invalid_grant');
-    // Without a verifier a public client has nothing to prove itself with.
-    expect((await redeem(code!, '').expect(401)).body.error).to.equal('invalid_client');
+    // Without a verifier a public client lacks a required parameter (issue 31: was 401 invalid_client).
+    expect((await redeem(code!, '').expect(400)).body.error).to.equal('invalid_request');
+  });
+
+  it('a public client that sends no code_verifier: 400 invalid_request, and the code is not spent', async () => {
+    const { code } = await codeFor();
+    const withoutVerifier = { grant_type: 'authorization_code', code: code!, redirect_uri: REDIRECT, client_id: app.client_id };
+    for (const body of [withoutVerifier, { ...withoutVerifier, code_verifier: '' }]) {
+      const res = await exchange(body).expect(400).expect('Cache-Control', 'no-store');
+      expect(res.body).to.deep.equal({ error: 'invalid_request', error_description: 'Missing parameter: `code_verifier`' });
+      expect(res.headers['www-authenticate']).to.equal(undefined);
+    }
+    // Nothing was used up: the code and its verifier still buy a token.
+    await hello((await redeem(code!).expect(200)).body.access_token).expect(200);
+    // A confidential client without its secret is still a client that did not authenticate; so is an unknown one.
+    const confidential = await registerApp(['Server app', '--redirect-uri', REDIRECT]);
+    const unauthenticated = await exchange({ ...withoutVerifier, client_id: confidential.client_id }).expect(401);
+    expect(unauthenticated.body.error).to.equal('invalid_client');
+    expect((await exchange({ ...withoutVerifier, client_id: 'nobody' }).expect(401)).body.error).to.equal('invalid_client');
+  });
+
+  it('a redirect_uri other than the authorization request’s is invalid_grant (RFC 6749 §5.2); an absent one invalid_request', async () => {
+    for (const other of ['http://127.0.0.1:8765/cb', `${REDIRECT}/`, 'not a uri']) {
+      const { code } = await codeFor();
+      const res = await redeem(code!, pkce.verifier, { redirect_uri: other }).expect(400);
+      expect(res.body.error, other).to.equal('invalid_grant');
+    }
+    const { code } = await codeFor();
+    const absent = await exchange({
+      grant_type: 'authorization_code',
+      code: code!,
+      code_verifier: pkce.verifier,
+      client_id: app.client_id,
+    }).expect(400);
+    expect(absent.body.error).to.equal('invalid_request');
   });
 
   it('a code used twice: the second exchange fails and revokes what the first one gave', async () => {
@@ -220,7 +253,7 @@ describe('The authorization code grant with PKCE, as a browser drives it', () =>
     const elsewhere = (await codeFor()).code!;
     const res = await redeem(elsewhere, pkce.verifier, { redirect_uri: 'http://127.0.0.1:8765/cb' });
     expect(res.status).to.equal(400);
-    expect(res.body.error).to.be.oneOf(['invalid_grant', 'invalid_request']);
+    expect(res.body.error).to.equal('invalid_grant');
 
     const other = await registerApp(['Other', '--public', '--redirect-uri', REDIRECT]);
     const stolen = (await codeFor()).code!;

@@ -246,6 +246,80 @@ describe('homeland API extras', () => {
     });
   });
 
+  describe('POST /photos with access_token as a multipart field (contract §6, issue 31)', () => {
+    const photos = async () =>
+      (await readdir(testEnv().config.uploadsDir, { recursive: true }).catch(() => [] as string[])).filter((f) =>
+        f.endsWith('.png'),
+      );
+
+    it('takes the token from a field sent before or after the file, and never logs it', async () => {
+      const { Writable } = await import('node:stream');
+      const { default: pino } = await import('pino');
+      const lines: string[] = [];
+      const sink = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      });
+      const logged = checkedApi(createApp({ ...appDependencies(), logger: pino({ level: 'trace' }, sink) }));
+      const before = await logged
+        .post('/api/v3/photos')
+        .field('access_token', alice.token)
+        .attach('file', PNG, { filename: 'a.png', contentType: 'image/png' })
+        .expect(200);
+      expect(before.body.image_url).to.match(/\/uploads\/photos\/.+\.png$/);
+      const after = await logged
+        .post('/api/v3/photos')
+        .attach('file', PNG, { filename: 'a.png', contentType: 'image/png' })
+        .field('access_token', bob.token)
+        .expect(200);
+      expect(after.body.image_url).to.match(/\.png$/);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(lines.join('\n')).to.include('request completed');
+      expect(lines.join('\n')).to.not.include(alice.token).and.not.include(bob.token);
+    });
+
+    it('answers 401 for a wrong token in the field, before or after the file, storing nothing', async () => {
+      const stored = await photos();
+      for (const order of ['before', 'after']) {
+        let request = api().post('/api/v3/photos');
+        if (order === 'before') request = request.field('access_token', 'not-a-token');
+        request = request.attach('file', PNG, { filename: 'a.png', contentType: 'image/png' });
+        if (order === 'after') request = request.field('access_token', 'not-a-token');
+        const res = await request.expect(401);
+        expect(res.body.error, order).to.equal('Unauthorized');
+        expect(res.headers['www-authenticate']).to.match(/^Bearer /);
+      }
+      await api().post('/api/v3/photos').field('access_token', '').attach('file', PNG, 'a.png').expect(401);
+      expect(await photos()).to.deep.equal(stored);
+    });
+
+    it('lets the Authorization header win over the field, and refuses a blocked user’s token and a read token with 403', async () => {
+      await api()
+        .post('/api/v3/photos')
+        .set('Authorization', 'Bearer wrong')
+        .field('access_token', alice.token)
+        .attach('file', PNG, 'a.png')
+        .expect(401);
+      const blocked = await makeUser('troll', 'blocked');
+      const denied = await api()
+        .post('/api/v3/photos')
+        .field('access_token', blocked.token)
+        .attach('file', PNG, 'a.png')
+        .expect(403);
+      expect(denied.body.error).to.equal('AccessDenied');
+      // A read token may not write, wherever it is sent (contract §10).
+      await testEnv().sql("update oauth_tokens set scope = 'read' where user_id = $1", [alice.id]);
+      const reading = await api()
+        .post('/api/v3/photos')
+        .field('access_token', alice.token)
+        .attach('file', PNG, 'a.png')
+        .expect(403);
+      expect(reading.body.message).to.match(/read scope/);
+    });
+  });
+
   describe('HTTP conventions', () => {
     it('answers a known path with a method it does not serve with 405, Allow and the JSON body', async () => {
       const topics = await api().delete('/api/v3/topics').expect(405);

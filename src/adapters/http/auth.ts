@@ -30,12 +30,19 @@ interface CallerState {
  * that looks the token up in its own statement instead (one round trip less).
  */
 export function resolveActor(authenticate: Authenticate, apiPrefix: string) {
-  const resolveWriter = async (ctx: Context, next: Next, token: string | undefined): Promise<void> => {
+  const authenticateWriter: LateToken = async (ctx, token) => {
     const caller = await authenticate.execute(token);
     if (caller?.scope === 'read' && ctx.path.startsWith(`${apiPrefix}/`)) {
       throw new Forbidden('This token has the read scope: it may only read (GET). Ask for the all scope to write.');
     }
-    identify(ctx, caller?.user ?? null);
+    const actor = caller?.user ?? null;
+    identify(ctx, actor);
+    return actor;
+  };
+  const resolveWriter = async (ctx: Context, next: Next, token: string | undefined): Promise<void> => {
+    await authenticateWriter(ctx, token);
+    // Named by no header and no parameter: a multipart body, read by its route, may still name it (callerInBody).
+    if (token === undefined) (ctx.state as { lateToken?: LateToken }).lateToken = authenticateWriter;
     return next();
   };
   return (ctx: Context, next: Next): Promise<void> => {
@@ -50,6 +57,29 @@ export function resolveActor(authenticate: Authenticate, apiPrefix: string) {
     ctx.state.caller = { ref, lookUp } satisfies CallerState;
     return next();
   };
+}
+
+/** Resolves a write's caller by a token, as resolveActor does (a `read` token is refused), and records it. */
+type LateToken = (ctx: Context, token: string | undefined) => Promise<Actor>;
+
+/**
+ * Whether the caller of this write may still be named by `access_token` in a multipart body, which routes read
+ * themselves after the caller was resolved (contract §6: homeland's clients upload photos that way): only when
+ * neither the `Authorization` header nor a query or form parameter named a token.
+ */
+export function callerMayBeInBody(ctx: Context): boolean {
+  return (ctx.state as { lateToken?: LateToken }).lateToken !== undefined && typeof ctx.is('multipart') === 'string';
+}
+
+/**
+ * The caller named by `access_token` of a multipart body (see callerMayBeInBody), resolved as a write's caller
+ * is. Never logged: the token only goes to the token lookup.
+ */
+export async function callerInBody(ctx: Context, token: unknown): Promise<Actor> {
+  const late = (ctx.state as { lateToken?: LateToken }).lateToken;
+  if (!late || typeof token !== 'string' || token === '') return actorOf(ctx);
+  (ctx.state as { lateToken?: LateToken }).lateToken = undefined;
+  return late(ctx, token);
 }
 
 /** The caller, looked up now if the request has not needed it yet. */

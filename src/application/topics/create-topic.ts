@@ -4,14 +4,14 @@ import { Forbidden } from '../../domain/shared/errors.js';
 import { Topic } from '../../domain/topics/topic.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, requireUser } from '../actor.js';
-import { type RawParam, Id, Text, read } from '../inputs.js';
+import { type RawParam, Ref, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import type { TopicRelocation } from './relocation.js';
 import type { DomainEvents } from '../events.js';
 import { topicCreated } from '../../domain/events.js';
 
 /** The parameters of a new topic, as they are read (and documented), by the contract's names. */
-export const CreateTopicParams = z.object({ title: Text, body: Text, node_id: Id });
+export const CreateTopicParams = z.object({ title: Text, body: Text, node_id: Ref });
 
 export interface CreateTopicInput {
   title?: RawParam;

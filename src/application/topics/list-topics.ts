@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NotFound } from '../../domain/shared/errors.js';
-import { Id, PageParams, maybe, oneOfOr } from '../inputs.js';
+import { PageParams, Ref, maybe, oneOfOr } from '../inputs.js';
 import type { CallerRef, Identified } from '../actor.js';
 import type { TopicListType, TopicReadModel, TopicView } from '../read-models.js';
 import { TOPIC_LIST_TYPES } from '../read-models.js';
@@ -20,7 +20,7 @@ export const TopicListTypeInput = oneOfOr(TOPIC_LIST_TYPES, 'last_actived');
  * The parameters of `GET /topics`, by the contract's names, as they are read (and documented). The HTTP adapter
  * reads them, once a request: its front-page cache keys its pages by them before the list is read.
  */
-export const ListTopicsParams = z.object({ type: TopicListTypeInput, node_id: maybe(Id), ...PageParams.shape });
+export const ListTopicsParams = z.object({ type: TopicListTypeInput, node_id: maybe(Ref), ...PageParams.shape });
 
 /** A page of topics; the caller's blocks apply (contract §6). The node's existence is checked by the same read. */
 export class ListTopics {

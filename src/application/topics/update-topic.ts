@@ -3,7 +3,7 @@ import { Forbidden } from '../../domain/shared/errors.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, requireUser } from '../actor.js';
-import { type RawParam, Id, Text, read } from '../inputs.js';
+import { type RawParam, Ref, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import { loadTopic } from './load.js';
 import type { TopicRelocation } from './relocation.js';
@@ -11,7 +11,7 @@ import type { DomainEvents } from '../events.js';
 import { topicUpdated } from '../../domain/events.js';
 
 /** The parameters of a topic's update, as the use case reads them (and the document shows them); `reason` is read before. */
-export const UpdateTopicParams = z.object({ title: Text, body: Text, node_id: Id });
+export const UpdateTopicParams = z.object({ title: Text, body: Text, node_id: Ref });
 
 export interface UpdateTopicInput {
   id: number;

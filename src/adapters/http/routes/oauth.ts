@@ -193,6 +193,32 @@ function clientCredentials(authorization: string, params: Params): { clientId: s
     : null;
 }
 
+/** A code exchange by a public client (its client_id alone, no secret) that sends no `code_verifier`. */
+async function publicClientWithoutVerifier(
+  app: OAuthRouteUseCases,
+  params: Record<string, string>,
+  authorization: string,
+  address: string,
+): Promise<boolean> {
+  if (params.grant_type !== 'authorization_code' || params.code_verifier) return false;
+  if (/^basic\s/i.test(authorization) || params.client_secret || !params.client_id) return false;
+  // No secret: a lookup by id, never counted as a failed attempt.
+  return (await app.authenticateClient.execute({ clientId: params.client_id, clientSecret: undefined, address })) !== null;
+}
+
+/**
+ * A `redirect_uri` that is given but is not the one of the authorization request: RFC 6749 §5.2 calls that
+ * `invalid_grant`; the library says `invalid_request`. An absent one stays `invalid_request` (a missing parameter).
+ */
+function redirectMismatch(error: OAuthError, params: Record<string, string>): boolean {
+  return (
+    error.name === 'invalid_request' &&
+    params.grant_type === 'authorization_code' &&
+    Boolean(params.redirect_uri) &&
+    /`redirect_uri` is (invalid|not a valid URI)/.test(error.message)
+  );
+}
+
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 export function oauthRoutes(
@@ -212,7 +238,8 @@ export function oauthRoutes(
       description:
         'RFC 6749: the authorization_code (with PKCE, RFC 7636), password, refresh_token and client_credentials ' +
         'grants. A form body as the RFC says, or JSON. A code works once, for 10 minutes; a wrong verifier is ' +
-        'invalid_grant and uses the code up; a code used twice revokes the tokens it gave. Refresh tokens rotate; ' +
+        'invalid_grant and uses the code up, as does a redirect_uri other than the authorization request’s; a public ' +
+        'client that sends no code_verifier is invalid_request. A code used twice revokes the tokens it gave. Refresh tokens rotate; ' +
         'reusing a rotated one revokes its whole family. Public clients send only their client_id. Failed attempts ' +
         'are throttled (429).',
       tag: 'OAuth',
@@ -246,6 +273,13 @@ export function oauthRoutes(
         // The library types ids as strings; ours are numbers, which it only compares with each other.
       } as unknown as ConstructorParameters<typeof OAuth2Server>[0]);
       ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+      // A public client exchanging a code without its verifier lacks a required parameter (RFC 6749 §5.2, RFC 7636
+      // §4.5): `invalid_request`. The library would call it a client that did not authenticate (401 invalid_client).
+      if (await publicClientWithoutVerifier(app, params, authorization, ctx.ip)) {
+        ctx.status = 400;
+        ctx.body = { error: 'invalid_request', error_description: 'Missing parameter: `code_verifier`' };
+        return;
+      }
       try {
         const token = (await server.token(request, new OAuthResponse())) as unknown as { issued: IssuedToken };
         ctx.body = token.issued;
@@ -257,7 +291,7 @@ export function oauthRoutes(
         const invalidClient = error.name === 'invalid_client';
         ctx.status = invalidClient ? 401 : error.code;
         if (invalidClient) ctx.set('WWW-Authenticate', 'Basic realm="forum"');
-        ctx.body = { error: error.name, error_description: error.message };
+        ctx.body = { error: redirectMismatch(error, params) ? 'invalid_grant' : error.name, error_description: error.message };
       }
     },
   );

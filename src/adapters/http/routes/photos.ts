@@ -4,19 +4,43 @@ import multerCore from 'multer';
 import type { Context } from 'koa';
 import { requireUser } from '../../../application/actor.js';
 import { PHOTO_MAX_BYTES, type UploadPhoto } from '../../../application/photos/upload-photo.js';
-import { actorOf } from '../auth.js';
+import { actorOf, callerInBody, callerMayBeInBody } from '../auth.js';
+import { DomainError } from '../../../domain/shared/errors.js';
 import { BodyRejected } from '../error-mapper.js';
 import { z } from 'zod';
 import type { ApiDescription } from '../openapi/describe.js';
 
 /** One file, `file`, of at most 5 MiB, kept in memory (5 MiB is small), with a few small form fields at most. */
-const receive = multer({
+const RECEIVED = {
   storage: multer.memoryStorage(),
   limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12, headerPairs: 100 },
+};
+const receive = multer(RECEIVED).single('file');
+
+/** What checks, as the file starts, the caller that the body's fields named before it (see receiveNamingCaller). */
+const CALLER_CHECK = Symbol('callerCheck');
+type WithCallerCheck = { [CALLER_CHECK]?: () => Promise<void> };
+
+/**
+ * The same, for a caller named by `access_token` in the body (contract §6). A token field sent before the file
+ * (as homeland's clients send it) is checked before the file is read: a stranger's upload is refused at its
+ * first bytes. One sent after the file is checked once the body is read (at most 5 MiB).
+ */
+const receiveNamingCaller = multer({
+  ...RECEIVED,
+  fileFilter: (req, _file, accept) => {
+    const check = (req as WithCallerCheck)[CALLER_CHECK];
+    if (!check) return accept(null, true);
+    check().then(
+      () => accept(null, true),
+      (error: Error) => accept(error, false),
+    );
+  },
 }).single('file');
 
 /** multer's and busboy's refusals, as the contract's: too large is 413, anything else malformed is 400. */
 function uploadError(error: unknown): unknown {
+  if (error instanceof DomainError) return error;
   const code = (error as { code?: string }).code;
   if (code === 'LIMIT_FILE_SIZE') return new BodyRejected(413, 'The file exceeds 5 MiB');
   if (error instanceof multerCore.MulterError) return new BodyRejected(400, `file: ${error.message}`);
@@ -28,6 +52,10 @@ function uploadError(error: unknown): unknown {
 
 const PhotoBody = z.object({
   file: z.string().meta({ format: 'binary', description: 'a PNG, JPEG, GIF or WebP image, at most 5 MiB (judged by its bytes)' }),
+  access_token: z.string().optional().meta({
+    description:
+      'the access token, for clients that send it as a form field (the Authorization header wins; best sent before the file)',
+  }),
 });
 
 /** What the photo route calls. */
@@ -59,11 +87,24 @@ export function photoRoutes(app: PhotoRouteUseCases, docs: ApiDescription, prefi
       errors: [400, 403],
     },
     async (ctx) => {
-      const actor = await actorOf(ctx);
-      requireUser(actor); // before reading up to 5 MiB from a stranger
-      await receive(ctx as never, async () => undefined).catch((error: unknown) => {
-        throw uploadError(error);
-      });
+      let actor = await actorOf(ctx);
+      if (actor === null && callerMayBeInBody(ctx)) {
+        // Named, if at all, by the body's access_token field: checked as soon as it has been read.
+        const fields = (): Record<string, unknown> => (ctx.req as { body?: Record<string, unknown> }).body ?? {};
+        (ctx.req as WithCallerCheck)[CALLER_CHECK] = async () => {
+          if (fields().access_token === undefined) return; // it may come after the file
+          actor = requireUser(await callerInBody(ctx, fields().access_token));
+        };
+        await receiveNamingCaller(ctx as never, async () => undefined).catch((error: unknown) => {
+          throw uploadError(error);
+        });
+        actor ??= await callerInBody(ctx, (ctx.request as { body?: Record<string, unknown> }).body?.access_token);
+      } else {
+        requireUser(actor); // before reading up to 5 MiB from a stranger
+        await receive(ctx as never, async () => undefined).catch((error: unknown) => {
+          throw uploadError(error);
+        });
+      }
       const file = (ctx as Context & { file?: { buffer: Buffer } }).file;
       ctx.body = { image_url: await app.uploadPhoto.execute(actor, file && { bytes: file.buffer }) };
     },
