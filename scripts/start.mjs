@@ -30,7 +30,11 @@ for (const signal of signals) process.on(signal, stop);
 
 // npm gone (this process was handed to init): nobody will forward a signal any more.
 const parent = process.ppid;
-setInterval(() => process.ppid !== parent && stop('SIGTERM'), 500).unref();
+const watch = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(watch);
+  stop('SIGTERM');
+}, 500).unref();
 
 /** Run `args` under this node; resolves with how it ended. */
 function run(args) {
