@@ -63,16 +63,17 @@ async function waitForService(deadlineMs) {
 }
 
 /**
- * SIGTERM to npm, its shell and node: the whole process group, as Ctrl-C does in a terminal. npm leaves as soon as
- * its shell does; the service is done when its output closes (node was the last to hold it).
+ * SIGTERM to npm's process alone, as systemd, pm2 or `kill <pid>` send it (the README says that stops the service;
+ * Ctrl-C, which signals the whole process group, stops it too). The service is done when its output closes (node
+ * was the last to hold it).
  */
 async function stopService() {
   if (server === null) return;
   const outputClosed = new Promise((resolve) => server.stdout.once('close', resolve));
   try {
-    process.kill(-server.pid, 'SIGTERM');
+    process.kill(server.pid, 'SIGTERM');
   } catch {
-    return; // the group is gone already
+    return; // npm is gone already
   }
   await Promise.race([outputClosed, sleep(30_000)]);
 }

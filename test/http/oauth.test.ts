@@ -243,6 +243,47 @@ describe('OAuth 2.0 over HTTP', () => {
     await token({ grant_type: 'password', username: 'alice', password: 'correct horse battery', ...app }).expect(429);
   });
 
+  it('lets a valid refresh token through a locked address (issue 31: one NAT, someone guessing), and nothing else', async () => {
+    const signedIn = await token({ grant_type: 'password', username: 'alice', password: 'correct horse battery', ...app });
+    expect(signedIn.status).to.equal(200);
+    const issued = (await forumctl(['tokens', 'issue', 'alice', '--json'])).json<{ refresh_token: string }>();
+    // The address's limit (20 in tests), over other accounts: alice's own count stays at zero.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        token({ grant_type: 'password', username: `ghost${i}`, password: 'x', ...app }).expect(400),
+      ),
+    );
+    const password = () => token({ grant_type: 'password', username: 'alice', password: 'correct horse battery', ...app });
+    expect((await password()).status, 'the address is locked').to.equal(429);
+
+    // A valid refresh token, of this client or of none (forumctl's), is no guess: refreshed.
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: signedIn.body.refresh_token, ...app });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).to.equal(200);
+    await hello(refreshed.body.access_token).expect(200);
+    const fromCli = await token({ grant_type: 'refresh_token', refresh_token: issued.refresh_token, ...app });
+    expect(fromCli.status, JSON.stringify(fromCli.body)).to.equal(200);
+
+    // Guessing still waits: passwords, an unknown refresh token, another client's secret with a live one.
+    expect((await password()).status).to.equal(429);
+    const unknown = await token({ grant_type: 'refresh_token', refresh_token: 'not a refresh token', ...app });
+    expect(unknown.status).to.equal(429);
+    const other = await makeApp();
+    const elsewhere = await token({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token, ...other });
+    expect(elsewhere.status, "another client's secret").to.equal(429);
+    // A wrong secret with a live refresh token of its client is refused (and counted), never a 200.
+    const wrongSecret = await token({
+      grant_type: 'refresh_token',
+      refresh_token: refreshed.body.refresh_token,
+      client_id: app.client_id,
+      client_secret: 'guess',
+    });
+    expect(wrongSecret.status).to.equal(401);
+    // A used refresh token is no pass either (and, replayed, it revokes its family: the live pair above with it).
+    const used = await token({ grant_type: 'refresh_token', refresh_token: signedIn.body.refresh_token, ...app });
+    expect(used.status).to.equal(429);
+    await hello(refreshed.body.access_token).expect(401);
+  });
+
   it('keeps the throttle in the database, where every server process sees it', async () => {
     await token({ grant_type: 'password', username: 'alice', password: 'wrong', ...app }).expect(400);
     const rows = await testEnv().sql<{ key: string; points: number }>('select key, points from login_throttle order by key');

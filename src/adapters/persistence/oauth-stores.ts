@@ -102,10 +102,10 @@ export class PostgresCredentialThrottle implements CredentialThrottle {
     this.addresses = new RateLimiterPostgres({ ...common, keyPrefix: 'address', points: limits.perAddress });
   }
 
-  async ensureAllowed(credential: string, address: string): Promise<void> {
+  async ensureAllowed(credential: string, address: string, limits = { address: true }): Promise<void> {
     const [byPair, byAddress] = await Promise.all([
       this.pairs.get(pairKey(credential, address)),
-      this.addresses.get(storable(address)),
+      limits.address ? this.addresses.get(storable(address)) : null,
     ]);
     const waits = [
       byPair && byPair.consumedPoints >= this.pairs.points ? byPair.msBeforeNext : 0,

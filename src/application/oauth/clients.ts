@@ -110,6 +110,9 @@ export class ListApps {
  * Client authentication (RFC 6749 §2.3.1): the app whose id and secret match, or null. A public client has no
  * secret: it is found by its id alone, and only where the grant lets it (PKCE, refresh). Wrong secrets are
  * throttled per client and address, like passwords: a secret cannot be guessed at the token endpoint's speed.
+ * A refresh that presents a live refresh token of this client (or of no client: forumctl's) is not a guess, and
+ * passes the per-address lock that others' guessing from the same address (one NAT) set; the per-client count
+ * still applies, and a wrong secret still counts.
  */
 export class AuthenticateClient {
   constructor(
@@ -118,15 +121,23 @@ export class AuthenticateClient {
     private readonly throttle: CredentialThrottle,
   ) {}
 
-  async execute(input: { clientId: string; clientSecret: string | undefined; address: string }): Promise<ClientApp | null> {
-    const { clientId, clientSecret, address } = input;
+  async execute(input: {
+    clientId: string;
+    clientSecret: string | undefined;
+    address: string;
+    /** The request presents a live refresh token, issued to this app (its id) or to no client (null). */
+    refreshTokenOf?: number | null;
+  }): Promise<ClientApp | null> {
+    const { clientId, clientSecret, address, refreshTokenOf } = input;
     if (clientId.length > 128 || !/^[\x20-\x7e]+$/.test(clientId)) return null;
     if (!clientSecret) {
       const app = await this.apps.byClientId(clientId);
       return app?.public ? app : null;
     }
     const credential = `client:${clientId}`;
-    await this.throttle.ensureAllowed(credential, address);
+    const provenByRefresh =
+      refreshTokenOf !== undefined && (refreshTokenOf === null || (await this.apps.byClientId(clientId))?.id === refreshTokenOf);
+    await this.throttle.ensureAllowed(credential, address, { address: !provenByRefresh });
     const app = clientSecret.length > 512 ? null : await this.apps.authenticate(clientId, this.secrets.digest(clientSecret));
     if (app) await this.throttle.recordSuccess(credential, address);
     else await this.throttle.recordFailure(credential, address);

@@ -6,8 +6,12 @@
  * address has its own count. Each count lives for a window and then starts again.
  */
 export interface CredentialThrottle {
-  /** Throws TooManyRequests (with the seconds to wait) while this pair, or this address, is over its limit. */
-  ensureAllowed(credential: string, address: string): Promise<void>;
+  /**
+   * Throws TooManyRequests (with the seconds to wait) while this pair, or this address, is over its limit. With
+   * `address: false` only the pair's limit applies: for a request that already proved itself some other way (a
+   * valid refresh token), which the guessing of others from the same address (one NAT) must not refuse.
+   */
+  ensureAllowed(credential: string, address: string, limits?: { address: boolean }): Promise<void>;
   recordFailure(credential: string, address: string): Promise<void>;
   /** Success clears the pair's count (not the address's). */
   recordSuccess(credential: string, address: string): Promise<void>;

@@ -13,6 +13,7 @@ import type {
   IssuedToken,
   IssueToken,
   LookupRefreshToken,
+  RefreshGrant,
   RevokeToken,
 } from '../../../application/tokens/access-tokens.js';
 import { type Scope, grantedScope, refreshedScope } from '../../../application/tokens/scopes.js';
@@ -50,16 +51,34 @@ export const OAuthRouteUseCases = Symbol.for('OAuthRouteUseCases');
  * The library's model, for one request: each callback is a call into the application. Tokens are issued by our
  * own IssueToken (digests stored, `created_at` included) and handed back to the glue as `issued`.
  */
-function oauthModel(app: OAuthRouteUseCases, address: string, requestedScope: string | undefined) {
+function oauthModel(app: OAuthRouteUseCases, address: string, params: Record<string, string>) {
+  const requestedScope = params.scope;
   /** The client this request authenticated (the library asks for it first). */
   let requestingClientId: number | null = null;
+  /** A refresh grant's token, looked up once: before the client's secret is checked, and for the grant itself. */
+  let presentedRefresh: Promise<RefreshGrant | null> | undefined;
+  const lookupRefresh = (refreshToken: string) =>
+    refreshToken === params.refresh_token
+      ? (presentedRefresh ??= app.lookupRefreshToken.execute(refreshToken))
+      : app.lookupRefreshToken.execute(refreshToken);
   /** When refreshing: the family of the refresh token being rotated, which the new pair joins. */
   let refreshedFamily: number | undefined;
   /** When exchanging a code: its id, so that a replay of it can revoke what it gave. */
   let redeemedCode: number | undefined;
   return {
     async getClient(clientId: string, clientSecret: string | undefined) {
-      const client = await app.authenticateClient.execute({ clientId, clientSecret, address });
+      // A live refresh token is not a guess: its refresh passes the lock on this address (one NAT may share it
+      // with someone guessing passwords). An unknown or used one changes nothing (and a used one revokes its family).
+      const refreshGrant =
+        params.grant_type === 'refresh_token' && clientSecret && params.refresh_token
+          ? await lookupRefresh(params.refresh_token)
+          : null;
+      const client = await app.authenticateClient.execute({
+        clientId,
+        clientSecret,
+        address,
+        ...(refreshGrant ? { refreshTokenOf: refreshGrant.clientId } : {}),
+      });
       requestingClientId = client?.id ?? null;
       return client ? { id: client.id, grants: client.public ? PUBLIC_GRANTS : CONFIDENTIAL_GRANTS } : false;
     },
@@ -93,7 +112,7 @@ function oauthModel(app: OAuthRouteUseCases, address: string, requestedScope: st
       };
     },
     async getRefreshToken(refreshToken: string) {
-      const grant = await app.lookupRefreshToken.execute(refreshToken);
+      const grant = await lookupRefresh(refreshToken);
       if (!grant) return false;
       // Checked here, before the library rotates the token: asking for more must not cost the client its refresh token.
       if (
@@ -263,7 +282,7 @@ export function oauthRoutes(
         body: params,
       });
       const server = new OAuth2Server({
-        model: oauthModel(app, ctx.ip, typeof params.scope === 'string' ? params.scope : undefined),
+        model: oauthModel(app, ctx.ip, params),
         accessTokenLifetime: lifetimes.accessSeconds,
         refreshTokenLifetime: lifetimes.refreshSeconds,
         allowExtendedTokenAttributes: true,
