@@ -35,30 +35,26 @@ describe('node ids that name no node (0 and negative)', () => {
         expect(await testEnv().sql('select * from node_blocks')).to.deep.equal([]);
       });
 
-      it('POST /topics answers as for any unknown node (400 RecordInvalid, as 9999), saving nothing', async () => {
+      it('POST /topics answers 404 as for any unknown node (9999 too: contract §6), saving nothing', async () => {
         for (const nodeId of [id, Number(id)]) {
-          const res = await api()
+          await api()
             .post('/api/v3/topics')
             .set(alice.auth)
             .send({ title: 't', body: 'b', node_id: nodeId })
-            .expect(400);
-          expect(res.body.error).to.equal('RecordInvalid');
-          expect(res.body.message).to.equal('Validation failed: Node does not exist');
+            .expect(404, { error: 'ResourceNotFound' });
         }
         const known = await api().post('/api/v3/topics').set(alice.auth).send({ title: 't', body: 'b', node_id: 9999 });
-        expect(known.status).to.equal(400);
-        expect(known.body.error).to.equal('RecordInvalid');
+        expect(known.status).to.equal(404);
         expect(await testEnv().sql('select id from topics')).to.deep.equal([]);
       });
 
-      it('POST /topics/:id answers as for any unknown node (400 RecordInvalid), changing nothing', async () => {
+      it('POST /topics/:id answers 404 as for any unknown node, changing nothing', async () => {
         const topic = await makeTopic(alice, general, 'Old', 'old body');
-        const res = await api()
+        await api()
           .post(`/api/v3/topics/${topic}`)
           .set(alice.auth)
           .send({ title: 'New', body: 'new', node_id: Number(id) })
-          .expect(400);
-        expect(res.body.error).to.equal('RecordInvalid');
+          .expect(404, { error: 'ResourceNotFound' });
         expect(await topicRow(topic)).to.include({ title: 'Old', node_id: general });
       });
     });

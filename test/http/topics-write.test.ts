@@ -75,7 +75,7 @@ describe('topic writes over HTTP', () => {
       expect(res.body.message).to.match(/does not have permission to create topics/);
     });
 
-    it('answers 400 RecordInvalid for a blank title and for an unknown node, saving nothing', async () => {
+    it('answers 400 RecordInvalid for a blank title and 404 for an unknown node (contract §6), saving nothing', async () => {
       const blank = await api()
         .post('/api/v3/topics')
         .set(alice.auth)
@@ -87,8 +87,8 @@ describe('topic writes over HTTP', () => {
         .post('/api/v3/topics')
         .set(alice.auth)
         .send({ title: 't', body: 'b', node_id: 9999 })
-        .expect(400);
-      expect(unknown.body.error).to.equal('RecordInvalid');
+        .expect(404);
+      expect(unknown.body.error).to.equal('ResourceNotFound');
       expect(await testEnv().sql('select id from topics')).to.deep.equal([]);
     });
   });

@@ -8,7 +8,7 @@ import { CounterKeeper } from '../../src/application/counters.js';
 import { TopicAction } from '../../src/application/topics/topic-action.js';
 import { UpdateTopic } from '../../src/application/topics/update-topic.js';
 import { DeleteTopic } from '../../src/application/topics/delete-topic.js';
-import { Forbidden, InvalidInput, NotFound, RuleViolated, Unauthenticated } from '../../src/domain/shared/errors.js';
+import { Forbidden, InvalidInput, NotFound, Unauthenticated } from '../../src/domain/shared/errors.js';
 import {
   FakeCounterMoves,
   FakeNodes,
@@ -80,9 +80,9 @@ describe('CreateTopic', () => {
     expect((denied as Forbidden).publicMessage).to.match(/permission to create topics/);
   });
 
-  it('refuses an unknown node as a record validation error', async () => {
+  it('refuses an unknown node as not found (contract §6)', async () => {
     const { create } = world();
-    await rejects(create.execute(alice, { title: 't', body: 'b', nodeId: 99 }), RuleViolated);
+    await rejects(create.execute(alice, { title: 't', body: 'b', nodeId: 99 }), NotFound);
   });
 
   it('saves the topic with rendered body and moves the counters', async () => {

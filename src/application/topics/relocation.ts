@@ -1,4 +1,4 @@
-import { RuleViolated } from '../../domain/shared/errors.js';
+import { NotFound } from '../../domain/shared/errors.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import type { Topic } from '../../domain/topics/topic.js';
 import type { ActingUser } from '../actor.js';
@@ -23,7 +23,8 @@ export class TopicRelocation {
   ) {}
 
   async requireNode(nodeId: number): Promise<void> {
-    if (!(await this.nodes.findById(nodeId))) throw new RuleViolated('Validation failed: Node does not exist');
+    // Contract §6: a well-formed id that names no node is 404, as wherever a node is looked up (homeland's).
+    if (!(await this.nodes.findById(nodeId))) throw new NotFound('node');
   }
 
   async moved(topic: Topic, fromNodeId: number, actor: ActingUser, audit: MoveAudit = {}): Promise<void> {

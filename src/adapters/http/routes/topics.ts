@@ -137,12 +137,12 @@ export function topicRoutes(
       method: 'post',
       path: '/topics',
       summary: 'Create a topic',
-      description: 'Parameters are checked before the permission (blocked users: 403).',
+      description: 'Parameters are checked before the permission (blocked users: 403); a node_id that names no node is 404.',
       tag: 'Topics',
       access: 'user',
       body: { schema: TopicBody, media: ['json', 'form'] },
       response: { schema: TopicResponse, example: { topic: examples.topicDetail }, description: 'The new topic' },
-      errors: [400, 403],
+      errors: [400, 403, 404],
     },
     async (ctx) => {
       const { title, body, node_id } = params(ctx);
