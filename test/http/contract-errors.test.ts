@@ -258,7 +258,7 @@ describe('XSS in topic bodies', () => {
 describe('transactions', () => {
   it('a failed create leaves no topic and no counter change', async () => {
     const alice = await makeUser('alice');
-    await api().post('/api/v3/topics').set(alice.auth).send({ title: 't', body: 'b', node_id: 424242 }).expect(400);
+    await api().post('/api/v3/topics').set(alice.auth).send({ title: 't', body: 'b', node_id: 424242 }).expect(404); // an unknown node (contract §6)
     const [row] = await testEnv().sql<{ topics: number; counted: number }>(
       "select (select count(*)::int from topics) as topics, (select topics_count from users where login = 'alice') as counted",
     );
