@@ -194,6 +194,50 @@ describe('notifications over HTTP', () => {
       expect(await notificationsOf(alice)).to.deep.equal([]);
     });
 
+    it('finds mentions in raw HTML a client posts (issue 31): a Mention, not a TopicReply, and a linked name', async () => {
+      const topicId = await makeTopic(alice, general);
+      await api().post(`/api/v3/topics/${topicId}/follow`).set(carol.auth).expect(200);
+      const { body } = await api()
+        .post(`/api/v3/topics/${topicId}/replies`)
+        .set(bob.auth)
+        .send({ body: '<p>hi @carol</p>' })
+        .expect(200);
+      expect(body.reply.body_html).to.equal('<p>hi <a href="/carol" class="user-mention" rel="nofollow noopener">@carol</a></p>');
+      const notes = await notificationsOf(carol);
+      expect(notes.map((n: { type: string }) => n.type)).to.deep.equal(['Mention']);
+      expect(notes[0]).to.include({ mention_type: 'Reply' });
+      expect(notes[0].mention.id).to.equal(body.reply.id);
+      expect(notes[0].topic.id).to.equal(topicId);
+      expect((await notificationsOf(alice)).map((n: { type: string }) => n.type)).to.deep.equal(['TopicReply']);
+    });
+
+    it('finds no mention in raw code or link elements (issue 31): a follower gets a TopicReply, the name stays text', async () => {
+      const topicId = await makeTopic(alice, general);
+      await api().post(`/api/v3/topics/${topicId}/follow`).set(carol.auth).expect(200);
+      for (const text of ['<code>@carol</code>', '<a href="x">@carol</a>']) {
+        const { body } = await api().post(`/api/v3/topics/${topicId}/replies`).set(bob.auth).send({ body: text }).expect(200);
+        expect(body.reply.body_html, text).to.not.include('user-mention');
+      }
+      expect((await notificationsOf(carol)).map((n: { type: string }) => n.type)).to.deep.equal(['TopicReply', 'TopicReply']);
+    });
+
+    it('still finds Markdown mentions, and raw HTML ones in a topic body (issue 31)', async () => {
+      const topicId = await makeTopic(alice, general);
+      await api().post(`/api/v3/topics/${topicId}/follow`).set(carol.auth).expect(200);
+      await makeReply(bob, topicId, 'thanks **@carol**');
+      const notes = await notificationsOf(carol);
+      expect(notes.map((n: { type: string }) => n.type)).to.deep.equal(['Mention']);
+      const { body } = await api()
+        .post('/api/v3/topics')
+        .set(alice.auth)
+        .send({ title: 'html', body: '<div>ask <b>@bob</b></div>', node_id: general })
+        .expect(200);
+      expect(body.topic.body_html).to.include('<a href="/bob" class="user-mention" rel="nofollow noopener">@bob</a>');
+      const [note] = await notificationsOf(bob);
+      expect(note).to.include({ type: 'Mention', mention_type: 'Topic' });
+      expect(note.topic.id).to.equal(body.topic.id);
+    });
+
     it('sends nothing from a user the recipient blocked', async () => {
       await api().post('/api/v3/users/bob/block').set(alice.auth).expect(200, { ok: 1 });
       const topicId = await makeTopic(alice, general);

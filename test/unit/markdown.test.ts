@@ -29,6 +29,32 @@ describe('SanitizingMarkdownRenderer: mention links', () => {
     );
   });
 
+  it('finds and links mentions in the text of allow-listed raw HTML too, as in Markdown (contract §6)', () => {
+    expect(renderer.render('<p>hi @carol</p>')).to.deep.equal({
+      html: '<p>hi <a href="/carol" class="user-mention" rel="nofollow noopener">@carol</a></p>',
+      mentions: ['carol'],
+    });
+    expect(renderer.render('<div><strong>@dave</strong> and @erin</div>').mentions).to.deep.equal(['dave', 'erin']);
+    expect(renderer.render('*@frank* <b>@gina</b>').mentions).to.deep.equal(['frank', 'gina']);
+  });
+
+  it('never in raw code, pre or link elements, nor in attributes', () => {
+    for (const body of [
+      '<code>@carol</code>',
+      '<pre>@carol</pre>',
+      '<pre><code>x\n<b>@carol</b></code></pre>',
+      '<a href="x">@carol</a>',
+      '<p><a href="https://example.com"><b>@carol</b></a></p>',
+      '<img src="https://example.com/a.png" alt="@carol" title="@carol">',
+      '<p>mail carol@example.com</p>',
+    ]) {
+      const rendered = renderer.render(body);
+      expect(rendered.mentions, body).to.deep.equal([]);
+      expect(rendered.html, body).to.not.include('user-mention');
+    }
+    expect(renderer.render('<code>@carol</code> @dave <a href="x">@erin</a> @fay').mentions).to.deep.equal(['dave', 'fay']);
+  });
+
   it('leaves code, links and e-mail addresses alone', () => {
     const html = renderer.render('`@code` [@link](https://example.com) mail@example.com').html;
     expect(html).to.not.include('user-mention');

@@ -17,8 +17,8 @@ const ALLOWED_TAGS = (
  * language as a class, tables render, and raw HTML is allowed (clients send HTML they rendered themselves).
  * Then sanitize-html keeps only the allow-list of contract §5: no script, iframe or style element, no style or
  * event attribute, no `javascript:` or `data:` URL. A disallowed element is dropped and its text stays (the
- * text of script and style goes with them). A core rule turns `@mentions` in text outside links and code into
- * links and collects them.
+ * text of script and style goes with them). Last, `@mentions` in the text of what is left, Markdown and raw HTML
+ * alike, outside links and code, become links and are collected (linkMentions).
  */
 export class SanitizingMarkdownRenderer implements MarkdownRenderer {
   private readonly markdown = new MarkdownIt({ html: true, linkify: true, breaks: true });
@@ -50,50 +50,58 @@ export class SanitizingMarkdownRenderer implements MarkdownRenderer {
         return renderer.renderToken(tokens, index, options);
       };
     }
-    // Mentions become links (`<a href="/login" class="user-mention">@login</a>`, as homeland renders them, which
-    // clients look for) and are collected for notifications.
-    this.markdown.core.ruler.push('mentions', (state) => {
-      const env = state.env as { mentions?: string[] };
-      const mentions = (env.mentions ??= []);
-      for (const block of state.tokens) {
-        if (block.type !== 'inline' || !block.children) continue;
-        let linkDepth = 0;
-        const children = [];
-        for (const token of block.children) {
-          if (token.type === 'link_open') linkDepth++;
-          else if (token.type === 'link_close') linkDepth--;
-          if (token.type !== 'text' || linkDepth > 0) {
-            children.push(token);
-            continue;
-          }
-          let last = 0;
-          for (const match of token.content.matchAll(MENTION)) {
-            const login = match[1]!.replace(/[.-]+$/, '');
-            if (login.length < 2) continue;
-            mentions.push(login);
-            const at = match.index + match[0].indexOf('@');
-            const text = (content: string) => Object.assign(new state.Token('text', '', 0), { content });
-            if (at > last) children.push(text(token.content.slice(last, at)));
-            const open = new state.Token('link_open', 'a', 1);
-            open.attrs = [
-              ['href', `/${login}`],
-              ['class', 'user-mention'],
-            ];
-            children.push(open, text(`@${login}`), new state.Token('link_close', 'a', -1));
-            last = at + 1 + login.length;
-          }
-          if (last === 0) children.push(token);
-          else if (last < token.content.length)
-            children.push(Object.assign(new state.Token('text', '', 0), { content: token.content.slice(last) }));
-        }
-        block.children = children;
-      }
-    });
   }
 
   render(markdown: string): RenderedMarkdown {
-    const env: { mentions?: string[] } = {};
-    const html = sanitizeHtml(this.markdown.render(markdown, env), this.sanitizeOptions).trimEnd();
-    return { html, mentions: env.mentions ?? [] };
+    return linkMentions(sanitizeHtml(this.markdown.render(markdown), this.sanitizeOptions).trimEnd());
   }
+}
+
+/** Elements whose text never mentions anyone (contract §6): code spans, code blocks and links. */
+const NO_MENTIONS = new Set(['a', 'code', 'pre']);
+
+/** A tag of sanitized HTML: its closing slash and its name. */
+const TAG = /^<(\/?)([A-Za-z][A-Za-z0-9]*)/;
+
+/**
+ * Mentions in sanitized HTML become links (`<a href="/login" class="user-mention">@login</a>`, as homeland renders
+ * them and clients look for, with the rel every link leaves with) and are collected, in order, for notifications:
+ * in the text of Markdown and of allow-listed raw HTML alike (clients post HTML they rendered themselves), never
+ * inside `a`, `code` or `pre`. sanitize-html's output escapes `<` in text and attribute values, so every `<` in it
+ * opens a tag, and it drops comments; the allow-listed elements that have no end tag (`br`, `hr`, `img`) hold no text.
+ */
+export function linkMentions(html: string): RenderedMarkdown {
+  const mentions: string[] = [];
+  const open = new Map<string, number>();
+  let inside = 0;
+  const parts = html.split(/(<[^>]*>)/);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (i % 2 === 1) {
+      const tag = TAG.exec(part);
+      const name = tag?.[2]!.toLowerCase();
+      if (!tag || !name || !NO_MENTIONS.has(name) || part.endsWith('/>')) continue;
+      const depth = open.get(name) ?? 0;
+      if (tag[1] === '/') {
+        if (depth > 0) {
+          open.set(name, depth - 1);
+          inside--;
+        }
+      } else {
+        open.set(name, depth + 1);
+        inside++;
+      }
+      continue;
+    }
+    if (inside > 0 || !part.includes('@')) continue;
+    parts[i] = part.replace(MENTION, (match: string) => {
+      const at = match.indexOf('@');
+      const login = match.slice(at + 1).replace(/[.-]+$/, '');
+      if (login.length < 2) return match;
+      mentions.push(login);
+      const rest = match.slice(at + 1 + login.length);
+      return `${match.slice(0, at)}<a href="/${login}" class="user-mention" rel="nofollow noopener">@${login}</a>${rest}`;
+    });
+  }
+  return { html: parts.join(''), mentions };
 }
