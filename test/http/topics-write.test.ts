@@ -226,6 +226,32 @@ describe('topic writes over HTTP', () => {
       await api().post(`/api/v3/topics/${id}/ban`).set(admin.auth).expect(200);
       expect((await api().get('/api/v3/topics').expect(200)).body.topics).to.deep.equal([]);
     });
+
+    it('leaves a banned topic out of the default list for signed-in users too, but lists it by node_id (issue 31)', async () => {
+      const banned = await makeTopic(alice, general, 'banned');
+      const kept = await makeTopic(alice, general, 'kept');
+      await api().post(`/api/v3/topics/${banned}/ban`).set(admin.auth).expect(200);
+      const ids = (res: { body: { topics: { id: number }[] } }) => res.body.topics.map((t) => t.id);
+      for (const caller of [alice, bob, admin]) {
+        for (const type of ['last_actived', 'recent', 'no_reply']) {
+          const res = await api().get(`/api/v3/topics?type=${type}`).set(caller.auth).expect(200);
+          expect(ids(res), `${caller.login} ${type}`).to.deep.equal([kept]);
+        }
+      }
+      expect(ids(await api().get('/api/v3/topics').expect(200))).to.deep.equal([kept]);
+      const byNode = await api()
+        .get(`/api/v3/topics?node_id=${await noPointId()}`)
+        .set(admin.auth)
+        .expect(200);
+      expect(ids(byNode)).to.deep.equal([banned]);
+      expect(
+        ids(
+          await api()
+            .get(`/api/v3/topics?node_id=${await noPointId()}`)
+            .expect(200),
+        ),
+      ).to.deep.equal([banned]);
+    });
   });
 
   describe('POST /api/v3/topics/:id/action', () => {

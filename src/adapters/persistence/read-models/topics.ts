@@ -11,6 +11,7 @@ import type {
   UserTopicOrder,
 } from '../../../application/read-models.js';
 import type { Viewer } from '../../../domain/users/role.js';
+import { NO_POINT_NODE_NAME } from '../../../domain/nodes/node.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from '../callers.js';
 import { type TopicRow, topicColumns, topicView } from './rows.js';
@@ -58,8 +59,10 @@ export class SqlTopicReadModel implements TopicReadModel {
       scope = 'and t.node_id = $8';
       params.push(query.nodeId);
     } else if (mayBeSignedIn(caller)) {
-      // A caller's blocks apply; a token that turned out not to be live lists as the signed-out do.
-      scope = `and (v.id is not null or not n.hidden)
+      // Banned topics (those a ban moved to NoPoint) are left out for everyone, as homeland's without_ban does,
+      // though a signed-in caller sees other hidden nodes; asking for NoPoint by node_id lists them. A caller's
+      // blocks apply; a token that turned out not to be live lists as the signed-out do (NoPoint is hidden).
+      scope = `and n.name <> '${NO_POINT_NODE_NAME}' and (v.id is not null or not n.hidden)
                and not exists (select 1 from node_blocks b where b.user_id = v.id and b.node_id = t.node_id)
                and not exists (select 1 from user_blocks b where b.user_id = v.id and b.blocked_user_id = t.user_id)`;
     } else {
