@@ -132,7 +132,7 @@ export interface UserReadModel {
   byLogin(login: string): Promise<UserDetailView | null>;
   list(offset: number, limit: number): Promise<UserDetailView[]>;
   relation(viewerId: number, userId: number): Promise<UserRelationView>;
-  /** `followers`: who follows the user; `following`: whom the user follows; newest first. */
+  /** `followers`: who follows the user; `following`: whom the user follows; oldest relation first (homeland). */
   follows(userId: number, direction: FollowDirection, page: Page): Promise<UserView[]>;
   /**
    * The most active users: most replies in the calendar months from `since` on, then most topics; users with

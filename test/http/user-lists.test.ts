@@ -73,6 +73,31 @@ describe("a user's lists over HTTP", () => {
     expect(following.body.following.map((u: { login: string }) => u.login)).to.deep.equal(['alice']);
   });
 
+  it('lists followers and following oldest relation first, as homeland does (issue 31, contract §6)', async () => {
+    const carol = await makeUser('carol');
+    const dave = await makeUser('dave');
+    const logins = (res: { body: Record<string, { login: string }[]> }, key: string) => res.body[key]!.map((u) => u.login);
+    // Followed in an order that is neither the users' ids nor their reverse.
+    for (const follower of [dave, bob, carol]) await api().post('/api/v3/users/alice/follow').set(follower.auth).expect(200);
+    for (const login of ['carol', 'alice', 'dave']) await api().post(`/api/v3/users/${login}/follow`).set(bob.auth).expect(200);
+    const at = async (followerId: number, followeeId: number, minutes: number) =>
+      testEnv().sql(
+        'update user_follows set created_at = now() - make_interval(mins => $3) where follower_id = $1 and followee_id = $2',
+        [followerId, followeeId, minutes],
+      );
+    await at(dave.id, alice.id, 30);
+    await at(bob.id, alice.id, 20);
+    await at(carol.id, alice.id, 10);
+    await at(bob.id, carol.id, 30);
+    await at(bob.id, dave.id, 10);
+    const followers = await api().get('/api/v3/users/alice/followers').expect(200);
+    expect(logins(followers, 'followers')).to.deep.equal(['dave', 'bob', 'carol']);
+    const following = await api().get('/api/v3/users/bob/following').expect(200);
+    expect(logins(following, 'following')).to.deep.equal(['carol', 'alice', 'dave']);
+    const paged = await api().get('/api/v3/users/alice/followers?offset=1&limit=1').expect(200);
+    expect(logins(paged, 'followers')).to.deep.equal(['bob']);
+  });
+
   it('answers 404 for an unknown user and 400 for a bad limit on every list', async () => {
     for (const list of ['topics', 'replies', 'favorites', 'followers', 'following']) {
       await api().get(`/api/v3/users/nobody/${list}`).expect(404, { error: 'ResourceNotFound' });

@@ -86,7 +86,7 @@ export class SqlUserReadModel implements UserReadModel {
     const [listed, of] = direction === 'followers' ? ['follower_id', 'followee_id'] : ['followee_id', 'follower_id'];
     return this.sql.all<UserView>(
       `select u.id, u.login, u.name from user_follows f join users u on u.id = f.${listed}
-       where f.${of} = $1 order by f.created_at desc, u.id desc limit $2 offset $3`,
+       where f.${of} = $1 order by f.created_at, u.id limit $2 offset $3`,
       [userId, page.limit, page.offset],
     );
   }
