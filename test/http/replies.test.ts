@@ -84,7 +84,11 @@ describe('replies over HTTP', () => {
       await api().post(`/api/v3/topics/${topicId}/action?type=close`).set(alice.auth).expect(200);
       const closed = await api().post(`/api/v3/topics/${topicId}/replies`).set(bob.auth).send({ body: 'x' }).expect(400);
       expect(closed.body.error).to.equal('RecordInvalid');
-      expect(closed.body.message).to.match(/^Validation failed: .*closed/);
+      // Homeland's words, exactly as contract §6 gives them (issue 31).
+      expect(closed.body).to.deep.equal({
+        error: 'RecordInvalid',
+        message: 'Topic has been closed, no longer accepting create or update replies.',
+      });
       expect((await topicRow(topicId)).replies_count).to.equal(0);
     });
 

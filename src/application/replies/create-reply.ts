@@ -22,6 +22,9 @@ export interface CreatedReply {
 /** The parameters of a new reply, as they are read (and documented): its Markdown body. */
 export const CreateReplyParams = z.object({ body: Text });
 
+/** A reply to a closed topic is refused with homeland's words (contract §6), as they stand. */
+export const TOPIC_CLOSED = 'Topic has been closed, no longer accepting create or update replies.';
+
 export class CreateReply {
   constructor(
     private readonly targets: ReplyTargets,
@@ -45,7 +48,7 @@ export class CreateReply {
       if (!target) throw new NotFound('topic');
       const body = read(CreateReplyParams.shape.body, input.body, 'body');
       if (!policy.createReply(user)) throw new Forbidden(DENIED.createReply);
-      if (target.topic.closed) throw new RuleViolated('Validation failed: Topic is closed and takes no new replies');
+      if (target.topic.closed) throw new RuleViolated(TOPIC_CLOSED);
 
       const reply = Reply.write({ topicId: target.topic.id, userId: user.id, body, bodyHtml: rendered!.html }, this.clock.now());
       reply.id = target.replyId;
