@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
-import { action, confirmed, positiveSeconds, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import { action, confirmed, isSelfOrAdministrator, positiveSeconds, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 import { table } from '../output.js';
-import { NotFound } from '../../src/domain/shared/errors.js';
+import { Forbidden, NotFound } from '../../src/domain/shared/errors.js';
 
 export function tokensCommand(runtime: CliRuntime): Command {
   const tokens = new Command('tokens')
@@ -19,6 +19,8 @@ export function tokensCommand(runtime: CliRuntime): Command {
         const { useCases } = context.session;
         const user = await useCases.users.byLogin(login);
         if (!user) throw new NotFound(`user ${login}`);
+        // A member gets a token of their own (as the password grant gives them), never someone else's.
+        if (!isSelfOrAdministrator(context, user.id)) throw new Forbidden();
         const issued = await useCases.issueToken.execute({
           userId: user.id,
           clientId: null,
