@@ -40,6 +40,14 @@ export function isSelfOrAdministrator(context: ActionContext, userId: number): b
   return context.actor.role === 'admin' || context.actor.id === userId;
 }
 
+/**
+ * A list cut at a page: the rest is named on stderr (never on stdout, which scripts read), with the option that
+ * shows it.
+ */
+export function noteMore(context: ActionContext, more: boolean, what: string, next: string): void {
+  if (more) context.io.err(`note: more ${what} than shown; ${next}`);
+}
+
 export async function actingUser(session: CliSession, login: string | undefined): Promise<ActingUser> {
   const user = await session.useCases.users.byLogin(login ?? SYSTEM_LOGIN);
   if (!user) throw new NotFound(`user ${login}`);

@@ -45,7 +45,13 @@ export function tokensCommand(runtime: CliRuntime): Command {
           actor: context.actor,
           reason: reasonOf(options),
         });
-        return { json: { ok: 1, revoked }, text: revoked ? 'token revoked' : 'no live token matched (nothing to do)' };
+        // Nothing revoked is not success: a script that passed an id from `tokens list`, or a mistyped token, hears so (exit 4).
+        if (!revoked) {
+          throw new NotFound(
+            'no live token matched: give the token itself (not the id that tokens list shows); tokens revoke-all <login> ends every token of a user',
+          );
+        }
+        return { json: { ok: 1, revoked }, text: 'token revoked' };
       }),
     );
 

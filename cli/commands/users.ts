@@ -9,6 +9,7 @@ import {
   idArgument,
   integerOption,
   isSelfOrAdministrator,
+  noteMore,
   REASON_FLAGS,
   REASON_HELP,
   reasonOf,
@@ -37,6 +38,9 @@ function userRows(context: ActionContext, users: UserDetailView[]) {
  */
 const present = (context: ActionContext, user: UserDetailView) =>
   context.session.wire.userDetail(user, isSelfOrAdministrator(context, user.id) ? user : context.actor);
+
+/** Users are read in pages of this many when the whole list is asked for. */
+const LIST_BATCH = 1000;
 
 /** On a terminal: asked twice, never echoed. From a script: the first line of stdin. */
 async function askPassword(io: CliIo): Promise<string> {
@@ -88,16 +92,31 @@ export function usersCommand(runtime: CliRuntime): Command {
 
   users
     .command('list')
-    .description('list users')
+    .description(
+      'list users, oldest first: all of them, or a page with --offset/--limit (a page that leaves some out says so on stderr)',
+    )
     .option('--offset <n>', 'skip this many', '0')
-    .option('--limit <n>', 'at most this many', '100')
-    .addHelpText('after', '\nExample:\n  $ forumctl users list --limit 20')
+    .option('--limit <n>', 'at most this many (default: all)')
+    .addHelpText('after', '\nExamples:\n  $ forumctl users list | cut -f2\n  $ forumctl users list --offset 20 --limit 20')
     .action(
-      action(runtime, async (context, options: { offset: string; limit: string }) => {
-        const list = await context.session.useCases.users.list(
-          integerOption(options.offset, 'offset', 0)!,
-          integerOption(options.limit, 'limit', 1, 10_000)!,
-        );
+      action(runtime, async (context, options: { offset: string; limit?: string }) => {
+        const offset = integerOption(options.offset, 'offset', 0)!;
+        const limit = integerOption(options.limit, 'limit', 1, 10_000);
+        const read = context.session.useCases.users;
+        let list: UserDetailView[];
+        if (limit === undefined) {
+          list = [];
+          for (;;) {
+            const batch = await read.list(offset + list.length, LIST_BATCH);
+            list.push(...batch);
+            if (batch.length < LIST_BATCH) break;
+          }
+        } else {
+          // One more than asked tells whether the page left some out.
+          const page = await read.list(offset, limit + 1);
+          list = page.slice(0, limit);
+          noteMore(context, page.length > limit, 'users', `the next page: --offset ${offset + limit} --limit ${limit}`);
+        }
         return { json: { users: list.map((user) => present(context, user)) }, text: userRows(context, list) };
       }),
     );
