@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { makeUser } from '../support/builders.js';
+import { makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 
@@ -92,6 +92,23 @@ describe('forumctl: lists say when they are cut, and doing nothing is not succes
       ['tokens', 'revoke-all', 'ghost'],
     ]) {
       expect((await forumctl([...args, '--yes'])).code, args.join(' ')).to.equal(4);
+    }
+  });
+
+  it('deleting a topic, reply or webhook a second time exits 4: the first did it, the second does nothing', async () => {
+    const alice = await makeUser('alice');
+    const topic = await makeTopic(alice, await makeNode('General'));
+    const reply = await makeReply(alice, topic);
+    const hook = (await forumctl(['webhooks', 'create', 'https://hooks.example/x', '--events', '*', '--json'])).json<{
+      id: number;
+    }>().id;
+    for (const args of [
+      ['replies', 'delete', String(reply)],
+      ['topics', 'delete', String(topic)],
+      ['webhooks', 'delete', String(hook)],
+    ]) {
+      expect((await forumctl([...args, '--yes'])).code, args.join(' ')).to.equal(0);
+      expect((await forumctl([...args, '--yes'])).code, `${args.join(' ')} again`).to.equal(4);
     }
   });
 });
