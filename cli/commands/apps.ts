@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import { action, REASON_FLAGS, REASON_HELP, reasonOf, requireAdministrator } from './shared.js';
 import type { ClientApp } from '../../src/application/oauth/clients.js';
 
 /** Repeated options accumulate: `--redirect-uri A --redirect-uri B`. */
@@ -58,10 +58,12 @@ export function appsCommand(runtime: CliRuntime): Command {
 
   apps
     .command('list')
-    .description('list client applications (never their secrets)')
+    .description('list client applications (never their secrets); administrators')
     .addHelpText('after', '\nExample:\n  $ forumctl apps list')
     .action(
       action(runtime, async (context) => {
+        // Registered apps are administration, as creating them is (exit 3 for a member).
+        requireAdministrator(context);
         const list = await context.session.useCases.listApps.execute();
         return {
           json: { apps: list.map(appJson) },

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action } from './shared.js';
+import { action, noteMore } from './shared.js';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../src/domain/events.js';
 
 /** `[before, after]` pairs as one short line per field. */
@@ -36,14 +36,27 @@ export function auditCommand(runtime: CliRuntime): Command {
           context,
           options: { action?: string; actor?: string; targetType?: string; targetId?: string; offset: string; limit: string },
         ) => {
-          const entries = await context.session.useCases.listAudit.execute(context.actor, {
+          const filters = {
             action: options.action,
             actor: options.actor,
             target_type: options.targetType,
             target_id: options.targetId,
+          };
+          const entries = await context.session.useCases.listAudit.execute(context.actor, {
+            ...filters,
             offset: options.offset,
             limit: options.limit,
           });
+          // A full page may leave older entries out: one more read tells, and stderr says so.
+          const [offset, limit] = [Number(options.offset), Number(options.limit)];
+          if (entries.length === limit) {
+            const next = await context.session.useCases.listAudit.execute(context.actor, {
+              ...filters,
+              offset: String(offset + limit),
+              limit: '1',
+            });
+            noteMore(context, next.length > 0, 'entries', `older ones: --offset ${offset + limit} --limit ${limit}`);
+          }
           const shown = entries.map((entry) => context.session.wire.auditEntry(entry));
           return {
             json: { entries: shown },

@@ -1,11 +1,11 @@
 import { Command } from 'commander';
 import type { CliRuntime, CliUseCases } from '../runtime.js';
-import { action, confirmed, integerOption } from './shared.js';
+import { action, confirmed, integerOption, requireAdministrator } from './shared.js';
 import { table } from '../output.js';
 
 export function maintenanceCommand(runtime: CliRuntime): Command {
   const maintenance = new Command('maintenance')
-    .description('maintenance jobs for operators and scripts')
+    .description('maintenance jobs for operators and scripts (administrators)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ forumctl maintenance recount\n  $ forumctl maintenance purge-events --older-than 7 --yes',
@@ -19,6 +19,7 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-tokens --json')
     .action(
       action(runtime, async (context) => {
+        requireAdministrator(context);
         const purged = await context.session.useCases.purgeTokens.execute();
         return {
           json: { purged: purged.tokens, codes: purged.codes, sessions: purged.sessions },
@@ -34,6 +35,7 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance recount --json')
     .action(
       action(runtime, async (context, options: { batchSize: string }) => {
+        requireAdministrator(context);
         const batchSize = integerOption(options.batchSize, 'batch-size', 1)!;
         const progress = context.io.progress();
         const corrected = await context.session.useCases.recount
@@ -52,6 +54,7 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
 
   const purge = (log: string, useCase: (useCases: CliUseCases) => { execute(days: number): Promise<number> }) =>
     action(runtime, async (context, options: { olderThan: string }) => {
+      requireAdministrator(context);
       const days = integerOption(options.olderThan, 'older-than', 0)!;
       await confirmed(context, `Delete every ${log} older than ${days} days?`);
       const purged = await useCase(context.session.useCases).execute(days);

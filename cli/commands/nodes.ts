@@ -41,6 +41,16 @@ export function nodesCommand(runtime: CliRuntime): Command {
     .action(
       action(runtime, async (context) => {
         const list = await context.session.useCases.nodes.list();
+        // Which nodes are hidden is an administrator's to know: the API's node list does not say (§4, §9).
+        if (context.actor.role !== 'admin') {
+          return {
+            json: { nodes: list.map((node) => context.session.wire.node(node)) },
+            text: table(
+              ['id', 'name', 'sort', 'topics'],
+              list.map((n) => [n.id, n.name, n.sort, n.topicsCount]),
+            ),
+          };
+        }
         return {
           json: { nodes: list.map((node) => ({ ...context.session.wire.node(node), hidden: node.hidden })) },
           text: table(

@@ -3,7 +3,7 @@ import type { ProgressBar } from '../runtime.js';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
 import { REINDEX_BATCH } from '../../src/application/search/reindex.js';
-import { action, integerOption } from './shared.js';
+import { action, integerOption, requireAdministrator } from './shared.js';
 
 export function searchCommand(runtime: CliRuntime): Command {
   const search = new Command('search')
@@ -20,6 +20,7 @@ export function searchCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl search reindex --json')
     .action(
       action(runtime, async (context, options: { batchSize: string }) => {
+        requireAdministrator(context);
         const batchSize = integerOption(options.batchSize, 'batch-size', 1, 100_000)!;
         const progress = context.io.progress();
         const bars = new Map<string, ProgressBar>();

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { DEFAULT_SEED, type SeedPlan, type SeedStep } from '../../src/application/maintenance/seed.js';
 import type { CliRuntime, ProgressBar } from '../runtime.js';
-import { action, confirmed, integerOption } from './shared.js';
+import { action, confirmed, integerOption, requireAdministrator } from './shared.js';
 
 const COUNTS = ['users', 'nodes', 'topics', 'replies', 'likes', 'notifications'] as const;
 
@@ -17,6 +17,7 @@ export function seedCommand(runtime: CliRuntime): Command {
 
   seed.action(
     action(runtime, async (context, options: Record<(typeof COUNTS)[number], string> & { password: string }) => {
+      requireAdministrator(context);
       const plan = Object.fromEntries(COUNTS.map((name) => [name, integerOption(options[name], name)])) as unknown as SeedPlan;
       const adding = COUNTS.map((name) => `${plan[name].toLocaleString('en')} ${name}`).join(', ');
       await confirmed(context, `Add ${adding} to this database (in one transaction, with counters and the search index)?`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { NotFound } from '../../src/domain/shared/errors.js';
 import { Id, read, readReason, wholeNumber } from '../../src/application/inputs.js';
-import { SYSTEM_LOGIN, type ActingUser } from '../../src/application/actor.js';
+import { requireAdmin, SYSTEM_LOGIN, type ActingUser } from '../../src/application/actor.js';
 import type { ActionContext, CliRuntime, CliSession, GlobalOptions } from '../runtime.js';
 import { type Printable, render } from '../output.js';
 
@@ -26,7 +26,29 @@ export function action<A extends unknown[]>(
   };
 }
 
-async function actingUser(session: CliSession, login: string | undefined): Promise<ActingUser> {
+/**
+ * The HTTP API's policy for what the API leaves to administrators (maintenance, apps, the database): forumctl
+ * `--as` a member may do there what the member may over HTTP, which is nothing (exit 3). Without `--as`, the
+ * system moderator is an administrator.
+ */
+export function requireAdministrator(context: ActionContext): ActingUser {
+  return requireAdmin(context.actor);
+}
+
+/** An administrator, or the user themself (`--as alice` about alice). */
+export function isSelfOrAdministrator(context: ActionContext, userId: number): boolean {
+  return context.actor.role === 'admin' || context.actor.id === userId;
+}
+
+/**
+ * A list cut at a page: the rest is named on stderr (never on stdout, which scripts read), with the option that
+ * shows it.
+ */
+export function noteMore(context: ActionContext, more: boolean, what: string, next: string): void {
+  if (more) context.io.err(`note: more ${what} than shown; ${next}`);
+}
+
+export async function actingUser(session: CliSession, login: string | undefined): Promise<ActingUser> {
   const user = await session.useCases.users.byLogin(login ?? SYSTEM_LOGIN);
   if (!user) throw new NotFound(`user ${login}`);
   return { id: user.id, login: user.login, role: user.role };

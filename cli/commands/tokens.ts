@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
-import { action, confirmed, positiveSeconds, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import { action, confirmed, isSelfOrAdministrator, positiveSeconds, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 import { table } from '../output.js';
-import { NotFound } from '../../src/domain/shared/errors.js';
+import { Forbidden, NotFound } from '../../src/domain/shared/errors.js';
 
 export function tokensCommand(runtime: CliRuntime): Command {
   const tokens = new Command('tokens')
@@ -19,6 +19,8 @@ export function tokensCommand(runtime: CliRuntime): Command {
         const { useCases } = context.session;
         const user = await useCases.users.byLogin(login);
         if (!user) throw new NotFound(`user ${login}`);
+        // A member gets a token of their own (as the password grant gives them), never someone else's.
+        if (!isSelfOrAdministrator(context, user.id)) throw new Forbidden();
         const issued = await useCases.issueToken.execute({
           userId: user.id,
           clientId: null,
@@ -43,7 +45,13 @@ export function tokensCommand(runtime: CliRuntime): Command {
           actor: context.actor,
           reason: reasonOf(options),
         });
-        return { json: { ok: 1, revoked }, text: revoked ? 'token revoked' : 'no live token matched (nothing to do)' };
+        // Nothing revoked is not success: a script that passed an id from `tokens list`, or a mistyped token, hears so (exit 4).
+        if (!revoked) {
+          throw new NotFound(
+            'no live token matched: give the token itself (not the id that tokens list shows); tokens revoke-all <login> ends every token of a user',
+          );
+        }
+        return { json: { ok: 1, revoked }, text: 'token revoked' };
       }),
     );
 

@@ -1,10 +1,20 @@
 import { Command } from 'commander';
-import { InvalidInput, NotFound } from '../../src/domain/shared/errors.js';
+import { Forbidden, InvalidInput, NotFound } from '../../src/domain/shared/errors.js';
 import { isRole, ROLES } from '../../src/domain/users/role.js';
 import type { UserDetailView } from '../../src/application/read-models.js';
 import type { ActionContext, CliIo, CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, idArgument, integerOption, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import {
+  action,
+  idArgument,
+  integerOption,
+  isSelfOrAdministrator,
+  noteMore,
+  REASON_FLAGS,
+  REASON_HELP,
+  reasonOf,
+  requireAdministrator,
+} from './shared.js';
 
 async function userByLogin(context: ActionContext, login: string): Promise<UserDetailView> {
   const user = await context.session.useCases.users.byLogin(login);
@@ -12,15 +22,25 @@ async function userByLogin(context: ActionContext, login: string): Promise<UserD
   return user;
 }
 
-function userRows(users: UserDetailView[]) {
+/** The e-mail as the actor may see it: an administrator's or the user's own; `""` otherwise, as over HTTP (§5). */
+const emailFor = (context: ActionContext, user: UserDetailView) => (isSelfOrAdministrator(context, user.id) ? user.email : '');
+
+function userRows(context: ActionContext, users: UserDetailView[]) {
   return table(
     ['id', 'login', 'name', 'email', 'role', 'topics'],
-    users.map((u) => [u.id, u.login, u.name, u.email, u.role, u.topicsCount]),
+    users.map((u) => [u.id, u.login, u.name, emailFor(context, u), u.role, u.topicsCount]),
   );
 }
 
-/** The operator sees every field of a user, email included. */
-const presentForOperator = (context: ActionContext, user: UserDetailView) => context.session.wire.userDetail(user, user);
+/**
+ * A user as the actor may see them: every field, e-mail included, for an administrator (the system moderator,
+ * without `--as`) or the user themself; the UserDetail the API shows anyone else (e-mail `""`).
+ */
+const present = (context: ActionContext, user: UserDetailView) =>
+  context.session.wire.userDetail(user, isSelfOrAdministrator(context, user.id) ? user : context.actor);
+
+/** Users are read in pages of this many when the whole list is asked for. */
+const LIST_BATCH = 1000;
 
 /** On a terminal: asked twice, never echoed. From a script: the first line of stdin. */
 async function askPassword(io: CliIo): Promise<string> {
@@ -52,6 +72,8 @@ export function usersCommand(runtime: CliRuntime): Command {
       action(
         runtime,
         async (context, login: string, options: { email: string; password?: string; name?: string; admin?: boolean }) => {
+          // Creating accounts for others (and administrators) is administration: an administrator's (exit 3 otherwise).
+          requireAdministrator(context);
           const password = options.password ?? (await askPassword(context.io));
           if (password === '') throw new InvalidInput('password', 'password is missing: pass --password or pipe it on stdin');
           const { useCases } = context.session;
@@ -63,24 +85,39 @@ export function usersCommand(runtime: CliRuntime): Command {
             role: options.admin ? 'admin' : 'member',
           });
           const user = (await useCases.users.byId(id))!;
-          return { json: presentForOperator(context, user), text: `created user ${user.login} (id ${user.id}, ${user.role})` };
+          return { json: present(context, user), text: `created user ${user.login} (id ${user.id}, ${user.role})` };
         },
       ),
     );
 
   users
     .command('list')
-    .description('list users')
+    .description(
+      'list users, oldest first: all of them, or a page with --offset/--limit (a page that leaves some out says so on stderr)',
+    )
     .option('--offset <n>', 'skip this many', '0')
-    .option('--limit <n>', 'at most this many', '100')
-    .addHelpText('after', '\nExample:\n  $ forumctl users list --limit 20')
+    .option('--limit <n>', 'at most this many (default: all)')
+    .addHelpText('after', '\nExamples:\n  $ forumctl users list | cut -f2\n  $ forumctl users list --offset 20 --limit 20')
     .action(
-      action(runtime, async (context, options: { offset: string; limit: string }) => {
-        const list = await context.session.useCases.users.list(
-          integerOption(options.offset, 'offset', 0)!,
-          integerOption(options.limit, 'limit', 1, 10_000)!,
-        );
-        return { json: { users: list.map((user) => presentForOperator(context, user)) }, text: userRows(list) };
+      action(runtime, async (context, options: { offset: string; limit?: string }) => {
+        const offset = integerOption(options.offset, 'offset', 0)!;
+        const limit = integerOption(options.limit, 'limit', 1, 10_000);
+        const read = context.session.useCases.users;
+        let list: UserDetailView[];
+        if (limit === undefined) {
+          list = [];
+          for (;;) {
+            const batch = await read.list(offset + list.length, LIST_BATCH);
+            list.push(...batch);
+            if (batch.length < LIST_BATCH) break;
+          }
+        } else {
+          // One more than asked tells whether the page left some out.
+          const page = await read.list(offset, limit + 1);
+          list = page.slice(0, limit);
+          noteMore(context, page.length > limit, 'users', `the next page: --offset ${offset + limit} --limit ${limit}`);
+        }
+        return { json: { users: list.map((user) => present(context, user)) }, text: userRows(context, list) };
       }),
     );
 
@@ -91,7 +128,7 @@ export function usersCommand(runtime: CliRuntime): Command {
     .action(
       action(runtime, async (context, login: string) => {
         const user = await userByLogin(context, login);
-        return { json: presentForOperator(context, user), text: userRows([user]) };
+        return { json: present(context, user), text: userRows(context, [user]) };
       }),
     );
 
@@ -105,7 +142,7 @@ export function usersCommand(runtime: CliRuntime): Command {
         if (!isRole(role)) throw new InvalidInput('role', `role must be one of ${ROLES.join(', ')}`);
         await context.session.useCases.changeRole.execute(context.actor, login, role, reasonOf(options));
         const user = await userByLogin(context, login);
-        return { json: presentForOperator(context, user), text: `${login} is now ${role}` };
+        return { json: present(context, user), text: `${login} is now ${role}` };
       }),
     );
 
@@ -120,9 +157,11 @@ export function usersCommand(runtime: CliRuntime): Command {
       .action(
         action(runtime, async (context, login: string, nodeId: string) => {
           const user = await userByLogin(context, login);
+          // Over HTTP a user changes only their own block list: so here, unless an administrator acts.
+          if (!isSelfOrAdministrator(context, user.id)) throw new Forbidden();
           await context.session.useCases.blockNode.execute(user, idArgument(nodeId, 'node-id'), block);
           return {
-            json: presentForOperator(context, user),
+            json: present(context, user),
             text: `${login} ${block ? 'blocks' : 'no longer blocks'} node ${nodeId}`,
           };
         }),
@@ -140,8 +179,9 @@ export function usersCommand(runtime: CliRuntime): Command {
       .action(
         action(runtime, async (context, login: string, other: string) => {
           const user = await userByLogin(context, login);
+          if (!isSelfOrAdministrator(context, user.id)) throw new Forbidden();
           await context.session.useCases.blockUser.execute(user, other, block);
-          return { json: presentForOperator(context, user), text: `${login} ${block ? 'blocks' : 'no longer blocks'} ${other}` };
+          return { json: present(context, user), text: `${login} ${block ? 'blocks' : 'no longer blocks'} ${other}` };
         }),
       );
   }

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, confirmed, idArgument, integerOption } from './shared.js';
+import { action, confirmed, idArgument, integerOption, noteMore } from './shared.js';
 import type { Webhook, WebhookDelivery } from '../../src/application/webhooks/webhooks.js';
 import { MAX_DELIVERIES_LISTED } from '../../src/application/webhooks/webhooks.js';
 import { WEBHOOK_EVENTS } from '../../src/domain/events.js';
@@ -106,7 +106,18 @@ export function webhooksCommand(runtime: CliRuntime): Command {
       action(runtime, async (context, id: string, options: { limit?: string }) => {
         const webhookId = idArgument(id, 'id');
         const limit = integerOption(options.limit, 'limit', 1, MAX_DELIVERIES_LISTED) ?? 20;
-        const list = await context.session.useCases.webhooks.deliveries(context.actor, webhookId, limit);
+        // One more than asked tells whether older deliveries were left out (stderr says so).
+        const read = await context.session.useCases.webhooks.deliveries(context.actor, webhookId, limit + 1);
+        const list = read.slice(0, limit);
+        const more = limit < MAX_DELIVERIES_LISTED ? read.length > limit : list.length === limit;
+        noteMore(
+          context,
+          more,
+          'deliveries',
+          limit < MAX_DELIVERIES_LISTED
+            ? `older ones: a larger --limit (at most ${MAX_DELIVERIES_LISTED})`
+            : 'only the latest are listed',
+        );
         return {
           json: { deliveries: list.map(deliveryJson) },
           text: table(
