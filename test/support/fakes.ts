@@ -52,7 +52,6 @@ export class FakeTopics implements TopicRepository {
   async countVisibleInNode(nodeId: number) {
     return [...this.rows.values()].filter((t) => t.nodeId === nodeId && t.deletedAt === null).length;
   }
-  async recountReplies() {}
   private toggle(set: Set<string>, key: string, on: boolean) {
     const had = set.has(key);
     if (on) set.add(key);
