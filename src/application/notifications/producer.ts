@@ -50,11 +50,8 @@ export class NotificationProducer implements InTransactionConsumer {
   async handle(event: DomainEvent): Promise<void> {
     switch (event.type) {
       case 'topic.created': {
-        const { followerIds, mentionedIds, blockedActorFor } = await this.audience.ofTopic(
-          event.userId,
-          mentionedLogins(event.mentions),
-        );
-        const authorFollowerIds = followerIds;
+        const audience = await this.audience.ofTopic(event.userId, mentionedLogins(event.mentions));
+        const { followerIds: authorFollowerIds, mentionedIds, blockedActorFor } = audience;
         return this.notifications.addAll(
           whoHearsOfTopic({ topicId: event.topicId, authorId: event.userId, authorFollowerIds, mentionedIds, blockedActorFor }),
         );
