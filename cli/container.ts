@@ -2,7 +2,7 @@ import { ContainerModule } from 'inversify';
 import { ListAudit } from '../src/application/audit/audit-log.js';
 import { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
 import { SeedDatabase } from '../src/application/maintenance/seed.js';
-import { CreateNode, SetNodeHidden } from '../src/application/nodes/manage-nodes.js';
+import { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '../src/application/nodes/manage-nodes.js';
 import { CreateApp, ListApps } from '../src/application/oauth/clients.js';
 import { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../src/application/read-models.js';
 import { DeleteReply } from '../src/application/replies/delete-reply.js';
@@ -35,6 +35,8 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     blockUser: BlockUser,
     createNode: CreateNode,
     setNodeHidden: SetNodeHidden,
+    createSection: CreateSection,
+    setNodeSection: SetNodeSection,
     topicAction: TopicAction,
     deleteTopic: DeleteTopic,
     moveTopic: MoveTopic,

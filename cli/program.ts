@@ -8,6 +8,7 @@ import { appsCommand } from './commands/apps.js';
 import { dbCommand } from './commands/db.js';
 import { maintenanceCommand } from './commands/maintenance.js';
 import { nodesCommand } from './commands/nodes.js';
+import { sectionsCommand } from './commands/sections.js';
 import { repliesCommand } from './commands/replies.js';
 import { searchCommand } from './commands/search.js';
 import { seedCommand } from './commands/seed.js';
@@ -37,6 +38,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     dbCommand,
     usersCommand,
     nodesCommand,
+    sectionsCommand,
     topicsCommand,
     repliesCommand,
     appsCommand,

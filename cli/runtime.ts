@@ -2,7 +2,7 @@ import type { ActingUser } from '../src/application/actor.js';
 import type { ListAudit } from '../src/application/audit/audit-log.js';
 import type { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
 import type { SeedDatabase } from '../src/application/maintenance/seed.js';
-import type { CreateNode, SetNodeHidden } from '../src/application/nodes/manage-nodes.js';
+import type { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '../src/application/nodes/manage-nodes.js';
 import type { CreateApp, ListApps } from '../src/application/oauth/clients.js';
 import type { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../src/application/read-models.js';
 import type { DeleteReply } from '../src/application/replies/delete-reply.js';
@@ -39,6 +39,8 @@ export interface CliUseCases {
   blockUser: BlockUser;
   createNode: CreateNode;
   setNodeHidden: SetNodeHidden;
+  createSection: CreateSection;
+  setNodeSection: SetNodeSection;
   topicAction: TopicAction;
   deleteTopic: DeleteTopic;
   moveTopic: MoveTopic;

@@ -57,7 +57,7 @@ export function auditCommand(runtime: CliRuntime): Command {
             });
             noteMore(context, next.length > 0, 'entries', `older ones: --offset ${offset + limit} --limit ${limit}`);
           }
-          const shown = entries.map((entry) => context.session.wire.auditEntry(entry));
+          const shown = entries.map((entry) => context.session.wire.auditEntry(entry, context.actor));
           return {
             json: { entries: shown },
             text: table(

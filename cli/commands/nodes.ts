@@ -14,18 +14,24 @@ export function nodesCommand(runtime: CliRuntime): Command {
     .option('--summary <summary>', 'one line about the node')
     .option('--sort <n>', 'higher sorts first', '0')
     .option('--hidden', 'hide its topics from anonymous visitors')
+    .option('--section <section-id>', 'the section to list it under (forumctl sections list)')
     .option(REASON_FLAGS, REASON_HELP)
     .addHelpText('after', '\nExample:\n  $ forumctl nodes create Ruby --summary "All things Ruby" --sort 10 --json')
     .action(
       action(
         runtime,
-        async (context, name: string, options: { summary?: string; sort: string; hidden?: boolean; reason?: string }) => {
+        async (
+          context,
+          name: string,
+          options: { summary?: string; sort: string; hidden?: boolean; section?: string; reason?: string },
+        ) => {
           const { useCases } = context.session;
           const input = {
             name,
             summary: options.summary,
             sort: integerOption(options.sort, 'sort'),
             hidden: options.hidden ?? false,
+            sectionId: options.section === undefined ? null : idArgument(options.section, 'section'),
           };
           const id = await useCases.createNode.execute(context.actor, input, reasonOf(options));
           const node = (await useCases.nodes.get(id))!;
@@ -82,6 +88,26 @@ export function nodesCommand(runtime: CliRuntime): Command {
         }),
       );
   }
+
+  nodes
+    .command('section <node-id> <section-id>')
+    .description('list a node under a section (`none` for no section)')
+    .option(REASON_FLAGS, REASON_HELP)
+    .addHelpText('after', '\nExamples:\n  $ forumctl nodes section 3 1\n  $ forumctl nodes section 3 none')
+    .action(
+      action(runtime, async (context, nodeArg: string, sectionArg: string, options: { reason?: string }) => {
+        const nodeId = idArgument(nodeArg, 'node-id');
+        const sectionId = sectionArg === 'none' ? null : idArgument(sectionArg, 'section-id');
+        const { useCases, wire } = context.session;
+        const changed = await useCases.setNodeSection.execute(context.actor, nodeId, sectionId, reasonOf(options));
+        const node = (await useCases.nodes.get(nodeId))!;
+        const where = node.section ? `section ${node.section.name} (id ${node.section.id})` : 'no section';
+        return {
+          json: wire.node(node),
+          text: changed ? `node ${node.name} (id ${node.id}) is now in ${where}` : `node ${node.name} is already in ${where}`,
+        };
+      }),
+    );
 
   return nodes;
 }

@@ -99,6 +99,8 @@ export function topicsCommand(runtime: CliRuntime): Command {
     ['unexcellent', 'unexcellent', 'no longer excellent'],
     ['close', 'close', 'closed'],
     ['open', 'open', 'reopened'],
+    ['pin', 'suggest', 'pinned to the top of the front page'],
+    ['unpin', 'unsuggest', 'no longer pinned'],
   ] as const) {
     topics
       .command(`${verb} <id>`)

@@ -31,6 +31,8 @@ export interface TopicView {
   likesCount: number;
   hits: number;
   lockNode: boolean;
+  /** When it was pinned; null when it is not. */
+  suggestedAt: Date | null;
   closedAt: Date | null;
   user: UserView;
   /** For the destroy ability; computed only when the viewer is the author (false otherwise). */
@@ -100,17 +102,33 @@ export interface NodeView {
   topicsCount: number;
   hidden: boolean;
   updatedAt: Date;
+  /** The section it is listed under, if any. */
+  section: SectionView | null;
+}
+
+export interface SectionView {
+  id: number;
+  name: string;
+}
+
+export interface SectionListItem extends SectionView {
+  sort: number;
+  nodesCount: number;
 }
 
 export interface NodeReadModel {
   /** Ordered by sort descending, then id. */
   list(): Promise<NodeView[]>;
   get(id: number): Promise<NodeView | null>;
+  /** Sections, by sort descending, then id, each with how many nodes it holds. */
+  sections(): Promise<SectionListItem[]>;
 }
 export const NodeReadModel = Symbol.for('NodeReadModel');
 
 export interface UserDetailView extends UserView {
   email: string;
+  /** The user chose to show their address to everyone. */
+  emailPublic: boolean;
   role: Role;
   createdAt: Date;
   topicsCount: number;

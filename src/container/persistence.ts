@@ -9,6 +9,7 @@ import {
   UserReadModel,
 } from '../application/read-models.js';
 import { NodeRepository } from '../domain/nodes/node-repository.js';
+import { SectionRepository } from '../domain/nodes/section-repository.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
@@ -20,6 +21,7 @@ import { SqlReplyReadModel } from '../adapters/persistence/read-models/replies.j
 import { SqlTopicReadModel } from '../adapters/persistence/read-models/topics.js';
 import { SqlUserReadModel } from '../adapters/persistence/read-models/users.js';
 import { MikroOrmNodeRepository } from '../adapters/persistence/repositories/nodes.js';
+import { MikroOrmSectionRepository } from '../adapters/persistence/repositories/sections.js';
 import { MikroOrmReplyRepository } from '../adapters/persistence/repositories/replies.js';
 import { MikroOrmTopicRepository } from '../adapters/persistence/repositories/topics.js';
 import { MikroOrmUserRepository } from '../adapters/persistence/repositories/users.js';
@@ -47,6 +49,7 @@ export const persistenceModule = new ContainerModule(({ bind }) => {
   ]);
   provide(bind, UserRepository, (em: EntityManager, sql: Sql) => new MikroOrmUserRepository(em, sql), [Em, SqlRunner]);
   provide(bind, NodeRepository, (em: EntityManager, sql: Sql) => new MikroOrmNodeRepository(em, sql), [Em, SqlRunner]);
+  provide(bind, SectionRepository, (em: EntityManager, sql: Sql) => new MikroOrmSectionRepository(em, sql), [Em, SqlRunner]);
   provide(bind, TopicRepository, (em: EntityManager, sql: Sql) => new MikroOrmTopicRepository(em, sql), [Em, SqlRunner]);
   provide(
     bind,

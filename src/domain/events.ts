@@ -67,17 +67,21 @@ export const AUDIT_ACTIONS = [
   'topic.unexcellent',
   'topic.close',
   'topic.open',
+  'topic.suggest',
+  'topic.unsuggest',
   'reply.delete',
   'user.role',
   'node.create',
   'node.hide',
   'node.unhide',
+  'node.section',
+  'section.create',
   'token.revoke',
   'app.create',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['Topic', 'Reply', 'User', 'Node', 'Token', 'App'] as const;
+export const AUDIT_TARGET_TYPES = ['Topic', 'Reply', 'User', 'Node', 'Section', 'Token', 'App'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** What an act changed, field by field: `[before, after]` (the shape of Rails' `changes`, as homeland keeps them). */

@@ -47,7 +47,7 @@ describe('the moderation audit log (contract §14)', () => {
         target_type: 'Topic',
         target_id: topic,
         reason: 'spam, again',
-        changes: { node_id: [node, await noPointId()], lock_node: [false, true] },
+        changes: { node_id: [node, await noPointId()], lock_node: [false, true], grade: ['normal', 'ban'] },
       });
       expect(entry!.actor).to.include({ id: admin.id, login: 'root' });
       expect(Date.parse(entry!.created_at)).to.be.closeTo(Date.now(), 10_000);

@@ -141,7 +141,7 @@ describe('homeland API extras', () => {
       const res = await api().get('/api/v3/users').expect(200);
       const logins = res.body.users.map((user: { login: string }) => user.login);
       expect(logins).to.deep.equal(['bob', 'carol', 'dave', 'alice']);
-      expect(res.body.users[0]).to.have.all.keys('id', 'login', 'name', 'avatar_url');
+      expect(res.body.users[0]).to.have.all.keys('id', 'login', 'name', 'avatar_url', 'abilities');
       // A deleted reply leaves the count: dave (one topic) falls behind alice (two).
       await api().delete(`/api/v3/replies/${davesReply}`).set(dave.auth).expect(200);
       const after = (await api().get('/api/v3/users.json?limit=3').expect(200)).body.users;
@@ -164,7 +164,7 @@ describe('homeland API extras', () => {
       await api().post('/api/v3/users/bob/block').set(alice.auth).expect(200);
       const res = await api().get('/api/v3/users/alice/blocked').set(alice.auth).expect(200);
       expect(res.body.blocked.map((user: { id: number }) => user.id)).to.deep.equal([carol.id, bob.id]);
-      expect(res.body.blocked[0]).to.have.all.keys('id', 'login', 'name', 'avatar_url');
+      expect(res.body.blocked[0]).to.have.all.keys('id', 'login', 'name', 'avatar_url', 'abilities');
       const paged = await api().get('/api/v3/users/alice/blocked?offset=1&limit=1').set(alice.auth).expect(200);
       expect(paged.body.blocked.map((user: { id: number }) => user.id)).to.deep.equal([bob.id]);
       await api().get('/api/v3/users/alice/blocked?limit=151').set(alice.auth).expect(400);

@@ -34,6 +34,7 @@ describe('notifications over HTTP', () => {
       login: 'bob',
       name: null,
       avatar_url: `${PUBLIC_URL}/avatars/bob.svg`,
+      abilities: { update: false, destroy: false },
     });
     expect(aliceNotes[0].topic).to.include({ id: topicId, title: 'Alice asks' });
     expect(aliceNotes[0].reply).to.include({ body: 'Good question, @carol knows', topic_id: topicId });

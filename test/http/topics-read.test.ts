@@ -34,6 +34,7 @@ describe('GET /api/v3/topics', () => {
       'likes_count',
       'hits',
       'lock_node',
+      'suggested_at',
       'closed_at',
       'deleted',
       'user',
@@ -52,15 +53,23 @@ describe('GET /api/v3/topics', () => {
       likes_count: 0,
       hits: 0,
       lock_node: false,
+      suggested_at: null,
       closed_at: null,
       deleted: false,
     });
     expect(topic.created_at).to.match(ISO_MS);
-    expect(topic.user).to.deep.equal({ id: alice.id, login: 'alice', name: null, avatar_url: `${PUBLIC_URL}/avatars/alice.svg` });
+    expect(topic.user).to.deep.equal({
+      id: alice.id,
+      login: 'alice',
+      name: null,
+      avatar_url: `${PUBLIC_URL}/avatars/alice.svg`,
+      abilities: { update: false, destroy: false },
+    });
     expect(topic.abilities).to.deep.equal({
       update: false,
       destroy: false,
       ban: false,
+      normal: false,
       excellent: false,
       unexcellent: false,
       close: false,
@@ -197,7 +206,16 @@ describe('GET /api/v3/nodes', () => {
     const ids = res.body.nodes.map((n: { id: number }) => n.id);
     expect(ids.slice(0, 2)).to.deep.equal([high, low]);
     expect(res.body.nodes.map((n: { name: string }) => n.name)).to.include('NoPoint');
-    expect(res.body.nodes[0]).to.have.all.keys('id', 'name', 'summary', 'sort', 'topics_count', 'updated_at');
+    expect(res.body.nodes[0]).to.have.all.keys(
+      'id',
+      'name',
+      'summary',
+      'sort',
+      'topics_count',
+      'updated_at',
+      'section_id',
+      'section_name',
+    );
   });
 
   it('shows one node, or 404', async () => {

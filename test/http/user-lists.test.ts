@@ -68,7 +68,7 @@ describe("a user's lists over HTTP", () => {
     await api().post('/api/v3/users/alice/follow').set(carol.auth).expect(200);
     const followers = await api().get('/api/v3/users/alice/followers').expect(200);
     expect(followers.body.followers.map((u: { login: string }) => u.login)).to.have.members(['bob', 'carol']);
-    expect(followers.body.followers[0]).to.have.all.keys('id', 'login', 'name', 'avatar_url');
+    expect(followers.body.followers[0]).to.have.all.keys('id', 'login', 'name', 'avatar_url', 'abilities');
     const following = await api().get('/api/v3/users/bob/following.json').expect(200);
     expect(following.body.following.map((u: { login: string }) => u.login)).to.deep.equal(['alice']);
   });

@@ -196,6 +196,7 @@ async function resetData(pool: pg.Pool): Promise<void> {
       oauth_codes, web_sessions, oauth_clients, webhooks, audit_entries, replies, topics restart identity cascade;
     delete from users where login <> 'system';
     delete from nodes where name <> 'NoPoint';
+    delete from sections;
     update users set topics_count = 0, replies_count = 0, followers_count = 0, following_count = 0, favorites_count = 0;
     update nodes set topics_count = 0;
   `);

@@ -11,7 +11,16 @@ const answered = { userId: 2, hasRepliesFromOthers: true };
 
 describe('policy: topic abilities per role', () => {
   it('gives an anonymous caller no ability', () => {
-    expect(Object.values(policy.topicAbilities(null, topic))).to.deep.equal([false, false, false, false, false, false, false]);
+    expect(Object.values(policy.topicAbilities(null, topic))).to.deep.equal([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(policy.createTopic(null)).to.equal(false);
   });
 
@@ -20,6 +29,7 @@ describe('policy: topic abilities per role', () => {
       update: true,
       destroy: true,
       ban: true,
+      normal: true,
       excellent: true,
       unexcellent: true,
       close: true,
@@ -32,6 +42,7 @@ describe('policy: topic abilities per role', () => {
       update: true,
       destroy: true,
       ban: false,
+      normal: false,
       excellent: false,
       unexcellent: false,
       close: true,
@@ -55,14 +66,40 @@ describe('policy: topic abilities per role', () => {
 
 describe('policy: replies', () => {
   it('lets the author and administrators edit and delete a reply', () => {
-    const reply = { userId: 2, isSystemEvent: false };
+    const reply = { userId: 2, isSystemEvent: false, deleted: false };
     expect(policy.replyAbilities(owner, reply)).to.deep.equal({ update: true, destroy: true });
     expect(policy.replyAbilities(admin, reply)).to.deep.equal({ update: true, destroy: true });
     expect(policy.replyAbilities(other, reply)).to.deep.equal({ update: false, destroy: false });
     expect(policy.replyAbilities(blockedOwner, reply)).to.deep.equal({ update: false, destroy: false });
   });
 
-  it('never lets anyone edit a system event', () => {
-    expect(policy.replyAbilities(admin, { userId: 1, isSystemEvent: true })).to.deep.equal({ update: false, destroy: false });
+  it('never lets a member edit a system event, nor anyone act on it', () => {
+    const event = { userId: 2, isSystemEvent: true };
+    expect(policy.replyAbilities(owner, { ...event, deleted: false })).to.deep.equal({ update: false, destroy: false });
+    expect(policy.updateReply(admin, event)).to.equal(false);
+    expect(policy.destroyReply(admin, event)).to.equal(false);
+  });
+
+  it('shows an administrator every ability on every reply, deleted and system ones included (contract §5)', () => {
+    expect(policy.replyAbilities(admin, { userId: 1, isSystemEvent: true, deleted: false })).to.deep.equal({
+      update: true,
+      destroy: true,
+    });
+    expect(policy.replyAbilities(admin, { userId: 3, isSystemEvent: false, deleted: true })).to.deep.equal({
+      update: true,
+      destroy: true,
+    });
+    expect(policy.replyAbilities(owner, { userId: 2, isSystemEvent: false, deleted: true })).to.deep.equal({
+      update: false,
+      destroy: false,
+    });
+  });
+});
+
+describe('policy: users', () => {
+  it('shows user abilities to administrators only', () => {
+    expect(policy.userAbilities(admin)).to.deep.equal({ update: true, destroy: true });
+    expect(policy.userAbilities(owner)).to.deep.equal({ update: false, destroy: false });
+    expect(policy.userAbilities(null)).to.deep.equal({ update: false, destroy: false });
   });
 });

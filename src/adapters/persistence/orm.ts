@@ -22,6 +22,7 @@ import { Migration20261125000000_search_text } from './migrations/Migration20261
 import { Migration20261126000000_search_functions_module } from './migrations/Migration20261126000000_search_functions_module.js';
 import { Migration20261126010000_notification_events } from './migrations/Migration20261126010000_notification_events.js';
 import { Migration20261126020000_notifications_by_reply } from './migrations/Migration20261126020000_notifications_by_reply.js';
+import { Migration20261126030000_sections_pins_public_email } from './migrations/Migration20261126030000_sections_pins_public_email.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -51,6 +52,10 @@ export const MIGRATIONS = [
   { name: 'Migration20261126000000_search_functions_module', class: Migration20261126000000_search_functions_module },
   { name: 'Migration20261126010000_notification_events', class: Migration20261126010000_notification_events },
   { name: 'Migration20261126020000_notifications_by_reply', class: Migration20261126020000_notifications_by_reply },
+  {
+    name: 'Migration20261126030000_sections_pins_public_email',
+    class: Migration20261126030000_sections_pins_public_email,
+  },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */

@@ -1,5 +1,6 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { Node } from '../../domain/nodes/node.js';
+import { Section } from '../../domain/nodes/section.js';
 import { Reply } from '../../domain/replies/reply.js';
 import { Topic } from '../../domain/topics/topic.js';
 import { User } from '../../domain/users/user.js';
@@ -35,6 +36,7 @@ export const NodeSchema = new EntitySchema<Node>({
     summary: { type: 'text' },
     sort: { type: 'integer' },
     hidden: { type: 'boolean' },
+    sectionId: { type: 'integer', nullable: true },
     createdAt: timestamp,
     updatedAt: timestamp,
   },
@@ -53,6 +55,7 @@ export const TopicSchema = new EntitySchema<Topic>({
     lockNode: { type: 'boolean' },
     grade: { type: 'string' },
     closedAt: optionalTimestamp,
+    suggestedAt: optionalTimestamp,
     deletedAt: optionalTimestamp,
     deletedById: { type: 'integer', nullable: true },
     lastActiveAt: timestamp,
@@ -78,4 +81,16 @@ export const ReplySchema = new EntitySchema<Reply>({
   },
 });
 
-export const SCHEMAS = [UserSchema, NodeSchema, TopicSchema, ReplySchema];
+export const SectionSchema = new EntitySchema<Section>({
+  class: Section,
+  tableName: 'sections',
+  properties: {
+    id: { type: 'integer', primary: true },
+    name: { type: 'string' },
+    sort: { type: 'integer' },
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  },
+});
+
+export const SCHEMAS = [UserSchema, SectionSchema, NodeSchema, TopicSchema, ReplySchema];

@@ -18,13 +18,16 @@ export const UserSchema = z
     login: z.string().meta({ example: 'alice' }),
     name: z.string().nullable().meta({ example: 'Alice' }),
     avatar_url: z.url().meta({ example: 'http://127.0.0.1:3000/avatars/alice.svg' }),
+    abilities: z
+      .strictObject({ update: z.boolean(), destroy: z.boolean() })
+      .meta({ id: 'UserAbilities', description: 'true only for an administrator caller' }),
   })
   .meta({ id: 'User', description: 'A user, as shown inside other objects and lists' });
 
 const profile = z.string().nullable();
 
 export const UserDetailSchema = UserSchema.extend({
-  email: z.string().meta({ description: 'empty unless it is the caller’s own' }),
+  email: z.string().meta({ description: 'empty unless it is the caller’s own or its owner made it public' }),
   created_at: timestamp,
   topics_count: z.number().int(),
   replies_count: z.number().int(),
@@ -47,12 +50,13 @@ export const TopicAbilitiesSchema = z
     update: z.boolean(),
     destroy: z.boolean(),
     ban: z.boolean(),
+    normal: z.boolean(),
     excellent: z.boolean(),
     unexcellent: z.boolean(),
     close: z.boolean(),
     open: z.boolean(),
   })
-  .meta({ id: 'TopicAbilities', description: 'What the caller may do with the topic' });
+  .meta({ id: 'TopicAbilities', description: 'What the caller may do with the topic (an administrator: everything)' });
 
 export const TopicSchema = z
   .strictObject({
@@ -66,11 +70,12 @@ export const TopicSchema = z
     node_name: z.string(),
     last_reply_user_id: id.nullable(),
     last_reply_user_login: z.string().nullable(),
-    grade: z.enum(['normal', 'excellent']),
+    grade: z.enum(['normal', 'excellent', 'ban']),
     excellent: z.union([z.literal(0), z.literal(1)]),
     likes_count: z.number().int(),
     hits: z.number().int(),
     lock_node: z.boolean(),
+    suggested_at: timestamp.nullable().meta({ description: 'when an administrator pinned it; null when not pinned' }),
     closed_at: timestamp.nullable(),
     deleted: z.literal(false),
     user: UserSchema,
@@ -121,6 +126,8 @@ export const NodeSchema = z
     sort: z.number().int(),
     topics_count: z.number().int(),
     updated_at: timestamp,
+    section_id: id.meta({ description: 'the section it is listed under; 1 when none' }),
+    section_name: z.string().meta({ example: 'Nodes', description: 'the section’s name; "Nodes" when none' }),
   })
   .meta({ id: 'Node', description: 'A node (a category of topics)' });
 

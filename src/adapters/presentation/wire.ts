@@ -44,6 +44,9 @@ export function markedText(parts: readonly HighlightPart[]): string {
   return parts.map((part) => (part.marked ? `<mark>${escapeHtml(part.text)}</mark>` : escapeHtml(part.text))).join('');
 }
 
+/** What homeland reports for a node outside any section. */
+const DEFAULT_SECTION = { id: 1, name: 'Nodes' } as const;
+
 const LEVEL_NAMES = { member: 'Member', admin: 'Admin', blocked: 'Banned' } as const;
 
 export class Wire {
@@ -56,8 +59,14 @@ export class Wire {
     return `${this.publicUrl}/avatars/${encodeURIComponent(login)}.svg`;
   }
 
-  user(user: UserView): z.infer<typeof UserSchema> {
-    return { id: user.id, login: user.login, name: user.name, avatar_url: this.avatarUrl(user.login) };
+  user(user: UserView, viewer: Viewer | null): z.infer<typeof UserSchema> {
+    return {
+      id: user.id,
+      login: user.login,
+      name: user.name,
+      avatar_url: this.avatarUrl(user.login),
+      abilities: policy.userAbilities(viewer),
+    };
   }
 
   topic(topic: TopicView, viewer: Viewer | null): z.infer<typeof TopicSchema> {
@@ -77,9 +86,10 @@ export class Wire {
       likes_count: topic.likesCount,
       hits: topic.hits,
       lock_node: topic.lockNode,
+      suggested_at: iso(topic.suggestedAt),
       closed_at: iso(topic.closedAt),
       deleted: false,
-      user: this.user(topic.user),
+      user: this.user(topic.user, viewer),
       abilities: policy.topicAbilities(viewer, { userId: topic.user.id, hasRepliesFromOthers: topic.hasRepliesFromOthers }),
     };
   }
@@ -101,10 +111,12 @@ export class Wire {
       liked_user_ids: reply.likedUserIds,
       action: reply.action,
       deleted: reply.deleted,
-      user: this.user(reply.user),
-      abilities: reply.deleted
-        ? { update: false, destroy: false }
-        : policy.replyAbilities(viewer, { userId: reply.user.id, isSystemEvent: reply.action !== null }),
+      user: this.user(reply.user, viewer),
+      abilities: policy.replyAbilities(viewer, {
+        userId: reply.user.id,
+        isSystemEvent: reply.action !== null,
+        deleted: reply.deleted,
+      }),
     };
   }
 
@@ -141,11 +153,12 @@ export class Wire {
     return this.replyDetail(view, viewer);
   }
 
-  auditEntry(entry: AuditEntry): z.infer<typeof AuditEntrySchema> {
+  /** Only administrators read the audit log. */
+  auditEntry(entry: AuditEntry, viewer: Viewer | null): z.infer<typeof AuditEntrySchema> {
     return {
       id: entry.id,
       action: entry.action,
-      actor: this.user(entry.actor),
+      actor: this.user(entry.actor, viewer),
       target_type: entry.targetType,
       target_id: entry.targetId,
       changes: entry.changes,
@@ -162,7 +175,7 @@ export class Wire {
       read: notification.read,
       created_at: iso(notification.createdAt),
       updated_at: iso(notification.updatedAt),
-      ...(notification.actor ? { actor: this.user(notification.actor) } : {}),
+      ...(notification.actor ? { actor: this.user(notification.actor, viewer) } : {}),
     };
     const withTopic = topic ? { topic: this.topic(topic, viewer) } : {};
     switch (notification.type) {
@@ -189,6 +202,7 @@ export class Wire {
     }
   }
 
+  /** A node in no section reports homeland's default one (contract §5). */
   node(node: NodeView): z.infer<typeof NodeSchema> {
     return {
       id: node.id,
@@ -197,13 +211,15 @@ export class Wire {
       sort: node.sort,
       topics_count: node.topicsCount,
       updated_at: iso(node.updatedAt),
+      section_id: node.section?.id ?? DEFAULT_SECTION.id,
+      section_name: node.section?.name ?? DEFAULT_SECTION.name,
     };
   }
 
   userDetail(user: UserDetailView, viewer: Viewer | null): z.infer<typeof UserDetailSchema> {
     return {
-      ...this.user(user),
-      email: viewer?.id === user.id ? user.email : '',
+      ...this.user(user, viewer),
+      email: viewer?.id === user.id || user.emailPublic ? user.email : '',
       created_at: iso(user.createdAt),
       topics_count: user.topicsCount,
       replies_count: user.repliesCount,

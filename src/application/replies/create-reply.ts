@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
 import { DENIED, policy } from '../../domain/shared/policy.js';
 import { Reply } from '../../domain/replies/reply.js';
+import { TOPIC_CLOSED } from '../../domain/topics/topic.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import { replyCreated } from '../../domain/events.js';
 import { type Actor, requireUser } from '../actor.js';
@@ -21,9 +22,6 @@ export interface CreatedReply {
 
 /** The parameters of a new reply, as they are read (and documented): its Markdown body. */
 export const CreateReplyParams = z.object({ body: Text });
-
-/** A reply to a closed topic is refused with homeland's words (contract §6), as they stand. */
-export const TOPIC_CLOSED = 'Topic has been closed, no longer accepting create or update replies.';
 
 export class CreateReply {
   constructor(

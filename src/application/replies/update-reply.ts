@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Forbidden } from '../../domain/shared/errors.js';
+import { Forbidden, RuleViolated } from '../../domain/shared/errors.js';
+import { TOPIC_CLOSED } from '../../domain/topics/topic.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
@@ -23,13 +24,14 @@ export class UpdateReply {
     private readonly clock: Clock,
   ) {}
 
-  /** The ability check precedes the parameter check, as the source says. */
+  /** The ability check precedes the parameter check, as the source says; a closed topic's replies stay as they are. */
   async execute(actor: Actor, input: { id: number; body?: RawParam }): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      const { reply } = await loadReply(this.replies, this.topics, input.id);
+      const { reply, topic } = await loadReply(this.replies, this.topics, input.id);
       if (!policy.updateReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
       const body = read(UpdateReplyParams.shape.body, input.body, 'body');
+      if (topic.isClosed()) throw new RuleViolated(TOPIC_CLOSED);
       reply.edit(body, this.markdown.render(body).html, this.clock.now());
       await this.events.record(replyUpdated(reply));
     });

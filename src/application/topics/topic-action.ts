@@ -14,12 +14,15 @@ import type { Clock, UnitOfWork } from '../ports.js';
 import { loadTopic } from './load.js';
 import type { TopicRelocation } from './relocation.js';
 
-export const TOPIC_ACTIONS = ['excellent', 'unexcellent', 'normal', 'ban', 'close', 'open'] as const;
+export const TOPIC_ACTIONS = ['excellent', 'unexcellent', 'normal', 'ban', 'close', 'open', 'suggest', 'unsuggest'] as const;
 export type TopicActionType = (typeof TOPIC_ACTIONS)[number];
 
 export const TopicActionInput = oneOf(TOPIC_ACTIONS);
 /** The parameters of a moderation action, as they are read (and documented); `reason` is read before. */
 export const TopicActionParams = z.object({ type: TopicActionInput });
+
+/** What an action did: nothing, or a change with the system event it shows among the replies (pins show none). */
+type Outcome = { event: SystemEvent | null } | null;
 
 /**
  * The moderation actions of `POST /topics/:id/action` (and `/ban`, and forumctl): each changes the topic and, when
@@ -46,19 +49,21 @@ export class TopicAction {
       const topic = await loadTopic(this.topics, id);
       const action = read(TopicActionParams.shape.type, type, 'type');
       const before = moderatedFields(topic);
-      const event = await this.apply(action, topic, user);
-      if (!event) return;
-      await this.replies.add(Reply.event({ topicId: topic.id, userId: user.id, action: event }, this.clock.now()));
-      if (action === 'ban' || topic.userId !== user.id) {
+      const outcome = await this.apply(action, topic, user);
+      if (!outcome) return;
+      const { event } = outcome;
+      if (event) await this.replies.add(Reply.event({ topicId: topic.id, userId: user.id, action: event }, this.clock.now()));
+      if (ADMINISTRATIVE.has(action) || topic.userId !== user.id) {
         const changes = changed(before, moderatedFields(topic));
         await this.events.record(moderationActed(AUDITED[action], user.id, { type: 'Topic', id: topic.id }, changes, reason));
       }
     });
   }
 
-  /** Applies the action; returns the system event to record, or null when nothing changed. */
-  private async apply(action: TopicActionType, topic: Topic, user: ActingUser): Promise<SystemEvent | null> {
+  /** Applies the action; returns what it changed, or null when nothing changed. */
+  private async apply(action: TopicActionType, topic: Topic, user: ActingUser): Promise<Outcome> {
     const now = this.clock.now();
+    const shown = (changed: boolean, event: SystemEvent | null): Outcome => (changed ? { event } : null);
     switch (action) {
       case 'ban': {
         if (!policy.banTopic(user)) throw new Forbidden(DENIED.banTopic);
@@ -67,24 +72,33 @@ export class TopicAction {
         if (!topic.ban(noPoint.id, now)) return null;
         if (fromNodeId !== noPoint.id) await this.relocation.moved(topic, fromNodeId, user, { audited: false });
         await this.events.record({ type: 'topic.banned', topicId: topic.id, actorId: user.id });
-        return 'ban';
+        return { event: 'ban' };
       }
       case 'excellent':
         if (!policy.gradeTopic(user)) throw new Forbidden();
-        return topic.regrade('excellent', now) ? 'excellent' : null;
+        return shown(topic.regrade('excellent', now), 'excellent');
       case 'unexcellent':
       case 'normal':
         if (!policy.gradeTopic(user)) throw new Forbidden();
-        return topic.regrade('normal', now) ? 'unexcellent' : null;
+        return shown(topic.regrade('normal', now), 'unexcellent');
       case 'close':
         if (!policy.closeTopic(user, topic)) throw new Forbidden();
-        return topic.close(now) ? 'close' : null;
+        return shown(topic.close(now), 'close');
       case 'open':
         if (!policy.closeTopic(user, topic)) throw new Forbidden();
-        return topic.reopen(now) ? 'reopen' : null;
+        return shown(topic.reopen(now), 'reopen');
+      case 'suggest':
+        if (!policy.pinTopic(user)) throw new Forbidden();
+        return shown(topic.pin(now), null);
+      case 'unsuggest':
+        if (!policy.pinTopic(user)) throw new Forbidden();
+        return shown(topic.unpin(), null);
     }
   }
 }
+
+/** Acts only administrators may do: audited even on their own topics. */
+const ADMINISTRATIVE = new Set<TopicActionType>(['ban', 'suggest', 'unsuggest']);
 
 const AUDITED: Record<TopicActionType, AuditAction> = {
   ban: 'topic.ban',
@@ -93,11 +107,19 @@ const AUDITED: Record<TopicActionType, AuditAction> = {
   normal: 'topic.unexcellent',
   close: 'topic.close',
   open: 'topic.open',
+  suggest: 'topic.suggest',
+  unsuggest: 'topic.unsuggest',
 };
 
 /** What the actions may change, by the API's field names. */
 function moderatedFields(topic: Topic): Record<string, unknown> {
-  return { node_id: topic.nodeId, lock_node: topic.lockNode, grade: topic.grade, closed_at: topic.closedAt };
+  return {
+    node_id: topic.nodeId,
+    lock_node: topic.lockNode,
+    grade: topic.grade,
+    closed_at: topic.closedAt,
+    suggested_at: topic.suggestedAt,
+  };
 }
 
 function changed(before: Record<string, unknown>, after: Record<string, unknown>): AuditChanges {

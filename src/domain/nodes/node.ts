@@ -9,10 +9,15 @@ export class Node {
   summary!: string;
   sort!: number;
   hidden!: boolean;
+  /** The section it is listed under; null for none. */
+  sectionId!: number | null;
   createdAt!: Date;
   updatedAt!: Date;
 
-  static create(input: { name: string; summary?: string; sort?: number; hidden?: boolean }, now: Date): Node {
+  static create(
+    input: { name: string; summary?: string; sort?: number; hidden?: boolean; sectionId?: number | null },
+    now: Date,
+  ): Node {
     const name = input.name.trim();
     if (name === '') throw new RuleViolated("Validation failed: Name can't be blank");
     if (name.length > 100) throw new RuleViolated('Validation failed: Name is too long (maximum is 100 characters)');
@@ -22,6 +27,7 @@ export class Node {
       summary: input.summary?.trim() ?? '',
       sort: input.sort ?? 0,
       hidden: input.hidden ?? false,
+      sectionId: input.sectionId ?? null,
       createdAt: now,
       updatedAt: now,
     });
@@ -31,5 +37,13 @@ export class Node {
   setHidden(hidden: boolean, now: Date): void {
     this.hidden = hidden;
     this.updatedAt = now;
+  }
+
+  /** Returns whether the section changed. */
+  placeIn(sectionId: number | null, now: Date): boolean {
+    if (this.sectionId === sectionId) return false;
+    this.sectionId = sectionId;
+    this.updatedAt = now;
+    return true;
   }
 }

@@ -27,6 +27,7 @@ export interface TopicAbilities {
   update: boolean;
   destroy: boolean;
   ban: boolean;
+  normal: boolean;
   excellent: boolean;
   unexcellent: boolean;
   close: boolean;
@@ -37,6 +38,25 @@ export interface ReplyAbilities {
   update: boolean;
   destroy: boolean;
 }
+
+/** What the caller may do to a user's account (homeland shows it on every user). */
+export interface UserAbilities {
+  update: boolean;
+  destroy: boolean;
+}
+
+const ALL_TOPIC_ABILITIES: TopicAbilities = {
+  update: true,
+  destroy: true,
+  ban: true,
+  normal: true,
+  excellent: true,
+  unexcellent: true,
+  close: true,
+  open: true,
+};
+const NO_REPLY_ABILITIES: ReplyAbilities = { update: false, destroy: false };
+const ALL_REPLY_ABILITIES: ReplyAbilities = { update: true, destroy: true };
 
 const isAdmin = (viewer: Viewer | null): boolean => viewer?.role === 'admin';
 const canWrite = (viewer: Viewer | null): viewer is Viewer => viewer !== null && viewer.role !== 'blocked';
@@ -50,6 +70,8 @@ export const policy = {
   banTopic: (viewer: Viewer | null): boolean => isAdmin(viewer),
   /** Also covers unexcellent / normal. */
   gradeTopic: (viewer: Viewer | null): boolean => isAdmin(viewer),
+  /** Pinning to the front page (homeland's suggest), and unpinning. */
+  pinTopic: (viewer: Viewer | null): boolean => isAdmin(viewer),
   /** Also covers open. */
   closeTopic: (viewer: Viewer | null, topic: Owned): boolean => isAdmin(viewer) || writesOwn(viewer, topic.userId),
   /** Moving a topic to a locked node, or locking it, is an administrator's act. */
@@ -63,20 +85,35 @@ export const policy = {
   destroyReply: (viewer: Viewer | null, reply: ReplyFacts): boolean =>
     !reply.isSystemEvent && (isAdmin(viewer) || writesOwn(viewer, reply.userId)),
 
+  /**
+   * The abilities clients show buttons by. An administrator's are all true on every topic and reply, deleted
+   * replies and system events included (homeland's `can :manage, :all`; contract §5), even where the act itself
+   * then answers 404 or refuses.
+   */
   topicAbilities(viewer: Viewer | null, topic: TopicFacts): TopicAbilities {
+    if (isAdmin(viewer)) return ALL_TOPIC_ABILITIES;
     return {
       update: policy.updateTopic(viewer, topic),
       destroy: policy.destroyTopic(viewer, topic),
-      ban: policy.banTopic(viewer),
-      excellent: policy.gradeTopic(viewer),
-      unexcellent: policy.gradeTopic(viewer),
+      ban: false,
+      normal: false,
+      excellent: false,
+      unexcellent: false,
       close: policy.closeTopic(viewer, topic),
       open: policy.closeTopic(viewer, topic),
     };
   },
 
-  replyAbilities(viewer: Viewer | null, reply: ReplyFacts): ReplyAbilities {
+  replyAbilities(viewer: Viewer | null, reply: ReplyFacts & { readonly deleted: boolean }): ReplyAbilities {
+    if (isAdmin(viewer)) return ALL_REPLY_ABILITIES;
+    if (reply.deleted) return NO_REPLY_ABILITIES;
     return { update: policy.updateReply(viewer, reply), destroy: policy.destroyReply(viewer, reply) };
+  },
+
+  /** Only administrators manage accounts. */
+  userAbilities(viewer: Viewer | null): UserAbilities {
+    const admin = isAdmin(viewer);
+    return { update: admin, destroy: admin };
   },
 };
 

@@ -1,6 +1,10 @@
 import { requireText } from '../shared/text.js';
 
-export type Grade = 'normal' | 'excellent';
+/** `ban` is what a ban sets (homeland's grade for it); `excellent` and `normal` are set by their actions. */
+export type Grade = 'normal' | 'excellent' | 'ban';
+
+/** A closed topic takes no new reply and no change to one, refused with homeland's words (contract §6). */
+export const TOPIC_CLOSED = 'Topic has been closed, no longer accepting create or update replies.';
 
 export const MAX_TITLE = 255;
 export const MAX_TOPIC_BODY = 100_000;
@@ -26,6 +30,8 @@ export class Topic {
   lockNode!: boolean;
   grade!: Grade;
   closedAt!: Date | null;
+  /** When an administrator pinned it (homeland's "suggest"); null when not pinned. */
+  suggestedAt!: Date | null;
   deletedAt!: Date | null;
   deletedById!: number | null;
   lastActiveAt!: Date;
@@ -41,6 +47,7 @@ export class Topic {
       lockNode: false,
       grade: 'normal',
       closedAt: null,
+      suggestedAt: null,
       deletedAt: null,
       deletedById: null,
       lastActiveAt: now,
@@ -80,12 +87,34 @@ export class Topic {
     return true;
   }
 
-  /** Moves the topic to the no-point node and locks it there. Returns false when it was banned already. */
+  /**
+   * Moves the topic to the no-point node, locks it there and grades it `ban`. Returns false when it was banned
+   * already.
+   */
   ban(noPointNodeId: number, now: Date): boolean {
-    if (this.nodeId === noPointNodeId && this.lockNode) return false;
+    if (this.nodeId === noPointNodeId && this.lockNode && this.grade === 'ban') return false;
     this.nodeId = noPointNodeId;
     this.lockNode = true;
+    this.grade = 'ban';
     this.updatedAt = now;
+    return true;
+  }
+
+  isPinned(): boolean {
+    return this.suggestedAt !== null;
+  }
+
+  /** Pins the topic to the top of the front page. Returns whether it was not pinned. */
+  pin(now: Date): boolean {
+    if (this.isPinned()) return false;
+    this.suggestedAt = now;
+    return true;
+  }
+
+  /** Returns whether it was pinned. */
+  unpin(): boolean {
+    if (!this.isPinned()) return false;
+    this.suggestedAt = null;
     return true;
   }
 

@@ -17,6 +17,7 @@ const viewer = { id: 2, role: 'member' as const };
 const aliceDetail: UserDetailView = {
   ...alice,
   email: 'alice@example.com',
+  emailPublic: false,
   role: 'member',
   createdAt: at,
   topicsCount: 12,
@@ -41,6 +42,7 @@ const node: NodeView = {
   topicsCount: 12,
   hidden: false,
   updatedAt: at,
+  section: { id: 1, name: 'Nodes' },
 };
 
 const topic: TopicDetailView = {
@@ -58,6 +60,7 @@ const topic: TopicDetailView = {
   likesCount: 2,
   hits: 17,
   lockNode: false,
+  suggestedAt: null,
   closedAt: null,
   user: alice,
   hasRepliesFromOthers: true,
@@ -82,7 +85,7 @@ const reply: ReplyDetailView = {
 };
 
 export const examples = {
-  user: wire.user(alice),
+  user: wire.user(alice, viewer),
   userDetail: wire.userDetail(aliceDetail, viewer),
   node: wire.node(node),
   topic: wire.topic(topic, viewer),
@@ -129,16 +132,19 @@ export const examples = {
     application: { uid: 'b1946ac92492d2347c6235b4d2611184' },
     created_at: 1_795_300_000,
   },
-  auditEntry: wire.auditEntry({
-    id: 17,
-    action: 'topic.ban',
-    actor: alice,
-    targetType: 'Topic',
-    targetId: 42,
-    changes: { node_id: [3, 1], lock_node: [false, true] },
-    reason: 'spam',
-    createdAt: at,
-  }),
+  auditEntry: wire.auditEntry(
+    {
+      id: 17,
+      action: 'topic.ban',
+      actor: alice,
+      targetType: 'Topic',
+      targetId: 42,
+      changes: { node_id: [3, 1], lock_node: [false, true] },
+      reason: 'spam',
+      createdAt: at,
+    },
+    { id: 1, role: 'admin' },
+  ),
   search: wire.searchResult(
     {
       type: 'reply',

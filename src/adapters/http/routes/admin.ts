@@ -39,8 +39,9 @@ export function adminRoutes(app: AdminRouteUseCases, wire: Wire, docs: ApiDescri
       errors: [400, 403],
     },
     async (ctx) => {
-      const entries = await app.listAudit.execute(await actorOf(ctx), ctx.state.params as Params);
-      ctx.body = { entries: entries.map((entry) => wire.auditEntry(entry)) };
+      const actor = await actorOf(ctx);
+      const entries = await app.listAudit.execute(actor, ctx.state.params as Params);
+      ctx.body = { entries: entries.map((entry) => wire.auditEntry(entry, actor)) };
     },
   );
 

@@ -88,7 +88,8 @@ export function userRoutes(app: UserRouteUseCases, wire: Wire, docs: ApiDescript
       errors: [400],
     },
     async (ctx) => {
-      ctx.body = { users: (await app.listActiveUsers.execute(params(ctx))).map((user) => wire.user(user)) };
+      const [users, viewer] = await Promise.all([app.listActiveUsers.execute(params(ctx)), actorOf(ctx)]);
+      ctx.body = { users: users.map((user) => wire.user(user, viewer)) };
     },
   );
 
@@ -114,7 +115,7 @@ export function userRoutes(app: UserRouteUseCases, wire: Wire, docs: ApiDescript
     async (ctx) => {
       const actor = requireUser(await actorOf(ctx)); // authentication before parameters (contract §2)
       const users = await app.listBlockedUsers.execute(actor, ctx.params.login!, params(ctx));
-      ctx.body = { blocked: users.map((user) => wire.user(user)) };
+      ctx.body = { blocked: users.map((user) => wire.user(user, actor)) };
     },
   );
 
@@ -204,7 +205,7 @@ export function userRoutes(app: UserRouteUseCases, wire: Wire, docs: ApiDescript
         method: 'get',
         path: `/users/:login/${direction}`,
         summary: direction === 'followers' ? 'Who follows a user' : 'Whom a user follows',
-        description: 'Newest first.',
+        description: 'Oldest relation first (homeland’s order).',
         tag: 'Users',
         access: 'public',
         params: LoginPath,
@@ -217,8 +218,11 @@ export function userRoutes(app: UserRouteUseCases, wire: Wire, docs: ApiDescript
         errors: [400, 404],
       },
       async (ctx) => {
-        const users = await app.listFollows.execute(ctx.params.login!, direction, params(ctx));
-        ctx.body = { [direction]: users.map((user) => wire.user(user)) };
+        const [users, viewer] = await Promise.all([
+          app.listFollows.execute(ctx.params.login!, direction, params(ctx)),
+          actorOf(ctx),
+        ]);
+        ctx.body = { [direction]: users.map((user) => wire.user(user, viewer)) };
       },
     );
   }

@@ -1,5 +1,5 @@
 import type { Sql } from '../sql.js';
-import type { NodeReadModel, NodeView } from '../../../application/read-models.js';
+import type { NodeReadModel, NodeView, SectionListItem } from '../../../application/read-models.js';
 import { NODE_COLUMNS, type NodeRow, nodeView } from './rows.js';
 
 /** Nodes: all of them, in their order, and one. */
@@ -10,6 +10,13 @@ export class SqlNodeReadModel implements NodeReadModel {
   async list(): Promise<NodeView[]> {
     const rows = await this.sql.all<NodeRow>(`select ${NODE_COLUMNS} from nodes order by sort desc, id`);
     return rows.map(nodeView);
+  }
+
+  async sections(): Promise<SectionListItem[]> {
+    return this.sql.all<SectionListItem>(
+      `select s.id, s.name, s.sort, (select count(*)::int from nodes n where n.section_id = s.id) as "nodesCount"
+       from sections s order by s.sort desc, s.id`,
+    );
   }
 
   async get(id: number): Promise<NodeView | null> {

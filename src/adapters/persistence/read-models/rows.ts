@@ -1,5 +1,6 @@
 import type { NodeView, ReplyView, TopicView } from '../../../application/read-models.js';
 import { type Timestamp, toDate } from '../timestamps.js';
+import type { Grade } from '../../../domain/topics/topic.js';
 
 /**
  * The read side (this folder): one SQL statement per request, straight into views. Every value travels as a bound
@@ -13,7 +14,7 @@ import { type Timestamp, toDate } from '../timestamps.js';
 /** A topic's columns; `viewer` is the SQL for the viewing user's id (the author's abilities depend on it). */
 export const topicColumns = (viewer: string) => `
   t.id, t.title, t.created_at, t.updated_at, t.replied_at, t.replies_count, t.node_id, n.name as node_name,
-  t.last_reply_user_id, t.last_reply_user_login, t.grade, t.likes_count, t.hits, t.lock_node, t.closed_at,
+  t.last_reply_user_id, t.last_reply_user_login, t.grade, t.likes_count, t.hits, t.lock_node, t.suggested_at, t.closed_at,
   u.id as user_id, u.login as user_login, u.name as user_name,
   case when t.user_id = ${viewer} then exists(
     select 1 from replies r where r.topic_id = t.id and r.user_id <> t.user_id and r.action is null and r.deleted_at is null
@@ -30,10 +31,11 @@ export interface TopicRow {
   node_name: string;
   last_reply_user_id: number | null;
   last_reply_user_login: string | null;
-  grade: 'normal' | 'excellent';
+  grade: Grade;
   likes_count: number;
   hits: number;
   lock_node: boolean;
+  suggested_at: Timestamp | null;
   closed_at: Timestamp | null;
   user_id: number;
   user_login: string;
@@ -57,6 +59,7 @@ export function topicView(row: TopicRow): TopicView {
     likesCount: row.likes_count,
     hits: row.hits,
     lockNode: row.lock_node,
+    suggestedAt: toDate(row.suggested_at),
     closedAt: toDate(row.closed_at),
     user: { id: row.user_id, login: row.user_login, name: row.user_name },
     hasRepliesFromOthers: row.has_replies_from_others,
@@ -109,9 +112,13 @@ export interface NodeRow {
   topics_count: number;
   hidden: boolean;
   updated_at: Timestamp;
+  section_id: number | null;
+  section_name: string | null;
 }
 
-export const NODE_COLUMNS = 'id, name, summary, sort, topics_count, hidden, updated_at';
+/** Unqualified, from `nodes` (the section's name by a subselect, so that any statement can list them). */
+export const NODE_COLUMNS = `id, name, summary, sort, topics_count, hidden, updated_at, section_id,
+  (select s.name from sections s where s.id = section_id) as section_name`;
 
 export function nodeView(row: NodeRow): NodeView {
   return {
@@ -122,5 +129,6 @@ export function nodeView(row: NodeRow): NodeView {
     topicsCount: row.topics_count,
     hidden: row.hidden,
     updatedAt: toDate(row.updated_at),
+    section: row.section_id === null ? null : { id: row.section_id, name: row.section_name! },
   };
 }

@@ -35,6 +35,14 @@ const LIST_SHAPES: Record<TopicListType, { where: string; orderBy: string }> = {
   excellent: { where: "and t.grade = 'excellent'", orderBy: 't.id desc' },
 };
 
+/**
+ * Pinned topics lead the first page of the default list of all nodes (contract §16a); later pages, other types and
+ * a node's list keep the usual order.
+ */
+function pinsFirst(query: TopicListQuery): boolean {
+  return query.type === 'last_actived' && query.nodeId === null && query.offset === 0;
+}
+
 export interface TopicDetailRow extends TopicRow {
   body: string;
   body_html: string;
@@ -68,15 +76,22 @@ export class SqlTopicReadModel implements TopicReadModel {
     } else {
       scope = 'and not n.hidden';
     }
+    const from = `from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+         where t.deleted_at is null ${scope} ${shape.where}`;
+    const page = pinsFirst(query)
+      ? // Pinned topics (few, by their own index), newest pin first, then the rest in the usual order.
+        `select * from (
+           (select ${topicColumns('v.id')}, 0 as pin_group, t.suggested_at as sort_at ${from} and t.suggested_at is not null
+            order by t.suggested_at desc, t.id desc limit $6)
+           union all
+           (select ${topicColumns('v.id')}, 1 as pin_group, t.last_active_at as sort_at ${from} and t.suggested_at is null
+            order by ${shape.orderBy} limit $6 offset $7)
+         ) both_groups order by pin_group, sort_at desc, id desc limit $6`
+      : `select ${topicColumns('v.id')} ${from} order by ${shape.orderBy} limit $6 offset $7`;
     const rows = await this.sql.all<Partial<TopicRow> & ViewerColumns>(
       `with ${VIEWER_CTE}
        select p.*, ${VIEWER_COLUMNS}
-       from ${gate} left join viewer v on true left join lateral (
-         select ${topicColumns('v.id')}
-         from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-         where t.deleted_at is null ${scope} ${shape.where}
-         order by ${shape.orderBy}
-         limit $6 offset $7) p on true`,
+       from ${gate} left join viewer v on true left join lateral (${page}) p on true`,
       params,
     );
     const viewer = viewerOf(rows[0]);

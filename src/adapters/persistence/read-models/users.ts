@@ -17,6 +17,7 @@ interface UserRow {
   login: string;
   name: string | null;
   email: string;
+  email_public: boolean;
   role: UserDetailView['role'];
   created_at: Timestamp;
   topics_count: number;
@@ -33,7 +34,7 @@ interface UserRow {
   bio: string | null;
 }
 
-const USER_COLUMNS = `id, login, name, email, role, created_at, topics_count, replies_count, followers_count, following_count,
+const USER_COLUMNS = `id, login, name, email, email_public, role, created_at, topics_count, replies_count, followers_count, following_count,
   favorites_count, location, company, twitter, github, website, tagline, bio`;
 
 function userDetailView(row: UserRow): UserDetailView {
@@ -42,6 +43,7 @@ function userDetailView(row: UserRow): UserDetailView {
     login: row.login,
     name: row.name,
     email: row.email,
+    emailPublic: row.email_public,
     role: row.role,
     createdAt: toDate(row.created_at),
     topicsCount: row.topics_count,
