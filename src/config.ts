@@ -32,6 +32,11 @@ export interface Config {
   metricsToken: string | null;
   /** The server's database pools (each process has two: the ORM's and the read models'). */
   database: { poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
+  /**
+   * The key mail tokens are derived under (SECRET_KEY, at least 32 characters); null: a key kept in
+   * `dataDir/secret_key`, made on first use (refused in production, where every host must share one).
+   */
+  secretKey: string | null;
   /** Webhooks: deliver to loopback and private addresses too (off: SSRF), and how many tries run at once per process. */
   webhooks: { allowPrivate: boolean; concurrency: number };
 }
@@ -69,11 +74,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 0, 3_600_000),
       connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3_000, 100, 60_000),
     },
+    secretKey: secretKey(env),
     webhooks: {
       allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
       concurrency: integer(env, 'WEBHOOKS_CONCURRENCY', 4, 0, 100),
     },
   };
+}
+
+function secretKey(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.SECRET_KEY;
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 32) throw new Error('SECRET_KEY must be at least 32 characters (e.g. `openssl rand -hex 32`)');
+  return raw;
 }
 
 /** `*`, or a comma-separated list of origins (`https://app.example, http://localhost:8100`), each checked. */

@@ -52,3 +52,19 @@ export interface SecretGenerator {
   digest(secret: string): string;
 }
 export const SecretGenerator = Symbol.for('SecretGenerator');
+
+/**
+ * The tokens mail links carry (verify an address, reset a password, confirm a new address; contract §16b). A token
+ * is derived from its random id under the server's secret key (SECRET_KEY): the database keeps the id and the
+ * token's digest, never the token, so neither a mail job nor a stolen dump holds a usable link; the mail sender,
+ * given the id, derives the token again to write the link.
+ */
+export interface MailTokenKeys {
+  /** A fresh random id (128 bits) for a token row. */
+  newId(): string;
+  /** The token a link carries for this id. */
+  tokenFor(id: string): string;
+  /** What the database keeps of a token, and looks a presented one up by. */
+  digest(token: string): string;
+}
+export const MailTokenKeys = Symbol.for('MailTokenKeys');

@@ -1,5 +1,9 @@
 import { ContainerModule } from 'inversify';
-import { Clock, FileTypes, MarkdownRenderer, PasswordHasher, SecretGenerator } from '../application/ports.js';
+import { Clock, FileTypes, MailTokenKeys, MarkdownRenderer, PasswordHasher, SecretGenerator } from '../application/ports.js';
+import type { Config } from '../config.js';
+import { HmacMailTokenKeys } from '../adapters/system/mail-token-keys.js';
+import { resolveSecretKey } from '../adapters/system/secret-key.js';
+import { AppConfig, provide } from './bind.js';
 import { HtmlText, WordSegmenter } from '../application/search/ports.js';
 import { Argon2PasswordHasher } from '../adapters/system/argon2-hasher.js';
 import { SystemClock } from '../adapters/system/clock.js';
@@ -9,7 +13,7 @@ import { JiebaSegmenter } from '../adapters/system/jieba-segmenter.js';
 import { SanitizingMarkdownRenderer } from '../adapters/system/markdown.js';
 import { RandomSecretGenerator } from '../adapters/system/secret-generator.js';
 
-/** The machine's services: time, hashing, secrets, Markdown, file types, words. */
+/** The machine's services: time, hashing, secrets and mail-token keys, Markdown, file types, words. */
 export const systemModule = new ContainerModule(({ bind }) => {
   bind(Clock).toConstantValue(new SystemClock());
   bind(PasswordHasher).toConstantValue(new Argon2PasswordHasher());
@@ -18,4 +22,11 @@ export const systemModule = new ContainerModule(({ bind }) => {
   bind(FileTypes).toConstantValue(new SignatureFileTypes());
   bind(WordSegmenter).toConstantValue(new JiebaSegmenter());
   bind(HtmlText).toConstantValue(new ParsedHtmlText());
+  // Resolved when first asked for: a process that sends no mail link needs no key.
+  provide(
+    bind,
+    MailTokenKeys,
+    (config: Config) => new HmacMailTokenKeys(resolveSecretKey(config.secretKey, config.dataDir, config.production)),
+    [AppConfig],
+  );
 });

@@ -47,6 +47,19 @@ export type DomainEvent =
   /** `userId` wrote it, at `createdAt`. */
   | { type: 'reply.deleted'; replyId: number; topicId: number; userId: number; createdAt: Date; actorId: number }
   | { type: 'user.created'; userId: number }
+  /**
+   * A mail link was made for this account (contract §16b): `tokenId` names its row in account_tokens; whoever
+   * writes the mail derives the link from it (MailTokenKeys). An `email_change` link goes to the row's new address.
+   */
+  | { type: 'account.token_issued'; userId: number; tokenId: string; purpose: MailTokenPurpose }
+  /** Someone signed up with an address this account already has: its owner is told, and nobody else. */
+  | { type: 'account.sign_up_repeated'; userId: number }
+  /** The password was changed or reset: its owner gets a notice. */
+  | { type: 'account.password_changed'; userId: number }
+  /** The address changed, once the new one was confirmed: the previous address gets a notice. */
+  | { type: 'account.email_changed'; userId: number; previousEmail: string }
+  /** An administrator let a pending account in: its owner is told. */
+  | { type: 'account.approved'; userId: number }
   | { type: 'user.followed' | 'user.unfollowed'; followerId: number; followeeId: number }
   /** A user's favorites changed: named apart from `topic.*`, which change topic lists (front-page-cache.ts). */
   | { type: 'favorite.added' | 'favorite.removed'; topicId: number; userId: number }
@@ -115,6 +128,10 @@ export function moderationActed(
     reason: reason ?? null,
   };
 }
+
+/** What a mail link does: confirm an address at sign-up, reset a password, confirm a new address. */
+export const MAIL_TOKEN_PURPOSES = ['verify', 'reset', 'email_change'] as const;
+export type MailTokenPurpose = (typeof MAIL_TOKEN_PURPOSES)[number];
 
 export type DomainEventType = DomainEvent['type'];
 

@@ -23,6 +23,7 @@ import { Migration20261126000000_search_functions_module } from './migrations/Mi
 import { Migration20261126010000_notification_events } from './migrations/Migration20261126010000_notification_events.js';
 import { Migration20261126020000_notifications_by_reply } from './migrations/Migration20261126020000_notifications_by_reply.js';
 import { Migration20261126030000_sections_pins_public_email } from './migrations/Migration20261126030000_sections_pins_public_email.js';
+import { Migration20261126040000_accounts } from './migrations/Migration20261126040000_accounts.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -56,6 +57,7 @@ export const MIGRATIONS = [
     name: 'Migration20261126030000_sections_pins_public_email',
     class: Migration20261126030000_sections_pins_public_email,
   },
+  { name: 'Migration20261126040000_accounts', class: Migration20261126040000_accounts },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */
