@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, idArgument, integerOption, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import { action, idArgument, integerOption, needing, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 
 export function nodesCommand(runtime: CliRuntime): Command {
   const nodes = new Command('nodes')
@@ -27,7 +27,9 @@ export function nodesCommand(runtime: CliRuntime): Command {
             sort: integerOption(options.sort, 'sort'),
             hidden: options.hidden ?? false,
           };
-          const id = await useCases.createNode.execute(context.actor, input, reasonOf(options));
+          const id = await needing(context, 'creating nodes is for administrators', () =>
+            useCases.createNode.execute(context.actor, input, reasonOf(options)),
+          );
           const node = (await useCases.nodes.get(id))!;
           return { json: context.session.wire.node(node), text: `created node ${node.name} (id ${node.id})` };
         },
@@ -73,7 +75,9 @@ export function nodesCommand(runtime: CliRuntime): Command {
       .action(
         action(runtime, async (context, id: string, options: { reason?: string }) => {
           const nodeId = idArgument(id, 'id');
-          await context.session.useCases.setNodeHidden.execute(context.actor, nodeId, hidden, reasonOf(options));
+          await needing(context, 'hiding and showing nodes is for administrators', () =>
+            context.session.useCases.setNodeHidden.execute(context.actor, nodeId, hidden, reasonOf(options)),
+          );
           const node = (await context.session.useCases.nodes.get(nodeId))!;
           return {
             json: { ...context.session.wire.node(node), hidden: node.hidden },
