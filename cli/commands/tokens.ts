@@ -123,6 +123,7 @@ export function tokensCommand(runtime: CliRuntime): Command {
       action(runtime, async (context, login: string, options: { reason?: string }) => {
         const needs = "ending a user's sessions is for administrators";
         // The user must exist and the actor may do it before anything is asked: the count of live tokens says both.
+        if (!(await context.session.useCases.users.byLogin(login))) throw new NotFound(`user ${login}`);
         const live = await needing(context, needs, () => context.session.useCases.listTokens.execute(context.actor, login));
         await confirmed(
           context,

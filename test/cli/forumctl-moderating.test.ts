@@ -236,7 +236,7 @@ describe('forumctl: moderating from the terminal', () => {
       expect(all.stderr).to.contain('Revoke 1 live token(s) of alice and end their sign-in sessions? [y/N] ');
       const nobody = await forumctl(['tokens', 'revoke-all', 'nobody'], { terminal: true, answer: true });
       expect(nobody.code).to.equal(4);
-      expect(nobody.stderr).to.not.contain('?');
+      expect(nobody.stderr).to.equal('error: user nobody not found');
       const hook = await forumctl(['webhooks', 'create', 'https://hooks.example/x', '--events', 'topic.created', '--json']);
       const hookId = hook.json<{ id: number }>().id;
       const asked = await forumctl(['webhooks', 'delete', String(hookId)], { terminal: true, answer: false });
@@ -296,6 +296,13 @@ describe('forumctl: moderating from the terminal', () => {
         expect(result.stderr, args.join(' ')).to.equal(`error: Access denied: ${message}`);
       }
       expect(await testEnv().sql('select 1 from topics where deleted_at is not null')).to.have.length(0);
+      await forumctl(['topics', 'close', String(topic)]);
+      const [event] = await testEnv().sql<{ id: number }>("select id from replies where action = 'close'");
+      const system = await forumctl(['replies', 'delete', String(event!.id)], { terminal: true, answer: true });
+      expect(system.code).to.equal(3);
+      expect(system.stderr).to.equal(
+        `error: Access denied: reply ${event!.id} records a moderator's act (close), which nobody deletes`,
+      );
       const json = await forumctl(['topics', 'ban', String(topic), '--as', 'bob', '--json']);
       expect(JSON.parse(json.stderr)).to.deep.equal({
         error: 'AccessDenied',
