@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime, CliUseCases } from '../runtime.js';
 import { action, confirmed, integerOption, requireAdministrator } from './shared.js';
-import { table } from '../output.js';
+import { table, when } from '../output.js';
 
 export function maintenanceCommand(runtime: CliRuntime): Command {
   const maintenance = new Command('maintenance')
@@ -56,7 +56,8 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
     action(runtime, async (context, options: { olderThan: string }) => {
       requireAdministrator(context, 'maintenance');
       const days = integerOption(options.olderThan, 'older-than', 0)!;
-      await confirmed(context, `Delete every ${log} older than ${days} days?`);
+      const before = when(new Date(Date.now() - days * 86_400_000));
+      await confirmed(context, `Delete every ${log} older than ${days} days (from before ${before} UTC)?`);
       const purged = await useCase(context.session.useCases).execute(days);
       return { json: { purged }, text: `purged ${purged} ${log}(s)` };
     });
