@@ -6,9 +6,18 @@ import { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '../src
 import { CreateApp, ListApps } from '../src/application/oauth/clients.js';
 import { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../src/application/read-models.js';
 import { DeleteReply } from '../src/application/replies/delete-reply.js';
+import { ListReplies } from '../src/application/replies/list-replies.js';
 import { ReindexSearch } from '../src/application/search/reindex.js';
-import { IssueToken, ListTokens, PurgeTokens, RevokeAllTokens, RevokeToken } from '../src/application/tokens/access-tokens.js';
+import {
+  DescribeToken,
+  IssueToken,
+  ListTokens,
+  PurgeTokens,
+  RevokeAllTokens,
+  RevokeToken,
+} from '../src/application/tokens/access-tokens.js';
 import { DeleteTopic } from '../src/application/topics/delete-topic.js';
+import { ListTopics } from '../src/application/topics/list-topics.js';
 import { MoveNodeTopics } from '../src/application/topics/move-node-topics.js';
 import { MoveTopic } from '../src/application/topics/move-topic.js';
 import { TopicAction } from '../src/application/topics/topic-action.js';
@@ -28,6 +37,8 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     nodes: NodeReadModel,
     topics: TopicReadModel,
     replies: ReplyReadModel,
+    listTopics: ListTopics,
+    listReplies: ListReplies,
 
     createUser: CreateUser,
     changeRole: ChangeRole,
@@ -46,6 +57,7 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     createApp: CreateApp,
     listApps: ListApps,
     issueToken: IssueToken,
+    describeToken: DescribeToken,
     revokeToken: RevokeToken,
     listTokens: ListTokens,
     revokeAllTokens: RevokeAllTokens,

@@ -61,19 +61,68 @@ export function render(text: Printable, terminal: boolean): string {
   return typeof text === 'string' ? text : text(terminal);
 }
 
+/** No box and no rule between rows: columns two spaces apart (the rule under the header is drawn by `table`). */
+const COMPACT = {
+  chars: {
+    top: '',
+    'top-mid': '',
+    'top-left': '',
+    'top-right': '',
+    bottom: '',
+    'bottom-mid': '',
+    'bottom-left': '',
+    'bottom-right': '',
+    left: '',
+    'left-mid': '',
+    mid: '',
+    'mid-mid': '',
+    right: '',
+    'right-mid': '',
+    middle: '  ',
+  },
+  style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+};
+
 /**
- * A table: boxed on a terminal; in a pipe, one line per row with tab-separated cells and no header (as gh
- * prints them), so that `cut` and `awk` can take it apart. A cell's tabs and line breaks become spaces there.
+ * A table. On a terminal: the header, one rule under it, then one line per row (as kubectl and gh print them),
+ * columns aligned (East Asian characters count two), a cell cut to its column's `widths` entry with "…".
+ * In a pipe: one line per row with tab-separated cells, uncut, and no header (as gh prints them), so that `cut`
+ * and `awk` can take it apart. A cell's tabs and line breaks become spaces there.
  */
-export function table(head: string[], rows: (string | number | boolean | null)[][]): Printable {
+export function table(
+  head: string[],
+  rows: (string | number | boolean | null)[][],
+  widths: (number | undefined)[] = [],
+): Printable {
   const cells = rows.map((row) => row.map((cell) => (cell === null ? '' : String(cell))));
   return (terminal) => {
     if (!terminal) return cells.map((row) => row.map((cell) => cell.replace(/[\t\r\n]+/g, ' ')).join('\t')).join('\n');
-    const t = new Table({ head, style: { head: [], border: [] } });
-    t.push(...cells);
-    return t.toString();
+    const t = new Table({ head, ...COMPACT });
+    t.push(...cells.map((row) => row.map((cell, i) => (widths[i] === undefined ? cell : clip(cell, widths[i])))));
+    const [header, ...lines] = t.toString().split('\n');
+    const rule = (t.options.colWidths as number[]).map((width) => '─'.repeat(width)).join('  ');
+    return [header!, rule, ...lines].map((line) => line.trimEnd()).join('\n');
   };
 }
+
+/** Characters a terminal draws two columns wide (CJK, Hangul, full-width forms). */
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/;
+
+/** `text` on one line, at most `width` terminal columns, cut with "…" when longer. */
+export function clip(text: string, width: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  if (widthOf(line) <= width) return line;
+  let used = 0;
+  let cut = '';
+  for (const char of line) {
+    used += widthOf(char);
+    if (used > width - 1) break;
+    cut += char;
+  }
+  return `${cut.trimEnd()}…`;
+}
+
+const widthOf = (text: string) => [...text].reduce((sum, char) => sum + (WIDE.test(char) ? 2 : 1), 0);
 
 /**
  * Progress bars on stderr, one group per job (a multi-bar: each step has its line, none overwrites another),
@@ -125,4 +174,10 @@ export function terminalProgress(): Progress {
       process.removeListener('SIGINT', interrupted);
     },
   };
+}
+
+/** A moment as a table shows it, to the minute, in UTC: `2026-11-26 11:44`; blank for none. */
+export function when(moment: Date | string | null): string {
+  if (moment === null) return '';
+  return (typeof moment === 'string' ? moment : moment.toISOString()).slice(0, 16).replace('T', ' ');
 }

@@ -29,7 +29,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     .addHelpText(
       'after',
       '\nExamples:\n  $ forumctl users list\n  $ forumctl topics ban 42 --reason spam --yes\n  $ forumctl audit list --json\n\n' +
-        'Shell completion: source <(forumctl completion bash), or zsh',
+        'Shell completion, in the project folder: source <(npx forumctl completion bash), or zsh',
     )
     .showHelpAfterError()
     .configureOutput({ writeOut: (text) => runtime.io.out(text.trimEnd()), writeErr: (text) => runtime.io.err(text.trimEnd()) });

@@ -6,8 +6,10 @@ import type { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '.
 import type { CreateApp, ListApps } from '../src/application/oauth/clients.js';
 import type { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../src/application/read-models.js';
 import type { DeleteReply } from '../src/application/replies/delete-reply.js';
+import type { ListReplies } from '../src/application/replies/list-replies.js';
 import type { ReindexSearch } from '../src/application/search/reindex.js';
 import type {
+  DescribeToken,
   IssueToken,
   ListTokens,
   PurgeTokens,
@@ -15,6 +17,7 @@ import type {
   RevokeToken,
 } from '../src/application/tokens/access-tokens.js';
 import type { DeleteTopic } from '../src/application/topics/delete-topic.js';
+import type { ListTopics } from '../src/application/topics/list-topics.js';
 import type { MoveNodeTopics } from '../src/application/topics/move-node-topics.js';
 import type { MoveTopic } from '../src/application/topics/move-topic.js';
 import type { TopicAction } from '../src/application/topics/topic-action.js';
@@ -32,6 +35,8 @@ export interface CliUseCases {
   nodes: NodeReadModel;
   topics: TopicReadModel;
   replies: ReplyReadModel;
+  listTopics: ListTopics;
+  listReplies: ListReplies;
 
   createUser: CreateUser;
   changeRole: ChangeRole;
@@ -50,6 +55,7 @@ export interface CliUseCases {
   createApp: CreateApp;
   listApps: ListApps;
   issueToken: IssueToken;
+  describeToken: DescribeToken;
   revokeToken: RevokeToken;
   listTokens: ListTokens;
   revokeAllTokens: RevokeAllTokens;

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, REASON_FLAGS, REASON_HELP, reasonOf, requireAdministrator } from './shared.js';
+import { action, needing, REASON_FLAGS, REASON_HELP, reasonOf, requireAdministrator } from './shared.js';
 import type { ClientApp } from '../../src/application/oauth/clients.js';
 
 /** Repeated options accumulate: `--redirect-uri A --redirect-uri B`. */
@@ -39,10 +39,12 @@ export function appsCommand(runtime: CliRuntime): Command {
     )
     .action(
       action(runtime, async (context, name: string, options: { redirectUri: string[]; public?: boolean; reason?: string }) => {
-        const { app, clientSecret } = await context.session.useCases.createApp.execute(
-          context.actor,
-          { name, redirectUris: options.redirectUri, public: options.public ?? false },
-          reasonOf(options),
+        const { app, clientSecret } = await needing(context, 'registering OAuth apps is for administrators', () =>
+          context.session.useCases.createApp.execute(
+            context.actor,
+            { name, redirectUris: options.redirectUri, public: options.public ?? false },
+            reasonOf(options),
+          ),
         );
         const secretLine =
           clientSecret === null
@@ -63,7 +65,7 @@ export function appsCommand(runtime: CliRuntime): Command {
     .action(
       action(runtime, async (context) => {
         // Registered apps are administration, as creating them is (exit 3 for a member).
-        requireAdministrator(context);
+        requireAdministrator(context, 'listing OAuth apps');
         const list = await context.session.useCases.listApps.execute();
         return {
           json: { apps: list.map(appJson) },

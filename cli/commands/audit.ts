@@ -1,7 +1,9 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, noteMore } from './shared.js';
+import { action, needing, noteMore } from './shared.js';
+
+const NEEDS = 'reading the audit log is for administrators';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../src/domain/events.js';
 
 /** `[before, after]` pairs as one short line per field. */
@@ -42,11 +44,13 @@ export function auditCommand(runtime: CliRuntime): Command {
             target_type: options.targetType,
             target_id: options.targetId,
           };
-          const entries = await context.session.useCases.listAudit.execute(context.actor, {
-            ...filters,
-            offset: options.offset,
-            limit: options.limit,
-          });
+          const entries = await needing(context, NEEDS, () =>
+            context.session.useCases.listAudit.execute(context.actor, {
+              ...filters,
+              offset: options.offset,
+              limit: options.limit,
+            }),
+          );
           // A full page may leave older entries out: one more read tells, and stderr says so.
           const [offset, limit] = [Number(options.offset), Number(options.limit)];
           if (entries.length === limit) {

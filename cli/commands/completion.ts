@@ -22,28 +22,39 @@ function completions(program: Command): Map<string, string[]> {
 
 /**
  * A bash completion script generated from the command tree itself (as kubectl and gh generate theirs), so it
- * never falls behind the commands. zsh runs it through its bash compatibility layer.
+ * never falls behind the commands, and so it never runs forumctl: it completes however forumctl is started in a
+ * checkout, where it is not on the PATH: `npx forumctl …`, `./bin/forumctl.js …`, or `forumctl …` once installed.
+ * For `npx`, it completes only after `forumctl`, and leaves other `npx` commands to the shell's default (file
+ * names). zsh runs it through its bash compatibility layer.
  */
 function bashScript(program: Command): string {
   const entries = [...completions(program)].map(([path, words]) => `  ["${path}"]="${words.join(' ')}"`).join('\n');
-  return `# forumctl completion for bash: source <(forumctl completion bash)
+  return `# forumctl completion for bash: source <(npx forumctl completion bash)
 declare -gA _forumctl_words=(
 ${entries}
 )
 _forumctl_complete() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path=forumctl word
-  for word in "\${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+  local cur="\${COMP_WORDS[COMP_CWORD]}" path=forumctl word first=1
+  COMPREPLY=()
+  # \`npx forumctl …\`: forumctl's words start after its name; \`npx fo<TAB>\` offers the name.
+  if [[ \${COMP_WORDS[0]##*/} == npx ]]; then
+    if (( COMP_CWORD == 1 )); then COMPREPLY=($(compgen -W forumctl -- "$cur")); return 0; fi
+    [[ \${COMP_WORDS[1]} == forumctl ]] || return 0
+    first=2
+  fi
+  for word in "\${COMP_WORDS[@]:first:COMP_CWORD-first}"; do
     [[ $word == -* ]] && continue
     [[ -n "\${_forumctl_words["$path $word"]+set}" ]] && path="$path $word"
   done
   COMPREPLY=($(compgen -W "\${_forumctl_words["$path"]}" -- "$cur"))
 }
-complete -F _forumctl_complete forumctl
+complete -F _forumctl_complete forumctl forumctl.js
+complete -o default -F _forumctl_complete npx
 `;
 }
 
 function zshScript(program: Command): string {
-  return `# forumctl completion for zsh: source <(forumctl completion zsh)
+  return `# forumctl completion for zsh: source <(npx forumctl completion zsh)
 autoload -U +X bashcompinit && bashcompinit
 ${bashScript(program).split('\n').slice(1).join('\n')}`;
 }
@@ -54,9 +65,10 @@ export function completionCommand(runtime: CliRuntime, program: Command): Comman
     .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh']))
     .addHelpText(
       'after',
-      '\nExamples:\n  $ source <(forumctl completion bash)          # this shell\n' +
-        '  $ forumctl completion bash > ~/.local/share/bash-completion/completions/forumctl\n' +
-        "  $ echo 'source <(forumctl completion zsh)' >> ~/.zshrc",
+      '\nExamples:\n' +
+        '  $ source <(npx forumctl completion bash)      # this shell; then: npx forumctl us<TAB>\n' +
+        '  $ npx forumctl completion bash >> ~/.bashrc   # every bash to come\n' +
+        '  $ npx forumctl completion zsh >> ~/.zshrc     # every zsh to come',
     )
     .action((shell: string) => {
       if (shell !== 'bash' && shell !== 'zsh') throw new InvalidInput('shell', 'shell must be bash or zsh');

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime, CliUseCases } from '../runtime.js';
 import { action, confirmed, integerOption, requireAdministrator } from './shared.js';
-import { table } from '../output.js';
+import { table, when } from '../output.js';
 
 export function maintenanceCommand(runtime: CliRuntime): Command {
   const maintenance = new Command('maintenance')
@@ -19,7 +19,7 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-tokens --json')
     .action(
       action(runtime, async (context) => {
-        requireAdministrator(context);
+        requireAdministrator(context, 'maintenance');
         const purged = await context.session.useCases.purgeTokens.execute();
         return {
           json: { purged: purged.tokens, codes: purged.codes, sessions: purged.sessions },
@@ -35,7 +35,7 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance recount --json')
     .action(
       action(runtime, async (context, options: { batchSize: string }) => {
-        requireAdministrator(context);
+        requireAdministrator(context, 'maintenance');
         const batchSize = integerOption(options.batchSize, 'batch-size', 1)!;
         const progress = context.io.progress();
         const corrected = await context.session.useCases.recount
@@ -54,9 +54,10 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
 
   const purge = (log: string, useCase: (useCases: CliUseCases) => { execute(days: number): Promise<number> }) =>
     action(runtime, async (context, options: { olderThan: string }) => {
-      requireAdministrator(context);
+      requireAdministrator(context, 'maintenance');
       const days = integerOption(options.olderThan, 'older-than', 0)!;
-      await confirmed(context, `Delete every ${log} older than ${days} days?`);
+      const before = when(new Date(Date.now() - days * 86_400_000));
+      await confirmed(context, `Delete every ${log} older than ${days} days (from before ${before} UTC)?`);
       const purged = await useCase(context.session.useCases).execute(days);
       return { json: { purged }, text: `purged ${purged} ${log}(s)` };
     });

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, idArgument, integerOption, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import { action, idArgument, integerOption, needing, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 
 export function nodesCommand(runtime: CliRuntime): Command {
   const nodes = new Command('nodes')
@@ -33,7 +33,9 @@ export function nodesCommand(runtime: CliRuntime): Command {
             hidden: options.hidden ?? false,
             sectionId: options.section === undefined ? null : idArgument(options.section, 'section'),
           };
-          const id = await useCases.createNode.execute(context.actor, input, reasonOf(options));
+          const id = await needing(context, 'creating nodes is for administrators', () =>
+            useCases.createNode.execute(context.actor, input, reasonOf(options)),
+          );
           const node = (await useCases.nodes.get(id))!;
           return { json: context.session.wire.node(node), text: `created node ${node.name} (id ${node.id})` };
         },
@@ -79,7 +81,9 @@ export function nodesCommand(runtime: CliRuntime): Command {
       .action(
         action(runtime, async (context, id: string, options: { reason?: string }) => {
           const nodeId = idArgument(id, 'id');
-          await context.session.useCases.setNodeHidden.execute(context.actor, nodeId, hidden, reasonOf(options));
+          await needing(context, 'hiding and showing nodes is for administrators', () =>
+            context.session.useCases.setNodeHidden.execute(context.actor, nodeId, hidden, reasonOf(options)),
+          );
           const node = (await context.session.useCases.nodes.get(nodeId))!;
           return {
             json: { ...context.session.wire.node(node), hidden: node.hidden },
@@ -99,7 +103,9 @@ export function nodesCommand(runtime: CliRuntime): Command {
         const nodeId = idArgument(nodeArg, 'node-id');
         const sectionId = sectionArg === 'none' ? null : idArgument(sectionArg, 'section-id');
         const { useCases, wire } = context.session;
-        const changed = await useCases.setNodeSection.execute(context.actor, nodeId, sectionId, reasonOf(options));
+        const changed = await needing(context, 'placing nodes in sections is for administrators', () =>
+          useCases.setNodeSection.execute(context.actor, nodeId, sectionId, reasonOf(options)),
+        );
         const node = (await useCases.nodes.get(nodeId))!;
         const where = node.section ? `section ${node.section.name} (id ${node.section.id})` : 'no section';
         return {

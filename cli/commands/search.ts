@@ -20,7 +20,7 @@ export function searchCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl search reindex --json')
     .action(
       action(runtime, async (context, options: { batchSize: string }) => {
-        requireAdministrator(context);
+        requireAdministrator(context, 'rebuilding the search index');
         const batchSize = integerOption(options.batchSize, 'batch-size', 1, 100_000)!;
         const progress = context.io.progress();
         const bars = new Map<string, ProgressBar>();

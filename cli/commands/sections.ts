@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, integerOption, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import { action, integerOption, needing, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
 
 /** Sections: the headings nodes are grouped under (contract §16a). */
 export function sectionsCommand(runtime: CliRuntime): Command {
@@ -18,7 +18,9 @@ export function sectionsCommand(runtime: CliRuntime): Command {
     .action(
       action(runtime, async (context, name: string, options: { sort: string; reason?: string }) => {
         const input = { name, sort: integerOption(options.sort, 'sort') };
-        const id = await context.session.useCases.createSection.execute(context.actor, input, reasonOf(options));
+        const id = await needing(context, 'creating sections is for administrators', () =>
+          context.session.useCases.createSection.execute(context.actor, input, reasonOf(options)),
+        );
         const section = (await context.session.useCases.nodes.sections()).find((item) => item.id === id)!;
         return {
           json: { id: section.id, name: section.name, sort: section.sort, nodes_count: section.nodesCount },

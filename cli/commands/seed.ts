@@ -17,7 +17,7 @@ export function seedCommand(runtime: CliRuntime): Command {
 
   seed.action(
     action(runtime, async (context, options: Record<(typeof COUNTS)[number], string> & { password: string }) => {
-      requireAdministrator(context);
+      requireAdministrator(context, 'seeding the database');
       const plan = Object.fromEntries(COUNTS.map((name) => [name, integerOption(options[name], name)])) as unknown as SeedPlan;
       const adding = COUNTS.map((name) => `${plan[name].toLocaleString('en')} ${name}`).join(', ');
       await confirmed(context, `Add ${adding} to this database (in one transaction, with counters and the search index)?`);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { NotFound } from '../../src/domain/shared/errors.js';
+import { Forbidden, NotFound } from '../../src/domain/shared/errors.js';
 import { Id, read, readReason, wholeNumber } from '../../src/application/inputs.js';
 import { requireAdmin, SYSTEM_LOGIN, type ActingUser } from '../../src/application/actor.js';
 import type { ActionContext, CliRuntime, CliSession, GlobalOptions } from '../runtime.js';
@@ -31,8 +31,32 @@ export function action<A extends unknown[]>(
  * `--as` a member may do there what the member may over HTTP, which is nothing (exit 3). Without `--as`, the
  * system moderator is an administrator.
  */
-export function requireAdministrator(context: ActionContext): ActingUser {
+export function requireAdministrator(context: ActionContext, what: string): ActingUser {
+  if (context.actor.role !== 'admin') throw denied(context, `${what} is for administrators`);
   return requireAdmin(context.actor);
+}
+
+const ROLE_NAMES = { admin: 'an administrator', member: 'a member', blocked: 'blocked' } as const;
+
+/**
+ * A refusal that says which permission was missing and what the actor is: `Access denied: banning topics is for
+ * administrators; bob is a member` (exit 3, as every refusal).
+ */
+export function denied(context: ActionContext, needs: string): Forbidden {
+  return new Forbidden(`Access denied: ${needs}; ${context.actor.login} is ${ROLE_NAMES[context.actor.role]}`);
+}
+
+/**
+ * Runs a use case whose refusal the command can name: the use case decides (the one policy), and a refusal
+ * says what was needed instead of a bare `Access denied`.
+ */
+export async function needing<T>(context: ActionContext, needs: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof Forbidden) throw denied(context, needs);
+    throw error;
+  }
 }
 
 /** An administrator, or the user themself (`--as alice` about alice). */

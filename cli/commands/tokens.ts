@@ -1,8 +1,18 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
-import { action, confirmed, isSelfOrAdministrator, positiveSeconds, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
-import { table } from '../output.js';
-import { Forbidden, NotFound } from '../../src/domain/shared/errors.js';
+import {
+  action,
+  confirmed,
+  denied,
+  isSelfOrAdministrator,
+  needing,
+  positiveSeconds,
+  REASON_FLAGS,
+  REASON_HELP,
+  reasonOf,
+} from './shared.js';
+import { table, when } from '../output.js';
+import { NotFound } from '../../src/domain/shared/errors.js';
 
 export function tokensCommand(runtime: CliRuntime): Command {
   const tokens = new Command('tokens')
@@ -20,7 +30,8 @@ export function tokensCommand(runtime: CliRuntime): Command {
         const user = await useCases.users.byLogin(login);
         if (!user) throw new NotFound(`user ${login}`);
         // A member gets a token of their own (as the password grant gives them), never someone else's.
-        if (!isSelfOrAdministrator(context, user.id)) throw new Forbidden();
+        if (!isSelfOrAdministrator(context, user.id))
+          throw denied(context, `issuing a token for ${login} is for ${login} and administrators`);
         const issued = await useCases.issueToken.execute({
           userId: user.id,
           clientId: null,
@@ -40,7 +51,16 @@ export function tokensCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl tokens revoke "$TOKEN" --yes')
     .action(
       action(runtime, async (context, token: string, options: { reason?: string }) => {
-        await confirmed(context, 'Revoke this token?');
+        // Nothing live matches: said before anything is asked (exit 4).
+        const live = await context.session.useCases.describeToken.execute(token);
+        if (!live) {
+          throw new NotFound(
+            'no live token matched: give the token itself (not the id that tokens list shows); tokens revoke-all <login> ends every token of a user',
+          );
+        }
+        const expires = live.expiresAt ? `, expires ${when(live.expiresAt)}` : '';
+        const app = live.clientUid ? `app ${live.clientUid}` : 'issued by forumctl';
+        await confirmed(context, `Revoke ${live.login ?? 'a client'}'s ${live.kind} token (${app}${expires}) and its pair?`);
         const revoked = await context.session.useCases.revokeToken.execute(token, {
           actor: context.actor,
           reason: reasonOf(options),
@@ -61,7 +81,9 @@ export function tokensCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl tokens list alice')
     .action(
       action(runtime, async (context, login: string) => {
-        const live = await context.session.useCases.listTokens.execute(context.actor, login);
+        const live = await needing(context, "listing a user's tokens is for administrators", () =>
+          context.session.useCases.listTokens.execute(context.actor, login),
+        );
         const rows = live.map((token) => ({
           id: token.id,
           app: token.clientName,
@@ -99,8 +121,17 @@ export function tokensCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl tokens revoke-all alice --reason "account compromised" --yes')
     .action(
       action(runtime, async (context, login: string, options: { reason?: string }) => {
-        await confirmed(context, `Revoke every token of ${login} and end their sign-in sessions?`);
-        const ended = await context.session.useCases.revokeAllTokens.execute(context.actor, login, reasonOf(options));
+        const needs = "ending a user's sessions is for administrators";
+        // The user must exist and the actor may do it before anything is asked: the count of live tokens says both.
+        if (!(await context.session.useCases.users.byLogin(login))) throw new NotFound(`user ${login}`);
+        const live = await needing(context, needs, () => context.session.useCases.listTokens.execute(context.actor, login));
+        await confirmed(
+          context,
+          `Revoke ${live.length.toLocaleString('en')} live token(s) of ${login} and end their sign-in sessions?`,
+        );
+        const ended = await needing(context, needs, () =>
+          context.session.useCases.revokeAllTokens.execute(context.actor, login, reasonOf(options)),
+        );
         return {
           json: { ok: 1, revoked: ended.tokens, sessions: ended.sessions },
           text: `revoked ${ended.tokens} token(s) of ${login}; ended ${ended.sessions} sign-in session(s)`,

@@ -1,14 +1,16 @@
 import { Command } from 'commander';
-import { Forbidden, InvalidInput, NotFound } from '../../src/domain/shared/errors.js';
+import { InvalidInput, NotFound } from '../../src/domain/shared/errors.js';
 import { isRole, ROLES } from '../../src/domain/users/role.js';
 import type { UserDetailView } from '../../src/application/read-models.js';
 import type { ActionContext, CliIo, CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
 import {
   action,
+  denied,
   idArgument,
   integerOption,
   isSelfOrAdministrator,
+  needing,
   noteMore,
   REASON_FLAGS,
   REASON_HELP,
@@ -73,7 +75,7 @@ export function usersCommand(runtime: CliRuntime): Command {
         runtime,
         async (context, login: string, options: { email: string; password?: string; name?: string; admin?: boolean }) => {
           // Creating accounts for others (and administrators) is administration: an administrator's (exit 3 otherwise).
-          requireAdministrator(context);
+          requireAdministrator(context, 'creating users');
           const password = options.password ?? (await askPassword(context.io));
           if (password === '') throw new InvalidInput('password', 'password is missing: pass --password or pipe it on stdin');
           const { useCases } = context.session;
@@ -140,7 +142,9 @@ export function usersCommand(runtime: CliRuntime): Command {
     .action(
       action(runtime, async (context, login: string, role: string, options: { reason?: string }) => {
         if (!isRole(role)) throw new InvalidInput('role', `role must be one of ${ROLES.join(', ')}`);
-        await context.session.useCases.changeRole.execute(context.actor, login, role, reasonOf(options));
+        await needing(context, 'changing roles is for administrators', () =>
+          context.session.useCases.changeRole.execute(context.actor, login, role, reasonOf(options)),
+        );
         const user = await userByLogin(context, login);
         return { json: present(context, user), text: `${login} is now ${role}` };
       }),
@@ -158,7 +162,8 @@ export function usersCommand(runtime: CliRuntime): Command {
         action(runtime, async (context, login: string, nodeId: string) => {
           const user = await userByLogin(context, login);
           // Over HTTP a user changes only their own block list: so here, unless an administrator acts.
-          if (!isSelfOrAdministrator(context, user.id)) throw new Forbidden();
+          if (!isSelfOrAdministrator(context, user.id))
+            throw denied(context, `changing ${login}'s block list is for ${login} and administrators`);
           await context.session.useCases.blockNode.execute(user, idArgument(nodeId, 'node-id'), block);
           return {
             json: present(context, user),
@@ -179,7 +184,8 @@ export function usersCommand(runtime: CliRuntime): Command {
       .action(
         action(runtime, async (context, login: string, other: string) => {
           const user = await userByLogin(context, login);
-          if (!isSelfOrAdministrator(context, user.id)) throw new Forbidden();
+          if (!isSelfOrAdministrator(context, user.id))
+            throw denied(context, `changing ${login}'s block list is for ${login} and administrators`);
           await context.session.useCases.blockUser.execute(user, other, block);
           return { json: present(context, user), text: `${login} ${block ? 'blocks' : 'no longer blocks'} ${other}` };
         }),

@@ -1,7 +1,11 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, confirmed, idArgument, integerOption, noteMore } from './shared.js';
+import { action, confirmed, idArgument, integerOption, needing, noteMore } from './shared.js';
+import { NotFound } from '../../src/domain/shared/errors.js';
+
+/** What a member hears instead of a bare `Access denied`. */
+const NEEDS = 'managing webhooks is for administrators';
 import type { Webhook, WebhookDelivery } from '../../src/application/webhooks/webhooks.js';
 import { MAX_DELIVERIES_LISTED } from '../../src/application/webhooks/webhooks.js';
 import { WEBHOOK_EVENTS } from '../../src/domain/events.js';
@@ -54,11 +58,13 @@ export function webhooksCommand(runtime: CliRuntime): Command {
     )
     .action(
       action(runtime, async (context, url: string, options: { events: string; secret?: string }) => {
-        const { webhook, generatedSecret } = await context.session.useCases.webhooks.create(context.actor, {
-          url,
-          events: options.events.split(','),
-          ...(options.secret === undefined ? {} : { secret: options.secret }),
-        });
+        const { webhook, generatedSecret } = await needing(context, NEEDS, () =>
+          context.session.useCases.webhooks.create(context.actor, {
+            url,
+            events: options.events.split(','),
+            ...(options.secret === undefined ? {} : { secret: options.secret }),
+          }),
+        );
         const secretLine = generatedSecret === null ? '' : `\nsecret:  ${generatedSecret}\n(the secret is not shown again)`;
         return {
           json: { ...webhookJson(webhook), ...(generatedSecret === null ? {} : { secret: generatedSecret }) },
@@ -73,7 +79,7 @@ export function webhooksCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl webhooks list --json')
     .action(
       action(runtime, async (context) => {
-        const list = await context.session.useCases.webhooks.list(context.actor);
+        const list = await needing(context, NEEDS, () => context.session.useCases.webhooks.list(context.actor));
         return {
           json: { webhooks: list.map(webhookJson) },
           text: table(
@@ -91,8 +97,15 @@ export function webhooksCommand(runtime: CliRuntime): Command {
     .action(
       action(runtime, async (context, id: string) => {
         const webhookId = idArgument(id, 'id');
-        await confirmed(context, `Delete webhook ${webhookId} and its deliveries?`);
-        await context.session.useCases.webhooks.delete(context.actor, webhookId);
+        const webhook = (await needing(context, NEEDS, () => context.session.useCases.webhooks.list(context.actor))).find(
+          (each) => each.id === webhookId,
+        );
+        if (!webhook) throw new NotFound(`webhook ${webhookId}`);
+        await confirmed(
+          context,
+          `Delete webhook ${webhookId} (${webhook.url}, for ${webhook.events.join(', ')}) and its deliveries?`,
+        );
+        await needing(context, NEEDS, () => context.session.useCases.webhooks.delete(context.actor, webhookId));
         return { json: { id: webhookId, deleted: true }, text: `webhook ${webhookId} deleted` };
       }),
     );
@@ -107,7 +120,9 @@ export function webhooksCommand(runtime: CliRuntime): Command {
         const webhookId = idArgument(id, 'id');
         const limit = integerOption(options.limit, 'limit', 1, MAX_DELIVERIES_LISTED) ?? 20;
         // One more than asked tells whether older deliveries were left out (stderr says so).
-        const read = await context.session.useCases.webhooks.deliveries(context.actor, webhookId, limit + 1);
+        const read = await needing(context, NEEDS, () =>
+          context.session.useCases.webhooks.deliveries(context.actor, webhookId, limit + 1),
+        );
         const list = read.slice(0, limit);
         const more = limit < MAX_DELIVERIES_LISTED ? read.length > limit : list.length === limit;
         noteMore(
@@ -141,7 +156,7 @@ export function webhooksCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl webhooks redeliver 0b6f3c2e-5d1a-4a8e-9f1e-2c4d5e6f7a8b')
     .action(
       action(runtime, async (context, deliveryId: string) => {
-        await context.session.useCases.webhooks.redeliver(context.actor, deliveryId);
+        await needing(context, NEEDS, () => context.session.useCases.webhooks.redeliver(context.actor, deliveryId));
         return { json: { id: deliveryId, status: 'pending' }, text: `delivery ${deliveryId} queued again` };
       }),
     );

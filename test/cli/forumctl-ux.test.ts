@@ -101,10 +101,14 @@ describe('forumctl, to the conventions of gh and kubectl', () => {
   });
 
   describe('tables', () => {
-    it('are boxed on a terminal, and tab-separated rows without a header in a pipe', async () => {
+    it('are a header, a rule and one line per row on a terminal, and tab-separated rows without a header in a pipe', async () => {
       await makeUser('alice');
-      const boxed = await forumctl(['users', 'list']);
-      expect(boxed.stdout).to.contain('┌').and.contain('│ login');
+      const shown = await forumctl(['users', 'list']);
+      const lines = shown.stdout.split('\n');
+      expect(lines).to.have.length(4);
+      expect(lines[0]).to.match(/^id +login +name +email +role +topics$/);
+      expect(lines[1]).to.match(/^─+( +─+){5}$/);
+      expect(lines[3]).to.match(/^\d+ +alice /);
       const piped = await forumctl(['users', 'list'], { stdoutTerminal: false });
       const rows = piped.stdout.split('\n').map((line) => line.split('\t'));
       expect(rows.map((row) => row[1])).to.deep.equal(['system', 'alice']);

@@ -211,7 +211,7 @@ describe('forumctl topics', () => {
     const id = await makeTopic(alice, await makeNode('General'));
     const declined = await forumctl(['topics', 'delete', String(id)], { terminal: true, answer: false });
     expect(declined.code).to.equal(1);
-    expect(declined.stderr).to.include(`Delete topic ${id}?`);
+    expect(declined.stderr).to.include(`Delete topic ${id} "A topic" by alice (node General), with its 0 replies?`);
     await api().get(`/api/v3/topics/${id}`).expect(200);
     const yes = await forumctl(['topics', 'delete', String(id), '--yes'], { terminal: true, answer: false });
     expect(yes.code).to.equal(0);
