@@ -28,6 +28,7 @@ const PAGE = `<!DOCTYPE html>
     <title>forum API reference</title>
     <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
     <link rel="stylesheet" href="/docs/assets/index.css">
+    <link rel="icon" href="data:,">
     <style>
       .forum-heading { background: #1f2933; color: #f5f7fa; font-family: sans-serif; padding: 14px 0; }
       .forum-heading > div { max-width: 1460px; margin: 0 auto; padding: 0 20px; display: flex; gap: 24px; align-items: baseline; }
