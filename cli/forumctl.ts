@@ -4,7 +4,7 @@ import { read } from 'read';
 import { loadConfig } from '../src/config.js';
 import { buildContainer } from '../src/container.js';
 import { openDatabase, type Database } from '../src/adapters/persistence/database.js';
-import { migrate, migrationStatus } from '../src/adapters/persistence/orm.js';
+import { migrate, migrationStatus, rollback, rollbackPlan } from '../src/adapters/persistence/orm.js';
 import { Wire } from '../src/adapters/presentation/wire.js';
 import { runForumctl } from './program.js';
 import { type CliRuntime, type CliSession, CliUseCases } from './runtime.js';
@@ -18,13 +18,14 @@ async function main(argv: string[]): Promise<void> {
   let session: CliSession | null = null;
 
   const runtime: CliRuntime = {
-    async connect() {
+    async connect(options = {}) {
       if (session) return session;
       database = await openDatabase(config, { poolMax: 4 });
       const db = database;
       // Commands other than `db` need the schema: bring it up to date, as the server does at start. What this
-      // applies, `db migrate` reports as its own.
-      const applied = await migrate(db.orm);
+      // applies, `db migrate` reports as its own. The `db` commands leave it as it is (`db status` shows what is
+      // pending, `db rollback` undoes).
+      const applied = options.migrate === false ? [] : await migrate(db.orm);
       const container = buildContainer(db, config);
       container.load(forumctlModule);
       session = {
@@ -34,6 +35,8 @@ async function main(argv: string[]): Promise<void> {
         migrations: {
           up: async () => [...applied.splice(0), ...(await migrate(db.orm))],
           status: () => migrationStatus(db.orm),
+          rollbackPlan: (to) => rollbackPlan(db.orm, to),
+          down: (names) => rollback(db.orm, names),
         },
       };
       return session;

@@ -81,6 +81,10 @@ export interface CliSession {
   migrations: {
     up(): Promise<string[]>;
     status(): Promise<{ executed: string[]; pending: string[] }>;
+    /** What `down` would undo back to `to` (included; default: the last applied), newest first; null: `to` is not applied. */
+    rollbackPlan(to?: string): Promise<{ name: string; reversible: boolean }[] | null>;
+    /** Undoes a plan, all or nothing; refuses (nothing undone) when one of them cannot be undone. */
+    down(names: string[]): Promise<string[]>;
   };
 }
 
@@ -112,7 +116,8 @@ export interface ProgressBar {
 }
 
 export interface CliRuntime {
-  connect(): Promise<CliSession>;
+  /** Opens the session; unless `migrate` is false (the `db` commands), applies pending migrations first. */
+  connect(options?: { migrate?: boolean }): Promise<CliSession>;
   io: CliIo;
 }
 

@@ -41,6 +41,9 @@ describe('GET /docs in a browser', function () {
     const documented = Object.values(document.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
     expect(operations, 'operations shown').to.equal(documented);
     expect(await page.locator('.info .title').innerText()).to.include('forum API');
+    expect(await page.locator('h1').first().innerText()).to.equal('forum API reference');
+    expect(await page.locator('.topbar').count(), 'Swagger’s top bar').to.equal(0);
+    expect(await page.locator('body').innerText()).not.to.match(/contract\s*§/i);
 
     await mkdir('test-output', { recursive: true });
     await page.screenshot({ path: 'test-output/docs.png' });

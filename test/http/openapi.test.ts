@@ -125,8 +125,11 @@ describe('GET /docs and GET /', () => {
       .get('/docs')
       .expect(200)
       .expect('Content-Type', /text\/html/);
-    const sources = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
-    expect(sources.length).to.be.greaterThan(3);
+    // What the page loads (scripts, stylesheets), not where its links lead.
+    const sources = [...res.text.matchAll(/<(?:script|link)[^>]* (?:src|href)="([^"]+)"/g)]
+      .map((match) => match[1]!)
+      .filter((source) => !source.startsWith('data:'));
+    expect(sources.length).to.be.greaterThan(2);
     for (const source of sources) {
       expect(source.startsWith('/docs/'), source).to.equal(true);
       const file = await api().get(source).expect(200);
@@ -136,5 +139,21 @@ describe('GET /docs and GET /', () => {
     const initializer = await api().get('/docs/initializer.js').expect(200);
     expect(initializer.text).to.include("url: '/api/v3/openapi.json'").and.include('validatorUrl: null');
     await api().get('/docs/assets/../../package.json').expect(404);
+  });
+
+  it('is the forum’s page: its own title and heading, no Swagger top bar', async () => {
+    const res = await api().get('/docs').expect(200);
+    expect(res.text).to.include('<title>forum API reference</title>').and.include('<h1>forum API reference</h1>');
+    expect(res.text).not.to.include('standalone-preset');
+    expect(res.text, 'no inline script (the CSP allows none)').not.to.match(/<script(?![^>]* src=)[^>]*>/);
+    expect(res.headers['content-security-policy']).to.include("script-src 'self'").and.not.include("script-src 'self' 'unsafe");
+    const initializer = await api().get('/docs/initializer.js').expect(200);
+    expect(initializer.text).to.include("layout: 'BaseLayout'").and.not.include('Standalone');
+    await api().get('/docs/assets/swagger-ui-standalone-preset.js').expect(404);
+  });
+
+  it('never sends its reader to our contract: no description cites "contract §"', async () => {
+    const res = await api().get('/api/v3/openapi.json').expect(200);
+    expect(JSON.stringify(res.body)).not.to.match(/contract\s*§/i);
   });
 });

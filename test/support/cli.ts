@@ -1,6 +1,6 @@
 import { runForumctl } from '../../cli/program.js';
 import { type CliRuntime, CliUseCases } from '../../cli/runtime.js';
-import { migrate, migrationStatus } from '../../src/adapters/persistence/orm.js';
+import { migrate, migrationStatus, rollback, rollbackPlan } from '../../src/adapters/persistence/orm.js';
 import { testEnv } from './env.js';
 
 export interface CliResult {
@@ -35,7 +35,12 @@ export async function forumctl(
       useCases: env.container.get<CliUseCases>(CliUseCases),
       wire: env.wire,
       scope: env.scope,
-      migrations: { up: () => migrate(env.orm), status: () => migrationStatus(env.orm) },
+      migrations: {
+        up: () => migrate(env.orm),
+        status: () => migrationStatus(env.orm),
+        rollbackPlan: (to) => rollbackPlan(env.orm, to),
+        down: (names) => rollback(env.orm, names),
+      },
     }),
     io: {
       out: (text) => out.push(text),

@@ -207,3 +207,53 @@ export async function migrationStatus(orm: MikroORM): Promise<MigrationStatus> {
   const [executed, pending] = await Promise.all([migrator.getExecutedMigrations(), migrator.getPendingMigrations()]);
   return { executed: executed.map((m) => m.name), pending: pending.map((m) => m.name) };
 }
+
+/** A migration `rollback` would undo, and whether it can: one without a `down()` of its own cannot. */
+export interface RollbackStep {
+  name: string;
+  reversible: boolean;
+}
+
+/**
+ * What undoing the schema back to `to` takes (that migration included), newest first; without `to`, the last
+ * migration applied. Nothing applied: nothing to undo. `to` not applied: null.
+ */
+export async function rollbackPlan(orm: MikroORM, to?: string): Promise<RollbackStep[] | null> {
+  const executed = (await orm.getMigrator().getExecutedMigrations()).map((m) => m.name).reverse();
+  const count = to === undefined ? Math.min(1, executed.length) : executed.indexOf(to) + 1;
+  if (count === 0 && to !== undefined) return null;
+  return executed.slice(0, count).map((name) => ({ name, reversible: reversible(name) }));
+}
+
+/** A migration that does not override `down()` inherits MikroORM's, which throws: it cannot be undone. */
+function reversible(name: string): boolean {
+  const listed = MIGRATIONS.find((migration) => migration.name === name);
+  return listed !== undefined && Object.prototype.hasOwnProperty.call(listed.class.prototype, 'down');
+}
+
+/**
+ * Runs the `down()` of `names` (a plan from `rollbackPlan`, newest first) in one transaction, under the
+ * migrations' advisory lock. Refuses when the plan no longer matches what is applied (another process migrated
+ * meanwhile) or names a migration that cannot be undone: then nothing is undone.
+ */
+export async function rollback(orm: MikroORM, names: string[]): Promise<string[]> {
+  if (!names.length) return [];
+  const clientUrl = orm.config.get('clientUrl') as string;
+  const lock = new pg.Client({ connectionString: clientUrl, application_name: 'forum migrations' });
+  await lock.connect();
+  const migrations = await createOrm(clientUrl, { poolMax: 1 });
+  try {
+    await lock.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
+    const plan = await rollbackPlan(migrations, names.at(-1));
+    if (!plan || plan.map((step) => step.name).join() !== names.join()) {
+      throw new Error('the applied migrations changed meanwhile (another process migrated): nothing was undone; look again');
+    }
+    const fixed = plan.filter((step) => !step.reversible).map((step) => step.name);
+    if (fixed.length) throw new Error(`${fixed.join(', ')} cannot be undone (no down migration): nothing was undone`);
+    const undone = await migrations.getMigrator().down({ migrations: names });
+    return undone.map((migration) => migration.name);
+  } finally {
+    await migrations.close(true);
+    await lock.end();
+  }
+}

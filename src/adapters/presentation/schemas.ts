@@ -85,7 +85,7 @@ export const TopicSchema = z
 
 export const TopicDetailSchema = TopicSchema.extend({
   body: z.string().meta({ description: 'the Markdown as submitted' }),
-  body_html: z.string().meta({ description: 'the Markdown rendered and sanitized (contract §5)' }),
+  body_html: z.string().meta({ description: 'the Markdown rendered to HTML and sanitized' }),
 }).meta({ id: 'TopicDetail', description: 'A topic with its body' });
 
 export const TopicMetaSchema = z
@@ -164,7 +164,7 @@ export const NotificationSchema = z
     z.strictObject({ ...notification, type: z.literal('Topic'), topic: TopicSchema.optional() }),
     z.strictObject({ ...notification, type: z.literal('Follow') }),
   ])
-  .meta({ id: 'Notification', description: 'A notification of the caller (contract §5)' });
+  .meta({ id: 'Notification', description: 'A notification of the caller' });
 
 /** Contract §11: a match, its topic (and its reply), and an excerpt with only <mark> tags in it. */
 export const SearchResultSchema = z
@@ -176,7 +176,7 @@ export const SearchResultSchema = z
       description: 'An excerpt around the match as plain text (&, < and > escaped) with the matches in <mark> tags',
     }),
   })
-  .meta({ id: 'SearchResult', description: 'A search result (contract §11)' });
+  .meta({ id: 'SearchResult', description: 'A search result: the topic, the reply for a reply, and an excerpt' });
 
 /** Contract §14: one moderation or administration act. */
 export const AuditEntrySchema = z
@@ -192,7 +192,7 @@ export const AuditEntrySchema = z
     reason: z.string().nullable().meta({ example: 'spam' }),
     created_at: timestamp,
   })
-  .meta({ id: 'AuditEntry', description: 'A moderation or administration act (contract §14)' });
+  .meta({ id: 'AuditEntry', description: 'A moderation or administration act: who, what, on what, the changes and why' });
 
 export const OkSchema = z.strictObject({ ok: z.literal(1) }).meta({ id: 'Ok', description: 'The acknowledgement' });
 

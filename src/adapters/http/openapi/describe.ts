@@ -217,7 +217,10 @@ export class ApiDescription {
         description:
           'A discussion-forum back end, wire-compatible with the Ruby China ("homeland") API v3. Every path under ' +
           '/api/v3 also answers with a `.json` suffix. Parameters come from the query string, a form body or a ' +
-          'JSON body, merged (the body wins). Every success is 200; errors are `{"error","message"}` (contract §2).',
+          'JSON body, merged (the body wins). Every success is 200. Every error is a JSON object with `error`, a stable ' +
+          'name (`ParameterInvalid`, `RecordInvalid`, `Unauthorized`, `AccessDenied`, `ResourceNotFound`, ' +
+          '`TooManyRequests`, `ServiceUnavailable`, …: each operation lists its own), and, where there is one, ' +
+          '`message`, for people.',
       },
       servers: [{ url: info.publicUrl }],
       tags: TAGS,

@@ -25,7 +25,7 @@ export function adminRoutes(app: AdminRouteUseCases, wire: Wire, docs: ApiDescri
       path: '/admin/audit',
       summary: 'The moderation audit log',
       description:
-        'Contract §14: every moderation and administration act, whether through the API or forumctl, newest ' +
+        'Every moderation and administration act, whether through the API or forumctl, newest ' +
         'first, with who did it, what it changed (`[before, after]` per field) and why. Administrators only. ' +
         '`actor` is a login; every filter is optional and they combine.',
       tag: 'Admin',

@@ -5,46 +5,64 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { ApiDescription } from '../openapi/describe.js';
 
-/** Swagger UI's files, from the swagger-ui-dist package (never a CDN: the page works offline). */
+/**
+ * Swagger UI's files, from the swagger-ui-dist package (never a CDN: the page works offline). Not its standalone
+ * preset (Swagger's own top bar, with a box to load any other document) nor its favicons (Swagger's logo).
+ */
 const SWAGGER_UI = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'index.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-  'favicon-16x16.png': 'image/png',
 };
 
-/** The page: Swagger UI on the document, with nothing but this service's own files (and so a strict CSP). */
+/**
+ * The page: the forum's own heading over Swagger UI's rendering of the document, with nothing but this service's
+ * own files (and so a strict CSP: scripts only from here, none inline).
+ */
 const PAGE = `<!DOCTYPE html>
 <html lang="en">
   <head>
     <meta charset="UTF-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>forum API</title>
+    <title>forum API reference</title>
     <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
     <link rel="stylesheet" href="/docs/assets/index.css">
-    <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png" sizes="32x32">
+    <link rel="icon" href="data:,">
+    <style>
+      .forum-heading { background: #1f2933; color: #f5f7fa; font-family: sans-serif; padding: 14px 0; }
+      .forum-heading > div { max-width: 1460px; margin: 0 auto; padding: 0 20px; display: flex; gap: 24px; align-items: baseline; }
+      .forum-heading h1 { font-size: 20px; margin: 0; font-weight: 600; }
+      .forum-heading a { color: #9fb3c8; font-size: 14px; }
+    </style>
   </head>
   <body>
+    <header class="forum-heading">
+      <div>
+        <h1>forum API reference</h1>
+        <a href="/api/v3/openapi.json">OpenAPI document (JSON)</a>
+        <a href="/">service index</a>
+      </div>
+    </header>
     <div id="swagger-ui"></div>
     <script src="/docs/assets/swagger-ui-bundle.js"></script>
-    <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
     <script src="/docs/initializer.js"></script>
   </body>
 </html>
 `;
 
-/** No validator badge (it would call validator.swagger.io): nothing leaves for another host. */
+/**
+ * Swagger UI's base layout: the document alone, without the standalone preset's top bar. No validator badge (it
+ * would call validator.swagger.io): nothing leaves for another host.
+ */
 const INITIALIZER = `window.onload = function () {
   window.ui = SwaggerUIBundle({
     url: '/api/v3/openapi.json',
     dom_id: '#swagger-ui',
     deepLinking: true,
     validatorUrl: null,
-    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-    layout: 'StandaloneLayout',
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
   });
 };
 `;

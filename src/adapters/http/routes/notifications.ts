@@ -60,7 +60,7 @@ export function notificationRoutes(
       path: '/notifications/stream',
       summary: 'Stream the caller’s notifications live (Server-Sent Events)',
       description:
-        'Contract §12: `event: notification` (id = the notification id, data = the Notification) for each new one, ' +
+        'Events: `event: notification` (id = the notification id, data = the Notification) for each new one, ' +
         '`event: unread_count` on connect and whenever the count changes, a comment line at least every 25 s. ' +
         'A reconnecting client (`Last-Event-ID`) first receives what it missed. Works whichever process the write happened in.',
       tag: 'Notifications',
@@ -89,7 +89,9 @@ export function notificationRoutes(
       method: 'get',
       path: '/notifications',
       summary: 'List the caller’s notifications',
-      description: 'Newest first, with the related records embedded by type (contract §5).',
+      description:
+        'Newest first, with the related records embedded by type: `reply` and `topic` (TopicReply), ' +
+        '`mention_type` and `mention` (Mention), `topic` and `node` (NodeChanged), `topic` (Topic), nothing (Follow).',
       tag: 'Notifications',
       access: 'user',
       query: PageParams,

@@ -25,7 +25,7 @@ export function searchRoutes(app: SearchRouteUseCases, wire: Wire, docs: ApiDesc
       path: '/search',
       summary: 'Search topics and replies',
       description:
-        'Contract §11. Every word of `q` must match (Chinese, Japanese and Korean text is cut into words; Latin ' +
+        'Every word of `q` must match (Chinese, Japanese and Korean text is cut into words; Latin ' +
         'words match by stem: `databases` finds `database`). Best first: topics whose title matches, then the ' +
         'other matches, newest first within each. Deleted content and content of hidden nodes is never found; ' +
         'with a token, neither is content of the caller’s blocked nodes and users.',

@@ -25,7 +25,14 @@ const ListQuery = documented(ListTopicsParams, {
 
 const topicBody = {
   title: { example: 'How do I paginate topics?' },
-  body: { description: 'Markdown (raw HTML on the allow-list of contract §5 is kept)', example: 'Is there an `offset`?' },
+  body: {
+    description:
+      'Markdown. Raw HTML in it is kept when on the allow-list, dropped otherwise (its text stays): p br img h1–h6 ' +
+      'blockquote pre code b i del strong em table thead tbody tr td th strike u a ul ol li span hr; class, id, lang ' +
+      'and title on any of them, href, rel, target and data-floor on links, src, alt, width and height on images; ' +
+      'only http, https, mailto or relative URLs',
+    example: 'Is there an `offset`?',
+  },
 };
 const TopicBody = documented(CreateTopicParams, topicBody);
 /** `reason` is read by the route (readReason), like every moderation endpoint's. */
