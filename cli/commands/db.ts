@@ -2,8 +2,7 @@ import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table, render } from '../output.js';
 import type { CliSession, GlobalOptions } from '../runtime.js';
-import { requireAdmin } from '../../src/application/actor.js';
-import { NotFound } from '../../src/domain/shared/errors.js';
+import { Forbidden, NotFound } from '../../src/domain/shared/errors.js';
 import { actingUser, confirmed } from './shared.js';
 
 /**
@@ -12,7 +11,10 @@ import { actingUser, confirmed } from './shared.js';
  */
 async function mayManageSchema(session: CliSession, login: string | undefined): Promise<void> {
   if (login === undefined) return;
-  requireAdmin(await session.scope(() => actingUser(session, login)));
+  const actor = await session.scope(() => actingUser(session, login));
+  if (actor.role !== 'admin') {
+    throw new Forbidden(`Access denied: managing the schema is for administrators; ${actor.login} is not one`);
+  }
 }
 
 export function dbCommand(runtime: CliRuntime): Command {
