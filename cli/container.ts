@@ -20,6 +20,14 @@ import { DeleteTopic } from '../src/application/topics/delete-topic.js';
 import { ListTopics } from '../src/application/topics/list-topics.js';
 import { MoveNodeTopics } from '../src/application/topics/move-node-topics.js';
 import { MoveTopic } from '../src/application/topics/move-topic.js';
+import {
+  ApproveAccount,
+  ListPendingAccounts,
+  MakeResetLink,
+  RejectAccount,
+  VerifyAccount,
+} from '../src/application/accounts/approval.js';
+import { CreateInvite, ListInvites, RevokeInvite } from '../src/application/accounts/invites.js';
 import { TopicAction } from '../src/application/topics/topic-action.js';
 import { CreateUser } from '../src/application/users/create-user.js';
 import { BlockNode, BlockUser, ChangeRole } from '../src/application/users/manage-users.js';
@@ -41,6 +49,14 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     listReplies: ListReplies,
 
     createUser: CreateUser,
+    listPendingAccounts: ListPendingAccounts,
+    approveAccount: ApproveAccount,
+    rejectAccount: RejectAccount,
+    verifyAccount: VerifyAccount,
+    makeResetLink: MakeResetLink,
+    createInvite: CreateInvite,
+    listInvites: ListInvites,
+    revokeInvite: RevokeInvite,
     changeRole: ChangeRole,
     blockNode: BlockNode,
     blockUser: BlockUser,

@@ -15,6 +15,7 @@ import { seedCommand } from './commands/seed.js';
 import { tokensCommand } from './commands/tokens.js';
 import { topicsCommand } from './commands/topics.js';
 import { usersCommand } from './commands/users.js';
+import { invitesCommand } from './commands/invites.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { auditCommand } from './commands/audit.js';
 
@@ -37,6 +38,7 @@ export function buildProgram(runtime: CliRuntime): Command {
   for (const command of [
     dbCommand,
     usersCommand,
+    invitesCommand,
     nodesCommand,
     sectionsCommand,
     topicsCommand,

@@ -20,6 +20,14 @@ import type { DeleteTopic } from '../src/application/topics/delete-topic.js';
 import type { ListTopics } from '../src/application/topics/list-topics.js';
 import type { MoveNodeTopics } from '../src/application/topics/move-node-topics.js';
 import type { MoveTopic } from '../src/application/topics/move-topic.js';
+import type {
+  ApproveAccount,
+  ListPendingAccounts,
+  MakeResetLink,
+  RejectAccount,
+  VerifyAccount,
+} from '../src/application/accounts/approval.js';
+import type { CreateInvite, ListInvites, RevokeInvite } from '../src/application/accounts/invites.js';
 import type { TopicAction } from '../src/application/topics/topic-action.js';
 import type { CreateUser } from '../src/application/users/create-user.js';
 import type { BlockNode, BlockUser, ChangeRole } from '../src/application/users/manage-users.js';
@@ -39,6 +47,14 @@ export interface CliUseCases {
   listReplies: ListReplies;
 
   createUser: CreateUser;
+  listPendingAccounts: ListPendingAccounts;
+  approveAccount: ApproveAccount;
+  rejectAccount: RejectAccount;
+  verifyAccount: VerifyAccount;
+  makeResetLink: MakeResetLink;
+  createInvite: CreateInvite;
+  listInvites: ListInvites;
+  revokeInvite: RevokeInvite;
   changeRole: ChangeRole;
   blockNode: BlockNode;
   blockUser: BlockUser;

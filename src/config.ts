@@ -1,5 +1,8 @@
 import path from 'node:path';
 
+export const REGISTRATIONS = ['open', 'approval', 'invite', 'closed'] as const;
+export type Registration = (typeof REGISTRATIONS)[number];
+
 /** Everything the environment configures, read and checked once. */
 export interface Config {
   port: number;
@@ -37,6 +40,8 @@ export interface Config {
    * `dataDir/secret_key`, made on first use (refused in production, where every host must share one).
    */
   secretKey: string | null;
+  /** Who may join (REGISTRATION, contract §16b): anyone, anyone an administrator approves, invitees, nobody. */
+  registration: Registration;
   /** Webhooks: deliver to loopback and private addresses too (off: SSRF), and how many tries run at once per process. */
   webhooks: { allowPrivate: boolean; concurrency: number };
 }
@@ -75,11 +80,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3_000, 100, 60_000),
     },
     secretKey: secretKey(env),
+    registration: registration(env.REGISTRATION),
     webhooks: {
       allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
       concurrency: integer(env, 'WEBHOOKS_CONCURRENCY', 4, 0, 100),
     },
   };
+}
+
+function registration(raw: string | undefined): Registration {
+  if (raw === undefined || raw === '') return 'open';
+  if ((REGISTRATIONS as readonly string[]).includes(raw)) return raw as Registration;
+  throw new Error(`REGISTRATION must be one of ${REGISTRATIONS.join(', ')}, got "${raw}"`);
 }
 
 function secretKey(env: NodeJS.ProcessEnv): string | null {

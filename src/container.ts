@@ -15,6 +15,7 @@ import { topicsModule } from './container/topics.js';
 import { repliesModule } from './container/replies.js';
 import { notificationsModule } from './container/notifications.js';
 import { usersModule } from './container/users.js';
+import { accountsModule } from './container/accounts.js';
 import { nodesModule } from './container/nodes.js';
 import { photosModule } from './container/photos.js';
 import { searchModule } from './container/search.js';
@@ -58,6 +59,7 @@ export function buildContainer(
     repliesModule,
     notificationsModule,
     usersModule,
+    accountsModule,
     nodesModule,
     photosModule,
     searchModule,

@@ -4,6 +4,7 @@ import { isRole, ROLES } from '../../src/domain/users/role.js';
 import type { UserDetailView } from '../../src/application/read-models.js';
 import type { ActionContext, CliIo, CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
+import { addAccountCommands } from './accounts.js';
 import {
   action,
   denied,
@@ -192,5 +193,6 @@ export function usersCommand(runtime: CliRuntime): Command {
       );
   }
 
+  addAccountCommands(users, runtime);
   return users;
 }

@@ -19,6 +19,7 @@ import { ReplyRouteUseCases } from '../adapters/http/routes/replies.js';
 import { SearchRouteUseCases } from '../adapters/http/routes/search.js';
 import { TopicRouteUseCases } from '../adapters/http/routes/topics.js';
 import { UserRouteUseCases } from '../adapters/http/routes/users.js';
+import { AccountRouteUseCases } from '../adapters/http/routes/accounts.js';
 import { SharedCounters, WindowLimiter } from '../adapters/http/window-limiter.js';
 import { SqlSharedCounters } from '../adapters/persistence/shared-counters.js';
 import type { Sql } from '../adapters/persistence/sql.js';
@@ -47,6 +48,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     notifications: NotificationRouteUseCases,
     nodes: NodeRouteUseCases,
     users: UserRouteUseCases,
+    accounts: AccountRouteUseCases,
     devices: DeviceRouteUseCases,
     photos: PhotoRouteUseCases,
     search: SearchRouteUseCases,

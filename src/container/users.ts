@@ -9,6 +9,7 @@ import { BlockNode, BlockUser, ChangeRole, FollowUser, ShowUser } from '../appli
 import { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../application/users/user-lists.js';
 import { NodeRepository } from '../domain/nodes/node-repository.js';
 import { UserRepository } from '../domain/users/user-repository.js';
+import { CommonPasswords } from '../domain/users/password.js';
 import { SqlDeviceRegistry } from '../adapters/persistence/repositories/devices.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { DeviceRouteUseCases } from '../adapters/http/routes/devices.js';
@@ -20,7 +21,7 @@ export const usersModule = new ContainerModule(({ bind }) => {
   provide(bind, DeviceRegistry, (sql: Sql) => new SqlDeviceRegistry(sql), [SqlRunner]);
 
   const useCase = useCaseBinder(bind);
-  useCase(CreateUser, [UserRepository, PasswordHasher, DomainEvents, UnitOfWork, Clock]);
+  useCase(CreateUser, [UserRepository, PasswordHasher, CommonPasswords, DomainEvents, UnitOfWork, Clock]);
   useCase(ShowUser, [UserReadModel]);
   useCase(FollowUser, [UserRepository, DomainEvents, UnitOfWork]);
   useCase(ListUserTopics, [UserReadModel, TopicReadModel]);

@@ -91,10 +91,16 @@ export const AUDIT_ACTIONS = [
   'section.create',
   'token.revoke',
   'app.create',
+  'user.approve',
+  'user.reject',
+  'user.verify',
+  'user.delete',
+  'invite.create',
+  'invite.revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['Topic', 'Reply', 'User', 'Node', 'Section', 'Token', 'App'] as const;
+export const AUDIT_TARGET_TYPES = ['Topic', 'Reply', 'User', 'Node', 'Section', 'Token', 'App', 'Invite'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** What an act changed, field by field: `[before, after]` (the shape of Rails' `changes`, as homeland keeps them). */

@@ -124,6 +124,18 @@ export function testEnv(): TestEnv {
   return current.env;
 }
 
+/**
+ * Another composition root and app on the test database, with some configuration changed (a registration mode):
+ * as a second server process with other settings would be.
+ */
+export function configuredWith(changes: Partial<Config>): { container: Container; app: Koa } {
+  if (!current) throw new Error('the test environment is not started (root hooks did not run)');
+  const container = buildContainer(current.persistence, { ...current.env.config, ...changes });
+  container.load(forumctlModule, testModule);
+  const app = createApp({ ...current.dependencies, useCases: container.get<HttpUseCases>(HttpUseCases) });
+  return { container, app };
+}
+
 /** What the test app was built from: to build another app on the same database, with something changed. */
 export function appDependencies(): HttpDependencies {
   if (!current) throw new Error('the test environment is not started (root hooks did not run)');
@@ -142,6 +154,8 @@ export async function startTestEnv(): Promise<void> {
     loginThrottle: { perAccount: 3, perAddress: 20, windowSeconds: 2 },
     // Test receivers listen on 127.0.0.1; webhook workers run only where a test starts one.
     webhooks: { allowPrivate: true, concurrency: 0 },
+    // Given, so that no test writes a key file into the working tree.
+    secretKey: 'a test secret key, 32 characters or more',
   };
   const persistence = await connect(database.url, { poolMax: 20 });
   const { orm } = persistence;

@@ -157,6 +157,10 @@ export class FakeUsers implements UserRepository {
     return { login: false, email: false };
   }
   async add(_user: User) {}
+  async reserveId() {
+    return 1;
+  }
+  async remove(_user: User) {}
   async blockNode() {}
   async unblockNode() {}
   async blockUser() {}

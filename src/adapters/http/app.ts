@@ -23,6 +23,7 @@ import { replyRoutes, type ReplyRouteUseCases } from './routes/replies.js';
 import { topicRoutes, type TopicRouteUseCases } from './routes/topics.js';
 import { nodeRoutes, type NodeRouteUseCases } from './routes/nodes.js';
 import { userRoutes, type UserRouteUseCases } from './routes/users.js';
+import { accountRoutes, type AccountRouteUseCases } from './routes/accounts.js';
 import { systemRoutes } from './routes/system.js';
 import { deviceRoutes, type DeviceRouteUseCases } from './routes/devices.js';
 import { photoRoutes, type PhotoRouteUseCases } from './routes/photos.js';
@@ -44,6 +45,7 @@ export interface HttpUseCases {
   notifications: NotificationRouteUseCases;
   nodes: NodeRouteUseCases;
   users: UserRouteUseCases;
+  accounts: AccountRouteUseCases;
   devices: DeviceRouteUseCases;
   photos: PhotoRouteUseCases;
   search: SearchRouteUseCases;
@@ -193,6 +195,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
     replyRoutes(useCases.replies, wire, docs, prefix),
     notificationRoutes(useCases.notifications, wire, docs, prefix, dependencies.notificationStreams),
     nodeRoutes(useCases.nodes, wire, docs, prefix),
+    accountRoutes(useCases.accounts, wire, docs, prefix),
     userRoutes(useCases.users, wire, docs, prefix),
     deviceRoutes(useCases.devices, docs, prefix),
     photoRoutes(useCases.photos, docs, prefix),

@@ -22,6 +22,8 @@ export const UserSchema = new EntitySchema<User>({
     email: { type: 'string' },
     passwordHash: { type: 'text', nullable: true },
     role: { type: 'string' },
+    state: { type: 'string' },
+    locale: { type: 'string' },
     createdAt: timestamp,
     updatedAt: timestamp,
   },

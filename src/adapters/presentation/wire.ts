@@ -55,6 +55,11 @@ export class Wire {
     this.publicUrl = publicUrl.replace(/\/+$/, '');
   }
 
+  /** An absolute URL of this service (`/account/sign-up?invite=…`), for links printed or mailed. */
+  url(pathAndQuery: string): string {
+    return `${this.publicUrl}${pathAndQuery}`;
+  }
+
   avatarUrl(login: string): string {
     return `${this.publicUrl}/avatars/${encodeURIComponent(login)}.svg`;
   }

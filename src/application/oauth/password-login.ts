@@ -3,6 +3,20 @@ import type { ActingUser } from '../actor.js';
 import type { PasswordHasher } from '../ports.js';
 import type { CredentialThrottle } from './credential-throttle.js';
 
+/**
+ * The right password for an account that may not sign in yet (contract §16b): its address is not confirmed, or it
+ * waits for an administrator. Said only to whoever knows the password.
+ */
+export class AccountNotActive extends Error {
+  constructor(readonly state: 'unverified' | 'pending') {
+    super(
+      state === 'unverified'
+        ? 'The e-mail address of this account is not confirmed yet: follow the link in the verification mail'
+        : 'This account is waiting for an administrator’s approval',
+    );
+  }
+}
+
 /** The resource owner password grant's check: login or e-mail (any case) and password, throttled. */
 export class PasswordLogin {
   /** Verified against when the user does not exist, so that the answer takes as long either way. */
@@ -29,6 +43,7 @@ export class PasswordLogin {
       return null;
     }
     await this.throttle.recordSuccess(credential, input.address);
+    if (user.state !== 'active') throw new AccountNotActive(user.state);
     return { id: user.id, login: user.login, role: user.role };
   }
 }

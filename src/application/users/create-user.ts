@@ -2,6 +2,7 @@ import { RuleViolated } from '../../domain/shared/errors.js';
 import type { DomainEvents } from '../events.js';
 import type { Role } from '../../domain/users/role.js';
 import { User } from '../../domain/users/user.js';
+import { type CommonPasswords, checkNewPassword } from '../../domain/users/password.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import type { Clock, PasswordHasher, UnitOfWork } from '../ports.js';
 
@@ -13,22 +14,23 @@ export interface CreateUserInput {
   role?: Role;
 }
 
-export const MIN_PASSWORD = 8;
-
-/** Registers a user (an operator's act through forumctl). Returns the new user's id. */
+/**
+ * Registers a user (an operator's act through forumctl): active at once, the operator vouching for the address.
+ * The password is held to the same rules as a sign-up's. Returns the new user's id.
+ */
 export class CreateUser {
   constructor(
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
+    private readonly common: CommonPasswords,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
   async execute(input: CreateUserInput): Promise<number> {
-    if (input.password.length < MIN_PASSWORD) {
-      throw new RuleViolated(`Validation failed: Password is too short (minimum is ${MIN_PASSWORD} characters)`);
-    }
+    const draft = User.register({ ...input, passwordHash: null, role: input.role ?? 'member' }, this.clock.now());
+    checkNewPassword(input.password, draft, this.common);
     const passwordHash = await this.hasher.hash(input.password);
     return this.uow.run(async () => {
       const user = User.register({ ...input, passwordHash, role: input.role ?? 'member' }, this.clock.now());

@@ -301,6 +301,7 @@ const TAGS = [
   { name: 'Replies', description: 'Replies to topics, and likes' },
   { name: 'Notifications', description: 'The caller’s notifications' },
   { name: 'Users', description: 'Profiles, lists, follows and blocks' },
+  { name: 'Accounts', description: 'Joining: sign-up, the verification mail, a forgotten password' },
   { name: 'Nodes', description: 'Nodes (categories of topics)' },
   { name: 'Search', description: 'Full-text search of topics and replies, Chinese and English alike' },
   { name: 'Uploads', description: 'Photos and push devices' },

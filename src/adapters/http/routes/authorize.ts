@@ -17,6 +17,7 @@ import {
   WEB_SESSION_SECONDS,
 } from '../../../application/oauth/web-sessions.js';
 import { TooManyRequests } from '../../../domain/shared/errors.js';
+import { AccountNotActive } from '../../../application/oauth/password-login.js';
 import type { Params } from '../params.js';
 import type { ApiDescription } from '../openapi/describe.js';
 import { STYLE_SOURCE, authorizationQuery, consentPage, errorPage, signInPage, signedOutPage } from '../views/authorize-pages.js';
@@ -259,6 +260,7 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: ApiDescriptio
         try {
           signedIn = login && password ? await app.signIn.execute({ username: login, password, address: ctx.ip }) : null;
         } catch (error) {
+          if (error instanceof AccountNotActive) return showSignIn(ctx, request, 200, { login, error: error.message });
           if (!(error instanceof TooManyRequests)) throw error;
           ctx.set('Retry-After', String(error.retryAfterSeconds));
           const error_ = `Too many failed attempts. Try again in ${error.retryAfterSeconds} seconds.`;

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import OAuth2Server, {
+  InvalidGrantError,
   InvalidScopeError,
   OAuthError,
   Request as OAuthRequest,
@@ -7,7 +8,7 @@ import OAuth2Server, {
 } from '@node-oauth/oauth2-server';
 import type { RedeemAuthorizationCode } from '../../../application/oauth/authorization.js';
 import type { AuthenticateClient } from '../../../application/oauth/clients.js';
-import type { PasswordLogin } from '../../../application/oauth/password-login.js';
+import { AccountNotActive, type PasswordLogin } from '../../../application/oauth/password-login.js';
 import type {
   DescribeToken,
   IssuedToken,
@@ -83,7 +84,12 @@ function oauthModel(app: OAuthRouteUseCases, address: string, params: Record<str
       return client ? { id: client.id, grants: client.public ? PUBLIC_GRANTS : CONFIDENTIAL_GRANTS } : false;
     },
     async getUser(username: string, password: string) {
-      return (await app.passwordLogin.execute({ username, password, address })) ?? false;
+      try {
+        return (await app.passwordLogin.execute({ username, password, address })) ?? false;
+      } catch (error) {
+        if (error instanceof AccountNotActive) throw new InvalidGrantError(error.message);
+        throw error;
+      }
     },
     /** Client credentials: a token with no user behind it. */
     async getUserFromClient() {

@@ -8,6 +8,7 @@ import type {
   UserView,
 } from '../../../application/read-models.js';
 import { couldBeLogin } from '../../../domain/users/user.js';
+import type { PendingAccount, PendingAccounts } from '../../../application/accounts/approval.js';
 import { type Timestamp, toDate } from '../timestamps.js';
 
 /** Users: profiles, relations between two users, follows, blocks, the most active. */
@@ -117,5 +118,24 @@ export class SqlUserReadModel implements UserReadModel {
        where b.user_id = $1 order by b.created_at, u.id limit $2 offset $3`,
       [userId, page.limit, page.offset],
     );
+  }
+}
+
+/** The approval queue: accounts whose address is confirmed and that wait for an administrator, oldest first. */
+export class SqlPendingAccounts implements PendingAccounts {
+  constructor(private readonly sql: Sql) {}
+
+  async list(offset: number, limit: number): Promise<PendingAccount[]> {
+    const rows = await this.sql.all<{ id: number; login: string; name: string | null; email: string; created_at: Timestamp }>(
+      `select id, login, name, email, created_at from users where state = 'pending' order by created_at, id offset $1 limit $2`,
+      [offset, limit],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      login: row.login,
+      name: row.name,
+      email: row.email,
+      createdAt: toDate(row.created_at),
+    }));
   }
 }

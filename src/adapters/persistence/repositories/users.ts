@@ -1,8 +1,8 @@
-import { raw } from '@mikro-orm/core';
+import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../sql.js';
 import { couldBeLogin, User } from '../../../domain/users/user.js';
-import type { UserRepository } from '../../../domain/users/user-repository.js';
+import { EmailTaken, LoginTaken, type UserRepository } from '../../../domain/users/user-repository.js';
 import { changed } from './changed.js';
 
 export class MikroOrmUserRepository implements UserRepository {
@@ -34,7 +34,25 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   async add(user: User): Promise<void> {
-    await this.em.persist(user).flush();
+    try {
+      await this.em.persist(user).flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) {
+        const constraint = (error as { constraint?: string }).constraint;
+        if (constraint === 'users_login_key') throw new LoginTaken();
+        if (constraint === 'users_email_key') throw new EmailTaken();
+      }
+      throw error;
+    }
+  }
+
+  async remove(user: User): Promise<void> {
+    await this.em.remove(user).flush();
+  }
+
+  async reserveId(): Promise<number> {
+    const rows = await this.sql.all<{ id: number }>("select nextval('users_id_seq')::int as id");
+    return rows[0]!.id;
   }
 
   async blockNode(userId: number, nodeId: number): Promise<void> {

@@ -1,0 +1,95 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { ForgotPasswordParams, type RequestPasswordReset } from '../../../application/accounts/password-reset.js';
+import { type SignUp, SignUpParams } from '../../../application/accounts/sign-up.js';
+import { type ResendVerification, ResendVerificationParams } from '../../../application/accounts/verification.js';
+import { localeOf } from '../locale.js';
+import type { ApiDescription } from '../openapi/describe.js';
+import { examples } from '../openapi/examples.js';
+import { OK, type Wire } from '../../presentation/wire.js';
+import { OkSchema, UserDetailSchema } from '../../presentation/schemas.js';
+
+/** What the account routes call. */
+export interface AccountRouteUseCases {
+  signUp: SignUp;
+  requestPasswordReset: RequestPasswordReset;
+  resendVerification: ResendVerification;
+}
+export const AccountRouteUseCases = Symbol.for('AccountRouteUseCases');
+
+const Ok = { schema: OkSchema, example: examples.ok, description: 'Done (whether or not there is such an account)' };
+
+/** Joining, for mobile clients (contract §16b); the mail links open the /account pages. */
+export function accountRoutes(app: AccountRouteUseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
+  const router = new Router();
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'post',
+      path: '/users',
+      summary: 'Sign up',
+      description:
+        'Makes an unverified account and mails a verification link (in the language of Accept-Language). An e-mail ' +
+        'address that is already registered gets the same answer, as fast, and its owner a mail saying someone ' +
+        'tried: the answer never tells whether an address is known. REGISTRATION=closed, or =invite without a ' +
+        'valid invite: 403.',
+      tag: 'Accounts',
+      access: 'public',
+      body: { schema: SignUpParams, media: ['json', 'form'] },
+      response: {
+        schema: z.strictObject({ user: UserDetailSchema, meta: z.strictObject({ state: z.literal('unverified') }) }),
+        example: { user: examples.userDetail, meta: { state: 'unverified' } },
+        description: 'The new account, waiting for its address to be confirmed',
+      },
+      errors: [400, 403, 429],
+    },
+    async (ctx) => {
+      const { user } = await app.signUp.execute(ctx.state.params, { address: ctx.ip, locale: localeOf(ctx) });
+      ctx.body = { user: wire.userDetail(user, { id: user.id, role: 'member' }), meta: { state: 'unverified' } };
+    },
+  );
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'post',
+      path: '/users/password/forgot',
+      summary: 'Mail a password reset link',
+      description: 'Always `{"ok":1}`, as fast whether or not the login or address is an account’s.',
+      tag: 'Accounts',
+      access: 'public',
+      body: { schema: ForgotPasswordParams, media: ['json', 'form'] },
+      response: Ok,
+      errors: [400, 429],
+    },
+    async (ctx) => {
+      await app.requestPasswordReset.execute(ctx.state.params, { address: ctx.ip });
+      ctx.body = OK;
+    },
+  );
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'post',
+      path: '/users/verification',
+      summary: 'Mail the verification link again',
+      description: 'Always `{"ok":1}`; a mail goes only to an unverified account, and not within a minute of the last one.',
+      tag: 'Accounts',
+      access: 'public',
+      body: { schema: ResendVerificationParams, media: ['json', 'form'] },
+      response: Ok,
+      errors: [400, 429],
+    },
+    async (ctx) => {
+      await app.resendVerification.execute(ctx.state.params, { address: ctx.ip });
+      ctx.body = OK;
+    },
+  );
+
+  return router;
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { RuleViolated } from '../../domain/shared/errors.js';
+import type { AccountState } from '../../domain/users/user.js';
+import type { UserRepository } from '../../domain/users/user-repository.js';
+import type { ActingUser } from '../actor.js';
+import type { DomainEvents } from '../events.js';
+import { Text, readAll } from '../inputs.js';
+import type { Clock, UnitOfWork } from '../ports.js';
+import type { AccountThrottle } from './account-throttle.js';
+import type { MailLinks } from './mail-links.js';
+
+/** Within this long of the last verification mail to an account, asking again sends nothing (contract §16b). */
+export const RESEND_AFTER_SECONDS = 60;
+
+/** What a link confirmed, for the page that follows. */
+export interface Confirmed {
+  user: ActingUser;
+  state: AccountState;
+  /** `email_change`: the address now in use. */
+  email: string | null;
+}
+
+/**
+ * A verification link followed and confirmed (POST; a GET only shows the button, contract §16b): the sign-up's
+ * address is confirmed (the account is active, or waits for approval), or a changed address takes effect (the
+ * previous one is told). Null when the token is unknown, used, expired or for something else.
+ */
+export class ConfirmAddress {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly links: MailLinks,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly approvalRequired: boolean,
+  ) {}
+
+  async execute(token: string): Promise<Confirmed | null> {
+    const now = this.clock.now();
+    return this.uow.run(async () => {
+      const row = await this.links.take(token, ['verify', 'email_change'], now);
+      if (!row) return null;
+      const user = await this.users.findById(row.userId);
+      if (!user) return null;
+      if (row.purpose === 'verify') {
+        user.confirmAddress(this.approvalRequired, now);
+      } else {
+        const previousEmail = user.email;
+        const taken = await this.users.isTaken(user.login, row.email!);
+        if (taken.email) throw new RuleViolated('Validation failed: Email has already been taken');
+        user.changeEmail(row.email!, now);
+        await this.events.record({ type: 'account.email_changed', userId: user.id, previousEmail });
+      }
+      return {
+        user: { id: user.id, login: user.login, role: user.role },
+        state: user.state,
+        email: row.purpose === 'email_change' ? user.email : null,
+      };
+    });
+  }
+}
+
+/** What a verification link is for, before anyone confirms it (the page shows whose address it confirms). */
+export class DescribeMailLink {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly links: MailLinks,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(token: string, purposes: readonly ('verify' | 'reset' | 'email_change')[]): Promise<{ login: string } | null> {
+    const row = await this.links.peek(token, purposes, this.clock.now());
+    const user = row ? await this.users.findById(row.userId) : null;
+    return user ? { login: user.login } : null;
+  }
+}
+
+export const ResendVerificationParams = z.object({
+  login: Text.meta({ description: 'the login or e-mail address of the account', example: 'alice' }),
+});
+
+/**
+ * Sends the verification mail again (contract §16b): always `{"ok":1}`; a mail only for an unverified account
+ * whose last one is older than a minute.
+ */
+export class ResendVerification {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly links: MailLinks,
+    private readonly throttle: AccountThrottle,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(raw: unknown, context: { address: string }): Promise<void> {
+    const { login } = readAll(ResendVerificationParams, raw);
+    await this.throttle.attempt('resend', context.address, login);
+    const now = this.clock.now();
+    await this.uow.run(async () => {
+      const user = login.length <= 320 ? await this.users.findByLoginOrEmail(login.trim()) : null;
+      if (!user || user.state !== 'unverified') return;
+      const last = await this.links.lastIssuedAt(user.id, 'verify');
+      if (last && now.getTime() - last.getTime() < RESEND_AFTER_SECONDS * 1000) return;
+      await this.links.send(user.id, 'verify', now);
+    });
+  }
+}

@@ -1,0 +1,100 @@
+import { ContainerModule, type ServiceIdentifier } from 'inversify';
+import { AccountThrottle } from '../application/accounts/account-throttle.js';
+import { AccountTokenStore } from '../application/accounts/account-tokens.js';
+import {
+  ApproveAccount,
+  ListPendingAccounts,
+  MakeResetLink,
+  PendingAccounts,
+  RejectAccount,
+  VerifyAccount,
+} from '../application/accounts/approval.js';
+import { CreateInvite, Invites, InviteStore, ListInvites, RevokeInvite } from '../application/accounts/invites.js';
+import { MailLinks } from '../application/accounts/mail-links.js';
+import { RequestPasswordReset, ResetPassword } from '../application/accounts/password-reset.js';
+import { SignUp } from '../application/accounts/sign-up.js';
+import { ConfirmAddress, DescribeMailLink, ResendVerification } from '../application/accounts/verification.js';
+import { DomainEvents } from '../application/events.js';
+import { WebSessionStore } from '../application/oauth/web-sessions.js';
+import { Clock, MailTokenKeys, PasswordHasher, SecretGenerator, UnitOfWork } from '../application/ports.js';
+import { AccessTokenStore } from '../application/tokens/access-tokens.js';
+import { CommonPasswords } from '../domain/users/password.js';
+import { UserRepository } from '../domain/users/user-repository.js';
+import { ACCOUNT_THROTTLE_LIMITS, PostgresAccountThrottle } from '../adapters/persistence/account-throttle.js';
+import { SqlAccountTokenStore } from '../adapters/persistence/account-token-store.js';
+import { SqlInviteStore } from '../adapters/persistence/invite-store.js';
+import { SqlPendingAccounts } from '../adapters/persistence/read-models/users.js';
+import type { Sql } from '../adapters/persistence/sql.js';
+import { RankedCommonPasswords } from '../adapters/system/common-passwords.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../config.js';
+import { AccountRouteUseCases } from '../adapters/http/routes/accounts.js';
+import { AppConfig, Em, provide, record, SqlRunner, useCaseBinder } from './bind.js';
+
+type Last<T extends readonly unknown[]> = T extends readonly [...unknown[], infer L] ? L : never;
+
+/** Accounts people own (contract §16b): joining, confirming an address, resetting a password, approvals, invites. */
+export const accountsModule = new ContainerModule(({ bind }) => {
+  bind(CommonPasswords).toConstantValue(new RankedCommonPasswords());
+  provide(bind, AccountTokenStore, (sql: Sql) => new SqlAccountTokenStore(sql), [SqlRunner]);
+  provide(bind, InviteStore, (sql: Sql) => new SqlInviteStore(sql), [SqlRunner]);
+  provide(bind, PendingAccounts, (sql: Sql) => new SqlPendingAccounts(sql), [SqlRunner]);
+  provide(bind, AccountThrottle, (em: EntityManager) => new PostgresAccountThrottle(em, ACCOUNT_THROTTLE_LIMITS), [Em]);
+
+  const useCase = useCaseBinder(bind);
+  useCase(MailLinks, [AccountTokenStore, MailTokenKeys, DomainEvents]);
+  useCase(Invites, [InviteStore, SecretGenerator]);
+  // The registration mode (from the environment) decides who joins, and whether a confirmed address waits for approval:
+  // these take it as their last argument.
+  const configured = <C extends new (...args: never[]) => unknown>(
+    Class: C,
+    deps: ServiceIdentifier[],
+    setting: (config: Config) => Last<ConstructorParameters<C>>,
+  ) =>
+    provide(
+      bind,
+      Class as unknown as ServiceIdentifier<InstanceType<C>>,
+      (...args: unknown[]) =>
+        new Class(...([...args.slice(0, -1), setting(args.at(-1) as Config)] as never[])) as InstanceType<C>,
+      [...deps, AppConfig],
+    );
+  const approvalRequired = (config: Config) => config.registration === 'approval';
+  configured(
+    SignUp,
+    [UserRepository, Invites, MailLinks, PasswordHasher, CommonPasswords, AccountThrottle, DomainEvents, UnitOfWork, Clock],
+    (config) => config.registration,
+  );
+  configured(ConfirmAddress, [UserRepository, MailLinks, DomainEvents, UnitOfWork, Clock], approvalRequired);
+  configured(
+    ResetPassword,
+    [
+      UserRepository,
+      MailLinks,
+      PasswordHasher,
+      CommonPasswords,
+      AccessTokenStore,
+      WebSessionStore,
+      DomainEvents,
+      UnitOfWork,
+      Clock,
+    ],
+    approvalRequired,
+  );
+  useCase(DescribeMailLink, [UserRepository, MailLinks, Clock]);
+  useCase(ResendVerification, [UserRepository, MailLinks, AccountThrottle, UnitOfWork, Clock]);
+  useCase(RequestPasswordReset, [UserRepository, MailLinks, AccountThrottle, UnitOfWork, Clock]);
+  useCase(ListPendingAccounts, [PendingAccounts]);
+  useCase(ApproveAccount, [UserRepository, DomainEvents, UnitOfWork, Clock]);
+  useCase(RejectAccount, [UserRepository, DomainEvents, UnitOfWork]);
+  useCase(VerifyAccount, [UserRepository, DomainEvents, UnitOfWork, Clock]);
+  useCase(MakeResetLink, [UserRepository, MailLinks, UnitOfWork, Clock]);
+  useCase(CreateInvite, [InviteStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
+  useCase(ListInvites, [InviteStore]);
+  useCase(RevokeInvite, [InviteStore, DomainEvents, UnitOfWork, Clock]);
+
+  record<AccountRouteUseCases>(bind, AccountRouteUseCases, {
+    signUp: SignUp,
+    requestPasswordReset: RequestPasswordReset,
+    resendVerification: ResendVerification,
+  });
+});
