@@ -9,6 +9,7 @@ import path from 'node:path';
 import Table from 'cli-table3';
 import type { LiveFigures } from './live.js';
 import type { MixedFigures } from './mixed.js';
+import type { SignUpFigures } from './sign-ups.js';
 import { median } from './median.js';
 
 /**
@@ -38,7 +39,7 @@ export interface ReportContext {
   /** Where the JSON results go. */
   out: string;
   /** The live and mixed scenarios' names. */
-  names: { live: string; mixed: string };
+  names: { live: string; mixed: string; signUps: string };
 }
 
 function targetText(target: ScenarioTarget): string {
@@ -95,6 +96,7 @@ export function report(
   measurements: Measurement[],
   live: { size: number; figures: LiveFigures }[],
   mixed: { size: number; figures: MixedFigures; corrected: Record<string, number> }[],
+  signUps: { size: number; figures: SignUpFigures }[],
   context: ReportContext,
 ): void {
   const { scenarios, sizes, out, names } = context;
@@ -255,6 +257,22 @@ export function report(
     );
   }
 
+  for (const { size, figures } of signUps) {
+    const table = new Table({ head: ['reads (GET /topics/:id)', 'req/s', 'p50 ms', 'p99 ms', 'errors'], style: { head: [], border: [] } });
+    table.push(['alone', figures.alone.requestsPerSecond, figures.alone.p50, figures.alone.p99, figures.alone.errors]);
+    table.push([
+      `beside ${figures.signUpsPerSecond} sign-ups/s`,
+      figures.beside.requestsPerSecond,
+      figures.beside.p50,
+      figures.beside.p99,
+      figures.beside.errors,
+    ]);
+    const { done, p50, p99, errors } = figures.beside.signUps;
+    console.log(`${names.signUps}, ${size} topics`);
+    console.log(table.toString());
+    console.log(`sign-ups: ${done} made, p50 ${p50} ms, p99 ${p99} ms, ${errors} errors`);
+  }
+
   const machine = {
     cpus: os.cpus().length,
     cpu: os.cpus()[0]?.model,
@@ -276,6 +294,7 @@ export function report(
             scaling,
             live,
             mixed,
+            signUps,
           },
           null,
           2,

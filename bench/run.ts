@@ -21,6 +21,7 @@ import { measureMixed, type MixedFigures } from './mixed.js';
 import type { SeedPlan } from '../src/application/maintenance/seed.js';
 import { replyText } from './reply-text.js';
 import { type Measurement, medians, report, type ScenarioTarget } from './report.js';
+import { measureSignUps, SIGN_UP_SERVER_ENV, type SignUpFigures } from './sign-ups.js';
 import { REFERENCE_ENTRY, type RunningServer, SERVICE_ENTRY, startServer } from './servers.js';
 
 const args = readArgs(
@@ -196,6 +197,8 @@ const clusters: EmbeddedPostgres[] = [];
 const LIVE = 'live: 1,000 streams and a webhook under reply load';
 /** The mixed workload (bench/mixed.ts): `--only mixed` runs it alone. */
 const MIXED = 'mixed: 90 % reads, 10 % writes, 64 connections';
+/** Sign-ups beside reads (bench/sign-ups.ts): `--only sign-ups` runs it alone. */
+const SIGN_UPS = 'sign-ups: read p99 alone and beside 20 sign-ups a second';
 /** One stream per seed user (the default seed has 1,000). */
 const STREAMS = 1_000;
 /** Private addresses allowed: the live scenario's webhook receiver listens on 127.0.0.1. */
@@ -205,6 +208,7 @@ async function main(): Promise<void> {
   const measurements: Measurement[] = [];
   const live: { size: number; figures: LiveFigures }[] = [];
   const mixed: { size: number; figures: MixedFigures; corrected: Record<string, number> }[] = [];
+  const signUps: { size: number; figures: SignUpFigures }[] = [];
   for (const size of sizes) {
     const url = await benchDatabase(size);
     const fixtures = await prepare(url, size);
@@ -235,9 +239,10 @@ async function main(): Promise<void> {
       for (const processes of processCounts) {
         const runsLive = last && processes === processCounts[0] && selected(LIVE);
         const runsMixed = last && processes === processCounts[0] && selected(MIXED);
-        if (phaseScenarios.length === 0 && !runsLive && !runsMixed) continue;
+        const runsSignUps = last && processes === processCounts[0] && selected(SIGN_UPS);
+        if (phaseScenarios.length === 0 && !runsLive && !runsMixed && !runsSignUps) continue;
         const ours = await startServer(SERVICE_ENTRY, url, {
-          env: { ...PRIVATE_WEBHOOKS, WEB_CONCURRENCY: String(processes) },
+          env: { ...PRIVATE_WEBHOOKS, ...SIGN_UP_SERVER_ENV, WEB_CONCURRENCY: String(processes) },
         });
         try {
           for (const scenario of phaseScenarios) {
@@ -262,19 +267,28 @@ async function main(): Promise<void> {
             console.error(`${size} forum     ${MIXED}: ${JSON.stringify({ ...figures, corrected })}`);
             mixed.push({ size, figures, corrected });
           }
+          if (runsSignUps) {
+            const figures = await measureSignUps(ours.url, fixtures, {
+              durationSeconds: duration,
+              connections,
+              signUpsPerSecond: 20,
+            });
+            console.error(`${size} forum     ${SIGN_UPS}: ${JSON.stringify(figures)}`);
+            signUps.push({ size, figures });
+          }
         } finally {
           await ours.stop();
         }
       }
     }
   }
-  report(medians(measurements), live, mixed, {
+  report(medians(measurements), live, mixed, signUps, {
     scenarios: SCENARIOS,
     sizes,
     processCounts,
     settings: { sizes, duration, warmup, connections, rounds },
     out: args.out,
-    names: { live: LIVE, mixed: MIXED },
+    names: { live: LIVE, mixed: MIXED, signUps: SIGN_UPS },
   });
   for (const cluster of clusters) await cluster.stopUnlessLeased();
 }
