@@ -258,7 +258,10 @@ export function report(
   }
 
   for (const { size, figures } of signUps) {
-    const table = new Table({ head: ['reads (GET /topics/:id)', 'req/s', 'p50 ms', 'p99 ms', 'errors'], style: { head: [], border: [] } });
+    const table = new Table({
+      head: ['reads (GET /topics/:id)', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
+      style: { head: [], border: [] },
+    });
     table.push(['alone', figures.alone.requestsPerSecond, figures.alone.p50, figures.alone.p99, figures.alone.errors]);
     table.push([
       `beside ${figures.signUpsPerSecond} sign-ups/s`,

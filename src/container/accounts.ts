@@ -13,6 +13,8 @@ import { CreateInvite, Invites, InviteStore, ListInvites, RevokeInvite } from '.
 import { MailLinks } from '../application/accounts/mail-links.js';
 import { RequestPasswordReset, ResetPassword } from '../application/accounts/password-reset.js';
 import { SignUp } from '../application/accounts/sign-up.js';
+import { ChangePassword, UpdateProfile } from '../application/accounts/profile.js';
+import { UserReadModel } from '../application/read-models.js';
 import { ConfirmAddress, DescribeMailLink, ResendVerification } from '../application/accounts/verification.js';
 import { DomainEvents } from '../application/events.js';
 import { WebSessionStore } from '../application/oauth/web-sessions.js';
@@ -92,7 +94,23 @@ export const accountsModule = new ContainerModule(({ bind }) => {
   useCase(ListInvites, [InviteStore]);
   useCase(RevokeInvite, [InviteStore, DomainEvents, UnitOfWork, Clock]);
 
+  useCase(UpdateProfile, [UserRepository, UnitOfWork, Clock]);
+  useCase(ChangePassword, [
+    UserRepository,
+    PasswordHasher,
+    CommonPasswords,
+    AccessTokenStore,
+    WebSessionStore,
+    SecretGenerator,
+    DomainEvents,
+    UnitOfWork,
+    Clock,
+  ]);
+
   record<AccountRouteUseCases>(bind, AccountRouteUseCases, {
+    users: UserReadModel,
+    updateProfile: UpdateProfile,
+    changePassword: ChangePassword,
     signUp: SignUp,
     requestPasswordReset: RequestPasswordReset,
     resendVerification: ResendVerification,

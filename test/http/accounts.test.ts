@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type Koa from 'koa';
 import { checkedApi } from '../support/openapi.js';
-import { api } from '../support/builders.js';
+import { api, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { configuredWith, testEnv } from '../support/env.js';
 import { MailTokenKeys } from '../../src/application/ports.js';
@@ -35,9 +35,11 @@ function linkToken(row: TokenRow, container: Container = testEnv().container): s
   return container.get<MailTokenKeys>(MailTokenKeys).tokenFor(row.id);
 }
 
+/** The events of this type about users that exist now (the events table outlives each test's rows). */
 async function events(type: string): Promise<Record<string, unknown>[]> {
   const rows = await testEnv().sql<{ payload: Record<string, unknown> }>(
-    'select payload from events where type = $1 order by id',
+    `select e.payload from events e join users u on u.id = (e.payload->>'userId')::int
+     where e.type = $1 order by e.id`,
     [type],
   );
   return rows.map((row) => row.payload);
@@ -272,5 +274,70 @@ describe('accounts: joining over the API (contract §16b)', () => {
     expect(Math.abs(a - b), `known ${a.toFixed(1)} ms, unknown ${b.toFixed(1)} ms`).to.be.below(
       Math.max(15, 0.25 * Math.max(a, b)),
     );
+  });
+
+  describe('owning an account (contract §16c)', () => {
+    it('edits the profile: fields given are set, blank clears, bad ones are 400 and change nothing', async () => {
+      const bob = await makeUser('bob');
+      const res = await api()
+        .patch('/api/v3/users/me')
+        .set(bob.auth)
+        .send({ name: 'Bob', location: 'Shanghai', website: 'https://bob.example', email_public: true })
+        .expect(200);
+      expect(res.body.user).to.include({
+        name: 'Bob',
+        location: 'Shanghai',
+        website: 'https://bob.example',
+        email: 'bob@example.com',
+      });
+      const seen = await api().get('/api/v3/users/bob').expect(200);
+      expect(seen.body.user.email, 'public now').to.equal('bob@example.com');
+      await api().put('/api/v3/users/me').set(bob.auth).type('form').send({ location: '', email_public: 'false' }).expect(200);
+      const after = await api().get('/api/v3/users/bob').expect(200);
+      expect(after.body.user).to.include({ name: 'Bob', location: null, email: '' });
+      for (const [body, message] of [
+        [{ name: 'n'.repeat(51) }, /Name is too long/],
+        [{ tagline: 't'.repeat(101) }, /Tagline is too long/],
+        [{ bio: 'b'.repeat(2001) }, /Bio is too long/],
+        [{ website: 'javascript:alert(1)' }, /Website must be an http or https URL/],
+        [{ email_public: 'maybe' }, /email_public must be true or false/],
+      ] as const) {
+        const refused = await api().patch('/api/v3/users/me').set(bob.auth).send(body).expect(400);
+        expect(refused.body.message).to.match(message);
+      }
+      const [row] = await testEnv().sql<{ name: string; bio: string | null }>("select name, bio from users where login = 'bob'");
+      expect(row).to.deep.equal({ name: 'Bob', bio: null });
+      await api().patch('/api/v3/users/me').send({ name: 'x' }).expect(401);
+    });
+
+    it('changes the password with the current one; every other token ends, this one stays', async () => {
+      await forumctl(['users', 'create', 'carol', '--email', 'carol@example.com', '--password', PASSWORD]);
+      const client = await appClient();
+      const first = (await passwordGrant(client, 'carol').expect(200)).body.access_token as string;
+      const second = (await passwordGrant(client, 'carol').expect(200)).body.access_token as string;
+      const auth = { Authorization: `Bearer ${first}` };
+      const wrong = await api()
+        .put('/api/v3/users/me/password')
+        .set(auth)
+        .send({ current_password: 'not it', password: 'a brand new passphrase' })
+        .expect(400);
+      expect(wrong.body).to.deep.equal({ error: 'RecordInvalid', message: 'Validation failed: Current password is not correct' });
+      const weak = await api()
+        .put('/api/v3/users/me/password')
+        .set(auth)
+        .send({ current_password: PASSWORD, password: 'qwerty123' })
+        .expect(400);
+      expect(weak.body.message).to.match(/most common/);
+      await api()
+        .put('/api/v3/users/me/password')
+        .set(auth)
+        .send({ current_password: PASSWORD, password: 'a brand new passphrase' })
+        .expect(200);
+      await api().get('/api/v3/hello').set(auth).expect(200);
+      await api().get('/api/v3/hello').set('Authorization', `Bearer ${second}`).expect(401);
+      await passwordGrant(client, 'carol').expect(400);
+      await passwordGrant(client, 'carol', 'a brand new passphrase').expect(200);
+      expect(await events('account.password_changed')).to.have.length(1);
+    });
   });
 });

@@ -3,7 +3,7 @@ import { Node } from '../../domain/nodes/node.js';
 import { Section } from '../../domain/nodes/section.js';
 import { Reply } from '../../domain/replies/reply.js';
 import { Topic } from '../../domain/topics/topic.js';
-import { User } from '../../domain/users/user.js';
+import { Profile, User } from '../../domain/users/user.js';
 
 /**
  * The plain domain classes, mapped from the outside. Only what the aggregates own is mapped: counters
@@ -24,8 +24,25 @@ export const UserSchema = new EntitySchema<User>({
     role: { type: 'string' },
     state: { type: 'string' },
     locale: { type: 'string' },
+    profile: { kind: 'embedded', entity: 'Profile', prefix: false },
     createdAt: timestamp,
     updatedAt: timestamp,
+  },
+});
+
+/** The profile's columns, on the users row (embedded: no table of its own). */
+export const ProfileSchema = new EntitySchema<Profile>({
+  class: Profile,
+  embeddable: true,
+  properties: {
+    location: { type: 'string', nullable: true },
+    company: { type: 'string', nullable: true },
+    twitter: { type: 'string', nullable: true },
+    github: { type: 'string', nullable: true },
+    website: { type: 'string', nullable: true },
+    tagline: { type: 'string', nullable: true },
+    bio: { type: 'text', nullable: true },
+    emailPublic: { type: 'boolean', fieldName: 'email_public' },
   },
 });
 
@@ -95,4 +112,4 @@ export const SectionSchema = new EntitySchema<Section>({
   },
 });
 
-export const SCHEMAS = [UserSchema, SectionSchema, NodeSchema, TopicSchema, ReplySchema];
+export const SCHEMAS = [ProfileSchema, UserSchema, SectionSchema, NodeSchema, TopicSchema, ReplySchema];

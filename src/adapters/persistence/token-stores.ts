@@ -160,8 +160,12 @@ export class SqlAccessTokenStore implements AccessTokenStore {
     }));
   }
 
-  revokeAllFor(userId: number, now: Date): Promise<number> {
-    return this.sql.count(`update oauth_tokens t set revoked_at = $2 where t.user_id = $1 and ${LIVE}`, [userId, now]);
+  revokeAllFor(userId: number, now: Date, exceptAccessDigest?: string): Promise<number> {
+    return this.sql.count(
+      `update oauth_tokens t set revoked_at = $2
+       where t.user_id = $1 and ${LIVE} and ($3::text is null or t.access_digest <> $3)`,
+      [userId, now, exceptAccessDigest ?? null],
+    );
   }
 
   purge(now: Date): Promise<number> {

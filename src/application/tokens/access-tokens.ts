@@ -79,8 +79,8 @@ export interface AccessTokenStore {
   revokeFamiliesOfCode(codeId: number, now: Date): Promise<number>;
   /** A user's live tokens, newest first. */
   liveFor(userId: number, now: Date): Promise<TokenSummary[]>;
-  /** Revokes every live token of a user; returns how many. */
-  revokeAllFor(userId: number, now: Date): Promise<number>;
+  /** Revokes every live token of a user (but the one with this access digest, if given); returns how many. */
+  revokeAllFor(userId: number, now: Date, exceptAccessDigest?: string): Promise<number>;
   /** Deletes revoked tokens and tokens that can no longer be used (access and refresh expired). */
   purge(now: Date): Promise<number>;
 }

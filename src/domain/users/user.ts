@@ -20,6 +20,18 @@ export type AccountState = (typeof ACCOUNT_STATES)[number];
 export const LOCALES = ['en', 'zh-CN'] as const;
 export type Locale = (typeof LOCALES)[number];
 
+/** The profile a user edits (contract §16c); `emailPublic` shows the address to everyone. */
+export class Profile {
+  location: string | null = null;
+  company: string | null = null;
+  twitter: string | null = null;
+  github: string | null = null;
+  website: string | null = null;
+  tagline: string | null = null;
+  bio: string | null = null;
+  emailPublic = false;
+}
+
 export interface NewUser {
   login: string;
   email: string;
@@ -40,6 +52,8 @@ export class User {
   role!: Role;
   state!: AccountState;
   locale!: Locale;
+  /** What the owner tells about themself (contract §16c); null when unset. */
+  profile!: Profile;
   createdAt!: Date;
   updatedAt!: Date;
 
@@ -64,6 +78,7 @@ export class User {
       role: input.role,
       state: input.state ?? 'active',
       locale: input.locale ?? 'en',
+      profile: new Profile(),
       createdAt: now,
       updatedAt: now,
     });
@@ -108,6 +123,35 @@ export class User {
     this.state = 'active';
     this.updatedAt = now;
     return true;
+  }
+
+  /**
+   * The owner's edit of their name and profile (contract §16c): each field given is checked and set (blank clears
+   * it); fields not given stay.
+   */
+  editProfile(changes: Partial<Profile> & { name?: string | null }, now: Date): void {
+    const text = (value: string | null | undefined, field: string, max: number): string | null => {
+      const trimmed = value?.trim() ?? '';
+      if (trimmed.length > max) throw new RuleViolated(`Validation failed: ${field} is too long (maximum is ${max} characters)`);
+      return trimmed === '' ? null : trimmed;
+    };
+    if (changes.name !== undefined) this.name = text(changes.name, 'Name', 50);
+    const p = this.profile;
+    if (changes.location !== undefined) p.location = text(changes.location, 'Location', 100);
+    if (changes.company !== undefined) p.company = text(changes.company, 'Company', 100);
+    if (changes.twitter !== undefined) p.twitter = text(changes.twitter, 'Twitter', 100);
+    if (changes.github !== undefined) p.github = text(changes.github, 'Github', 100);
+    if (changes.tagline !== undefined) p.tagline = text(changes.tagline, 'Tagline', 100);
+    if (changes.bio !== undefined) p.bio = text(changes.bio, 'Bio', 2000);
+    if (changes.website !== undefined) {
+      const website = text(changes.website, 'Website', 255);
+      if (website !== null && !/^https?:\/\/[^\s/$.?#][^\s]*$/i.test(website)) {
+        throw new RuleViolated('Validation failed: Website must be an http or https URL');
+      }
+      p.website = website;
+    }
+    if (changes.emailPublic !== undefined) p.emailPublic = changes.emailPublic;
+    this.updatedAt = now;
   }
 
   /** A new address takes effect once a link mailed to it was followed; that proves it too. */

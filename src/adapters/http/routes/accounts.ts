@@ -4,6 +4,15 @@ import { ForgotPasswordParams, type RequestPasswordReset } from '../../../applic
 import { type SignUp, SignUpParams } from '../../../application/accounts/sign-up.js';
 import { type ResendVerification, ResendVerificationParams } from '../../../application/accounts/verification.js';
 import { localeOf } from '../locale.js';
+import { actorOf, bearerToken } from '../auth.js';
+import {
+  type ChangePassword,
+  ChangePasswordParams,
+  type UpdateProfile,
+  UpdateProfileParams,
+} from '../../../application/accounts/profile.js';
+import type { UserReadModel } from '../../../application/read-models.js';
+import { NotFound } from '../../../domain/shared/errors.js';
 import type { ApiDescription } from '../openapi/describe.js';
 import { examples } from '../openapi/examples.js';
 import { OK, type Wire } from '../../presentation/wire.js';
@@ -11,6 +20,9 @@ import { OkSchema, UserDetailSchema } from '../../presentation/schemas.js';
 
 /** What the account routes call. */
 export interface AccountRouteUseCases {
+  users: UserReadModel;
+  updateProfile: UpdateProfile;
+  changePassword: ChangePassword;
   signUp: SignUp;
   requestPasswordReset: RequestPasswordReset;
   resendVerification: ResendVerification;
@@ -87,6 +99,58 @@ export function accountRoutes(app: AccountRouteUseCases, wire: Wire, docs: ApiDe
     },
     async (ctx) => {
       await app.resendVerification.execute(ctx.state.params, { address: ctx.ip });
+      ctx.body = OK;
+    },
+  );
+
+  for (const method of ['put', 'patch'] as const) {
+    docs.route(
+      router,
+      prefix,
+      {
+        method,
+        path: '/users/me',
+        summary: 'Edit your profile',
+        description:
+          'Each field given is set (blank clears it); those not given stay. `email_public` shows your address to everyone.',
+        tag: 'Accounts',
+        access: 'user',
+        body: { schema: UpdateProfileParams, media: ['json', 'form'] },
+        response: {
+          schema: z.strictObject({ user: UserDetailSchema }),
+          example: { user: examples.userDetail },
+          description: 'Your profile as it now is',
+        },
+        errors: [400],
+      },
+      async (ctx) => {
+        const actor = await actorOf(ctx);
+        const id = await app.updateProfile.execute(actor, ctx.state.params);
+        const user = await app.users.byId(id);
+        if (!user) throw new NotFound('user');
+        ctx.body = { user: wire.userDetail(user, actor) };
+      },
+    );
+  }
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'put',
+      path: '/users/me/password',
+      summary: 'Change your password',
+      description:
+        'With the current one. Every other token and browser session of yours ends; the token of this request keeps ' +
+        'working; a notice goes to your address.',
+      tag: 'Accounts',
+      access: 'user',
+      body: { schema: ChangePasswordParams, media: ['json', 'form'] },
+      response: { schema: OkSchema, example: examples.ok, description: 'Changed' },
+      errors: [400],
+    },
+    async (ctx) => {
+      await app.changePassword.execute(await actorOf(ctx), ctx.state.params, bearerToken(ctx) ?? null);
       ctx.body = OK;
     },
   );

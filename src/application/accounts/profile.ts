@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { RuleViolated } from '../../domain/shared/errors.js';
+import { type CommonPasswords, checkNewPassword } from '../../domain/users/password.js';
+import type { UserRepository } from '../../domain/users/user-repository.js';
+import { type Actor, requireUser } from '../actor.js';
+import type { DomainEvents } from '../events.js';
+import { Text, maybe, readAll } from '../inputs.js';
+import type { WebSessionStore } from '../oauth/web-sessions.js';
+import type { Clock, PasswordHasher, SecretGenerator, UnitOfWork } from '../ports.js';
+import type { AccessTokenStore } from '../tokens/access-tokens.js';
+
+/** `true`/`false`, as JSON or as form text. */
+const Flag = z.preprocess(
+  (value) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value),
+  z.boolean({ error: 'must be true or false' }),
+);
+
+/** A profile field: text, blank clears it (null too). */
+const Field = z.preprocess((value) => (value === null ? '' : value), Text);
+
+/** The parameters of a profile edit (contract §16c): each optional; those given are set. */
+export const UpdateProfileParams = z.object({
+  name: z.optional(Field).meta({ description: 'at most 50 characters; blank clears it' }),
+  location: z.optional(Field).meta({ description: 'at most 100 characters' }),
+  company: z.optional(Field).meta({ description: 'at most 100 characters' }),
+  twitter: z.optional(Field).meta({ description: 'at most 100 characters' }),
+  github: z.optional(Field).meta({ description: 'at most 100 characters' }),
+  tagline: z.optional(Field).meta({ description: 'at most 100 characters' }),
+  website: z.optional(Field).meta({ description: 'an http(s) URL, at most 255 characters' }),
+  bio: z.optional(Field).meta({ description: 'at most 2,000 characters' }),
+  email_public: maybe(Flag).meta({ description: 'show the e-mail address to everyone' }),
+});
+
+/** The caller edits their own profile. Returns their id (the route shows the profile it now has). */
+export class UpdateProfile {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, raw: unknown): Promise<number> {
+    const caller = requireUser(actor);
+    const { email_public: emailPublic, ...fields } = readAll(UpdateProfileParams, raw);
+    await this.uow.run(async () => {
+      const user = await this.users.findById(caller.id);
+      if (!user) throw new RuleViolated('Validation failed: the account is gone');
+      user.editProfile({ ...fields, ...(emailPublic === undefined ? {} : { emailPublic }) }, this.clock.now());
+    });
+    return caller.id;
+  }
+}
+
+export const ChangePasswordParams = z.object({
+  current_password: Text.meta({ description: 'the password now' }),
+  password: Text.meta({ description: 'the new one: 8 to 128 characters; not a common password, nor the login or e-mail' }),
+});
+
+/**
+ * The caller changes their password, giving the current one (contract §16c): every other token and every browser
+ * session of theirs ends (the token that made the change stays); a notice goes to their address.
+ */
+export class ChangePassword {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly common: CommonPasswords,
+    private readonly accessTokens: AccessTokenStore,
+    private readonly sessions: WebSessionStore,
+    private readonly secrets: SecretGenerator,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /** `keepToken`: the bearer token of the request, which keeps working. */
+  async execute(actor: Actor, raw: unknown, keepToken: string | null): Promise<void> {
+    const caller = requireUser(actor);
+    const input = readAll(ChangePasswordParams, raw);
+    const user = await this.users.findById(caller.id);
+    if (!user) throw new RuleViolated('Validation failed: the account is gone');
+    const current = user.passwordHash !== null && (await this.hasher.verify(user.passwordHash, input.current_password));
+    if (!current) throw new RuleViolated('Validation failed: Current password is not correct');
+    checkNewPassword(input.password, user, this.common);
+    const passwordHash = await this.hasher.hash(input.password);
+    const now = this.clock.now();
+    await this.uow.run(async () => {
+      const fresh = await this.users.findById(caller.id);
+      if (!fresh) throw new RuleViolated('Validation failed: the account is gone');
+      fresh.setPasswordHash(passwordHash, now);
+      await this.accessTokens.revokeAllFor(caller.id, now, keepToken ? this.secrets.digest(keepToken) : undefined);
+      await this.sessions.removeAllFor(caller.id);
+      await this.events.record({ type: 'account.password_changed', userId: caller.id });
+    });
+  }
+}
