@@ -28,6 +28,7 @@ import {
   VerifyAccount,
 } from '../src/application/accounts/approval.js';
 import { CreateInvite, ListInvites, RevokeInvite } from '../src/application/accounts/invites.js';
+import { DeleteAccount } from '../src/application/accounts/leaving.js';
 import { TopicAction } from '../src/application/topics/topic-action.js';
 import { CreateUser } from '../src/application/users/create-user.js';
 import { BlockNode, BlockUser, ChangeRole } from '../src/application/users/manage-users.js';
@@ -54,6 +55,7 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     rejectAccount: RejectAccount,
     verifyAccount: VerifyAccount,
     makeResetLink: MakeResetLink,
+    deleteAccount: DeleteAccount,
     createInvite: CreateInvite,
     listInvites: ListInvites,
     revokeInvite: RevokeInvite,

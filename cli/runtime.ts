@@ -28,6 +28,7 @@ import type {
   VerifyAccount,
 } from '../src/application/accounts/approval.js';
 import type { CreateInvite, ListInvites, RevokeInvite } from '../src/application/accounts/invites.js';
+import type { DeleteAccount } from '../src/application/accounts/leaving.js';
 import type { TopicAction } from '../src/application/topics/topic-action.js';
 import type { CreateUser } from '../src/application/users/create-user.js';
 import type { BlockNode, BlockUser, ChangeRole } from '../src/application/users/manage-users.js';
@@ -52,6 +53,7 @@ export interface CliUseCases {
   rejectAccount: RejectAccount;
   verifyAccount: VerifyAccount;
   makeResetLink: MakeResetLink;
+  deleteAccount: DeleteAccount;
   createInvite: CreateInvite;
   listInvites: ListInvites;
   revokeInvite: RevokeInvite;

@@ -81,6 +81,38 @@ export function addAccountCommands(users: Command, runtime: CliRuntime): void {
     );
 
   users
+    .command('delete <login>')
+    .description(
+      'anonymize an account as its owner leaving does; --purge also deletes its topics and replies (administrators; audited)',
+    )
+    .option('--purge', 'delete what the user wrote too')
+    .option(REASON_FLAGS, REASON_HELP)
+    .addHelpText('after', '\nExample:\n  $ forumctl users delete spammer --purge --reason spam --yes')
+    .action(
+      action(runtime, async (context, login: string, options: { purge?: boolean; reason?: string }) => {
+        const user = await context.session.useCases.users.byLogin(login);
+        if (user && context.actor.role === 'admin') {
+          const what = options.purge
+            ? `, and delete their ${user.topicsCount} topic(s) and ${user.repliesCount} reply(ies)`
+            : '; what they wrote stays, shown as deleted_' + user.id;
+          await confirmed(context, `Anonymize ${user.login} (${user.email})${what}?`);
+        }
+        const done = await needing(context, 'deleting accounts is for administrators', () =>
+          context.session.useCases.deleteAccount.execute(context.actor, login, {
+            purge: options.purge ?? false,
+            reason: reasonOf(options),
+          }),
+        );
+        return {
+          json: { login: `deleted_${done.userId}`, purged: { topics: done.topics, replies: done.replies } },
+          text:
+            `${login} is now deleted_${done.userId}` +
+            (options.purge ? ` (${done.topics} topics, ${done.replies} replies deleted)` : ''),
+        };
+      }),
+    );
+
+  users
     .command('reset-link <login>')
     .description('print a one-hour password reset link, for a user whose mail does not arrive (administrators)')
     .addHelpText('after', '\nExample:\n  $ forumctl users reset-link bob')

@@ -14,6 +14,18 @@ import { MailLinks } from '../application/accounts/mail-links.js';
 import { RequestPasswordReset, ResetPassword } from '../application/accounts/password-reset.js';
 import { SignUp } from '../application/accounts/sign-up.js';
 import { ChangePassword, UpdateProfile } from '../application/accounts/profile.js';
+import {
+  AccountExport,
+  Anonymizer,
+  AuthoredContent,
+  DeleteAccount,
+  DeleteOwnAccount,
+  ExportAccount,
+} from '../application/accounts/leaving.js';
+import { DeviceRegistry } from '../application/devices/devices.js';
+import { DeleteReply } from '../application/replies/delete-reply.js';
+import { DeleteTopic } from '../application/topics/delete-topic.js';
+import { SqlAccountExport } from '../adapters/persistence/read-models/account-export.js';
 import { UserReadModel } from '../application/read-models.js';
 import { ConfirmAddress, DescribeMailLink, ResendVerification } from '../application/accounts/verification.js';
 import { DomainEvents } from '../application/events.js';
@@ -94,6 +106,13 @@ export const accountsModule = new ContainerModule(({ bind }) => {
   useCase(ListInvites, [InviteStore]);
   useCase(RevokeInvite, [InviteStore, DomainEvents, UnitOfWork, Clock]);
 
+  provide(bind, SqlAccountExport, (sql: Sql) => new SqlAccountExport(sql), [SqlRunner]);
+  bind(AccountExport).toService(SqlAccountExport);
+  bind(AuthoredContent).toService(SqlAccountExport);
+  useCase(ExportAccount, [AccountExport]);
+  useCase(Anonymizer, [AccessTokenStore, WebSessionStore, DeviceRegistry, MailLinks, DomainEvents, Clock]);
+  useCase(DeleteOwnAccount, [UserRepository, PasswordHasher, Anonymizer, UnitOfWork]);
+  useCase(DeleteAccount, [UserRepository, Anonymizer, AuthoredContent, DeleteTopic, DeleteReply, DomainEvents, UnitOfWork]);
   useCase(UpdateProfile, [UserRepository, UnitOfWork, Clock]);
   useCase(ChangePassword, [
     UserRepository,
@@ -111,6 +130,8 @@ export const accountsModule = new ContainerModule(({ bind }) => {
     users: UserReadModel,
     updateProfile: UpdateProfile,
     changePassword: ChangePassword,
+    exportAccount: ExportAccount,
+    deleteOwnAccount: DeleteOwnAccount,
     signUp: SignUp,
     requestPasswordReset: RequestPasswordReset,
     resendVerification: ResendVerification,

@@ -47,6 +47,8 @@ export type DomainEvent =
   /** `userId` wrote it, at `createdAt`. */
   | { type: 'reply.deleted'; replyId: number; topicId: number; userId: number; createdAt: Date; actorId: number }
   | { type: 'user.created'; userId: number }
+  /** The account was left or removed by an administrator: anonymized (contract §16c). */
+  | { type: 'user.deleted'; userId: number }
   /**
    * A mail link was made for this account (contract §16b): `tokenId` names its row in account_tokens; whoever
    * writes the mail derives the link from it (MailTokenKeys). An `email_change` link goes to the row's new address.
@@ -155,6 +157,7 @@ export const WEBHOOK_EVENTS = [
   'reply.updated',
   'reply.deleted',
   'user.created',
+  'user.deleted',
   'user.role_changed',
 ] as const satisfies readonly DomainEventType[];
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

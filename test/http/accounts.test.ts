@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type Koa from 'koa';
 import { checkedApi } from '../support/openapi.js';
-import { api, makeUser } from '../support/builders.js';
+import { api, makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { configuredWith, testEnv } from '../support/env.js';
 import { MailTokenKeys } from '../../src/application/ports.js';
@@ -338,6 +338,90 @@ describe('accounts: joining over the API (contract §16b)', () => {
       await passwordGrant(client, 'carol').expect(400);
       await passwordGrant(client, 'carol', 'a brand new passphrase').expect(200);
       expect(await events('account.password_changed')).to.have.length(1);
+    });
+
+    it('exports everything held about the caller as one document, without a secret', async () => {
+      await forumctl(['users', 'create', 'carol', '--email', 'carol@example.com', '--password', PASSWORD]);
+      const client = await appClient();
+      const token = (await passwordGrant(client, 'carol').expect(200)).body.access_token as string;
+      const auth = { Authorization: `Bearer ${token}` };
+      const bob = await makeUser('bob');
+      const node = await makeNode('General');
+      const [carol] = await testEnv().sql<{ id: number }>("select id from users where login = 'carol'");
+      const carolActor = { id: carol!.id, login: 'carol', role: 'member' as const };
+      const topicId = await makeTopic(carolActor, node, 'Carol asks', 'a body only carol wrote');
+      await makeReply(bob, topicId, 'bob answers @carol');
+      await api().post('/api/v3/users/bob/follow').set(auth).expect(200);
+      const res = await api().get('/api/v3/users/me/export').set(auth).expect(200);
+      expect(res.headers['content-disposition']).to.include('attachment');
+      const doc = res.body;
+      expect(doc.profile).to.include({ login: 'carol', email: 'carol@example.com', state: 'active' });
+      expect(doc.topics.map((t: { body: string }) => t.body)).to.deep.equal(['a body only carol wrote']);
+      expect(doc.following.map((f: { login: string }) => f.login)).to.deep.equal(['bob']);
+      expect(doc.notifications.map((n: { type: string }) => n.type)).to.deep.equal(['Mention']);
+      expect(doc.tokens).to.have.length(1);
+      expect(doc.tokens[0]).to.include({ application: 'Test client', scope: 'all' });
+      const text = JSON.stringify(doc);
+      expect(text).not.to.include(token);
+      expect(text).not.to.match(/digest|password|argon2/);
+      await api().get('/api/v3/users/me/export').expect(401);
+    });
+
+    it('leaving anonymizes the account: its posts stay under deleted_<id>, nothing opens it again', async () => {
+      await forumctl(['users', 'create', 'carol', '--email', 'carol@example.com', '--password', PASSWORD]);
+      const client = await appClient();
+      const token = (await passwordGrant(client, 'carol').expect(200)).body.access_token as string;
+      const auth = { Authorization: `Bearer ${token}` };
+      await api().patch('/api/v3/users/me').set(auth).send({ name: 'Carol', bio: 'about me' }).expect(200);
+      await api().post('/api/v3/devices').set(auth).send({ platform: 'ios', token: 'device-token' }).expect(200);
+      const node = await makeNode('General');
+      const [carol] = await testEnv().sql<{ id: number }>("select id from users where login = 'carol'");
+      const topicId = await makeTopic({ id: carol!.id, login: 'carol', role: 'member' }, node, 'Still here');
+
+      const wrong = await api().delete('/api/v3/users/me').set(auth).send({ password: 'not it' }).expect(400);
+      expect(wrong.body.message).to.equal('Validation failed: Password is not correct');
+      await api().delete('/api/v3/users/me').set(auth).send({ password: PASSWORD }).expect(200);
+
+      const [row] = await testEnv().sql<Record<string, unknown>>(
+        'select login, name, email, bio, password_hash from users where id = $1',
+        [carol!.id],
+      );
+      expect(row).to.deep.equal({
+        login: `deleted_${carol!.id}`,
+        name: null,
+        email: `deleted_${carol!.id}@deleted.invalid`,
+        bio: null,
+        password_hash: null,
+      });
+      await api().get('/api/v3/hello').set(auth).expect(401);
+      await passwordGrant(client, 'carol').expect(400);
+      await passwordGrant(client, 'carol@example.com').expect(400);
+      expect(await testEnv().sql('select 1 from devices where user_id = $1', [carol!.id])).to.have.length(0);
+      const topic = await api().get(`/api/v3/topics/${topicId}`).expect(200);
+      expect(topic.body.topic.user.login).to.equal(`deleted_${carol!.id}`);
+      expect(await events('user.deleted')).to.deep.equal([{ userId: carol!.id }]);
+      // The address and login are free again.
+      await signUp({ login: 'carol', email: 'carol@example.com', password: PASSWORD }).expect(200);
+    });
+
+    it('forumctl users delete --purge: an administrator anonymizes and deletes what the user wrote, audited', async () => {
+      const spammer = await makeUser('spammer');
+      const bob = await makeUser('bob');
+      const node = await makeNode('General');
+      const first = await makeTopic(spammer, node, 'buy now');
+      await makeTopic(spammer, node, 'buy again');
+      const bobs = await makeTopic(bob, node, 'a real question');
+      await makeReply(spammer, bobs, 'buy buy');
+      expect((await forumctl(['users', 'delete', 'spammer', '--as', 'bob'])).code).to.equal(3);
+      const done = await forumctl(['users', 'delete', 'spammer', '--purge', '--reason', 'spam', '--json']);
+      expect(done.code, done.stderr).to.equal(0);
+      expect(done.json()).to.deep.equal({ login: `deleted_${spammer.id}`, purged: { topics: 2, replies: 1 } });
+      await api().get(`/api/v3/topics/${first}`).expect(404);
+      const question = await api().get(`/api/v3/topics/${bobs}`).expect(200);
+      expect(question.body.topic.replies_count).to.equal(0);
+      const [audit] = await testEnv().sql<{ reason: string }>("select reason from audit_entries where action = 'user.delete'");
+      expect(audit).to.deep.equal({ reason: 'spam' });
+      expect((await forumctl(['users', 'delete', 'nobody'])).code).to.equal(4);
     });
   });
 });

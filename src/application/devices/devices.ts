@@ -10,6 +10,8 @@ export interface DeviceRegistry {
   /** The device now belongs to `userId`, whoever registered it before (another account signed in on it). */
   register(userId: number, platform: DevicePlatform, token: string): Promise<void>;
   forget(userId: number, platform: DevicePlatform, token: string): Promise<void>;
+  /** Forgets every device of a user (the account is left). */
+  removeAllFor(userId: number): Promise<void>;
 }
 export const DeviceRegistry = Symbol.for('DeviceRegistry');
 

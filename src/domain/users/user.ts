@@ -154,6 +154,21 @@ export class User {
     this.updatedAt = now;
   }
 
+  /**
+   * The account is left (contract §16c): anonymized, not erased, so that what it wrote keeps an author. Its login
+   * becomes `deleted_<id>`, its address a placeholder nobody receives, its name and profile empty, and no password
+   * opens it. It can no longer act as anyone special.
+   */
+  anonymize(now: Date): void {
+    this.login = `deleted_${this.id}`;
+    this.email = `deleted_${this.id}@deleted.invalid`;
+    this.name = null;
+    this.passwordHash = null;
+    this.profile = new Profile();
+    if (this.role === 'admin') this.role = 'member';
+    this.updatedAt = now;
+  }
+
   /** A new address takes effect once a link mailed to it was followed; that proves it too. */
   changeEmail(email: string, now: Date): void {
     this.email = email;

@@ -12,6 +12,7 @@ import {
   UpdateProfileParams,
 } from '../../../application/accounts/profile.js';
 import type { UserReadModel } from '../../../application/read-models.js';
+import { type DeleteOwnAccount, DeleteAccountParams, type ExportAccount } from '../../../application/accounts/leaving.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import type { ApiDescription } from '../openapi/describe.js';
 import { examples } from '../openapi/examples.js';
@@ -23,6 +24,8 @@ export interface AccountRouteUseCases {
   users: UserReadModel;
   updateProfile: UpdateProfile;
   changePassword: ChangePassword;
+  exportAccount: ExportAccount;
+  deleteOwnAccount: DeleteOwnAccount;
   signUp: SignUp;
   requestPasswordReset: RequestPasswordReset;
   resendVerification: ResendVerification;
@@ -151,6 +154,53 @@ export function accountRoutes(app: AccountRouteUseCases, wire: Wire, docs: ApiDe
     },
     async (ctx) => {
       await app.changePassword.execute(await actorOf(ctx), ctx.state.params, bearerToken(ctx) ?? null);
+      ctx.body = OK;
+    },
+  );
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/users/me/export',
+      summary: 'Everything the service holds about you',
+      description:
+        'One JSON document: profile, topics, replies, likes, follows, favorites, blocks, notifications, devices, ' +
+        'tokens and sessions (when, which application; never a secret), and audit entries about you or your posts.',
+      tag: 'Accounts',
+      access: 'user',
+      response: {
+        schema: z.record(z.string(), z.unknown()),
+        example: { exported_at: '2026-11-26T12:00:00.000Z', profile: { login: 'alice' }, topics: [] },
+        description: 'The export',
+      },
+      errors: [],
+    },
+    async (ctx) => {
+      ctx.body = await app.exportAccount.execute(await actorOf(ctx));
+      ctx.set('Content-Disposition', 'attachment; filename="forum-export.json"');
+    },
+  );
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'delete',
+      path: '/users/me',
+      summary: 'Leave: anonymize your account',
+      description:
+        'With your password. Your login becomes `deleted_<id>`; name, e-mail, profile, devices, tokens and sessions ' +
+        'are gone and no password opens the account; your topics and replies stay, shown as that login.',
+      tag: 'Accounts',
+      access: 'user',
+      body: { schema: DeleteAccountParams, media: ['json', 'form'] },
+      response: { schema: OkSchema, example: examples.ok, description: 'Gone' },
+      errors: [400],
+    },
+    async (ctx) => {
+      await app.deleteOwnAccount.execute(await actorOf(ctx), ctx.state.params);
       ctx.body = OK;
     },
   );

@@ -15,4 +15,8 @@ export class SqlDeviceRegistry implements DeviceRegistry {
   async forget(userId: number, platform: DevicePlatform, token: string): Promise<void> {
     await this.sql.all('delete from devices where user_id = $1 and platform = $2 and token = $3', [userId, platform, token]);
   }
+
+  async removeAllFor(userId: number): Promise<void> {
+    await this.sql.all('delete from devices where user_id = $1', [userId]);
+  }
 }

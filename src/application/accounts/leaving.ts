@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { moderationActed } from '../../domain/events.js';
+import { NotFound, RuleViolated } from '../../domain/shared/errors.js';
+import type { User } from '../../domain/users/user.js';
+import type { UserRepository } from '../../domain/users/user-repository.js';
+import { type Actor, type ActingUser, requireAdmin, requireUser } from '../actor.js';
+import type { DomainEvents } from '../events.js';
+import { Text, readAll } from '../inputs.js';
+import type { WebSessionStore } from '../oauth/web-sessions.js';
+import type { Clock, PasswordHasher, UnitOfWork } from '../ports.js';
+import type { AccessTokenStore } from '../tokens/access-tokens.js';
+import type { DeleteReply } from '../replies/delete-reply.js';
+import type { DeleteTopic } from '../topics/delete-topic.js';
+import type { MailLinks } from './mail-links.js';
+import type { DeviceRegistry } from '../devices/devices.js';
+
+/** Everything the service holds about a user, as one JSON document (contract §16c). */
+export interface AccountExport {
+  /** Null when there is no such user. */
+  of(userId: number): Promise<Record<string, unknown> | null>;
+}
+export const AccountExport = Symbol.for('AccountExport');
+
+/** What a user wrote that is still shown: for a purge. */
+export interface AuthoredContent {
+  topicIds(userId: number): Promise<number[]>;
+  replyIds(userId: number): Promise<number[]>;
+}
+export const AuthoredContent = Symbol.for('AuthoredContent');
+
+export class ExportAccount {
+  constructor(private readonly exports: AccountExport) {}
+
+  async execute(actor: Actor): Promise<Record<string, unknown>> {
+    const user = requireUser(actor);
+    const document = await this.exports.of(user.id);
+    if (!document) throw new NotFound('user');
+    return document;
+  }
+}
+
+export const DeleteAccountParams = z.object({ password: Text.meta({ description: 'your password, to confirm' }) });
+
+/**
+ * Leaving (contract §16c): the account is anonymized, not erased. Its login becomes `deleted_<id>`; name, e-mail,
+ * profile, devices, tokens, sessions and mail links are gone, and no password works; what it wrote stays, shown as
+ * that login. `user.deleted` goes to webhooks.
+ */
+export class Anonymizer {
+  constructor(
+    private readonly accessTokens: AccessTokenStore,
+    private readonly sessions: WebSessionStore,
+    private readonly devices: DeviceRegistry,
+    private readonly links: MailLinks,
+    private readonly events: DomainEvents,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Inside a unit of work. */
+  async anonymize(user: User): Promise<void> {
+    const now = this.clock.now();
+    user.anonymize(now);
+    await this.accessTokens.revokeAllFor(user.id, now);
+    await this.sessions.removeAllFor(user.id);
+    await this.devices.removeAllFor(user.id);
+    await this.links.spendAll(user.id, ['verify', 'reset', 'email_change'], now);
+    await this.events.record({ type: 'user.deleted', userId: user.id });
+  }
+}
+
+/** The user leaves, confirming with their password. */
+export class DeleteOwnAccount {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly anonymizer: Anonymizer,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(actor: Actor, raw: unknown): Promise<void> {
+    const caller = requireUser(actor);
+    const { password } = readAll(DeleteAccountParams, raw);
+    const user = await this.users.findById(caller.id);
+    const valid = !!user?.passwordHash && (await this.hasher.verify(user.passwordHash, password));
+    if (!valid) throw new RuleViolated('Validation failed: Password is not correct');
+    await this.uow.run(async () => {
+      const fresh = await this.users.findById(caller.id);
+      if (!fresh) throw new NotFound('user');
+      await this.anonymizer.anonymize(fresh);
+    });
+  }
+}
+
+/**
+ * forumctl users delete: an administrator anonymizes an account (audited); `purge` also deletes what it wrote,
+ * topic by topic and reply by reply, through the same use cases as a moderator's deletions (counters, search,
+ * notifications and webhooks follow). Returns what was purged.
+ */
+export class DeleteAccount {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly anonymizer: Anonymizer,
+    private readonly content: AuthoredContent,
+    private readonly deleteTopic: DeleteTopic,
+    private readonly deleteReply: DeleteReply,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  async execute(
+    actor: Actor,
+    login: string,
+    options: { purge: boolean; reason: string | null },
+  ): Promise<{ userId: number; topics: number; replies: number }> {
+    const admin: ActingUser = requireAdmin(actor);
+    const target = await this.users.findByLogin(login);
+    if (!target) throw new NotFound(`user ${login}`);
+    if (target.login === 'system') throw new RuleViolated('the system user cannot be deleted');
+    let topics = 0;
+    let replies = 0;
+    if (options.purge) {
+      for (const id of await this.content.replyIds(target.id)) {
+        await this.deleteReply.execute(admin, id, options.reason).then(() => replies++, ignoreGone);
+      }
+      for (const id of await this.content.topicIds(target.id)) {
+        await this.deleteTopic.execute(admin, id, options.reason).then(() => topics++, ignoreGone);
+      }
+    }
+    await this.uow.run(async () => {
+      const user = await this.users.findById(target.id);
+      if (!user) throw new NotFound(`user ${login}`);
+      const before = user.login;
+      await this.anonymizer.anonymize(user);
+      const changes = { login: [before, user.login] as [string, string], purged: [null, { topics, replies }] as [null, object] };
+      await this.events.record(moderationActed('user.delete', admin.id, { type: 'User', id: user.id }, changes, options.reason));
+    });
+    return { userId: target.id, topics, replies };
+  }
+}
+
+/** Deleted meanwhile by someone else: nothing left to purge. */
+function ignoreGone(error: unknown): void {
+  if (!(error instanceof NotFound)) throw error;
+}
