@@ -54,16 +54,16 @@ export function nodesCommand(runtime: CliRuntime): Command {
           return {
             json: { nodes: list.map((node) => context.session.wire.node(node)) },
             text: table(
-              ['id', 'name', 'sort', 'topics'],
-              list.map((n) => [n.id, n.name, n.sort, n.topicsCount]),
+              ['id', 'name', 'section', 'sort', 'topics'],
+              list.map((n) => [n.id, n.name, n.section?.name ?? '', n.sort, n.topicsCount]),
             ),
           };
         }
         return {
           json: { nodes: list.map((node) => ({ ...context.session.wire.node(node), hidden: node.hidden })) },
           text: table(
-            ['id', 'name', 'sort', 'topics', 'hidden'],
-            list.map((n) => [n.id, n.name, n.sort, n.topicsCount, n.hidden]),
+            ['id', 'name', 'section', 'sort', 'topics', 'hidden'],
+            list.map((n) => [n.id, n.name, n.section?.name ?? '', n.sort, n.topicsCount, n.hidden]),
           ),
         };
       }),

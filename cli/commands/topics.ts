@@ -21,13 +21,17 @@ import {
   topicResult,
 } from './shared.js';
 
-/** A topic's states, as a moderator reads them: `banned, closed` (banned: moved to NoPoint); `deleted` where shown. */
+/**
+ * A topic's states, as a moderator reads them: `banned, closed, pinned` (banned: moved to NoPoint); `deleted` where
+ * shown.
+ */
 export function topicState(topic: TopicView, deleted = false): string {
   const states = [
     deleted && 'deleted',
     topic.nodeName === NO_POINT_NODE_NAME && 'banned',
     topic.closedAt !== null && 'closed',
     topic.grade === 'excellent' && 'excellent',
+    topic.suggestedAt !== null && 'pinned',
   ].filter(Boolean);
   return states.join(', ');
 }
