@@ -318,7 +318,7 @@ describe('forumctl: moderating from the terminal', () => {
       const lines = shown.stdout.split('\n');
       expect(lines).to.have.length(11); // NoPoint and eight more
       expect(lines[0]).to.match(/^id\s+name\s+section\s+sort\s+topics\s+hidden$/);
-      expect(lines[1]).to.match(/^─+( +─+){4}$/);
+      expect(lines[1]).to.match(/^─+( +─+){5}$/);
       expect(shown.stdout).not.to.match(/[│┌├└]/);
       expect(lines.every((line) => line === line.trimEnd())).to.equal(true);
     });
