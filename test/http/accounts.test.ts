@@ -7,6 +7,7 @@ import { configuredWith, testEnv } from '../support/env.js';
 import { MailTokenKeys } from '../../src/application/ports.js';
 import { ConfirmAddress } from '../../src/application/accounts/verification.js';
 import { ResetPassword } from '../../src/application/accounts/password-reset.js';
+import { RequestEmailChange } from '../../src/application/accounts/profile.js';
 import { ApproveAccount } from '../../src/application/accounts/approval.js';
 import type { Container } from 'inversify';
 
@@ -422,6 +423,33 @@ describe('accounts: joining over the API (contract §16b)', () => {
       const [audit] = await testEnv().sql<{ reason: string }>("select reason from audit_entries where action = 'user.delete'");
       expect(audit).to.deep.equal({ reason: 'spam' });
       expect((await forumctl(['users', 'delete', 'nobody'])).code).to.equal(4);
+    });
+
+    it('a new address takes effect once its link is followed; the previous one is told; a taken one gets no mail', async () => {
+      await forumctl(['users', 'create', 'carol', '--email', 'carol@example.com', '--password', PASSWORD]);
+      await forumctl(['users', 'create', 'dave', '--email', 'dave@example.com', '--password', PASSWORD]);
+      const [carol] = await testEnv().sql<{ id: number }>("select id from users where login = 'carol'");
+      const actor = { id: carol!.id, login: 'carol', role: 'member' as const };
+      const change = testEnv().container.get(RequestEmailChange);
+      let refused: unknown;
+      try {
+        await testEnv().scope(() => change.execute(actor, { email: 'new@example.com', current_password: 'wrong' }));
+      } catch (error) {
+        refused = error;
+      }
+      expect(String(refused)).to.match(/Current password is not correct/);
+      await testEnv().scope(() => change.execute(actor, { email: 'DAVE@example.com', current_password: PASSWORD }));
+      expect(await tokenRows('carol'), 'a taken address: no link').to.have.length(0);
+      await testEnv().scope(() => change.execute(actor, { email: 'carol@new.example', current_password: PASSWORD }));
+      const [row] = await tokenRows('carol');
+      expect(row).to.include({ purpose: 'email_change' });
+      const [still] = await testEnv().sql<{ email: string }>('select email from users where id = $1', [carol!.id]);
+      expect(still!.email, 'not before the link').to.equal('carol@example.com');
+      const confirmed = await testEnv().scope(() => testEnv().container.get(ConfirmAddress).execute(linkToken(row!)));
+      expect(confirmed).to.deep.include({ email: 'carol@new.example' });
+      const [now] = await testEnv().sql<{ email: string }>('select email from users where id = $1', [carol!.id]);
+      expect(now!.email).to.equal('carol@new.example');
+      expect(await events('account.email_changed')).to.deep.equal([{ userId: carol!.id, previousEmail: 'carol@example.com' }]);
     });
   });
 });

@@ -8,6 +8,8 @@ import { Text, maybe, readAll } from '../inputs.js';
 import type { WebSessionStore } from '../oauth/web-sessions.js';
 import type { Clock, PasswordHasher, SecretGenerator, UnitOfWork } from '../ports.js';
 import type { AccessTokenStore } from '../tokens/access-tokens.js';
+import type { MailLinks } from './mail-links.js';
+import { checkedEmail } from '../../domain/users/user.js';
 
 /** `true`/`false`, as JSON or as form text. */
 const Flag = z.preprocess(
@@ -91,6 +93,41 @@ export class ChangePassword {
       await this.accessTokens.revokeAllFor(caller.id, now, keepToken ? this.secrets.digest(keepToken) : undefined);
       await this.sessions.removeAllFor(caller.id);
       await this.events.record({ type: 'account.password_changed', userId: caller.id });
+    });
+  }
+}
+
+export const ChangeEmailParams = z.object({
+  email: Text.meta({ description: 'the new address', example: 'alice@example.org' }),
+  current_password: Text.meta({ description: 'the password now' }),
+});
+
+/**
+ * The caller asks to use another address (contract §16b, settings): nothing changes until a link mailed to the new
+ * address is followed (ConfirmAddress), and then the previous address gets a notice. An address another account
+ * has is answered as any other (the mail to it would not be sent): nothing tells whether it is registered.
+ */
+export class RequestEmailChange {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly links: MailLinks,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, raw: unknown): Promise<void> {
+    const caller = requireUser(actor);
+    const input = readAll(ChangeEmailParams, raw);
+    const user = await this.users.findById(caller.id);
+    if (!user) throw new RuleViolated('Validation failed: the account is gone');
+    const current = user.passwordHash !== null && (await this.hasher.verify(user.passwordHash, input.current_password));
+    if (!current) throw new RuleViolated('Validation failed: Current password is not correct');
+    const email = checkedEmail(input.email);
+    const now = this.clock.now();
+    await this.uow.run(async () => {
+      if ((await this.users.isTaken(user.login, email)).email) return;
+      await this.links.send(user.id, 'email_change', now, email);
     });
   }
 }

@@ -32,6 +32,13 @@ export class Profile {
   emailPublic = false;
 }
 
+/** An address as accounts hold it: trimmed, of the shape name@host.tld, at most 255 characters. */
+export function checkedEmail(value: string): string {
+  const email = value.trim();
+  if (!EMAIL_PATTERN.test(email) || email.length > 255) throw new RuleViolated('Validation failed: Email is invalid');
+  return email;
+}
+
 export interface NewUser {
   login: string;
   email: string;
@@ -62,10 +69,7 @@ export class User {
     if (!LOGIN_PATTERN.test(login)) {
       throw new RuleViolated('Validation failed: Login must be 2 to 20 letters, digits, "_", "." or "-"');
     }
-    const email = input.email.trim();
-    if (!EMAIL_PATTERN.test(email) || email.length > 255) {
-      throw new RuleViolated('Validation failed: Email is invalid');
-    }
+    const email = checkedEmail(input.email);
     const name = input.name?.trim() || null;
     if (name !== null && name.length > 100)
       throw new RuleViolated('Validation failed: Name is too long (maximum is 100 characters)');
