@@ -39,6 +39,12 @@ export interface Config {
   secretKey: string | null;
   /** Webhooks: deliver to loopback and private addresses too (off: SSRF), and how many tries run at once per process. */
   webhooks: { allowPrivate: boolean; concurrency: number };
+  /**
+   * Mail (contract §17): `smtpUrl` (SMTP_URL, smtp:// or smtps://, credentials in it; null: `.eml` files in
+   * `folder`, FORUM_DATA_DIR/mail), the From address (MAIL_FROM, default `forum <noreply@PUBLIC_URL's host>`) and how
+   * many mails each process sends at once (MAIL_CONCURRENCY; 0: this process sends none).
+   */
+  mail: { smtpUrl: string | null; from: string; folder: string; concurrency: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -79,7 +85,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
       concurrency: integer(env, 'WEBHOOKS_CONCURRENCY', 4, 0, 100),
     },
+    mail: {
+      smtpUrl: smtpUrl(env.SMTP_URL),
+      from: env.MAIL_FROM || `forum <noreply@${new URL(env.PUBLIC_URL || `http://${host}:${port}`).hostname}>`,
+      folder: path.join(dataDir, 'mail'),
+      concurrency: integer(env, 'MAIL_CONCURRENCY', 2, 0, 50),
+    },
   };
+}
+
+/** `smtp://user:password@host:587` or `smtps://…:465`; anything else is refused at start, without echoing it. */
+function smtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error('SMTP_URL is not a URL (smtp://user:password@host:587 or smtps://user:password@host:465)');
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new Error('SMTP_URL must be smtp://… or smtps://… with a host (smtp://user:password@host:587)');
+  }
+  return raw.trim();
 }
 
 function secretKey(env: NodeJS.ProcessEnv): string | null {
