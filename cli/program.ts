@@ -17,6 +17,7 @@ import { topicsCommand } from './commands/topics.js';
 import { usersCommand } from './commands/users.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { auditCommand } from './commands/audit.js';
+import { mailCommand } from './commands/mail.js';
 
 /** The whole command tree, testable without a process: tests pass a runtime with captured output. */
 export function buildProgram(runtime: CliRuntime): Command {
@@ -47,6 +48,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     searchCommand,
     webhooksCommand,
     auditCommand,
+    mailCommand,
     seedCommand,
   ]) {
     program.addCommand(command(runtime));
