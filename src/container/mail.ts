@@ -40,13 +40,20 @@ export const mailModule = new ContainerModule(({ bind }) => {
       config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from, clock) : (folder as EmlFolder),
     [AppConfig, Clock, Mailbox],
   );
-  provide(
-    bind,
-    DeliverMail,
-    (facts: MailFacts, keys: MailTokenKeys, mailer: Mailer, clock: Clock, config: Config) =>
-      new DeliverMail(facts, keys, mailer, clock, config.publicUrl),
-    [MailFacts, MailTokenKeys, Mailer, Clock, AppConfig],
-  );
+  // The key is resolved when the first link is written, not when the worker starts: a server in production without
+  // SECRET_KEY still starts and serves, and its link mails fail, saying why, until SECRET_KEY is set.
+  bind(DeliverMail)
+    .toDynamicValue(
+      (context) =>
+        new DeliverMail(
+          context.get(MailFacts),
+          lazyKeys(() => context.get(MailTokenKeys)),
+          context.get(Mailer),
+          context.get(Clock),
+          context.get<Config>(AppConfig).publicUrl,
+        ),
+    )
+    .inSingletonScope();
   const useCase = useCaseBinder(bind);
   useCase(ListMail, [Mailbox]);
   useCase(ShowMail, [Mailbox]);
@@ -66,3 +73,12 @@ export const mailModule = new ContainerModule(({ bind }) => {
     [DeliverMail, ServiceMetrics, AppConfig, ServerHost],
   );
 });
+
+/** MailTokenKeys resolved at each use (the container keeps the instance once it could be made). */
+function lazyKeys(resolve: () => MailTokenKeys): MailTokenKeys {
+  return {
+    newId: () => resolve().newId(),
+    tokenFor: (id) => resolve().tokenFor(id),
+    digest: (token) => resolve().digest(token),
+  };
+}

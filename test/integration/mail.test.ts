@@ -1,4 +1,5 @@
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
@@ -16,6 +17,7 @@ import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
 import { makeUser, type TestUser } from '../support/builders.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
 import { freePort, MailSink, SINK_PASSWORD, SINK_USER, type ReceivedMail } from '../support/mail-sink.js';
+import { startServerProcess } from '../support/server-process.js';
 import { until } from '../support/wait.js';
 
 const FROM = 'forum <noreply@forum.test>';
@@ -364,5 +366,59 @@ describe('mail (contract §17)', () => {
     expect(service<MailTokenKeys>(MailTokenKeys).digest(linkToken(mail, '/account/verify'))).to.equal(
       await tokenDigest(tokenId!),
     );
+  });
+
+  describe('in a server process', () => {
+    it('sends account mail through SMTP_URL with its worker, logging neither links nor the password', async function () {
+      this.timeout(60_000);
+      const env = testEnv();
+      const sink = await MailSink.start();
+      // The server derives links under the key the test's rows are made with (kept in the run's data folder).
+      service<MailTokenKeys>(MailTokenKeys).tokenFor('any');
+      const secretKey = (await readFile(path.join(env.config.dataDir, 'secret_key'), 'utf8')).trim();
+      const server = await startServerProcess({
+        DATABASE_URL: env.config.databaseUrl!,
+        PUBLIC_URL,
+        SMTP_URL: smtpUrl(sink.port),
+        SECRET_KEY: secretKey,
+        WEBHOOKS_CONCURRENCY: '0',
+      });
+      try {
+        const tokenId = await issueToken(alice, 'verify');
+        const [mail] = await sink.waitFor(1, 20_000);
+        const token = linkToken(mail!, '/account/verify');
+        expect(service<MailTokenKeys>(MailTokenKeys).digest(token)).to.equal(await tokenDigest(tokenId));
+        expect(server.output()).to.not.contain(token).and.not.contain(encodeURIComponent(SINK_PASSWORD));
+        expect(server.output()).to.not.contain('SMTP_URL is not set');
+      } finally {
+        await server.terminate();
+        await sink.stop();
+      }
+    });
+
+    it('in production without SMTP_URL warns at start; without SECRET_KEY it serves, and link mail fails saying why', async function () {
+      this.timeout(60_000);
+      const env = testEnv();
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'forum-mail-production-'));
+      const server = await startServerProcess({
+        NODE_ENV: 'production',
+        DATABASE_URL: env.config.databaseUrl!,
+        FORUM_DATA_DIR: dataDir,
+        SECRET_KEY: undefined,
+        SMTP_URL: undefined,
+        WEBHOOKS_CONCURRENCY: '0',
+      });
+      try {
+        expect(server.output()).to.contain('SMTP_URL is not set: mail is written as .eml files');
+        expect((await fetch(`${server.url}/readyz`)).status).to.equal(200);
+        await issueToken(alice, 'verify');
+        await until(() => server.output().includes('a mail could not be sent'), 15_000);
+        expect(server.output()).to.contain('SECRET_KEY is not set');
+        expect(await readdir(dataDir), 'no key made up in production').to.not.include('secret_key');
+      } finally {
+        await server.terminate();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    });
   });
 });
