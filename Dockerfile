@@ -26,6 +26,9 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 EXPOSE 3000
+# The data folder (the secret key made when SECRET_KEY is not set, mail when SMTP_URL is not): the node user's, so
+# that a volume mounted there is writable.
+RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
 # Ready means the database answers too (/healthz only says the process is up).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \

@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { ListAudit } from '../src/application/audit/audit-log.js';
+import { ListMail, ShowMail } from '../src/application/mail/mailbox.js';
 import { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
 import { SeedDatabase } from '../src/application/maintenance/seed.js';
 import { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '../src/application/nodes/manage-nodes.js';
@@ -89,5 +90,7 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     reindexSearch: ReindexSearch,
     webhooks: ManageWebhooks,
     listAudit: ListAudit,
+    listMail: ListMail,
+    showMail: ShowMail,
   });
 });

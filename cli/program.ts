@@ -18,6 +18,7 @@ import { usersCommand } from './commands/users.js';
 import { invitesCommand } from './commands/invites.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { auditCommand } from './commands/audit.js';
+import { mailCommand } from './commands/mail.js';
 
 /** The whole command tree, testable without a process: tests pass a runtime with captured output. */
 export function buildProgram(runtime: CliRuntime): Command {
@@ -49,6 +50,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     searchCommand,
     webhooksCommand,
     auditCommand,
+    mailCommand,
     seedCommand,
   ]) {
     program.addCommand(command(runtime));

@@ -1,5 +1,6 @@
 import type { ActingUser } from '../src/application/actor.js';
 import type { ListAudit } from '../src/application/audit/audit-log.js';
+import type { ListMail, ShowMail } from '../src/application/mail/mailbox.js';
 import type { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
 import type { SeedDatabase } from '../src/application/maintenance/seed.js';
 import type { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '../src/application/nodes/manage-nodes.js';
@@ -87,6 +88,8 @@ export interface CliUseCases {
   reindexSearch: ReindexSearch;
   webhooks: ManageWebhooks;
   listAudit: ListAudit;
+  listMail: ListMail;
+  showMail: ShowMail;
 }
 export const CliUseCases = Symbol.for('CliUseCases');
 

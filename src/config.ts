@@ -37,13 +37,19 @@ export interface Config {
   database: { poolMax: number; statementTimeoutMs: number; connectTimeoutMs: number };
   /**
    * The key mail tokens are derived under (SECRET_KEY, at least 32 characters); null: a key kept in
-   * `dataDir/secret_key`, made on first use (refused in production, where every host must share one).
+   * `dataDir/secret_key`, made on first use (one host only: several must share SECRET_KEY).
    */
   secretKey: string | null;
   /** Who may join (REGISTRATION, contract §16b): anyone, anyone an administrator approves, invitees, nobody. */
   registration: Registration;
   /** Webhooks: deliver to loopback and private addresses too (off: SSRF), and how many tries run at once per process. */
   webhooks: { allowPrivate: boolean; concurrency: number };
+  /**
+   * Mail (contract §17): `smtpUrl` (SMTP_URL, smtp:// or smtps://, credentials in it; null: `.eml` files in
+   * `folder`, FORUM_DATA_DIR/mail), the From address (MAIL_FROM, default `forum <noreply@PUBLIC_URL's host>`) and how
+   * many mails each process sends at once (MAIL_CONCURRENCY; 0: this process sends none).
+   */
+  mail: { smtpUrl: string | null; from: string; folder: string; concurrency: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -85,6 +91,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
       concurrency: integer(env, 'WEBHOOKS_CONCURRENCY', 4, 0, 100),
     },
+    mail: {
+      smtpUrl: smtpUrl(env.SMTP_URL),
+      from: env.MAIL_FROM || `forum <noreply@${new URL(env.PUBLIC_URL || `http://${host}:${port}`).hostname}>`,
+      folder: path.join(dataDir, 'mail'),
+      concurrency: integer(env, 'MAIL_CONCURRENCY', 2, 0, 50),
+    },
   };
 }
 
@@ -92,6 +104,21 @@ function registration(raw: string | undefined): Registration {
   if (raw === undefined || raw === '') return 'open';
   if ((REGISTRATIONS as readonly string[]).includes(raw)) return raw as Registration;
   throw new Error(`REGISTRATION must be one of ${REGISTRATIONS.join(', ')}, got "${raw}"`);
+}
+
+/** `smtp://user:password@host:587` or `smtps://…:465`; anything else is refused at start, without echoing it. */
+function smtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error('SMTP_URL is not a URL (smtp://user:password@host:587 or smtps://user:password@host:465)');
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new Error('SMTP_URL must be smtp://… or smtps://… with a host (smtp://user:password@host:587)');
+  }
+  return raw.trim();
 }
 
 function secretKey(env: NodeJS.ProcessEnv): string | null {

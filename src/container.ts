@@ -20,6 +20,7 @@ import { nodesModule } from './container/nodes.js';
 import { photosModule } from './container/photos.js';
 import { searchModule } from './container/search.js';
 import { webhooksModule } from './container/webhooks.js';
+import { mailModule } from './container/mail.js';
 import { auditModule } from './container/audit.js';
 import { maintenanceModule } from './container/maintenance.js';
 import { httpModule } from './container/http.js';
@@ -34,7 +35,7 @@ export interface ContainerPersistence {
 /**
  * The one composition root, shared by the HTTP server, forumctl and the tests: one module per concern
  * (src/container/), each use case bound once, in its feature's module. A serving process also gives its own
- * (logger, version, place in a cluster): then the container builds the HTTP app and the webhook worker too.
+ * (logger, version, place in a cluster): then the container builds the HTTP app and the webhook and mail workers too.
  */
 export function buildContainer(persistence: ContainerPersistence, config: Config): Container;
 export function buildContainer(database: Database, config: Config, server: Omit<ServerHost, 'database'>): Container;
@@ -64,6 +65,7 @@ export function buildContainer(
     photosModule,
     searchModule,
     webhooksModule,
+    mailModule,
     auditModule,
     maintenanceModule,
     httpModule,

@@ -9,6 +9,7 @@ import { WindowLimiter } from './adapters/http/window-limiter.js';
 import { buildContainer } from './container.js';
 import { HttpApp } from './container/http.js';
 import { StartWebhookWorker } from './container/webhooks.js';
+import { StartMailWorker } from './container/mail.js';
 import { createLogger } from './adapters/http/logger.js';
 import { listen } from './adapters/http/server.js';
 import { Shutdown } from './adapters/http/shutdown.js';
@@ -58,6 +59,22 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     if (config.webhooks.concurrency > 0) {
       const webhookWorker = await container.get<StartWebhookWorker>(StartWebhookWorker)();
       if (!shutdown.keep(() => webhookWorker.stop())) return;
+    }
+    if (config.mail.concurrency > 0) {
+      const mailWorker = await container.get<StartMailWorker>(StartMailWorker)();
+      if (!shutdown.keep(() => mailWorker.stop())) return;
+    }
+    if (config.production && !config.secretKey) {
+      logger.warn(
+        { file: `${config.dataDir}/secret_key` },
+        'SECRET_KEY is not set: mail links are signed with a key kept in the data folder; every host and forumctl must share it, so set SECRET_KEY when there is more than one',
+      );
+    }
+    if (config.production && !config.mail.smtpUrl) {
+      logger.warn(
+        { folder: config.mail.folder },
+        'SMTP_URL is not set: mail is written as .eml files to the data folder, not sent (forumctl mail list)',
+      );
     }
     const server = await listen(app, config.port, config.host);
     if (!shutdown.keep(() => server.stop())) return;

@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import { AuditTrail } from '../application/audit/audit-log.js';
 import { CounterKeeper } from '../application/counters.js';
 import { DispatchInTransaction, DomainEvents } from '../application/events.js';
+import { MailProducer } from '../application/mail/mail-jobs.js';
 import { NotificationAudience, NotificationProducer } from '../application/notifications/producer.js';
 import { SearchIndexer } from '../application/search/indexer.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
@@ -24,6 +25,7 @@ export const eventsModule = new ContainerModule(({ bind }) => {
       search: SearchIndexer,
       audit: AuditTrail,
       outbox: SqlOutbox,
+      mail: MailProducer,
     ) =>
       new DispatchInTransaction([
         new CounterKeeper(counters),
@@ -31,7 +33,8 @@ export const eventsModule = new ContainerModule(({ bind }) => {
         search,
         audit,
         outbox,
+        mail,
       ]),
-    [StagedRows, NotificationAudience, NotificationRepository, SearchIndexer, AuditTrail, SqlOutbox],
+    [StagedRows, NotificationAudience, NotificationRepository, SearchIndexer, AuditTrail, SqlOutbox, MailProducer],
   );
 });

@@ -23,10 +23,7 @@ export const systemModule = new ContainerModule(({ bind }) => {
   bind(WordSegmenter).toConstantValue(new JiebaSegmenter());
   bind(HtmlText).toConstantValue(new ParsedHtmlText());
   // Resolved when first asked for: a process that sends no mail link needs no key.
-  provide(
-    bind,
-    MailTokenKeys,
-    (config: Config) => new HmacMailTokenKeys(resolveSecretKey(config.secretKey, config.dataDir, config.production)),
-    [AppConfig],
-  );
+  provide(bind, MailTokenKeys, (config: Config) => new HmacMailTokenKeys(resolveSecretKey(config.secretKey, config.dataDir)), [
+    AppConfig,
+  ]);
 });

@@ -145,8 +145,10 @@ export function appDependencies(): HttpDependencies {
 export async function startTestEnv(): Promise<void> {
   const database = await createTestDatabase();
   const uploadsDir = await mkdtemp(path.join(os.tmpdir(), 'forum-uploads-'));
+  const mailFolder = await mkdtemp(path.join(os.tmpdir(), 'forum-mail-'));
+  const defaults = loadConfig({});
   const config: Config = {
-    ...loadConfig({}),
+    ...defaults,
     databaseUrl: database.url,
     uploadsDir,
     publicUrl: PUBLIC_URL,
@@ -156,6 +158,8 @@ export async function startTestEnv(): Promise<void> {
     webhooks: { allowPrivate: true, concurrency: 0 },
     // Given, so that no test writes a key file into the working tree.
     secretKey: 'a test secret key, 32 characters or more',
+    // Mail is written to a folder of the run's own (no SMTP_URL); mail workers run only where a test starts one.
+    mail: { ...defaults.mail, from: 'forum <noreply@forum.test>', folder: mailFolder, concurrency: 0 },
   };
   const persistence = await connect(database.url, { poolMax: 20 });
   const { orm } = persistence;
@@ -199,6 +203,7 @@ export async function stopTestEnv(): Promise<void> {
   await current.pool.end();
   await current.persistence.close();
   await rm(current.env.config.uploadsDir, { recursive: true, force: true });
+  await rm(current.env.config.mail.folder, { recursive: true, force: true });
   await current.database.drop();
   current = null;
 }

@@ -31,6 +31,7 @@ export class ServiceMetrics {
   readonly registry = new client.Registry();
   private readonly requests: client.Histogram<'method' | 'route' | 'status'>;
   readonly webhookDeliveries: client.Counter<'outcome'>;
+  readonly mailTries: client.Counter<'outcome'>;
 
   constructor(sources: MetricsSources = {}) {
     const registers = [this.registry];
@@ -45,6 +46,12 @@ export class ServiceMetrics {
     this.webhookDeliveries = new client.Counter({
       name: 'forum_webhook_tries_total',
       help: 'Webhook delivery tries by outcome: delivered, retry (to be tried again), failed (the last try), gone',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.mailTries = new client.Counter({
+      name: 'forum_mail_tries_total',
+      help: 'Mail sending tries by outcome: sent, dropped (a spent or expired link, a gone account), failed (tried again later)',
       labelNames: ['outcome'],
       registers,
     });

@@ -3,6 +3,8 @@ import type { NewNotification } from '../../domain/notifications/notification.js
 import type { Reply } from '../../domain/replies/reply.js';
 import type { SearchDocument } from '../../application/search/ports.js';
 import type { CounterMove, CounterMoves, UserCounter } from '../../application/counters.js';
+import type { MailJob } from '../../application/mail/mail-jobs.js';
+import { queueMail } from './mail-task.js';
 import type { Sql } from './sql.js';
 import { queueTries } from './webhook-store.js';
 
@@ -32,7 +34,7 @@ export function outboxPayload(event: DomainEvent): Record<string, unknown> {
  *    (never back to an earlier reply); a deleted one has the topic recounted, on a snapshot taken after the topic
  *    was locked (`flush` locks it first, in a statement of its own), so no concurrent reply is missed.
  * 3. The events (the outbox), and the webhook deliveries of these events (contract §13), one per event and
- *    subscribed webhook, each with its first try queued.
+ *    subscribed webhook, each with its first try queued; then the mail jobs (contract §17), on the same queue.
  * 4. The search documents of topics and of replies. An older version never overwrites a newer one: a reindex
  *    batch read before an edit lands after it.
  * 5. New notifications, and the notifications of deleted topics and replies. Their unread counts (and their
@@ -257,6 +259,15 @@ function statement(staged: Staged, counters: Tally): { text: string; values: unk
     returning id)`);
     ctes.push(`queued as (${queueTries('deliveries')})`);
   }
+  if (staged.mail.length > 0) {
+    ctes.push(
+      `mail_jobs as (select * from unnest(${p.add(
+        column(staged.mail, (job) => JSON.stringify(job)),
+        'json[]',
+      )}) as j(payload))`,
+    );
+    ctes.push(`mail_queued as (${queueMail('mail_jobs')})`);
+  }
   const topics = [...staged.topicDocuments.values()];
   if (topics.length > 0) {
     ctes.push(`topic_documents as (
@@ -359,8 +370,12 @@ function statement(staged: Staged, counters: Tally): { text: string; values: unk
   }
 
   if (ctes.length === 0) return null;
-  // queued is a select, which PostgreSQL runs only when read; new_replies gives each staged reply its id.
-  const queued = staged.events.length > 0 ? '(select count(*) from queued)::int' : '0';
+  // queued and mail_queued are selects, which PostgreSQL runs only when read; new_replies gives each staged reply its id.
+  const reads = [
+    ...(staged.events.length > 0 ? ['(select count(*) from queued)'] : []),
+    ...(staged.mail.length > 0 ? ['(select count(*) from mail_queued)'] : []),
+  ];
+  const queued = reads.length > 0 ? `(${reads.join(' + ')})::int` : '0';
   const ids = staged.replies.length > 0 ? '(select array_agg(id order by id) from new_replies)' : 'null::int[]';
   return { text: `with\n  ${ctes.join(',\n  ')}\n  select ${queued} as queued, ${ids} as reply_ids`, values: p.values };
 }
@@ -373,6 +388,8 @@ interface Staged {
   topicDocuments: Map<number, SearchDocument>;
   replyDocuments: Map<number, SearchDocument>;
   notifications: NewNotification[];
+  /** Mail to send once this commits (mail-queue.ts). */
+  mail: MailJob[];
   /** Topics and replies whose notifications go (they were deleted). */
   unnotified: { topicIds: number[]; replyIds: number[] };
 }
@@ -384,6 +401,7 @@ const nothing = (): Staged => ({
   topicDocuments: new Map(),
   replyDocuments: new Map(),
   notifications: [],
+  mail: [],
   unnotified: { topicIds: [], replyIds: [] },
 });
 
@@ -421,6 +439,11 @@ export class StagedRows implements CounterMoves {
   notifications(notifications: readonly NewNotification[]): Promise<void> {
     if (notifications.length === 0) return Promise.resolve();
     return this.stage((staged) => staged.notifications.push(...notifications));
+  }
+
+  /** Mail jobs, queued with the rest (mail-queue.ts). */
+  mail(jobs: readonly MailJob[]): Promise<void> {
+    return this.stage((staged) => staged.mail.push(...jobs));
   }
 
   /** The notifications about these topics (and their replies) and replies, deleted with the rest. */

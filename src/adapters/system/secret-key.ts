@@ -4,8 +4,9 @@ import path from 'node:path';
 
 /**
  * The server's secret key: SECRET_KEY when set; otherwise one kept in `dataDir/secret_key` (mode 0600), made by
- * the first process that needs it (the others, and forumctl, read the same file), so that a development setup needs
- * nothing. Production requires SECRET_KEY.
+ * the first process that needs it (the others, and forumctl, read the same file), so that a laptop or a single
+ * container with its data volume needs nothing. Several hosts must share SECRET_KEY: a production server without
+ * it says so at start (main.ts).
  */
 export function resolveSecretKey(configured: string | null, dataDir: string, production: boolean): string {
   if (configured !== null) return configured;

@@ -1,0 +1,70 @@
+import { Command } from 'commander';
+import type { CliRuntime } from '../runtime.js';
+import { table } from '../output.js';
+import { action, integerOption, requireAdministrator } from './shared.js';
+
+const WHAT = 'reading mail';
+
+/** Headers that say how the message is encoded, not what it says: left out of the text view (kept in --json). */
+const MIME_HEADERS = new Set(['content-type', 'content-transfer-encoding', 'mime-version']);
+
+/**
+ * The mail the server wrote to the data folder (no SMTP_URL, contract §17): with it, the first sign-up of a new
+ * forum is confirmed without any mail server. Administrators only: the links in it work.
+ */
+export function mailCommand(runtime: CliRuntime): Command {
+  const mail = new Command('mail')
+    .description('the mail written to FORUM_DATA_DIR/mail when SMTP_URL is not set (administrators)')
+    .addHelpText('after', '\nExamples:\n  $ forumctl mail list\n  $ forumctl mail show 20261126T120000123Z-1a2b3c4d');
+
+  mail
+    .command('list')
+    .description('newest first: id, date, recipient, subject')
+    .option('--limit <n>', 'how many (1–1000)', '20')
+    .addHelpText('after', '\nExamples:\n  $ forumctl mail list --limit 5\n  $ forumctl mail list --json')
+    .action(
+      action(runtime, async (context, options: { limit: string }) => {
+        requireAdministrator(context, WHAT);
+        const limit = integerOption(options.limit, 'limit', 1, 1000)!;
+        const { folder, mails } = await context.session.useCases.listMail.execute(context.actor, limit);
+        if (mails.length === 0) context.io.err(`note: no mail in ${folder}`);
+        return {
+          json: {
+            folder,
+            mails: mails.map((m) => ({ id: m.id, date: m.date?.toISOString() ?? null, to: m.to, subject: m.subject })),
+          },
+          text: table(
+            ['id', 'date', 'to', 'subject'],
+            mails.map((m) => [m.id, m.date?.toISOString() ?? '', m.to, m.subject]),
+            [undefined, undefined, 40, 60],
+          ),
+        };
+      }),
+    );
+
+  mail
+    .command('show <id>')
+    .description('one mail: its headers and its text part (--json: both parts)')
+    .addHelpText('after', '\nExamples:\n  $ forumctl mail show 20261126T120000123Z-1a2b3c4d\n  $ forumctl mail show <id> --json')
+    .action(
+      action(runtime, async (context, id: string) => {
+        requireAdministrator(context, WHAT);
+        const shown = await context.session.useCases.showMail.execute(context.actor, id);
+        const headers = shown.headers.filter((h) => !MIME_HEADERS.has(h.name.toLowerCase()));
+        return {
+          json: {
+            id: shown.id,
+            date: shown.date?.toISOString() ?? null,
+            to: shown.to,
+            subject: shown.subject,
+            headers: shown.headers,
+            text: shown.text,
+            html: shown.html,
+          },
+          text: [...headers.map((h) => `${h.name}: ${h.value}`), '', shown.text.trimEnd()].join('\n'),
+        };
+      }),
+    );
+
+  return mail;
+}

@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import type { SendMailOptions } from 'nodemailer';
+import type { OutgoingMail } from '../../application/mail/mailer.js';
+
+/**
+ * A mail as nodemailer composes it: UTF-8, a text and an HTML part (multipart/alternative), our own `Message-ID`
+ * (at the sender's domain) and `Date`, and `Auto-Submitted` on account mail. Both mailers send this, so that what
+ * SMTP carries and what the data folder keeps are the same message.
+ */
+export function composedMail(mail: OutgoingMail, from: string, date: Date): SendMailOptions {
+  return {
+    from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    date,
+    messageId: `<${randomUUID()}@${domainOf(from)}>`,
+    headers: mail.autoSubmitted ? { 'Auto-Submitted': 'auto-generated' } : {},
+    // Nothing is fetched or embedded while composing: the parts are the strings above.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}
+
+/** The domain of `forum <noreply@forum.example>` or `noreply@forum.example`. */
+function domainOf(from: string): string {
+  const match = /@([^>\s]+)>?\s*$/.exec(from);
+  return match ? match[1]! : 'localhost';
+}

@@ -1,0 +1,106 @@
+/**
+ * How every mail looks: the words come from one file per mail (this folder), in each language; this file adds the
+ * greeting and the closing and draws both parts. The HTML is plain and inline-styled (no remote images, no
+ * scripts, no styles a mail client strips), every value escaped.
+ */
+
+export const MAIL_LOCALES = ['en', 'zh-CN'] as const;
+export type MailLocale = (typeof MAIL_LOCALES)[number];
+
+/** What every mail knows: the site (PUBLIC_URL's host) and the account it writes to. */
+export interface Recipient {
+  site: string;
+  siteUrl: string;
+  login: string;
+  /** The display name, or the login when there is none. */
+  name: string;
+}
+
+/** A mail's words, before the layout: paragraphs, an optional button with its link, paragraphs after it. */
+export interface Letter {
+  subject: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  after?: string[];
+}
+
+/** One mail in each language. */
+export type Template<Facts> = Record<MailLocale, (facts: Recipient & Facts) => Letter>;
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const FRAME = {
+  en: {
+    greeting: (name: string) => `Hi ${name},`,
+    copy: 'If the button does not work, copy this link into your browser:',
+    colon: ':',
+    footer: (site: string) => `This mail was sent automatically by ${site}; replies are not read.`,
+  },
+  'zh-CN': {
+    greeting: (name: string) => `${name}，你好：`,
+    copy: '如果按钮无法使用，请把这个链接复制到浏览器中打开：',
+    colon: '：',
+    footer: (site: string) => `这封邮件由 ${site} 自动发送，回复不会有人阅读。`,
+  },
+} as const;
+
+export function renderMail<Facts>(template: Template<Facts>, locale: MailLocale, facts: Recipient & Facts): RenderedMail {
+  const letter = template[locale](facts);
+  const frame = FRAME[locale];
+  return { subject: letter.subject, text: text(letter, frame, facts), html: html(letter, frame, facts, locale) };
+}
+
+function text(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipient): string {
+  const blocks = [frame.greeting(facts.name), ...letter.paragraphs];
+  if (letter.action) blocks.push(`${letter.action.label}${frame.colon}\n${letter.action.url}`);
+  blocks.push(...(letter.after ?? []), `-- \n${facts.site}\n${frame.footer(facts.site)}`);
+  return `${blocks.join('\n\n')}\n`;
+}
+
+const STYLE = {
+  // Font names in single quotes: the style sits in a double-quoted attribute.
+  body: "margin:0;padding:24px 12px;background:#f6f6f6;color:#222;font:15px/1.6 -apple-system,'Segoe UI',Helvetica,Arial,'PingFang SC','Microsoft YaHei',sans-serif",
+  card: 'max-width:560px;margin:0 auto;padding:24px;background:#ffffff;border:1px solid #e2e2e2;border-radius:6px',
+  p: 'margin:0 0 16px',
+  button:
+    'display:inline-block;padding:10px 18px;background:#1f6feb;color:#ffffff;text-decoration:none;border-radius:4px;font-weight:600',
+  small: 'margin:0 0 16px;font-size:13px;color:#555;word-break:break-all',
+  footer: 'max-width:560px;margin:12px auto 0;font-size:12px;color:#777;text-align:center',
+};
+
+function html(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipient, locale: MailLocale): string {
+  const p = (words: string, style = STYLE.p) => `<p style="${style}">${escapeHtml(words)}</p>`;
+  const parts = [p(frame.greeting(facts.name)), ...letter.paragraphs.map((words) => p(words))];
+  if (letter.action) {
+    const url = escapeHtml(letter.action.url);
+    parts.push(
+      `<p style="${STYLE.p}"><a href="${url}" style="${STYLE.button}">${escapeHtml(letter.action.label)}</a></p>`,
+      `<p style="${STYLE.small}">${escapeHtml(frame.copy)}<br><a href="${url}" style="color:#1f6feb">${url}</a></p>`,
+    );
+  }
+  parts.push(...(letter.after ?? []).map((words) => p(words)));
+  return [
+    '<!doctype html>',
+    `<html lang="${locale}">`,
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">',
+    `<title>${escapeHtml(letter.subject)}</title></head>`,
+    `<body style="${STYLE.body}">`,
+    `<div style="${STYLE.card}">`,
+    ...parts,
+    '</div>',
+    `<p style="${STYLE.footer}">${escapeHtml(frame.footer(facts.site))}</p>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => ENTITIES[character]!);
+}

@@ -1,0 +1,68 @@
+import { ContainerModule } from 'inversify';
+import { DeliverMail, MailFacts } from '../application/mail/deliver-mail.js';
+import { MailProducer, MailQueue } from '../application/mail/mail-jobs.js';
+import { ListMail, Mailbox, ShowMail } from '../application/mail/mailbox.js';
+import { Mailer } from '../application/mail/mailer.js';
+import { Clock, MailTokenKeys } from '../application/ports.js';
+import { ServiceMetrics } from '../adapters/http/metrics.js';
+import { EmlFolder } from '../adapters/mail/eml-folder.js';
+import { MailWorker } from '../adapters/mail/mail-worker.js';
+import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
+import { SqlMailFacts } from '../adapters/persistence/mail-facts.js';
+import { SqlMailQueue } from '../adapters/persistence/mail-queue.js';
+import { MAIL_TASK } from '../adapters/persistence/mail-task.js';
+import type { Sql } from '../adapters/persistence/sql.js';
+import { StagedRows } from '../adapters/persistence/staged-rows.js';
+import type { Config } from '../config.js';
+import { AppConfig, provide, ServerHost, SqlRunner, useCaseBinder } from './bind.js';
+
+/** Starts this server process's mail sending (its share of the queue); stop it before the database. */
+export type StartMailWorker = () => Promise<MailWorker>;
+export const StartMailWorker = Symbol.for('StartMailWorker');
+
+/**
+ * Mail (contract §17): the consumer that queues a job for each account event (run by DispatchInTransaction,
+ * events.ts), the sender and its worker, and the data folder's mail for forumctl.
+ */
+export const mailModule = new ContainerModule(({ bind }) => {
+  provide(bind, MailQueue, (staged: StagedRows) => new SqlMailQueue(staged), [StagedRows]);
+  provide(bind, MailProducer, (queue: MailQueue) => new MailProducer(queue), [MailQueue]);
+  provide(bind, MailFacts, (sql: Sql) => new SqlMailFacts(sql), [SqlRunner]);
+  provide(bind, Mailbox, (config: Config, clock: Clock) => new EmlFolder(config.mail.folder, config.mail.from, clock), [
+    AppConfig,
+    Clock,
+  ]);
+  // Without SMTP_URL, mail is written to the data folder that forumctl reads.
+  provide(
+    bind,
+    Mailer,
+    (config: Config, clock: Clock, folder: Mailbox): Mailer =>
+      config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from, clock) : (folder as EmlFolder),
+    [AppConfig, Clock, Mailbox],
+  );
+  provide(
+    bind,
+    DeliverMail,
+    (facts: MailFacts, keys: MailTokenKeys, mailer: Mailer, clock: Clock, config: Config) =>
+      new DeliverMail(facts, keys, mailer, clock, config.publicUrl),
+    [MailFacts, MailTokenKeys, Mailer, Clock, AppConfig],
+  );
+  const useCase = useCaseBinder(bind);
+  useCase(ListMail, [Mailbox]);
+  useCase(ShowMail, [Mailbox]);
+
+  provide(
+    bind,
+    StartMailWorker,
+    (deliver: DeliverMail, metrics: ServiceMetrics, config: Config, server: ServerHost): StartMailWorker =>
+      () =>
+        MailWorker.start(server.database.orm.config.get('clientUrl') as string, deliver, {
+          task: MAIL_TASK,
+          concurrency: config.mail.concurrency,
+          scope: server.database.scope,
+          onOutcome: (outcome) => metrics.mailTries.inc({ outcome }),
+          notice: (message, details) => server.logger.warn(details ?? {}, message),
+        }),
+    [DeliverMail, ServiceMetrics, AppConfig, ServerHost],
+  );
+});
