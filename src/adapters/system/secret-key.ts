@@ -8,13 +8,8 @@ import path from 'node:path';
  * container with its data volume needs nothing. Several hosts must share SECRET_KEY: a production server without
  * it says so at start (main.ts).
  */
-export function resolveSecretKey(configured: string | null, dataDir: string, production: boolean): string {
+export function resolveSecretKey(configured: string | null, dataDir: string): string {
   if (configured !== null) return configured;
-  if (production) {
-    throw new Error(
-      'SECRET_KEY is not set: in production every host must share one (at least 32 characters, e.g. `openssl rand -hex 32`)',
-    );
-  }
   const file = path.join(dataDir, 'secret_key');
   try {
     return readFileSync(file, 'utf8').trim();
