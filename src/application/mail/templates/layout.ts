@@ -68,7 +68,7 @@ const STYLE = {
   p: 'margin:0 0 16px',
   button:
     'display:inline-block;padding:10px 18px;background:#1f6feb;color:#ffffff;text-decoration:none;border-radius:4px;font-weight:600',
-  small: 'margin:0 0 16px;font-size:13px;color:#555;word-break:break-all',
+  small: 'margin:0 0 16px;font-size:13px;color:#555',
   footer: 'max-width:560px;margin:12px auto 0;font-size:12px;color:#777;text-align:center',
 };
 
@@ -79,7 +79,7 @@ function html(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipien
     const url = escapeHtml(letter.action.url);
     parts.push(
       `<p style="${STYLE.p}"><a href="${url}" style="${STYLE.button}">${escapeHtml(letter.action.label)}</a></p>`,
-      `<p style="${STYLE.small}">${escapeHtml(frame.copy)}<br><a href="${url}" style="color:#1f6feb">${url}</a></p>`,
+      `<p style="${STYLE.small}">${escapeHtml(frame.copy)}<br><a href="${url}" style="color:#1f6feb;word-break:break-all">${url}</a></p>`,
     );
   }
   parts.push(...(letter.after ?? []).map((words) => p(words)));
