@@ -373,9 +373,8 @@ describe('mail (contract §17)', () => {
       this.timeout(60_000);
       const env = testEnv();
       const sink = await MailSink.start();
-      // The server derives links under the key the test's rows are made with (kept in the run's data folder).
-      service<MailTokenKeys>(MailTokenKeys).tokenFor('any');
-      const secretKey = (await readFile(path.join(env.config.dataDir, 'secret_key'), 'utf8')).trim();
+      // The server derives links under the key the test's rows are made with.
+      const secretKey = env.config.secretKey!;
       const server = await startServerProcess({
         DATABASE_URL: env.config.databaseUrl!,
         PUBLIC_URL,
