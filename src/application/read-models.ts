@@ -1,6 +1,7 @@
 import type { Viewer } from '../domain/users/role.js';
 import type { Grade } from '../domain/topics/topic.js';
 import type { Role } from '../domain/users/role.js';
+import type { MailPreferences } from '../domain/users/user.js';
 import type { SystemEvent } from '../domain/replies/reply.js';
 import type { NotificationType } from '../domain/notifications/notification.js';
 import type { CallerRef, Identified } from './actor.js';
@@ -147,6 +148,8 @@ export interface UserDetailView extends UserView {
 
 export interface UserReadModel {
   byId(id: number): Promise<UserDetailView | null>;
+  /** A user's mail preferences (contract §17). */
+  preferences(id: number): Promise<MailPreferences | null>;
   byLogin(login: string): Promise<UserDetailView | null>;
   list(offset: number, limit: number): Promise<UserDetailView[]>;
   relation(viewerId: number, userId: number): Promise<UserRelationView>;

@@ -13,6 +13,7 @@ import { CreateInvite, Invites, InviteStore, ListInvites, RevokeInvite } from '.
 import { MailLinks } from '../application/accounts/mail-links.js';
 import { RequestPasswordReset, ResetPassword } from '../application/accounts/password-reset.js';
 import { SignUp } from '../application/accounts/sign-up.js';
+import { MailPreferencesOf } from '../application/accounts/preferences.js';
 import { ChangePassword, RequestEmailChange, UpdateProfile } from '../application/accounts/profile.js';
 import {
   AccountExport,
@@ -114,6 +115,7 @@ export const accountsModule = new ContainerModule(({ bind }) => {
   useCase(DeleteOwnAccount, [UserRepository, PasswordHasher, Anonymizer, UnitOfWork]);
   useCase(DeleteAccount, [UserRepository, Anonymizer, AuthoredContent, DeleteTopic, DeleteReply, DomainEvents, UnitOfWork]);
   useCase(UpdateProfile, [UserRepository, UnitOfWork, Clock]);
+  useCase(MailPreferencesOf, [UserRepository, UserReadModel, UnitOfWork, Clock]);
   useCase(RequestEmailChange, [UserRepository, PasswordHasher, MailLinks, UnitOfWork, Clock]);
   useCase(ChangePassword, [
     UserRepository,
@@ -131,6 +133,7 @@ export const accountsModule = new ContainerModule(({ bind }) => {
     users: UserReadModel,
     updateProfile: UpdateProfile,
     changePassword: ChangePassword,
+    mailPreferences: MailPreferencesOf,
     exportAccount: ExportAccount,
     deleteOwnAccount: DeleteOwnAccount,
     signUp: SignUp,

@@ -451,5 +451,28 @@ describe('accounts: joining over the API (contract §16b)', () => {
       expect(now!.email).to.equal('carol@new.example');
       expect(await events('account.email_changed')).to.deep.equal([{ userId: carol!.id, previousEmail: 'carol@example.com' }]);
     });
+
+    it('mail preferences: the defaults, then what the caller sets; a bad value is 400 and changes nothing (§17)', async () => {
+      await signUp({ login: 'mei', email: 'mei@example.com', password: PASSWORD }).set('Accept-Language', 'zh').expect(200);
+      const [mei] = await testEnv().sql<{ id: number }>("select id from users where login = 'mei'");
+      await testEnv().sql("update users set state = 'active' where id = $1", [mei!.id]);
+      const token = await testEnv().scope(() => testEnv().useCases.issueToken.execute({ userId: mei!.id, clientId: null }));
+      const auth = { Authorization: `Bearer ${token.access_token}` };
+      const shown = await api().get('/api/v3/users/me/preferences').set(auth).expect(200);
+      expect(shown.body).to.deep.equal({
+        preferences: { email_notifications: 'mentions_and_replies', email_digest: 'weekly', locale: 'zh-CN' },
+      });
+      const changed = await api()
+        .put('/api/v3/users/me/preferences')
+        .set(auth)
+        .send({ email_notifications: 'mentions', locale: 'en' })
+        .expect(200);
+      expect(changed.body.preferences).to.deep.equal({ email_notifications: 'mentions', email_digest: 'weekly', locale: 'en' });
+      const refused = await api().put('/api/v3/users/me/preferences').set(auth).send({ email_digest: 'hourly' }).expect(400);
+      expect(refused.body.message).to.equal('email_digest must be one of weekly, daily, none');
+      const again = await api().get('/api/v3/users/me/preferences').set(auth).expect(200);
+      expect(again.body.preferences.email_digest).to.equal('weekly');
+      await api().get('/api/v3/users/me/preferences').expect(401);
+    });
   });
 });

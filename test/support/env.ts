@@ -176,7 +176,7 @@ export async function startTestEnv(): Promise<void> {
     scope,
     isReady: () => orm.isConnected(),
     isUnavailable: isDatabaseUnavailable,
-    logger: pino({ level: 'silent' }),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     tokenLifetimes: { accessSeconds: config.tokenLifetimeSeconds, refreshSeconds: config.refreshTokenLifetimeSeconds },
     uploads: container.get(FolderStorage),
     publicUrl: PUBLIC_URL,

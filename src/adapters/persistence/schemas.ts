@@ -24,6 +24,8 @@ export const UserSchema = new EntitySchema<User>({
     role: { type: 'string' },
     state: { type: 'string' },
     locale: { type: 'string' },
+    emailNotifications: { type: 'string' },
+    emailDigest: { type: 'string' },
     profile: { kind: 'embedded', entity: 'Profile', prefix: false },
     createdAt: timestamp,
     updatedAt: timestamp,

@@ -39,6 +39,18 @@ export function checkedEmail(value: string): string {
   return email;
 }
 
+/** Which notifications are mailed, and how often a digest comes (contract §17). */
+export const EMAIL_NOTIFICATIONS = ['mentions_and_replies', 'mentions', 'none'] as const;
+export type EmailNotifications = (typeof EMAIL_NOTIFICATIONS)[number];
+export const EMAIL_DIGESTS = ['weekly', 'daily', 'none'] as const;
+export type EmailDigest = (typeof EMAIL_DIGESTS)[number];
+
+export interface MailPreferences {
+  emailNotifications: EmailNotifications;
+  emailDigest: EmailDigest;
+  locale: Locale;
+}
+
 export interface NewUser {
   login: string;
   email: string;
@@ -59,6 +71,8 @@ export class User {
   role!: Role;
   state!: AccountState;
   locale!: Locale;
+  emailNotifications!: EmailNotifications;
+  emailDigest!: EmailDigest;
   /** What the owner tells about themself (contract §16c); null when unset. */
   profile!: Profile;
   createdAt!: Date;
@@ -82,6 +96,8 @@ export class User {
       role: input.role,
       state: input.state ?? 'active',
       locale: input.locale ?? 'en',
+      emailNotifications: 'mentions_and_replies',
+      emailDigest: 'weekly',
       profile: new Profile(),
       createdAt: now,
       updatedAt: now,
@@ -155,6 +171,15 @@ export class User {
       p.website = website;
     }
     if (changes.emailPublic !== undefined) p.emailPublic = changes.emailPublic;
+    this.updatedAt = now;
+  }
+
+  preferences(): MailPreferences {
+    return { emailNotifications: this.emailNotifications, emailDigest: this.emailDigest, locale: this.locale };
+  }
+
+  setPreferences(changes: Partial<MailPreferences>, now: Date): void {
+    Object.assign(this, Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)));
     this.updatedAt = now;
   }
 

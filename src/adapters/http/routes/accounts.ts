@@ -4,6 +4,8 @@ import { ForgotPasswordParams, type RequestPasswordReset } from '../../../applic
 import { type SignUp, SignUpParams } from '../../../application/accounts/sign-up.js';
 import { type ResendVerification, ResendVerificationParams } from '../../../application/accounts/verification.js';
 import { localeOf } from '../locale.js';
+import { type MailPreferencesOf, PreferencesParams } from '../../../application/accounts/preferences.js';
+import { EMAIL_DIGESTS, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
 import { actorOf, bearerToken } from '../auth.js';
 import {
   type ChangePassword,
@@ -24,6 +26,7 @@ export interface AccountRouteUseCases {
   users: UserReadModel;
   updateProfile: UpdateProfile;
   changePassword: ChangePassword;
+  mailPreferences: MailPreferencesOf;
   exportAccount: ExportAccount;
   deleteOwnAccount: DeleteOwnAccount;
   signUp: SignUp;
@@ -155,6 +158,56 @@ export function accountRoutes(app: AccountRouteUseCases, wire: Wire, docs: ApiDe
     async (ctx) => {
       await app.changePassword.execute(await actorOf(ctx), ctx.state.params, bearerToken(ctx) ?? null);
       ctx.body = OK;
+    },
+  );
+
+  const Preferences = z
+    .strictObject({
+      email_notifications: z.enum(EMAIL_NOTIFICATIONS),
+      email_digest: z.enum(EMAIL_DIGESTS),
+      locale: z.enum(LOCALES),
+    })
+    .meta({ id: 'MailPreferences', description: 'Which notifications are mailed, how often a digest comes, in which language' });
+  const preferences = (p: MailPreferences) => ({
+    preferences: { email_notifications: p.emailNotifications, email_digest: p.emailDigest, locale: p.locale },
+  });
+  const preferencesResponse = {
+    schema: z.strictObject({ preferences: Preferences }),
+    example: { preferences: { email_notifications: 'mentions_and_replies', email_digest: 'weekly', locale: 'en' } },
+    description: 'Your mail preferences',
+  };
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/users/me/preferences',
+      summary: 'Your mail preferences',
+      tag: 'Accounts',
+      access: 'user',
+      response: preferencesResponse,
+      errors: [],
+    },
+    async (ctx) => {
+      ctx.body = preferences(await app.mailPreferences.show(await actorOf(ctx)));
+    },
+  );
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'put',
+      path: '/users/me/preferences',
+      summary: 'Change your mail preferences',
+      description: 'Each field given is set; those not given stay.',
+      tag: 'Accounts',
+      access: 'user',
+      body: { schema: PreferencesParams, media: ['json', 'form'] },
+      response: preferencesResponse,
+      errors: [400],
+    },
+    async (ctx) => {
+      ctx.body = preferences(await app.mailPreferences.change(await actorOf(ctx), ctx.state.params));
     },
   );
 

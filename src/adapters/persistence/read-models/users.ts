@@ -7,7 +7,13 @@ import type {
   UserRelationView,
   UserView,
 } from '../../../application/read-models.js';
-import { couldBeLogin } from '../../../domain/users/user.js';
+import {
+  couldBeLogin,
+  type EmailDigest,
+  type EmailNotifications,
+  type Locale,
+  type MailPreferences,
+} from '../../../domain/users/user.js';
 import type { PendingAccount, PendingAccounts } from '../../../application/accounts/approval.js';
 import { type Timestamp, toDate } from '../timestamps.js';
 
@@ -64,6 +70,15 @@ function userDetailView(row: UserRow): UserDetailView {
 
 export class SqlUserReadModel implements UserReadModel {
   constructor(private readonly sql: Sql) {}
+
+  async preferences(id: number): Promise<MailPreferences | null> {
+    const rows = await this.sql.all<{ email_notifications: EmailNotifications; email_digest: EmailDigest; locale: Locale }>(
+      'select email_notifications, email_digest, locale from users where id = $1',
+      [id],
+    );
+    const row = rows[0];
+    return row ? { emailNotifications: row.email_notifications, emailDigest: row.email_digest, locale: row.locale } : null;
+  }
 
   async byId(id: number): Promise<UserDetailView | null> {
     const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users where id = $1`, [id]);
