@@ -106,3 +106,30 @@ export function browserPages(options: { secureCookies: boolean }): BrowserPages 
   };
   return pages;
 }
+
+/** The parameters of an authorization request (contract §10), as the way back to it keeps them. */
+const AUTHORIZE_FIELDS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'scope',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
+
+/**
+ * The query of an authorization request to return to (after signing up from its sign-in page), kept to its own
+ * parameters; undefined when there is none. Only ever put after `/oauth/authorize?`, which checks it again: it
+ * cannot send the browser anywhere else.
+ */
+export function authorizeReturn(raw: unknown): string | undefined {
+  if (typeof raw !== 'string' || raw === '' || raw.length > 4000) return undefined;
+  const given = new URLSearchParams(raw);
+  const kept = new URLSearchParams();
+  for (const name of AUTHORIZE_FIELDS) {
+    const value = given.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  return kept.has('client_id') ? kept.toString() : undefined;
+}

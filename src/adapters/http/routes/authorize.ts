@@ -69,7 +69,12 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: ApiDescriptio
   const setCookie = (ctx: Context, name: string, value: string | null, maxAgeSeconds?: number) =>
     setCookieWith(ctx, name, value, maxAgeSeconds === undefined ? {} : { maxAgeSeconds });
 
-  function showSignIn(ctx: Context, request: AuthorizationRequest, status = 200, extra: { login?: string; error?: string } = {}) {
+  function showSignIn(
+    ctx: Context,
+    request: AuthorizationRequest,
+    status = 200,
+    extra: { login?: string; error?: string; unverified?: boolean } = {},
+  ) {
     show(ctx, status, signInPage({ request, csrf: browserCsrf(ctx), ...extra }));
   }
 
@@ -194,7 +199,9 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: ApiDescriptio
         try {
           signedIn = login && password ? await app.signIn.execute({ username: login, password, address: ctx.ip }) : null;
         } catch (error) {
-          if (error instanceof AccountNotActive) return showSignIn(ctx, request, 200, { login, error: error.message });
+          if (error instanceof AccountNotActive) {
+            return showSignIn(ctx, request, 200, { login, error: error.message, unverified: error.state === 'unverified' });
+          }
           if (!(error instanceof TooManyRequests)) throw error;
           ctx.set('Retry-After', String(error.retryAfterSeconds));
           const error_ = `Too many failed attempts. Try again in ${error.retryAfterSeconds} seconds.`;

@@ -41,8 +41,17 @@ const SCOPES: Record<Scope, { title: string; detail: string }> = {
   },
 };
 
-export function signInPage(input: { request: AuthorizationRequest; csrf: string; login?: string; error?: string }): string {
+export function signInPage(input: {
+  request: AuthorizationRequest;
+  csrf: string;
+  login?: string;
+  error?: string;
+  /** The right password for an account whose address is not confirmed: offer to send the mail again. */
+  unverified?: boolean;
+}): string {
   const { request } = input;
+  // The way back here after signing up or resetting a password.
+  const back = new URLSearchParams({ authorize: new URLSearchParams(authorizationQuery(request)).toString() }).toString();
   return page(
     'Sign in',
     html`<h1>Sign in to continue to ${request.client.name}</h1>
@@ -66,7 +75,20 @@ export function signInPage(input: { request: AuthorizationRequest; csrf: string;
         <input type="password" id="password" name="password" autocomplete="current-password" required />
         <button type="submit">Sign in</button>
       </form>
-      <p class="muted">${request.client.name} will not see your password.</p>`,
+      ${
+        input.unverified
+          ? html`<form method="post" action="/account/verification">
+              <input type="hidden" name="csrf_token" value="${input.csrf}" />
+              <input type="hidden" name="login" value="${input.login ?? ''}" />
+              <button type="submit" class="secondary">Send the verification mail again</button>
+            </form>`
+          : ''
+      }
+      <p class="muted">${request.client.name} will not see your password.</p>
+      <p class="muted">
+        <a href="/account/password/forgot?${back}">Forgot your password?</a> ·
+        <a href="/account/sign-up?${back}">Create an account</a>
+      </p>`,
   );
 }
 
