@@ -107,18 +107,19 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
   const pages = browserPages(options);
   const { show } = pages;
 
-  /** The page's language and place (for its links to itself in the other language). */
-  function frameOf(ctx: Context, here = ctx.path): Frame {
+  /** The page's language and, for a page that was asked for (GET), its place (its link in the other language). */
+  function frameOf(ctx: Context): Frame {
+    if (ctx.method !== 'GET') return { locale: localeOf(ctx) };
     const query = new URLSearchParams(ctx.querystring);
     query.delete('lang');
-    const rest = ctx.method === 'GET' ? query.toString() : '';
-    return { locale: localeOf(ctx), here: rest ? `${here}?${rest}` : here };
+    const rest = query.toString();
+    return { locale: localeOf(ctx), here: rest ? `${ctx.path}?${rest}` : ctx.path };
   }
 
   const stringsOf = (ctx: Context): AccountStrings => ACCOUNT_STRINGS[localeOf(ctx)];
 
-  function expiredForm(ctx: Context, here: string): void {
-    show(ctx, 403, messagePage({ frame: frameOf(ctx, here), title: (t) => t.expiredTitle, message: (t) => t.expired }));
+  function expiredForm(ctx: Context): void {
+    show(ctx, 403, messagePage({ frame: frameOf(ctx), title: (t) => t.expiredTitle, message: (t) => t.expired }));
   }
 
   /** A refusal of the core as a message for the form, and its status; anything else goes on up. */
@@ -226,7 +227,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
     async (ctx) => {
       if (app.registration === 'closed') return closed(ctx);
       const params = ctx.state.params as Params;
-      if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx, '/account/sign-up');
+      if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx);
       const t = stringsOf(ctx);
       const values = {
         login: text(params, 'login').trim(),
@@ -241,7 +242,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
           ctx,
           status,
           signUpPage({
-            frame: frameOf(ctx, '/account/sign-up'),
+            frame: frameOf(ctx),
             csrf: pages.browserCsrf(ctx),
             registration: app.registration,
             values,
@@ -250,11 +251,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
           }),
         );
       const sent = () =>
-        show(
-          ctx,
-          200,
-          checkMailPage({ frame: frameOf(ctx, '/account/sign-up'), csrf: pages.browserCsrf(ctx), email: values.email }),
-        );
+        show(ctx, 200, checkMailPage({ frame: frameOf(ctx), csrf: pages.browserCsrf(ctx), email: values.email }));
       if (!values.login || !values.email || !password) return again(400, t.fillRequired);
       // A program that fills every field: answered as a person would be, and nothing is made.
       if (text(params, 'website') !== '') return sent();
@@ -297,8 +294,8 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
     },
     async (ctx) => {
       const params = ctx.state.params as Params;
-      if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx, '/account/sign-up');
-      const frame = frameOf(ctx, '/account/sign-up');
+      if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx);
+      const frame = frameOf(ctx);
       try {
         await app.resendVerification.execute({ login: text(params, 'login') }, { address: ctx.ip });
       } catch (error) {
@@ -364,8 +361,8 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
     },
     async (ctx) => {
       const params = ctx.state.params as Params;
-      if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx, '/account/verify');
-      const frame = frameOf(ctx, '/account/verify');
+      if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx);
+      const frame = frameOf(ctx);
       const token = text(params, 'token');
       let confirmed: Awaited<ReturnType<ConfirmAddress['execute']>>;
       try {
@@ -441,8 +438,8 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
     },
     async (ctx) => {
       const params = ctx.state.params as Params;
-      if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx, '/account/password/forgot');
-      const frame = frameOf(ctx, '/account/password/forgot');
+      if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx);
+      const frame = frameOf(ctx);
       const login = text(params, 'login').trim();
       const authorize = authorizeReturn(params.authorize);
       const again = (status: number, error: string) =>
@@ -509,8 +506,8 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
     },
     async (ctx) => {
       const params = ctx.state.params as Params;
-      if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx, '/account/password/reset');
-      const frame = frameOf(ctx, '/account/password/reset');
+      if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx);
+      const frame = frameOf(ctx);
       const token = text(params, 'token');
       const password = text(params, 'password');
       const link = token ? await app.describeMailLink.execute(token, ['reset']) : null;

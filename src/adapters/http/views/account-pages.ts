@@ -12,8 +12,11 @@ import { page } from './page.js';
 /** The language a page is written in, and where it is (for the links to the same page in another language). */
 export interface Frame {
   locale: Locale;
-  /** The page's path and query, without `lang`. */
-  here: string;
+  /**
+   * The page's path and query, without `lang`, for the link to it in the other language; none for the answer to
+   * a form (following a link would not send the form again).
+   */
+  here?: string;
 }
 
 const LOCALES: Locale[] = ['en', 'zh-CN'];
@@ -30,15 +33,19 @@ function withLang(here: string, locale: Locale): string {
 function accountPage(frame: Frame, title: (t: AccountStrings) => string, body: (t: AccountStrings) => SafeHtml): string {
   const t = ACCOUNT_STRINGS[frame.locale];
   const others = LOCALES.filter((locale) => locale !== frame.locale);
+  const here = frame.here;
   return page(
     title(t),
     html`${body(t)}
-      <nav class="languages muted">
-        ${others.map(
-          (locale) =>
-            html`<a href="${withLang(frame.here, locale)}" lang="${locale}">${ACCOUNT_STRINGS[locale].languageName}</a>`,
-        )}
-      </nav>`,
+    ${
+      here
+        ? html`<nav class="languages muted">
+            ${others.map(
+              (locale) => html`<a href="${withLang(here, locale)}" lang="${locale}">${ACCOUNT_STRINGS[locale].languageName}</a>`,
+            )}
+          </nav>`
+        : ''
+    }`,
     frame.locale,
   );
 }

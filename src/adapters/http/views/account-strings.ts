@@ -138,8 +138,11 @@ const en: AccountStrings = {
   expired:
     'The form was not sent from this page, or it is too old (its security token does not match). Open the page and try again.',
   tooMany: (seconds) => `Too many attempts. Try again in ${seconds} seconds.`,
-  rule: (message) => message.replace(/^Validation failed: /, ''),
+  rule: (message) => sentence(message.replace(/^Validation failed: /, '')),
 };
+
+/** A message as a sentence: the core's end without a full stop. */
+const sentence = (message: string) => (/[.!?。）)]$/.test(message) ? message : `${message}.`);
 
 /** The core's rule messages we know, in Chinese (anything else is shown as it came). */
 const ZH_RULES: [RegExp, (match: RegExpExecArray) => string][] = [
