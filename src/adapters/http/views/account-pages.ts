@@ -233,7 +233,13 @@ export function confirmedPage(input: {
                 : t.confirmedPending(input.login)
           }
         </p>
-        ${input.continueTo ? html`<p><a href="${input.continueTo}">${t.continueToApp}</a></p>` : ''}`,
+        ${
+          input.continueTo
+            ? html`<p><a href="${input.continueTo}">${t.continueToApp}</a></p>`
+            : input.state === 'active'
+              ? html`<p class="muted">${t.closePage}</p>`
+              : ''
+        }`,
   );
 }
 
@@ -332,7 +338,13 @@ export function resetDonePage(input: { frame: Frame; login: string | null; conti
     (t) =>
       html`<h1>${t.resetDoneTitle}</h1>
         <p class="notice" role="status">${input.login ? t.resetDone(input.login) : t.resetDonePending}</p>
-        ${input.continueTo ? html`<p><a href="${input.continueTo}">${t.continueToApp}</a></p>` : ''}`,
+        ${
+          input.continueTo
+            ? html`<p><a href="${input.continueTo}">${t.continueToApp}</a></p>`
+            : input.login
+              ? html`<p class="muted">${t.closePage}</p>`
+              : ''
+        }`,
   );
 }
 

@@ -46,6 +46,8 @@ export interface AccountStrings {
   emailChangedTitle: string;
   emailChanged: (email: string) => string;
   continueToApp: string;
+  /** After a confirmed link or a reset, with nowhere to go back to. */
+  closePage: string;
   badLinkTitle: string;
   badLink: string;
   badLinkResend: string;
@@ -114,6 +116,7 @@ const en: AccountStrings = {
   emailChangedTitle: 'Address changed',
   emailChanged: (email) => `Your account now uses ${email}.`,
   continueToApp: 'Continue to the application',
+  closePage: 'You can close this page, and sign in to the forum’s apps.',
   badLinkTitle: 'This link cannot be used',
   badLink: 'It is unknown, was used already, or has expired.',
   badLinkResend: 'Have a new confirmation link sent:',
@@ -198,6 +201,7 @@ const zhCN: AccountStrings = {
   emailChangedTitle: '地址已更改',
   emailChanged: (email) => `你的账户现在使用 ${email}。`,
   continueToApp: '继续前往应用',
+  closePage: '现在可以关闭此页面，并登录论坛的应用。',
   badLinkTitle: '此链接无法使用',
   badLink: '链接无效、已被使用或已过期。',
   badLinkResend: '重新发送确认链接：',
