@@ -183,6 +183,14 @@ describe('account pages: joining in a browser (contract §16b)', () => {
     await browser.get('/account/verify').expect(404);
   });
 
+  it('expires, on /oauth paths, a session cookie an earlier version left at path /oauth (it would shadow the new one)', async () => {
+    const res = await api().post('/oauth/sign-out').set('Cookie', 'forum_session=from-before').type('form').send({}).expect(200);
+    const sessions = setCookies(res).filter((line) => line.startsWith('forum_session='));
+    expect(sessions).to.have.length(2);
+    expect(sessions[0]).to.match(/^forum_session=; path=\/; expires=Thu, 01 Jan 1970/);
+    expect(sessions[1]).to.match(/^forum_session=; path=\/oauth; expires=Thu, 01 Jan 1970/);
+  });
+
   it('refuses a reset token at the verify page, and a verify token at the reset page', async () => {
     await signUp(newBrowser(), alice, 200);
     const verify = await linkToken('alice', 'verify');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
+import { WEB_SESSION_SECONDS } from '../../application/oauth/web-sessions.js';
 import { STYLE_SOURCE } from './views/page.js';
 
 /**
@@ -16,6 +17,13 @@ import { STYLE_SOURCE } from './views/page.js';
 export const SESSION_COOKIE = 'forum_session';
 export const CSRF_COOKIE = 'forum_csrf';
 const COOKIE_PATH = '/';
+/**
+ * Where the session cookie lived before the /account pages (issue 32). A browser that still holds one there
+ * sends it on /oauth paths, ahead of the new one (a longer path comes first): it is expired when a session starts
+ * or ends there. (Only there: elsewhere the browser does not send it, and a cookie jar that ignores paths would
+ * take the expiry for the new cookie's.)
+ */
+const LEGACY_PATH = '/oauth';
 
 export function secretsMatch(expected: string, given: unknown): boolean {
   if (typeof given !== 'string' || given === '') return false;
@@ -49,6 +57,8 @@ function contentSecurityPolicy(redirectUri?: string): string {
 export interface BrowserPages {
   /** Sets (or, with null, clears) an HttpOnly, SameSite=Lax cookie; Secure when the service is reached by https. */
   setCookie(ctx: Context, name: string, value: string | null, options?: { maxAgeSeconds?: number; path?: string }): void;
+  /** Sets the browser session's cookie (a session's secret), or clears it (null). */
+  setSession(ctx: Context, session: string | null): void;
   /** Answers with a page. `redirectUri`: a form on it may also send the browser there. */
   show(ctx: Context, status: number, markup: string, redirectUri?: string): void;
   /** A 303 to a page of this service (after a form). */
@@ -70,6 +80,19 @@ export function browserPages(options: { secureCookies: boolean }): BrowserPages 
         path: path ?? COOKIE_PATH,
         overwrite: true,
         ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds * 1000 }),
+      });
+    },
+
+    setSession(ctx, session) {
+      pages.setCookie(ctx, SESSION_COOKIE, session, session === null ? {} : { maxAgeSeconds: WEB_SESSION_SECONDS });
+      if (!ctx.path.startsWith(`${LEGACY_PATH}/`) || ctx.cookies.get(SESSION_COOKIE) === undefined) return;
+      // Beside the cookie just set, not instead of it (`overwrite` drops earlier headers of the same name).
+      ctx.cookies.set(SESSION_COOKIE, null, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: options.secureCookies,
+        path: LEGACY_PATH,
+        overwrite: false,
       });
     },
 

@@ -14,9 +14,8 @@ import {
   ResendVerificationParams,
 } from '../../../application/accounts/verification.js';
 import type { OpenWebSession } from '../../../application/oauth/web-sessions.js';
-import { WEB_SESSION_SECONDS } from '../../../application/oauth/web-sessions.js';
 import { Forbidden, InvalidInput, RuleViolated, TooManyRequests } from '../../../domain/shared/errors.js';
-import { SESSION_COOKIE, authorizeReturn, browserPages } from '../browser-pages.js';
+import { authorizeReturn, browserPages } from '../browser-pages.js';
 import { localeOf } from '../locale.js';
 import type { ApiDescription } from '../openapi/describe.js';
 import type { Params } from '../params.js';
@@ -137,7 +136,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
   async function signInBrowser(ctx: Context, userId: number): Promise<string | null> {
     const opened = await app.openWebSession.execute(userId);
     if (!opened) return null;
-    pages.setCookie(ctx, SESSION_COOKIE, opened.session, { maxAgeSeconds: WEB_SESSION_SECONDS });
+    pages.setSession(ctx, opened.session);
     return opened.user.login;
   }
 

@@ -9,12 +9,7 @@ import {
   type AuthorizationRequest,
   deniedRedirect,
 } from '../../../application/oauth/authorization.js';
-import {
-  type ResolveWebSession,
-  type SignIn,
-  type SignOut,
-  WEB_SESSION_SECONDS,
-} from '../../../application/oauth/web-sessions.js';
+import { type ResolveWebSession, type SignIn, type SignOut } from '../../../application/oauth/web-sessions.js';
 import { TooManyRequests } from '../../../domain/shared/errors.js';
 import { AccountNotActive } from '../../../application/oauth/password-login.js';
 import type { Params } from '../params.js';
@@ -65,9 +60,7 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: ApiDescriptio
   const router = new Router();
 
   const pages = browserPages(options);
-  const { setCookie: setCookieWith, show, browserCsrf } = pages;
-  const setCookie = (ctx: Context, name: string, value: string | null, maxAgeSeconds?: number) =>
-    setCookieWith(ctx, name, value, maxAgeSeconds === undefined ? {} : { maxAgeSeconds });
+  const { show, browserCsrf } = pages;
 
   function showSignIn(
     ctx: Context,
@@ -208,7 +201,7 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: ApiDescriptio
           return showSignIn(ctx, request, 429, { login, error: error_ });
         }
         if (!signedIn) return showSignIn(ctx, request, 200, { login, error: 'Wrong login or password.' });
-        setCookie(ctx, SESSION_COOKIE, signedIn.session, WEB_SESSION_SECONDS);
+        pages.setSession(ctx, signedIn.session);
         ctx.status = 303;
         ctx.set('Cache-Control', 'no-store');
         ctx.redirect(`/oauth/authorize?${new URLSearchParams(authorizationQuery(request))}`);
@@ -254,7 +247,7 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: ApiDescriptio
         if (!secretsMatch(sessionCsrf(signedIn.session), params.csrf_token)) return expiredForm(ctx);
         await app.signOut.execute(signedIn.session);
       }
-      setCookie(ctx, SESSION_COOKIE, null);
+      pages.setSession(ctx, null);
       if (typeof params.client_id === 'string') {
         const query = new URLSearchParams(
           Object.entries(params).filter(
