@@ -30,7 +30,6 @@ import { SqlAccountExport } from '../adapters/persistence/read-models/account-ex
 import { UserReadModel } from '../application/read-models.js';
 import { ConfirmAddress, DescribeMailLink, ResendVerification } from '../application/accounts/verification.js';
 import { DomainEvents } from '../application/events.js';
-import { WebSessionStore } from '../application/oauth/web-sessions.js';
 import { Clock, MailTokenKeys, PasswordHasher, SecretGenerator, UnitOfWork } from '../application/ports.js';
 import { AccessTokenStore } from '../application/tokens/access-tokens.js';
 import { CommonPasswords } from '../domain/users/password.js';
@@ -44,6 +43,8 @@ import { RankedCommonPasswords } from '../adapters/system/common-passwords.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { AccountRouteUseCases } from '../adapters/http/routes/accounts.js';
+import { AccountPageUseCases, RegistrationSetting } from '../adapters/http/routes/account-pages.js';
+import { OpenWebSession, WebSessionStore } from '../application/oauth/web-sessions.js';
 import { AppConfig, Em, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 type Last<T extends readonly unknown[]> = T extends readonly [...unknown[], infer L] ? L : never;
@@ -139,5 +140,16 @@ export const accountsModule = new ContainerModule(({ bind }) => {
     signUp: SignUp,
     requestPasswordReset: RequestPasswordReset,
     resendVerification: ResendVerification,
+  });
+  provide(bind, RegistrationSetting, (config: Config) => config.registration, [AppConfig]);
+  record<AccountPageUseCases>(bind, AccountPageUseCases, {
+    registration: RegistrationSetting,
+    signUp: SignUp,
+    resendVerification: ResendVerification,
+    describeMailLink: DescribeMailLink,
+    confirmAddress: ConfirmAddress,
+    requestPasswordReset: RequestPasswordReset,
+    resetPassword: ResetPassword,
+    openWebSession: OpenWebSession,
   });
 });

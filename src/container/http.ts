@@ -20,6 +20,7 @@ import { SearchRouteUseCases } from '../adapters/http/routes/search.js';
 import { TopicRouteUseCases } from '../adapters/http/routes/topics.js';
 import { UserRouteUseCases } from '../adapters/http/routes/users.js';
 import { AccountRouteUseCases } from '../adapters/http/routes/accounts.js';
+import { AccountPageUseCases } from '../adapters/http/routes/account-pages.js';
 import { SharedCounters, WindowLimiter } from '../adapters/http/window-limiter.js';
 import { SqlSharedCounters } from '../adapters/persistence/shared-counters.js';
 import type { Sql } from '../adapters/persistence/sql.js';
@@ -49,6 +50,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     nodes: NodeRouteUseCases,
     users: UserRouteUseCases,
     accounts: AccountRouteUseCases,
+    accountPages: AccountPageUseCases,
     devices: DeviceRouteUseCases,
     photos: PhotoRouteUseCases,
     search: SearchRouteUseCases,

@@ -6,7 +6,7 @@ import { ApproveAuthorization, CheckAuthorizationRequest, RedeemAuthorizationCod
 import { AuthenticateClient, ClientStore, CreateApp, ListApps } from '../application/oauth/clients.js';
 import { CredentialThrottle } from '../application/oauth/credential-throttle.js';
 import { PasswordLogin } from '../application/oauth/password-login.js';
-import { ResolveWebSession, SignIn, SignOut, WebSessionStore } from '../application/oauth/web-sessions.js';
+import { OpenWebSession, ResolveWebSession, SignIn, SignOut, WebSessionStore } from '../application/oauth/web-sessions.js';
 import { Clock, PasswordHasher, SecretGenerator, UnitOfWork } from '../application/ports.js';
 import {
   AccessTokenStore,
@@ -66,6 +66,7 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   useCase(SignIn, [PasswordLogin, WebSessionStore, SecretGenerator, Clock]);
   useCase(ResolveWebSession, [WebSessionStore, SecretGenerator, Clock]);
   useCase(SignOut, [WebSessionStore, SecretGenerator]);
+  useCase(OpenWebSession, [UserRepository, WebSessionStore, SecretGenerator, Clock]);
   useCase(AuthenticateClient, [ClientStore, SecretGenerator, CredentialThrottle]);
   useCase(CreateApp, [ClientStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
   useCase(ListApps, [ClientStore]);

@@ -144,7 +144,7 @@ describe('Sign in with the forum, in a browser', function () {
 
     const cookies = await context.cookies(`${server.url}/oauth/authorize`);
     const session = cookies.find((cookie) => cookie.name === 'forum_session');
-    expect(session).to.include({ httpOnly: true, sameSite: 'Lax', path: '/oauth' });
+    expect(session).to.include({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(problems, 'console errors and warnings').to.deep.equal([]);
   });
 

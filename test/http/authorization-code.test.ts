@@ -134,7 +134,7 @@ describe('The authorization code grant with PKCE, as a browser drives it', () =>
     const digest = createHash('sha256').update(sheet).digest('base64');
     expect(page.headers['content-security-policy']).to.include(`style-src 'sha256-${digest}'`);
     const csrfCookie = cookieNamed(page, 'forum_csrf');
-    expect(csrfCookie).to.match(/; path=\/oauth; samesite=lax; httponly$/i);
+    expect(csrfCookie).to.match(/; path=\/; samesite=lax; httponly$/i);
     expect(csrfCookie).to.not.match(/secure/i);
 
     const form = formTo(page.text, '/oauth/authorize');
@@ -144,7 +144,7 @@ describe('The authorization code grant with PKCE, as a browser drives it', () =>
     expect(signedIn.headers.location).to.match(/^\/oauth\/authorize\?/);
     expect(locationQuery(`http://x${signedIn.headers.location}`)).to.deep.equal({ ...query, scope: 'all' });
     const sessionCookie = cookieNamed(signedIn, 'forum_session');
-    expect(sessionCookie).to.match(/; path=\/oauth; expires=[^;]+; samesite=lax; httponly$/i);
+    expect(sessionCookie).to.match(/; path=\/; expires=[^;]+; samesite=lax; httponly$/i);
     expect(sessionCookie).to.not.include(PASSWORD);
 
     const consent = await browser.get(signedIn.headers.location!).expect(200);

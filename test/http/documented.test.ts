@@ -32,6 +32,13 @@ const NOT_REFUSED_WITH_400: Record<string, string> = {
     'RFC 6749 §4.1.2.1: a refusal goes back to the application as a redirect once its redirect URI is known',
   'post /oauth/authorize': 'the form of the sign-in and consent pages: its CSRF token is checked first (403), then as GET',
   'post /oauth/sign-out': 'the sign-out form: its CSRF token is checked first (403)',
+  'get /account/verify': 'a page: a link without its token is a link that cannot be used (404 page)',
+  'get /account/password/reset': 'a page: a link without its token is a link that cannot be used (404 page)',
+  'post /account/sign-up': 'a page’s form: its CSRF token is checked first (403), then the form is shown again',
+  'post /account/verification': 'a page’s form: its CSRF token is checked first (403)',
+  'post /account/verify': 'a page’s form: its CSRF token is checked first (403)',
+  'post /account/password/forgot': 'a page’s form: its CSRF token is checked first (403), then the form is shown again',
+  'post /account/password/reset': 'a page’s form: its CSRF token is checked first (403)',
 };
 /**
  * Outside the API, parameters are read by the OAuth library and the authorization pages, by RFC 6749's rules (a

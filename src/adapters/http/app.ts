@@ -24,6 +24,7 @@ import { topicRoutes, type TopicRouteUseCases } from './routes/topics.js';
 import { nodeRoutes, type NodeRouteUseCases } from './routes/nodes.js';
 import { userRoutes, type UserRouteUseCases } from './routes/users.js';
 import { accountRoutes, type AccountRouteUseCases } from './routes/accounts.js';
+import { accountPageRoutes, type AccountPageUseCases } from './routes/account-pages.js';
 import { systemRoutes } from './routes/system.js';
 import { deviceRoutes, type DeviceRouteUseCases } from './routes/devices.js';
 import { photoRoutes, type PhotoRouteUseCases } from './routes/photos.js';
@@ -46,6 +47,8 @@ export interface HttpUseCases {
   nodes: NodeRouteUseCases;
   users: UserRouteUseCases;
   accounts: AccountRouteUseCases;
+  /** The pages of joining (/account): a person in a browser. */
+  accountPages: AccountPageUseCases;
   devices: DeviceRouteUseCases;
   photos: PhotoRouteUseCases;
   search: SearchRouteUseCases;
@@ -182,14 +185,19 @@ export function createApp(dependencies: HttpDependencies): Koa {
   app.use(mergeParams);
   // Writes need a persistence context of their own (identity map, unit of work). Reads are plain SQL through
   // read models and need none: skipping the fork saves measurable CPU on the hottest paths (docs/performance.md).
-  app.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? next() : scope(next)));
+  // The /account pages read a mailed link's account through its repository, GET included: they have one.
+  app.use((ctx, next) =>
+    (ctx.method === 'GET' || ctx.method === 'HEAD') && !ctx.path.startsWith('/account/') ? next() : scope(next),
+  );
   const prefix = '/api/v3';
   if (dependencies.rateLimits) app.use(rateLimit(dependencies.rateLimits, prefix));
   app.use(resolveActor(useCases.authenticate, prefix));
 
   const api = new Router();
   api.use(oauthRoutes(useCases.oauth, tokenLifetimes, docs).routes());
-  api.use(authorizeRoutes(useCases.authorize, docs, { secureCookies: info.publicUrl.startsWith('https:') }).routes());
+  const secureCookies = info.publicUrl.startsWith('https:');
+  api.use(authorizeRoutes(useCases.authorize, docs, { secureCookies }).routes());
+  api.use(accountPageRoutes(useCases.accountPages, docs, { secureCookies }).routes());
   for (const routes of [
     topicRoutes(useCases.topics, wire, docs, prefix, dependencies.frontPage),
     replyRoutes(useCases.replies, wire, docs, prefix),

@@ -1,3 +1,4 @@
+import type { UserRepository } from '../../domain/users/user-repository.js';
 import type { ActingUser } from '../actor.js';
 import type { Clock, SecretGenerator } from '../ports.js';
 import type { PasswordLogin } from './password-login.js';
@@ -47,6 +48,35 @@ export class SignIn {
       createdAt: now,
     });
     return { session, user };
+  }
+}
+
+/**
+ * Signs a person in without a password, after they followed a link mailed to their address (confirmed it, or
+ * reset their password): the link proved who they are. Only an active account gets a session; one waiting for
+ * approval (or gone) gets none.
+ */
+export class OpenWebSession {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly sessions: WebSessionStore,
+    private readonly secrets: SecretGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The session's secret (for the cookie) and its user; null when the account may not sign in. */
+  async execute(userId: number): Promise<{ session: string; user: ActingUser } | null> {
+    const account = await this.users.findById(userId);
+    if (!account || account.state !== 'active') return null;
+    const session = this.secrets.generate();
+    const now = this.clock.now();
+    await this.sessions.add({
+      digest: this.secrets.digest(session),
+      userId: account.id,
+      expiresAt: new Date(now.getTime() + WEB_SESSION_SECONDS * 1000),
+      createdAt: now,
+    });
+    return { session, user: { id: account.id, login: account.login, role: account.role } };
   }
 }
 

@@ -185,7 +185,9 @@ export class ApiDescription {
       type: 'apiKey',
       in: 'cookie',
       name: 'forum_session',
-      description: 'The browser session of the sign-in page (HttpOnly, SameSite=Lax; set by POST /oauth/authorize)',
+      description:
+        'The browser session of the /oauth and /account pages (HttpOnly, SameSite=Lax, path /; set by signing in on ' +
+        'POST /oauth/authorize, or by following a mailed link: POST /account/verify, POST /account/password/reset)',
     });
     this.registry.registerComponent('securitySchemes', 'clientBasic', {
       type: 'http',

@@ -1,4 +1,3 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -10,62 +9,21 @@ import {
   type AuthorizationRequest,
   deniedRedirect,
 } from '../../../application/oauth/authorization.js';
-import {
-  type ResolveWebSession,
-  type SignIn,
-  type SignOut,
-  WEB_SESSION_SECONDS,
-} from '../../../application/oauth/web-sessions.js';
+import { type ResolveWebSession, type SignIn, type SignOut } from '../../../application/oauth/web-sessions.js';
 import { TooManyRequests } from '../../../domain/shared/errors.js';
 import { AccountNotActive } from '../../../application/oauth/password-login.js';
 import type { Params } from '../params.js';
 import type { ApiDescription } from '../openapi/describe.js';
-import { STYLE_SOURCE, authorizationQuery, consentPage, errorPage, signInPage, signedOutPage } from '../views/authorize-pages.js';
+import { SESSION_COOKIE, browserPages, secretsMatch, sessionCsrf } from '../browser-pages.js';
+import { authorizationQuery, consentPage, errorPage, signInPage, signedOutPage } from '../views/authorize-pages.js';
 
 /**
  * The authorization endpoint of the authorization code grant (contract §10), as a person meets it in a browser:
  * GET shows the sign-in form (no session yet) or the consent form; the forms post back here. The rules of the
  * request live in the application (CheckAuthorizationRequest); this module is the browser's side of them:
- * cookies, CSRF, pages, redirects.
- *
- * CSRF: SameSite=Lax cookies already keep other sites' form posts from carrying the session; on top of that
- * every form carries a token. Before sign-in (no session yet) it is a random value also set as a cookie
- * (double submit: another site can neither read the cookie nor set it); after, it is derived from the
- * session's secret, which only this browser has.
+ * cookies, CSRF, pages, redirects (browser-pages.ts). The sign-in form's token is the browser's double-submit
+ * token; the consent and sign-out forms' is derived from the session.
  */
-
-const SESSION_COOKIE = 'forum_session';
-const CSRF_COOKIE = 'forum_csrf';
-const COOKIE_PATH = '/oauth';
-
-function secretsMatch(expected: string, given: unknown): boolean {
-  if (typeof given !== 'string' || given === '') return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** The consent and sign-out forms' token: only the holder of the session can know it. */
-function sessionCsrf(session: string): string {
-  return createHash('sha256').update(`csrf:${session}`).digest('base64url');
-}
-
-/** Where a form may send the browser: this service, and (the consent form) the application's redirect URI. */
-function contentSecurityPolicy(redirectUri?: string): string {
-  let formTargets = "'self'";
-  if (redirectUri) {
-    const url = new URL(redirectUri);
-    // Browsers check form-action against the redirect that follows a form post, too.
-    formTargets += url.protocol === 'http:' || url.protocol === 'https:' ? ` ${url.origin}` : ` ${url.protocol}`;
-  }
-  return [
-    "default-src 'none'",
-    `style-src ${STYLE_SOURCE}`,
-    `form-action ${formTargets}`,
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-  ].join('; ');
-}
 
 const AuthorizeQuery = z.object({
   response_type: z.literal('code'),
@@ -101,42 +59,16 @@ export const AuthorizeRouteUseCases = Symbol.for('AuthorizeRouteUseCases');
 export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: ApiDescription, options: { secureCookies: boolean }): Router {
   const router = new Router();
 
-  function setCookie(ctx: Context, name: string, value: string | null, maxAgeSeconds?: number): void {
-    if (options.secureCookies) ctx.cookies.secure = true;
-    ctx.cookies.set(name, value, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: options.secureCookies,
-      path: COOKIE_PATH,
-      overwrite: true,
-      ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds * 1000 }),
-    });
-  }
+  const pages = browserPages(options);
+  const { show, browserCsrf } = pages;
 
-  function show(ctx: Context, status: number, markup: string, redirectUri?: string): void {
-    ctx.status = status;
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set({
-      'Cache-Control': 'no-store',
-      'Content-Security-Policy': contentSecurityPolicy(redirectUri),
-      'X-Frame-Options': 'DENY',
-      'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
-    });
-    ctx.body = markup;
-  }
-
-  /** The pre-session CSRF token: this browser's cookie, or a new one. */
-  function signInCsrf(ctx: Context): string {
-    const existing = ctx.cookies.get(CSRF_COOKIE);
-    if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-    const fresh = randomBytes(32).toString('base64url');
-    setCookie(ctx, CSRF_COOKIE, fresh);
-    return fresh;
-  }
-
-  function showSignIn(ctx: Context, request: AuthorizationRequest, status = 200, extra: { login?: string; error?: string } = {}) {
-    show(ctx, status, signInPage({ request, csrf: signInCsrf(ctx), ...extra }));
+  function showSignIn(
+    ctx: Context,
+    request: AuthorizationRequest,
+    status = 200,
+    extra: { login?: string; error?: string; unverified?: boolean } = {},
+  ) {
+    show(ctx, status, signInPage({ request, csrf: browserCsrf(ctx), ...extra }));
   }
 
   function showConsent(ctx: Context, request: AuthorizationRequest, session: string, user: ActingUser) {
@@ -253,21 +185,23 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: ApiDescriptio
       const request = await checked(ctx);
       if (!request) return;
       if (params.step === 'sign-in') {
-        if (!secretsMatch(ctx.cookies.get(CSRF_COOKIE) ?? '', params.csrf_token)) return expiredForm(ctx);
+        if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx);
         const login = typeof params.login === 'string' ? params.login : '';
         const password = typeof params.password === 'string' ? params.password : '';
         let signedIn: Awaited<ReturnType<typeof app.signIn.execute>>;
         try {
           signedIn = login && password ? await app.signIn.execute({ username: login, password, address: ctx.ip }) : null;
         } catch (error) {
-          if (error instanceof AccountNotActive) return showSignIn(ctx, request, 200, { login, error: error.message });
+          if (error instanceof AccountNotActive) {
+            return showSignIn(ctx, request, 200, { login, error: error.message, unverified: error.state === 'unverified' });
+          }
           if (!(error instanceof TooManyRequests)) throw error;
           ctx.set('Retry-After', String(error.retryAfterSeconds));
           const error_ = `Too many failed attempts. Try again in ${error.retryAfterSeconds} seconds.`;
           return showSignIn(ctx, request, 429, { login, error: error_ });
         }
         if (!signedIn) return showSignIn(ctx, request, 200, { login, error: 'Wrong login or password.' });
-        setCookie(ctx, SESSION_COOKIE, signedIn.session, WEB_SESSION_SECONDS);
+        pages.setSession(ctx, signedIn.session);
         ctx.status = 303;
         ctx.set('Cache-Control', 'no-store');
         ctx.redirect(`/oauth/authorize?${new URLSearchParams(authorizationQuery(request))}`);
@@ -313,7 +247,7 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: ApiDescriptio
         if (!secretsMatch(sessionCsrf(signedIn.session), params.csrf_token)) return expiredForm(ctx);
         await app.signOut.execute(signedIn.session);
       }
-      setCookie(ctx, SESSION_COOKIE, null);
+      pages.setSession(ctx, null);
       if (typeof params.client_id === 'string') {
         const query = new URLSearchParams(
           Object.entries(params).filter(

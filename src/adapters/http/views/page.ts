@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { html, SafeHtml } from './html.js';
+
+/**
+ * The chrome every page of the service wears (the /oauth and /account pages): one small inline style sheet,
+ * allowed by its hash in the Content-Security-Policy, laid out for a phone first; no scripts.
+ */
+
+const STYLE = `
+:root { color-scheme: light dark; --accent: #2563eb; --line: #d4d4d8; --muted: #71717a; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC",
+  "PingFang SC", "Microsoft YaHei", sans-serif; }
+main { max-width: 26rem; margin: 0 auto; padding: 2rem 1.25rem; }
+h1 { font-size: 1.375rem; line-height: 1.3; margin: 0 0 .75rem; }
+p { margin: 0 0 1rem; }
+a { color: var(--accent); }
+.site { color: var(--muted); font-size: .875rem; margin-bottom: 1.5rem; }
+label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
+label small { font-weight: 400; color: var(--muted); }
+input[type=text], input[type=email], input[type=password] { width: 100%; font: inherit; padding: .625rem .75rem;
+  border: 1px solid var(--line); border-radius: .5rem; background: transparent; color: inherit; }
+button { font: inherit; font-weight: 600; width: 100%; padding: .75rem; margin-top: 1rem; border-radius: .5rem; cursor: pointer;
+  border: 1px solid var(--accent); background: var(--accent); color: #fff; }
+button.secondary { background: transparent; color: inherit; border-color: var(--line); }
+button.link { width: auto; padding: 0; margin: 0; border: 0; background: none; color: var(--accent); font-weight: 400;
+  text-decoration: underline; }
+.alert { border: 1px solid #dc2626; border-radius: .5rem; padding: .75rem; margin: 0 0 1rem; }
+.notice { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem; margin: 0 0 1rem; }
+.scope { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem; margin: 0 0 1rem; }
+.scope strong { display: block; }
+.muted { color: var(--muted); font-size: .875rem; }
+.hint { color: var(--muted); font-size: .875rem; margin: .25rem 0 0; }
+form + .muted, form + form > .muted, form + p { margin-top: 1rem; }
+.row { display: flex; gap: .75rem; }
+.row button { flex: 1; }
+.trap { position: absolute; left: -10000px; width: 1px; height: 1px; overflow: hidden; }
+.languages { margin-top: 2rem; border-top: 1px solid var(--line); padding-top: 1rem; }
+.languages a { margin-right: 1rem; }
+code { font-size: .875em; overflow-wrap: anywhere; }
+`;
+
+/**
+ * The style element goes in whole, as it is: it is ours, and its text must be exactly what was hashed (a
+ * formatter that re-indents the page template must not be able to add a byte inside it).
+ */
+const STYLE_ELEMENT = new SafeHtml(`<style>${STYLE}</style>`);
+
+/** For the Content-Security-Policy: the one inline style sheet, by its digest. */
+export const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+/** A whole page: its title, its body, in a language (the `lang` attribute). */
+export function page(title: string, body: SafeHtml, lang = 'en'): string {
+  return html`<!doctype html>
+    <html lang="${lang}">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>${title}</title>
+        ${STYLE_ELEMENT}
+      </head>
+      <body>
+        <main>
+          <div class="site">forum</div>
+          ${body}
+        </main>
+      </body>
+    </html> `.markup;
+}
