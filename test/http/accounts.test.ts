@@ -245,6 +245,23 @@ describe('accounts: joining over the API (contract §16b)', () => {
     expect(await events('account.password_changed')).to.have.length(1);
   });
 
+  it('an expired link confirms nothing and resets nothing, and says nothing about why', async () => {
+    await signUp({ login: 'bob', email: 'bob@example.com', password: PASSWORD }).expect(200);
+    await api().post('/api/v3/users/password/forgot').send({ login: 'bob' }).expect(200);
+    await testEnv().sql("update account_tokens set expires_at = now() - interval '1 second'");
+    const [verify, reset] = await tokenRows('bob');
+    const env = testEnv();
+    expect(await env.scope(() => env.container.get(ConfirmAddress).execute(linkToken(verify!)))).to.equal(null);
+    expect(await env.scope(() => env.container.get(ResetPassword).execute(linkToken(reset!), 'a brand new passphrase'))).to.equal(
+      null,
+    );
+    // Neither a made-up token nor one of another shape gets further.
+    expect(await env.scope(() => env.container.get(ConfirmAddress).execute('x'.repeat(43)))).to.equal(null);
+    expect(await env.scope(() => env.container.get(ConfirmAddress).execute('../../etc/passwd'))).to.equal(null);
+    const [row] = await env.sql<{ state: string }>("select state from users where login = 'bob'");
+    expect(row!.state).to.equal('unverified');
+  });
+
   it('re-sends the verification mail to an unverified account only, and not within a minute of the last', async () => {
     await signUp({ login: 'bob', email: 'bob@example.com', password: PASSWORD }).expect(200);
     await forumctl(['users', 'create', 'carol', '--email', 'carol@example.com', '--password', PASSWORD]);
@@ -261,16 +278,22 @@ describe('accounts: joining over the API (contract §16b)', () => {
   });
 
   it('answers a known and an unknown address in the same time, within noise', async () => {
-    for (let i = 0; i < 6; i++) {
-      await forumctl(['users', 'create', `known${i}`, '--email', `known${i}@example.com`, '--password', PASSWORD]);
+    // Nine of each (the address's limit is twenty an hour), interleaved, each pair in turn the other way round, so
+    // that whatever else loads the machine weighs on both alike; medians compared.
+    for (let i = 0; i < 9; i++) {
+      await testEnv().sql("insert into users (login, email, password_hash) values ($1, $2, 'x')", [
+        `known${i}`,
+        `known${i}@example.com`,
+      ]);
     }
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      for (const [list, email, login] of [
+    for (let i = 0; i < 9; i++) {
+      const pair = [
         [known, `known${i}@example.com`, `k${i}x`],
         [unknown, `new${i}@example.com`, `n${i}x`],
-      ] as const) {
+      ] as const;
+      for (const [list, email, login] of i % 2 === 0 ? pair : [...pair].reverse()) {
         const started = process.hrtime.bigint();
         await signUp({ login, email, password: PASSWORD }).expect(200);
         list.push(Number(process.hrtime.bigint() - started) / 1e6);
@@ -280,7 +303,7 @@ describe('accounts: joining over the API (contract §16b)', () => {
     const [a, b] = [median(known), median(unknown)];
     // The password hash (tens of milliseconds) dominates both; what differs is a row or two.
     expect(Math.abs(a - b), `known ${a.toFixed(1)} ms, unknown ${b.toFixed(1)} ms`).to.be.below(
-      Math.max(15, 0.25 * Math.max(a, b)),
+      Math.max(20, 0.3 * Math.max(a, b)),
     );
   });
 
