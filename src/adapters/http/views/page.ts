@@ -22,8 +22,8 @@ input[type=text], input[type=email], input[type=password], input[type=url], text
   padding: .625rem .75rem; border: 1px solid var(--line); border-radius: .5rem; background: transparent; color: inherit; }
 textarea { min-height: 6rem; resize: vertical; }
 select option { color: initial; }
-label.check { display: flex; gap: .5rem; align-items: baseline; font-weight: 400; }
-label.check input { margin: 0; flex: none; }
+label.check { display: flex; gap: .625rem; align-items: center; font-weight: 400; }
+label.check input { margin: 0; flex: none; width: 1.25rem; height: 1.25rem; accent-color: var(--accent); }
 h2 { font-size: 1.125rem; margin: 2rem 0 .25rem; padding-top: 1.5rem; border-top: 1px solid var(--line); }
 button.danger { background: #dc2626; border-color: #dc2626; }
 button { font: inherit; font-weight: 600; width: 100%; padding: .75rem; margin-top: 1rem; border-radius: .5rem; cursor: pointer;
