@@ -44,7 +44,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { AccountRouteUseCases } from '../adapters/http/routes/accounts.js';
 import { AccountPageUseCases, RegistrationSetting } from '../adapters/http/routes/account-pages.js';
-import { OpenWebSession, WebSessionStore } from '../application/oauth/web-sessions.js';
+import { OpenWebSession, ResolveWebSession, SignIn, SignOut, WebSessionStore } from '../application/oauth/web-sessions.js';
 import { AppConfig, Em, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 type Last<T extends readonly unknown[]> = T extends readonly [...unknown[], infer L] ? L : never;
@@ -151,5 +151,14 @@ export const accountsModule = new ContainerModule(({ bind }) => {
     requestPasswordReset: RequestPasswordReset,
     resetPassword: ResetPassword,
     openWebSession: OpenWebSession,
+    resolveWebSession: ResolveWebSession,
+    signIn: SignIn,
+    signOut: SignOut,
+    users: UserReadModel,
+    updateProfile: UpdateProfile,
+    requestEmailChange: RequestEmailChange,
+    changePassword: ChangePassword,
+    mailPreferences: MailPreferencesOf,
+    deleteOwnAccount: DeleteOwnAccount,
   });
 });

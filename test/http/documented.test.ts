@@ -39,6 +39,9 @@ const NOT_REFUSED_WITH_400: Record<string, string> = {
   'post /account/verify': 'a page’s form: its CSRF token is checked first (403)',
   'post /account/password/forgot': 'a page’s form: its CSRF token is checked first (403), then the form is shown again',
   'post /account/password/reset': 'a page’s form: its CSRF token is checked first (403)',
+  'post /account/sign-in': 'a page’s form: its CSRF token is checked first (403), then the form is shown again',
+  'post /account/sign-out': 'a page’s form: signing out a browser that is not signed in needs nothing',
+  'post /account/settings': 'a page’s forms: without a session, 303 to the sign-in page; then the CSRF token (403)',
 };
 /**
  * Outside the API, parameters are read by the OAuth library and the authorization pages, by RFC 6749's rules (a

@@ -13,7 +13,11 @@ import {
   type ResendVerification,
   ResendVerificationParams,
 } from '../../../application/accounts/verification.js';
-import type { OpenWebSession } from '../../../application/oauth/web-sessions.js';
+import type { MailPreferencesOf } from '../../../application/accounts/preferences.js';
+import type { ChangePassword, RequestEmailChange, UpdateProfile } from '../../../application/accounts/profile.js';
+import type { DeleteOwnAccount } from '../../../application/accounts/leaving.js';
+import type { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../../../application/oauth/web-sessions.js';
+import type { UserReadModel } from '../../../application/read-models.js';
 import { Forbidden, InvalidInput, RuleViolated, TooManyRequests } from '../../../domain/shared/errors.js';
 import { authorizeReturn, browserPages } from '../browser-pages.js';
 import { localeOf } from '../locale.js';
@@ -58,6 +62,16 @@ export interface AccountPageUseCases {
   requestPasswordReset: RequestPasswordReset;
   resetPassword: ResetPassword;
   openWebSession: OpenWebSession;
+  // the settings page (account-settings.ts)
+  resolveWebSession: ResolveWebSession;
+  signIn: SignIn;
+  signOut: SignOut;
+  users: UserReadModel;
+  updateProfile: UpdateProfile;
+  requestEmailChange: RequestEmailChange;
+  changePassword: ChangePassword;
+  mailPreferences: MailPreferencesOf;
+  deleteOwnAccount: DeleteOwnAccount;
 }
 export const AccountPageUseCases = Symbol.for('AccountPageUseCases');
 

@@ -26,11 +26,11 @@ export function actionFor(path: string, locale: Locale): string {
   return `${path}?lang=${encodeURIComponent(locale)}`;
 }
 
-function withLang(here: string, locale: Locale): string {
+export function withLang(here: string, locale: Locale): string {
   return `${here}${here.includes('?') ? '&' : '?'}lang=${encodeURIComponent(locale)}`;
 }
 
-function accountPage(frame: Frame, title: (t: AccountStrings) => string, body: (t: AccountStrings) => SafeHtml): string {
+export function accountPage(frame: Frame, title: (t: AccountStrings) => string, body: (t: AccountStrings) => SafeHtml): string {
   const t = ACCOUNT_STRINGS[frame.locale];
   const others = LOCALES.filter((locale) => locale !== frame.locale);
   const here = frame.here;
@@ -50,8 +50,8 @@ function accountPage(frame: Frame, title: (t: AccountStrings) => string, body: (
   );
 }
 
-const alert = (message: string | undefined) => (message ? html`<p class="alert" role="alert">${message}</p>` : '');
-const csrfField = (csrf: string) => html`<input type="hidden" name="csrf_token" value="${csrf}" />`;
+export const alert = (message: string | undefined) => (message ? html`<p class="alert" role="alert">${message}</p>` : '');
+export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf_token" value="${csrf}" />`;
 
 /** What a person typed into the sign-up form (never the password), shown again with an error. */
 export interface SignUpValues {
@@ -237,7 +237,8 @@ export function confirmedPage(input: {
           input.continueTo
             ? html`<p><a href="${input.continueTo}">${t.continueToApp}</a></p>`
             : input.state === 'active'
-              ? html`<p class="muted">${t.closePage}</p>`
+              ? html`<p><a href="${withLang('/account/settings', input.frame.locale)}">${t.settingsLink}</a></p>
+                  <p class="muted">${t.closePage}</p>`
               : ''
         }`,
   );
@@ -342,7 +343,8 @@ export function resetDonePage(input: { frame: Frame; login: string | null; conti
           input.continueTo
             ? html`<p><a href="${input.continueTo}">${t.continueToApp}</a></p>`
             : input.login
-              ? html`<p class="muted">${t.closePage}</p>`
+              ? html`<p><a href="${withLang('/account/settings', input.frame.locale)}">${t.settingsLink}</a></p>
+                  <p class="muted">${t.closePage}</p>`
               : ''
         }`,
   );

@@ -69,6 +69,57 @@ export interface AccountStrings {
   resetDonePending: string;
   badResetLink: string;
   newResetLink: string;
+  // sign in (the account pages' own)
+  signInTitle: string;
+  signInIntro: string;
+  signInButton: string;
+  wrongLogin: string;
+  notConfirmed: string;
+  awaitingApproval: string;
+  forgotLink: string;
+  signUpLink: string;
+  // settings
+  settingsTitle: string;
+  signedInAs: (login: string) => string;
+  signOutButton: string;
+  profileTitle: string;
+  location: string;
+  company: string;
+  twitter: string;
+  github: string;
+  website: string;
+  tagline: string;
+  bio: string;
+  emailPublic: string;
+  saveProfile: string;
+  profileSaved: string;
+  emailTitle: string;
+  emailNow: (email: string) => string;
+  newEmail: string;
+  currentPassword: string;
+  changeEmailButton: string;
+  emailChangeSent: (email: string) => string;
+  passwordTitle: string;
+  changePasswordButton: string;
+  passwordChanged: string;
+  preferencesTitle: string;
+  notificationsLabel: string;
+  notificationChoices: Record<'mentions_and_replies' | 'mentions' | 'none', string>;
+  digestLabel: string;
+  digestChoices: Record<'weekly' | 'daily' | 'none', string>;
+  mailLanguage: string;
+  savePreferences: string;
+  preferencesSaved: string;
+  deleteTitle: string;
+  deleteIntro: string;
+  deleteConfirm: string;
+  deleteButton: string;
+  deleteUnconfirmed: string;
+  goodbyeTitle: string;
+  goodbye: string;
+  signedOutTitle: string;
+  signedOut: string;
+  settingsLink: string;
   // common
   expiredTitle: string;
   expired: string;
@@ -137,6 +188,58 @@ const en: AccountStrings = {
   resetDonePending: 'Your new password is set, and every other session of the account ended.',
   badResetLink: 'This link is unknown, was used already, or has expired (a reset link works for one hour).',
   newResetLink: 'Ask for a new link',
+  signInTitle: 'Sign in',
+  signInIntro: 'Sign in to change your profile, address, password and mail settings.',
+  signInButton: 'Sign in',
+  wrongLogin: 'Wrong login or password.',
+  notConfirmed: 'The e-mail address of this account is not confirmed yet: follow the link in the verification mail.',
+  awaitingApproval: 'This account is waiting for an administrator’s approval.',
+  forgotLink: 'Forgot your password?',
+  signUpLink: 'Create an account',
+  settingsTitle: 'Account settings',
+  signedInAs: (login) => `Signed in as ${login}.`,
+  signOutButton: 'Sign out',
+  profileTitle: 'Profile',
+  location: 'Location',
+  company: 'Company',
+  twitter: 'Twitter',
+  github: 'GitHub',
+  website: 'Website',
+  tagline: 'Tagline',
+  bio: 'About you',
+  emailPublic: 'Show my e-mail address to everyone',
+  saveProfile: 'Save profile',
+  profileSaved: 'Your profile is saved.',
+  emailTitle: 'E-mail address',
+  emailNow: (email) => `Now: ${email}`,
+  newEmail: 'New address',
+  currentPassword: 'Current password',
+  changeEmailButton: 'Change address',
+  emailChangeSent: (email) =>
+    `A link was sent to ${email}. Nothing changes until you follow it (it works for 24 hours); your present address then gets a notice.`,
+  passwordTitle: 'Password',
+  changePasswordButton: 'Change password',
+  passwordChanged:
+    'Your new password is set. Every other session and app token of the account ended; this browser stays signed in.',
+  preferencesTitle: 'Notification mail',
+  notificationsLabel: 'Mail me about',
+  notificationChoices: { mentions_and_replies: 'Mentions and replies', mentions: 'Mentions only', none: 'Nothing' },
+  digestLabel: 'A digest of new topics',
+  digestChoices: { weekly: 'Weekly', daily: 'Daily', none: 'Never' },
+  mailLanguage: 'Language of the mail',
+  savePreferences: 'Save mail settings',
+  preferencesSaved: 'Your mail settings are saved.',
+  deleteTitle: 'Delete the account',
+  deleteIntro:
+    'Your name, e-mail address, profile, devices and sessions are removed and no password works any more. What you wrote stays, shown under a “deleted_” login. This cannot be undone.',
+  deleteConfirm: 'I understand: delete my account',
+  deleteButton: 'Delete my account',
+  deleteUnconfirmed: 'Tick the box to confirm that you want to delete the account.',
+  goodbyeTitle: 'Account deleted',
+  goodbye: 'Your account is deleted and you are signed out. Goodbye, and thank you for taking part.',
+  signedOutTitle: 'Signed out',
+  signedOut: 'You are signed out of this browser.',
+  settingsLink: 'Account settings',
   expiredTitle: 'This form has expired',
   expired:
     'The form was not sent from this page, or it is too old (its security token does not match). Open the page and try again.',
@@ -161,6 +264,11 @@ const ZH_RULES: [RegExp, (match: RegExpExecArray) => string][] = [
   [/Email is invalid/, () => '电子邮件地址无效。'],
   [/Email has already been taken/, () => '该电子邮件地址已被使用。'],
   [/Name is too long/, () => '名字太长（最多 50 个字符）。'],
+  [/Current password is not correct/, () => '当前密码不正确。'],
+  [/^(Validation failed: )?Password is not correct/, () => '密码不正确。'],
+  [/Website must be an http or https URL/, () => '个人网站须为 http 或 https 网址。'],
+  [/(\w+) is too long \(maximum is (\d+) characters\)/, (m) => `${m[1]} 太长（最多 ${m[2]} 个字符）。`],
+  [/(\w+) is missing/, (m) => `请填写 ${m[1]}。`],
 ];
 
 const zhCN: AccountStrings = {
@@ -222,6 +330,57 @@ const zhCN: AccountStrings = {
   resetDonePending: '新密码已生效，该账户的其他会话都已结束。',
   badResetLink: '链接无效、已被使用或已过期（重置链接一小时内有效）。',
   newResetLink: '重新获取链接',
+  signInTitle: '登录',
+  signInIntro: '登录后可以修改个人资料、邮箱地址、密码和邮件设置。',
+  signInButton: '登录',
+  wrongLogin: '用户名或密码错误。',
+  notConfirmed: '该账户的电子邮件地址尚未确认：请打开验证邮件中的链接。',
+  awaitingApproval: '该账户正在等待管理员批准。',
+  forgotLink: '忘记密码？',
+  signUpLink: '注册账户',
+  settingsTitle: '账户设置',
+  signedInAs: (login) => `已作为 ${login} 登录。`,
+  signOutButton: '退出登录',
+  profileTitle: '个人资料',
+  location: '所在地',
+  company: '公司',
+  twitter: 'Twitter',
+  github: 'GitHub',
+  website: '个人网站',
+  tagline: '签名',
+  bio: '个人简介',
+  emailPublic: '向所有人公开我的电子邮件地址',
+  saveProfile: '保存资料',
+  profileSaved: '个人资料已保存。',
+  emailTitle: '电子邮件地址',
+  emailNow: (email) => `当前：${email}`,
+  newEmail: '新地址',
+  currentPassword: '当前密码',
+  changeEmailButton: '更改地址',
+  emailChangeSent: (email) =>
+    `我们已向 ${email} 发送了一个链接。打开链接之前不会有任何更改（24 小时内有效）；更改后，原地址会收到通知。`,
+  passwordTitle: '密码',
+  changePasswordButton: '更改密码',
+  passwordChanged: '新密码已生效。该账户的其他会话和应用令牌都已结束，此浏览器保持登录。',
+  preferencesTitle: '通知邮件',
+  notificationsLabel: '通过邮件通知我',
+  notificationChoices: { mentions_and_replies: '提及和回复', mentions: '仅提及', none: '不通知' },
+  digestLabel: '新话题摘要',
+  digestChoices: { weekly: '每周', daily: '每天', none: '从不' },
+  mailLanguage: '邮件语言',
+  savePreferences: '保存邮件设置',
+  preferencesSaved: '邮件设置已保存。',
+  deleteTitle: '删除账户',
+  deleteIntro:
+    '你的名字、电子邮件地址、个人资料、设备和会话都会被删除，任何密码都将失效。你发表的内容会保留，显示为 “deleted_” 开头的用户名。此操作无法撤销。',
+  deleteConfirm: '我明白：删除我的账户',
+  deleteButton: '删除我的账户',
+  deleteUnconfirmed: '请勾选确认框，确认你要删除账户。',
+  goodbyeTitle: '账户已删除',
+  goodbye: '你的账户已删除，你已退出登录。再见，感谢你的参与。',
+  signedOutTitle: '已退出登录',
+  signedOut: '你已在此浏览器上退出登录。',
+  settingsLink: '账户设置',
   expiredTitle: '表单已过期',
   expired: '表单不是从本页面提交的，或者已经太久（安全令牌不匹配）。请重新打开页面再试。',
   tooMany: (seconds) => `尝试次数太多，请在 ${seconds} 秒后再试。`,

@@ -18,8 +18,14 @@ a { color: var(--accent); }
 .site { color: var(--muted); font-size: .875rem; margin-bottom: 1.5rem; }
 label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
 label small { font-weight: 400; color: var(--muted); }
-input[type=text], input[type=email], input[type=password] { width: 100%; font: inherit; padding: .625rem .75rem;
-  border: 1px solid var(--line); border-radius: .5rem; background: transparent; color: inherit; }
+input[type=text], input[type=email], input[type=password], input[type=url], textarea, select { width: 100%; font: inherit;
+  padding: .625rem .75rem; border: 1px solid var(--line); border-radius: .5rem; background: transparent; color: inherit; }
+textarea { min-height: 6rem; resize: vertical; }
+select option { color: initial; }
+label.check { display: flex; gap: .625rem; align-items: center; font-weight: 400; }
+label.check input { margin: 0; flex: none; width: 1.25rem; height: 1.25rem; accent-color: var(--accent); }
+h2 { font-size: 1.125rem; margin: 2rem 0 .25rem; padding-top: 1.5rem; border-top: 1px solid var(--line); }
+button.danger { background: #dc2626; border-color: #dc2626; }
 button { font: inherit; font-weight: 600; width: 100%; padding: .75rem; margin-top: 1rem; border-radius: .5rem; cursor: pointer;
   border: 1px solid var(--accent); background: var(--accent); color: #fff; }
 button.secondary { background: transparent; color: inherit; border-color: var(--line); }

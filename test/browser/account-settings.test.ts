@@ -1,0 +1,145 @@
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.js';
+import { listen, type RunningServer } from '../../src/adapters/http/server.js';
+import { forumctl } from '../support/cli.js';
+import { testEnv } from '../support/env.js';
+
+/**
+ * The settings page in a real browser (Debian's Chromium, playwright-core), JavaScript off, on a phone-sized
+ * screen: sent to sign in, back to the settings, each form once (a refusal, then success), and at the end the
+ * account deleted; in English and Simplified Chinese. Shot at phone (390×844) and desktop (1280×800) width into
+ * /tmp/settings-*.png for a person to look at.
+ */
+const PASSWORD = 'correct horse battery';
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+function watch(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `/tmp/settings-${name}-phone.png`, fullPage: true });
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: `/tmp/settings-${name}-desktop.png`, fullPage: true });
+  await page.setViewportSize(PHONE);
+}
+
+/** Chromium reports a refused form's 400 itself; anything else (a blocked style sheet) is a fault of the page. */
+const faults = (problems: string[]) => problems.filter((problem) => !problem.includes('status of 400'));
+
+describe('Account settings, in a browser', function () {
+  this.timeout(90_000);
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+
+  before(async () => {
+    server = await listen(testEnv().app, 0, '127.0.0.1');
+    browser = await launchChromium();
+  });
+
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const newContext = (locale = 'en-US') =>
+    browser.newContext({ javaScriptEnabled: false, viewport: PHONE, isMobile: true, locale });
+
+  it('signs in, changes each setting, and deletes the account', async () => {
+    const made = await forumctl(['users', 'create', 'alice', '--email', 'alice@example.com', '--password', PASSWORD]);
+    expect(made.code, made.stderr).to.equal(0);
+    context = await newContext();
+    const page = await context.newPage();
+    const problems = watch(page);
+
+    await page.goto(`${server.url}/account/settings`);
+    expect(new URL(page.url()).pathname).to.equal('/account/sign-in');
+    await shoot(page, 'sign-in');
+    await page.getByLabel('Login or e-mail').fill('alice');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(new URL(page.url()).pathname).to.equal('/account/settings');
+    expect(await page.locator('h1').innerText()).to.equal('Account settings');
+    await shoot(page, 'page');
+
+    await page.getByLabel('Name', { exact: true }).fill('Alice Liddell');
+    await page.getByLabel('Location').fill('Oxford');
+    await page.getByLabel('Website').fill('https://alice.example');
+    await page.getByLabel('About you').fill('Down the rabbit hole.');
+    await page.getByLabel('Show my e-mail address to everyone').check();
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    expect(await page.getByRole('status').innerText()).to.equal('Your profile is saved.');
+    expect(await page.getByLabel('Location').inputValue()).to.equal('Oxford');
+    expect(await page.getByLabel('Show my e-mail address to everyone').isChecked()).to.equal(true);
+
+    await page.getByLabel('New address').fill('alice@wonderland.example');
+    await page.locator('#email-password').fill('not my password');
+    await page.getByRole('button', { name: 'Change address' }).click();
+    expect(await page.getByRole('alert').innerText()).to.include('Current password is not correct');
+    expect(await page.getByLabel('New address').inputValue()).to.equal('alice@wonderland.example');
+    expect(await page.locator('#email-password').inputValue()).to.equal('');
+    await shoot(page, 'refused');
+    await page.locator('#email-password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Change address' }).click();
+    expect(await page.getByRole('status').innerText()).to.include('Nothing changes until you follow it');
+
+    await page.locator('#current-password').fill(PASSWORD);
+    await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+    await page.getByLabel('New password again').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    expect(await page.getByRole('status').innerText()).to.include('this browser stays signed in');
+
+    await page.getByLabel('Mail me about').selectOption('mentions');
+    await page.getByLabel('A digest of new topics').selectOption('none');
+    await page.getByRole('button', { name: 'Save mail settings' }).click();
+    expect(await page.getByRole('status').innerText()).to.equal('Your mail settings are saved.');
+    expect(await page.getByLabel('A digest of new topics').inputValue()).to.equal('none');
+    await shoot(page, 'saved');
+
+    await page.locator('#delete-password').fill('a brand new passphrase');
+    await page.getByLabel('I understand: delete my account').check();
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    expect(await page.getByRole('status').innerText()).to.include('Your account is deleted');
+    await shoot(page, 'goodbye');
+    expect((await context.cookies(server.url)).some((cookie) => cookie.name === 'forum_session')).to.equal(false);
+    const [row] = await testEnv().sql<{ login: string }>("select login from users where login like 'deleted\\_%'");
+    expect(row?.login).to.match(/^deleted_\d+$/);
+    expect(faults(problems), 'console errors and warnings').to.deep.equal([]);
+  });
+
+  it('speaks Simplified Chinese to a Chinese browser', async () => {
+    const made = await forumctl(['users', 'create', 'carol', '--email', 'carol@example.com', '--password', PASSWORD]);
+    expect(made.code, made.stderr).to.equal(0);
+    context = await newContext('zh-CN');
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(`${server.url}/account/settings`);
+    expect(await page.locator('h1').innerText()).to.equal('登录');
+    await shoot(page, 'sign-in-zh');
+    await page.getByLabel('用户名或电子邮件').fill('carol');
+    await page.getByLabel('密码').fill(PASSWORD);
+    await page.getByRole('button', { name: '登录' }).click();
+    expect(await page.locator('html').getAttribute('lang')).to.equal('zh-CN');
+    expect(await page.locator('h1').innerText()).to.equal('账户设置');
+    await shoot(page, 'page-zh');
+    await page.locator('#current-password').fill(PASSWORD);
+    await page.getByLabel('新密码', { exact: true }).fill('一个全新的密码短语');
+    await page.getByLabel('再次输入新密码').fill('另一个');
+    await page.getByRole('button', { name: '更改密码' }).click();
+    expect(await page.getByRole('alert').innerText()).to.equal('两次输入的密码不一致。');
+    await shoot(page, 'refused-zh');
+    expect(faults(problems), 'console errors and warnings').to.deep.equal([]);
+  });
+});
