@@ -160,5 +160,6 @@ export const accountsModule = new ContainerModule(({ bind }) => {
     changePassword: ChangePassword,
     mailPreferences: MailPreferencesOf,
     deleteOwnAccount: DeleteOwnAccount,
+    exportAccount: ExportAccount,
   });
 });

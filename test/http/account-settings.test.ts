@@ -161,6 +161,17 @@ describe('account settings page (contract §16b)', () => {
     expect(alertOf(wrong.text)).to.include('email_digest must be one of');
   });
 
+  it('downloads the signed-in person’s data as a file; a browser not signed in goes to sign in', async () => {
+    await makeAlice();
+    const { browser, page } = await signedIn();
+    expect(page.text).to.include('href="/account/settings/export"');
+    const res = await browser.get('/account/settings/export').expect(200);
+    expect(res.headers['content-disposition']).to.equal('attachment; filename="forum-alice.json"');
+    expect(res.body.profile).to.include({ login: 'alice', email: 'alice@example.com' });
+    expect(JSON.stringify(res.body)).not.to.match(/digest|argon2/);
+    await newBrowser().get('/account/settings/export').expect(303);
+  });
+
   it('an e-mail change mails a link to the new address and changes nothing yet', async () => {
     await makeAlice();
     const { browser, page } = await signedIn();

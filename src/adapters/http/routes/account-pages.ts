@@ -15,7 +15,7 @@ import {
 } from '../../../application/accounts/verification.js';
 import type { MailPreferencesOf } from '../../../application/accounts/preferences.js';
 import type { ChangePassword, RequestEmailChange, UpdateProfile } from '../../../application/accounts/profile.js';
-import type { DeleteOwnAccount } from '../../../application/accounts/leaving.js';
+import type { DeleteOwnAccount, ExportAccount } from '../../../application/accounts/leaving.js';
 import type { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../../../application/oauth/web-sessions.js';
 import type { UserReadModel } from '../../../application/read-models.js';
 import { Forbidden, InvalidInput, RuleViolated, TooManyRequests } from '../../../domain/shared/errors.js';
@@ -72,6 +72,7 @@ export interface AccountPageUseCases {
   changePassword: ChangePassword;
   mailPreferences: MailPreferencesOf;
   deleteOwnAccount: DeleteOwnAccount;
+  exportAccount: ExportAccount;
 }
 export const AccountPageUseCases = Symbol.for('AccountPageUseCases');
 

@@ -242,6 +242,35 @@ export function accountSettingsRoutes(
     '',
     {
       method: 'get',
+      path: '/account/settings/export',
+      summary: 'Download your data',
+      description:
+        'For a signed-in person: the document GET /api/v3/users/me/export gives, as a file. Not signed in: 303 to the ' +
+        'sign-in page.',
+      tag: 'Accounts',
+      access: 'browser',
+      response: {
+        schema: z.record(z.string(), z.unknown()),
+        example: { exported_at: '2026-11-26T12:00:00.000Z', profile: { login: 'alice' } },
+        description: 'The export, as an attachment',
+      },
+      otherResponses: { 303: { description: 'Not signed in: to /account/sign-in' } },
+      errors: [],
+    },
+    async (ctx) => {
+      const signedIn = await sessionUser(ctx);
+      if (!signedIn) return toSignIn(ctx);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Content-Disposition', `attachment; filename="forum-${signedIn.user.login}.json"`);
+      ctx.body = await app.exportAccount.execute(signedIn.user);
+    },
+  );
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'get',
       path: '/account/settings',
       summary: 'The settings page',
       description:

@@ -110,6 +110,9 @@ export interface AccountStrings {
   mailLanguage: string;
   savePreferences: string;
   preferencesSaved: string;
+  exportTitle: string;
+  exportIntro: string;
+  exportLink: string;
   deleteTitle: string;
   deleteIntro: string;
   deleteConfirm: string;
@@ -229,6 +232,10 @@ const en: AccountStrings = {
   mailLanguage: 'Language of the mail',
   savePreferences: 'Save mail settings',
   preferencesSaved: 'Your mail settings are saved.',
+  exportTitle: 'Your data',
+  exportIntro:
+    'Everything this forum holds about you, in one JSON file: profile, topics, replies, likes, follows, notifications, devices, and when you signed in where.',
+  exportLink: 'Download my data',
   deleteTitle: 'Delete the account',
   deleteIntro:
     'Your name, e-mail address, profile, devices and sessions are removed and no password works any more. What you wrote stays, shown under a “deleted_” login. This cannot be undone.',
@@ -370,6 +377,10 @@ const zhCN: AccountStrings = {
   mailLanguage: '邮件语言',
   savePreferences: '保存邮件设置',
   preferencesSaved: '邮件设置已保存。',
+  exportTitle: '你的数据',
+  exportIntro:
+    '本论坛保存的关于你的全部数据，打包成一个 JSON 文件：资料、主题、回复、点赞、关注、通知、设备，以及你在何时何处登录过。',
+  exportLink: '下载我的数据',
   deleteTitle: '删除账户',
   deleteIntro:
     '你的名字、电子邮件地址、个人资料、设备和会话都会被删除，任何密码都将失效。你发表的内容会保留，显示为 “deleted_” 开头的用户名。此操作无法撤销。',

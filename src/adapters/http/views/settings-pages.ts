@@ -139,6 +139,10 @@ export function settingsPage(input: SettingsInput): string {
           <button type="submit">${t.savePreferences}</button>
         </form>
 
+        <h2 id="export">${t.exportTitle}</h2>
+        <p class="muted">${t.exportIntro}</p>
+        <p><a href="/account/settings/export">${t.exportLink}</a></p>
+
         <h2 id="delete">${t.deleteTitle}</h2>
         <p class="muted">${t.deleteIntro}</p>
         ${said('delete')}
