@@ -2,7 +2,7 @@ import type { Registration } from '../../../application/accounts/sign-up.js';
 import type { Locale } from '../../../domain/users/user.js';
 import { ACCOUNT_STRINGS, type AccountStrings } from './account-strings.js';
 import { html, type SafeHtml } from './html.js';
-import { page } from './page.js';
+import { page, loginField } from './page.js';
 
 /**
  * The pages of joining (contract §16b): sign up, confirm an address, forgot and reset a password. Plain HTML
@@ -81,20 +81,7 @@ export function signUpPage(input: {
         <form method="post" action="${actionFor('/account/sign-up', input.frame.locale)}">
           ${csrfField(input.csrf)}
           ${input.authorize ? html`<input type="hidden" name="authorize" value="${input.authorize}" />` : ''}
-          <label for="login">${t.login}</label>
-          <input
-            type="text"
-            id="login"
-            name="login"
-            value="${values.login ?? ''}"
-            autocomplete="username"
-            autocapitalize="none"
-            spellcheck="false"
-            maxlength="20"
-            aria-describedby="login-hint"
-            required
-            autofocus
-          />
+          ${loginField(t.login, values.login, html`maxlength="20" aria-describedby="login-hint"`)}
           <p class="hint" id="login-hint">${t.loginHint}</p>
           <label for="email">${t.email}</label>
           <input
@@ -267,18 +254,7 @@ export function forgotPage(input: { frame: Frame; csrf: string; login?: string; 
         <form method="post" action="${actionFor('/account/password/forgot', input.frame.locale)}">
           ${csrfField(input.csrf)}
           ${input.authorize ? html`<input type="hidden" name="authorize" value="${input.authorize}" />` : ''}
-          <label for="login">${t.loginOrEmail}</label>
-          <input
-            type="text"
-            id="login"
-            name="login"
-            value="${input.login ?? ''}"
-            autocomplete="username"
-            autocapitalize="none"
-            spellcheck="false"
-            required
-            autofocus
-          />
+          ${loginField(t.loginOrEmail, input.login)}
           <button type="submit">${t.forgotButton}</button>
         </form>`,
   );

@@ -1,7 +1,7 @@
 import type { AuthorizationRequest } from '../../../application/oauth/authorization.js';
 import type { Scope } from '../../../application/tokens/scopes.js';
 import { html, type SafeHtml } from './html.js';
-import { page } from './page.js';
+import { page, loginField } from './page.js';
 
 /**
  * The pages of the authorization endpoint (contract §10): sign in, consent, and the error a person sees when a
@@ -59,18 +59,7 @@ export function signInPage(input: {
       <form method="post" action="/oauth/authorize">
         ${requestFields(request)}<input type="hidden" name="csrf_token" value="${input.csrf}" />
         <input type="hidden" name="step" value="sign-in" />
-        <label for="login">Login or e-mail</label>
-        <input
-          type="text"
-          id="login"
-          name="login"
-          value="${input.login ?? ''}"
-          autocomplete="username"
-          autocapitalize="none"
-          spellcheck="false"
-          required
-          autofocus
-        />
+        ${loginField('Login or e-mail', input.login)}
         <label for="password">Password</label>
         <input type="password" id="password" name="password" autocomplete="current-password" required />
         <button type="submit">Sign in</button>

@@ -74,3 +74,23 @@ export function page(title: string, body: SafeHtml, lang = 'en'): string {
       </body>
     </html> `.markup;
 }
+
+/**
+ * The login (or login-or-e-mail) field every sign-in, sign-up and forgot form starts with, focused, never
+ * capitalized or spell-checked by a phone.
+ */
+export function loginField(label: string, value: string | undefined, extra: SafeHtml = new SafeHtml('')): SafeHtml {
+  return html`<label for="login">${label}</label>
+    <input
+      type="text"
+      id="login"
+      name="login"
+      value="${value ?? ''}"
+      autocomplete="username"
+      autocapitalize="none"
+      spellcheck="false"
+      ${extra}
+      required
+      autofocus
+    />`;
+}

@@ -1,6 +1,7 @@
 import { EMAIL_DIGESTS, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
 import { ACCOUNT_STRINGS } from './account-strings.js';
 import { type Frame, accountPage, actionFor, alert, csrfField, withLang } from './account-pages.js';
+import { loginField } from './page.js';
 import { html } from './html.js';
 
 /**
@@ -177,19 +178,7 @@ export function signInPage(input: {
         ${alert(input.error)}
         <p>${t.signInIntro}</p>
         <form method="post" action="${actionFor('/account/sign-in', frame.locale)}">
-          ${csrfField(input.csrf)}
-          <label for="login">${t.loginOrEmail}</label>
-          <input
-            type="text"
-            id="login"
-            name="login"
-            value="${input.login ?? ''}"
-            autocomplete="username"
-            autocapitalize="none"
-            spellcheck="false"
-            required
-            autofocus
-          />
+          ${csrfField(input.csrf)} ${loginField(t.loginOrEmail, input.login)}
           <label for="password">${t.password}</label>
           <input type="password" id="password" name="password" autocomplete="current-password" required />
           <button type="submit">${t.signInButton}</button>
