@@ -2,15 +2,21 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
 import { listen, type RunningServer } from '../../src/adapters/http/server.js';
-import { MailTokenKeys } from '../../src/application/ports.js';
+import { DeliverMail } from '../../src/application/mail/deliver-mail.js';
+import { MailWorker } from '../../src/adapters/mail/mail-worker.js';
+import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
+import { until } from '../support/wait.js';
 import { forumctl } from '../support/cli.js';
-import { testEnv } from '../support/env.js';
+import { configuredWith, testEnv } from '../support/env.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pkcePair } from '../support/oauth-flow.js';
 
 /**
  * Joining in a real browser (Debian's Chromium, playwright-core), JavaScript off, on a phone-sized screen: sign
- * up from an application's sign-in page, follow the mailed link (its token derived from the database as the mail
- * writer derives it), confirm, and land on the consent page signed in; forget a password, reset it, and the old
+ * up from an application's sign-in page, follow the link of the mail the mail worker wrote (read with forumctl mail),
+ * confirm, and land on the consent page signed in; the same in approval mode, through an administrator's approval
+ * to the token; forget a password, reset it, and the old
  * tokens are dead; in English and Simplified Chinese. Each page is shot at phone (390×844) and desktop (1280×800)
  * width into /tmp/pages-*.png for a person to look at.
  */
@@ -18,14 +24,23 @@ const PASSWORD = 'correct horse battery';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 
-async function linkToken(login: string, purpose: string): Promise<string> {
-  const rows = await testEnv().sql<{ id: string }>(
-    `select t.id from account_tokens t join users u on u.id = t.user_id
-     where u.login = $1 and t.purpose = $2 order by t.created_at desc, t.id desc limit 1`,
-    [login, purpose],
-  );
-  expect(rows, `a ${purpose} token for ${login}`).to.have.length(1);
-  return testEnv().container.get<MailTokenKeys>(MailTokenKeys).tokenFor(rows[0]!.id);
+/**
+ * The link of the newest mail to `address` that leads to `path`, as a person finds it: the mail worker sends it
+ * (no SMTP_URL: an .eml file in the run's mail folder), and forumctl reads it.
+ */
+async function mailedLink(address: string, path: string, base = server.url): Promise<string> {
+  let link: string | undefined;
+  await until(async () => {
+    const list = (await forumctl(['mail', 'list', '--json'])).json<{ mails: { id: string; to: string }[] }>().mails;
+    for (const mail of list.filter((item) => item.to === address)) {
+      const shown = (await forumctl(['mail', 'show', mail.id, '--json'])).json<{ text: string }>();
+      link = new RegExp(`http://forum\\.test${path}\\?token=[A-Za-z0-9_-]+`).exec(shown.text)?.[0];
+      if (link) return true;
+    }
+    return false;
+  }, 15_000);
+  // The mail's links name PUBLIC_URL; this browser reaches the test server.
+  return link!.replace('http://forum.test', base);
 }
 
 /** Whatever the page complains about (a blocked style sheet, a refused form target) fails the test. */
@@ -46,15 +61,41 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.setViewportSize(PHONE);
 }
 
+let server: RunningServer;
+
+/** The application's side of the code flow: a redirect URI that answers a page. */
+async function startCallback(): Promise<{ url: string; close(): Promise<void> }> {
+  const callback = http.createServer((_request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    response.end('<!doctype html><title>Client app</title><h1>Back in the client app</h1>');
+  });
+  await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
+  const { port } = callback.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/callback`, close: () => new Promise((resolve) => callback.close(() => resolve())) };
+}
+
 describe('Joining the forum, in a browser', function () {
   this.timeout(90_000);
-  let server: RunningServer;
   let browser: Browser;
   let context: BrowserContext;
+  let mailWorker: MailWorker;
 
   before(async () => {
     server = await listen(testEnv().app, 0, '127.0.0.1');
     browser = await launchChromium();
+    const env = testEnv();
+    // Jobs other tests left are not this file's mail.
+    await env.sql(
+      `delete from graphile_worker._private_jobs
+       where task_id in (select id from graphile_worker._private_tasks where identifier = $1)`,
+      [MAIL_TASK],
+    );
+    mailWorker = await MailWorker.start(env.config.databaseUrl!, env.container.get(DeliverMail), {
+      task: MAIL_TASK,
+      concurrency: 1,
+      pollIntervalMs: 100,
+      scope: env.scope,
+    });
   });
 
   afterEach(async () => {
@@ -62,6 +103,7 @@ describe('Joining the forum, in a browser', function () {
   });
 
   after(async () => {
+    await mailWorker?.stop();
     await browser?.close();
     await server?.stop();
   });
@@ -107,7 +149,7 @@ describe('Joining the forum, in a browser', function () {
     await shoot(page, 'check-mail');
 
     // The mailed link, opened in the same browser.
-    await page.goto(`${server.url}/account/verify?token=${await linkToken('alice', 'verify')}`);
+    await page.goto(await mailedLink('alice@example.com', '/account/verify'));
     expect(await page.locator('body').innerText()).to.include('alice');
     await shoot(page, 'verify');
     await page.getByRole('button', { name: 'Confirm' }).click();
@@ -124,6 +166,66 @@ describe('Joining the forum, in a browser', function () {
       problems.filter((problem) => !problem.includes('status of 400')),
       'console errors and warnings',
     ).to.deep.equal([]);
+  });
+
+  it('REGISTRATION=approval: sign up, the mail, confirm, wait, an administrator approves, sign in, a token', async () => {
+    const approval = await listen(configuredWith({ registration: 'approval' }).app, 0, '127.0.0.1');
+    const callback = await startCallback();
+    try {
+      const app = await forumctl(['apps', 'create', 'Forum Reader', '--public', '--redirect-uri', callback.url, '--json']);
+      const clientId = app.json<{ client_id: string }>().client_id;
+      context = await newContext();
+      const page = await context.newPage();
+      await page.goto(`${approval.url}/account/sign-up`);
+      await page.getByLabel('Login').fill('dora');
+      await page.getByLabel('E-mail').fill('dora@example.com');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Create account' }).click();
+      expect(await page.getByRole('status').innerText()).to.include('dora@example.com');
+
+      await page.goto(await mailedLink('dora@example.com', '/account/verify', approval.url));
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      expect(await page.locator('body').innerText()).to.match(/approv/i);
+      await shoot(page, 'verified-waiting');
+      const pending = (await forumctl(['users', 'pending', '--json'])).json<{ users: { login: string }[] }>().users;
+      expect(pending.map((user) => user.login)).to.deep.equal(['dora']);
+      expect((await forumctl(['users', 'approve', 'dora'])).code).to.equal(0);
+
+      const { verifier, challenge } = pkcePair();
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: callback.url,
+        state: 'after-approval',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
+      await page.goto(`${approval.url}/oauth/authorize?${query}`);
+      await page.getByLabel(/login|e-mail/i).fill('dora');
+      await page.getByLabel(/password/i).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const landed = page.waitForURL((url) => url.href.startsWith(callback.url));
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await landed;
+      const code = new URL(page.url()).searchParams.get('code')!;
+      const token = await fetch(`${approval.url}/oauth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: callback.url,
+          code_verifier: verifier,
+          client_id: clientId,
+        }),
+      });
+      expect(token.status).to.equal(200);
+      const { access_token: accessToken } = (await token.json()) as { access_token: string };
+      const hello = await fetch(`${approval.url}/api/v3/hello`, { headers: { Authorization: `Bearer ${accessToken}` } });
+      expect(((await hello.json()) as { user: { login: string } }).user.login).to.equal('dora');
+    } finally {
+      await callback.close();
+      await approval.stop();
+    }
   });
 
   it('forgot → reset: a new password, signed in, and the old tokens are dead', async () => {
@@ -146,7 +248,7 @@ describe('Joining the forum, in a browser', function () {
     expect(await page.getByRole('status').innerText()).to.include('If there is such an account');
     await shoot(page, 'forgot-sent');
 
-    await page.goto(`${server.url}/account/password/reset?token=${await linkToken('bob', 'reset')}`);
+    await page.goto(await mailedLink('bob@example.com', '/account/password/reset'));
     await shoot(page, 'reset');
     await page.getByLabel('New password', { exact: true }).fill('bob@example.com');
     await page.getByLabel('New password again').fill('bob@example.com');
@@ -190,7 +292,7 @@ describe('Joining the forum, in a browser', function () {
     expect(await page.getByRole('status').innerText()).to.include('carol@example.com');
     await shoot(page, 'check-mail-zh');
 
-    await page.goto(`${server.url}/account/verify?token=${await linkToken('carol', 'verify')}`);
+    await page.goto(await mailedLink('carol@example.com', '/account/verify'));
     await shoot(page, 'verify-zh');
     await page.getByRole('button', { name: '确认' }).click();
     expect(await page.getByRole('status').innerText()).to.include('你已作为 carol 登录');
