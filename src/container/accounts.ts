@@ -13,6 +13,8 @@ import { CreateInvite, Invites, InviteStore, ListInvites, RevokeInvite } from '.
 import { MailLinks } from '../application/accounts/mail-links.js';
 import { RequestPasswordReset, ResetPassword } from '../application/accounts/password-reset.js';
 import { SignUp } from '../application/accounts/sign-up.js';
+import { CurrentPassword } from '../application/accounts/current-password.js';
+import { CredentialThrottle } from '../application/oauth/credential-throttle.js';
 import { MailPreferencesOf } from '../application/accounts/preferences.js';
 import { ChangePassword, RequestEmailChange, UpdateProfile } from '../application/accounts/profile.js';
 import {
@@ -113,13 +115,15 @@ export const accountsModule = new ContainerModule(({ bind }) => {
   bind(AuthoredContent).toService(SqlAccountExport);
   useCase(ExportAccount, [AccountExport]);
   useCase(Anonymizer, [AccessTokenStore, WebSessionStore, DeviceRegistry, MailLinks, DomainEvents, Clock]);
-  useCase(DeleteOwnAccount, [UserRepository, PasswordHasher, Anonymizer, UnitOfWork]);
+  useCase(CurrentPassword, [PasswordHasher, CredentialThrottle]);
+  useCase(DeleteOwnAccount, [UserRepository, CurrentPassword, Anonymizer, UnitOfWork]);
   useCase(DeleteAccount, [UserRepository, Anonymizer, AuthoredContent, DeleteTopic, DeleteReply, DomainEvents, UnitOfWork]);
   useCase(UpdateProfile, [UserRepository, UnitOfWork, Clock]);
   useCase(MailPreferencesOf, [UserRepository, UserReadModel, UnitOfWork, Clock]);
-  useCase(RequestEmailChange, [UserRepository, PasswordHasher, MailLinks, UnitOfWork, Clock]);
+  useCase(RequestEmailChange, [UserRepository, CurrentPassword, MailLinks, UnitOfWork, Clock]);
   useCase(ChangePassword, [
     UserRepository,
+    CurrentPassword,
     PasswordHasher,
     CommonPasswords,
     AccessTokenStore,

@@ -372,6 +372,20 @@ describe('accounts: joining over the API (contract §16b)', () => {
       await passwordGrant(client, 'carol').expect(400);
       await passwordGrant(client, 'carol', 'a brand new passphrase').expect(200);
       expect(await events('account.password_changed')).to.have.length(1);
+      // The current password is a guess like a sign-in's: three wrong ones (the tests' limit) lock the account here.
+      for (let i = 0; i < 3; i++) {
+        await api()
+          .put('/api/v3/users/me/password')
+          .set(auth)
+          .send({ current_password: `guess ${i}`, password: 'another new passphrase' })
+          .expect(400);
+      }
+      const locked = await api()
+        .put('/api/v3/users/me/password')
+        .set(auth)
+        .send({ current_password: 'a brand new passphrase', password: 'another new passphrase' })
+        .expect(429);
+      expect(locked.headers['retry-after']).to.match(/^\d+$/);
     });
 
     it('exports everything held about the caller as one document, without a secret', async () => {
@@ -464,16 +478,17 @@ describe('accounts: joining over the API (contract §16b)', () => {
       const [carol] = await testEnv().sql<{ id: number }>("select id from users where login = 'carol'");
       const actor = { id: carol!.id, login: 'carol', role: 'member' as const };
       const change = testEnv().container.get(RequestEmailChange);
+      const here = { address: '127.0.0.1' };
       let refused: unknown;
       try {
-        await testEnv().scope(() => change.execute(actor, { email: 'new@example.com', current_password: 'wrong' }));
+        await testEnv().scope(() => change.execute(actor, { email: 'new@example.com', current_password: 'wrong' }, here));
       } catch (error) {
         refused = error;
       }
       expect(String(refused)).to.match(/Current password is not correct/);
-      await testEnv().scope(() => change.execute(actor, { email: 'DAVE@example.com', current_password: PASSWORD }));
+      await testEnv().scope(() => change.execute(actor, { email: 'DAVE@example.com', current_password: PASSWORD }, here));
       expect(await tokenRows('carol'), 'a taken address: no link').to.have.length(0);
-      await testEnv().scope(() => change.execute(actor, { email: 'carol@new.example', current_password: PASSWORD }));
+      await testEnv().scope(() => change.execute(actor, { email: 'carol@new.example', current_password: PASSWORD }, here));
       const [row] = await tokenRows('carol');
       expect(row).to.include({ purpose: 'email_change' });
       const [still] = await testEnv().sql<{ email: string }>('select email from users where id = $1', [carol!.id]);

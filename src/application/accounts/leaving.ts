@@ -7,7 +7,8 @@ import { type Actor, type ActingUser, requireAdmin, requireUser } from '../actor
 import type { DomainEvents } from '../events.js';
 import { Text, readAll } from '../inputs.js';
 import type { WebSessionStore } from '../oauth/web-sessions.js';
-import type { Clock, PasswordHasher, UnitOfWork } from '../ports.js';
+import type { Clock, UnitOfWork } from '../ports.js';
+import type { CurrentPassword } from './current-password.js';
 import type { AccessTokenStore } from '../tokens/access-tokens.js';
 import type { DeleteReply } from '../replies/delete-reply.js';
 import type { DeleteTopic } from '../topics/delete-topic.js';
@@ -72,17 +73,19 @@ export class Anonymizer {
 export class DeleteOwnAccount {
   constructor(
     private readonly users: UserRepository,
-    private readonly hasher: PasswordHasher,
+    private readonly current: CurrentPassword,
     private readonly anonymizer: Anonymizer,
     private readonly uow: UnitOfWork,
   ) {}
 
-  async execute(actor: Actor, raw: unknown): Promise<void> {
+  async execute(actor: Actor, raw: unknown, context: { address: string }): Promise<void> {
     const caller = requireUser(actor);
     const { password } = readAll(DeleteAccountParams, raw);
     const user = await this.users.findById(caller.id);
-    const valid = !!user?.passwordHash && (await this.hasher.verify(user.passwordHash, password));
-    if (!valid) throw new RuleViolated('Validation failed: Password is not correct');
+    if (!user) throw new NotFound('user');
+    if (!(await this.current.matches(user, password, context.address))) {
+      throw new RuleViolated('Validation failed: Password is not correct');
+    }
     await this.uow.run(async () => {
       const fresh = await this.users.findById(caller.id);
       if (!fresh) throw new NotFound('user');

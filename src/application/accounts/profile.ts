@@ -9,6 +9,7 @@ import type { WebSessionStore } from '../oauth/web-sessions.js';
 import type { Clock, PasswordHasher, SecretGenerator, UnitOfWork } from '../ports.js';
 import type { AccessTokenStore } from '../tokens/access-tokens.js';
 import type { MailLinks } from './mail-links.js';
+import type { CurrentPassword } from './current-password.js';
 import { checkedEmail } from '../../domain/users/user.js';
 
 /** `true`/`false`, as JSON or as form text. */
@@ -65,6 +66,7 @@ export const ChangePasswordParams = z.object({
 export class ChangePassword {
   constructor(
     private readonly users: UserRepository,
+    private readonly current: CurrentPassword,
     private readonly hasher: PasswordHasher,
     private readonly common: CommonPasswords,
     private readonly accessTokens: AccessTokenStore,
@@ -75,14 +77,15 @@ export class ChangePassword {
     private readonly clock: Clock,
   ) {}
 
-  /** `keepToken`: the bearer token of the request, which keeps working. */
-  async execute(actor: Actor, raw: unknown, keepToken: string | null): Promise<void> {
+  /** `keepToken`: the bearer token of the request, which keeps working; `address`: the client's, for the throttle. */
+  async execute(actor: Actor, raw: unknown, context: { keepToken: string | null; address: string }): Promise<void> {
     const caller = requireUser(actor);
     const input = readAll(ChangePasswordParams, raw);
     const user = await this.users.findById(caller.id);
     if (!user) throw new RuleViolated('Validation failed: the account is gone');
-    const current = user.passwordHash !== null && (await this.hasher.verify(user.passwordHash, input.current_password));
-    if (!current) throw new RuleViolated('Validation failed: Current password is not correct');
+    if (!(await this.current.matches(user, input.current_password, context.address))) {
+      throw new RuleViolated('Validation failed: Current password is not correct');
+    }
     checkNewPassword(input.password, user, this.common);
     const passwordHash = await this.hasher.hash(input.password);
     const now = this.clock.now();
@@ -90,7 +93,8 @@ export class ChangePassword {
       const fresh = await this.users.findById(caller.id);
       if (!fresh) throw new RuleViolated('Validation failed: the account is gone');
       fresh.setPasswordHash(passwordHash, now);
-      await this.accessTokens.revokeAllFor(caller.id, now, keepToken ? this.secrets.digest(keepToken) : undefined);
+      const kept = context.keepToken ? this.secrets.digest(context.keepToken) : undefined;
+      await this.accessTokens.revokeAllFor(caller.id, now, kept);
       await this.sessions.removeAllFor(caller.id);
       await this.events.record({ type: 'account.password_changed', userId: caller.id });
     });
@@ -110,19 +114,20 @@ export const ChangeEmailParams = z.object({
 export class RequestEmailChange {
   constructor(
     private readonly users: UserRepository,
-    private readonly hasher: PasswordHasher,
+    private readonly current: CurrentPassword,
     private readonly links: MailLinks,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
-  async execute(actor: Actor, raw: unknown): Promise<void> {
+  async execute(actor: Actor, raw: unknown, context: { address: string }): Promise<void> {
     const caller = requireUser(actor);
     const input = readAll(ChangeEmailParams, raw);
     const user = await this.users.findById(caller.id);
     if (!user) throw new RuleViolated('Validation failed: the account is gone');
-    const current = user.passwordHash !== null && (await this.hasher.verify(user.passwordHash, input.current_password));
-    if (!current) throw new RuleViolated('Validation failed: Current password is not correct');
+    if (!(await this.current.matches(user, input.current_password, context.address))) {
+      throw new RuleViolated('Validation failed: Current password is not correct');
+    }
     const email = checkedEmail(input.email);
     const now = this.clock.now();
     await this.uow.run(async () => {

@@ -314,6 +314,7 @@ export function accountSettingsRoutes(
         303: { description: 'Not signed in: to /account/sign-in' },
         400: page('A field was refused, or a password is not correct: the page again, saying why'),
         403: page('The CSRF token is missing or wrong'),
+        429: page('Too many wrong passwords for this account from this address: the page again, saying when to try'),
       },
       errors: [],
     },
@@ -349,7 +350,11 @@ export function accountSettingsRoutes(
         case 'email': {
           const email = text(params, 'email').trim();
           try {
-            await app.requestEmailChange.execute(user, { email, current_password: text(params, 'current_password') });
+            await app.requestEmailChange.execute(
+              user,
+              { email, current_password: text(params, 'current_password') },
+              { address: ctx.ip },
+            );
           } catch (error) {
             return refused(error, { newEmail: email });
           }
@@ -359,7 +364,11 @@ export function accountSettingsRoutes(
           const password = text(params, 'password');
           if (password !== text(params, 'password_confirmation')) return refused(new RuleViolated(t.passwordsDiffer));
           try {
-            await app.changePassword.execute(user, { current_password: text(params, 'current_password'), password }, null);
+            await app.changePassword.execute(
+              user,
+              { current_password: text(params, 'current_password'), password },
+              { keepToken: null, address: ctx.ip },
+            );
           } catch (error) {
             return refused(error);
           }
@@ -388,7 +397,7 @@ export function accountSettingsRoutes(
         case 'delete': {
           if (text(params, 'confirm') !== 'yes') return refused(new RuleViolated(t.deleteUnconfirmed));
           try {
-            await app.deleteOwnAccount.execute(user, { password: text(params, 'password') });
+            await app.deleteOwnAccount.execute(user, { password: text(params, 'password') }, { address: ctx.ip });
           } catch (error) {
             return refused(error);
           }

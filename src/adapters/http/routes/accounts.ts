@@ -153,10 +153,13 @@ export function accountRoutes(app: AccountRouteUseCases, wire: Wire, docs: ApiDe
       access: 'user',
       body: { schema: ChangePasswordParams, media: ['json', 'form'] },
       response: { schema: OkSchema, example: examples.ok, description: 'Changed' },
-      errors: [400],
+      errors: [400, 429],
     },
     async (ctx) => {
-      await app.changePassword.execute(await actorOf(ctx), ctx.state.params, bearerToken(ctx) ?? null);
+      await app.changePassword.execute(await actorOf(ctx), ctx.state.params, {
+        keepToken: bearerToken(ctx) ?? null,
+        address: ctx.ip,
+      });
       ctx.body = OK;
     },
   );
@@ -250,10 +253,10 @@ export function accountRoutes(app: AccountRouteUseCases, wire: Wire, docs: ApiDe
       access: 'user',
       body: { schema: DeleteAccountParams, media: ['json', 'form'] },
       response: { schema: OkSchema, example: examples.ok, description: 'Gone' },
-      errors: [400],
+      errors: [400, 429],
     },
     async (ctx) => {
-      await app.deleteOwnAccount.execute(await actorOf(ctx), ctx.state.params);
+      await app.deleteOwnAccount.execute(await actorOf(ctx), ctx.state.params, { address: ctx.ip });
       ctx.body = OK;
     },
   );
