@@ -219,5 +219,8 @@ async function resetData(pool: pg.Pool): Promise<void> {
     delete from sections;
     update users set topics_count = 0, replies_count = 0, followers_count = 0, following_count = 0, favorites_count = 0;
     update nodes set topics_count = 0;
+    -- Queued jobs (mail, webhook deliveries) belong to the test that made them: a server process a later test
+    -- starts would otherwise work through every earlier test's mail.
+    delete from graphile_worker._private_jobs;
   `);
 }
