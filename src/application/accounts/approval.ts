@@ -6,6 +6,7 @@ import { type Actor, requireAdmin } from '../actor.js';
 import type { DomainEvents } from '../events.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import type { MailLinks } from './mail-links.js';
+import { MAIL_TOKEN_SECONDS } from './account-tokens.js';
 
 /** An account in the approval queue (REGISTRATION=approval): its address confirmed, waiting for an administrator. */
 export interface PendingAccount {
@@ -116,7 +117,7 @@ export class MakeResetLink {
     return this.uow.run(async () => {
       const user = await accountByLogin(this.users, login);
       const id = await this.links.make(user.id, 'reset', now);
-      return { token: this.links.tokenFor(id), expiresAt: new Date(now.getTime() + 3600_000) };
+      return { token: this.links.tokenFor(id), expiresAt: new Date(now.getTime() + MAIL_TOKEN_SECONDS.reset * 1000) };
     });
   }
 }

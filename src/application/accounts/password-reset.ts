@@ -10,6 +10,7 @@ import type { Clock, PasswordHasher, UnitOfWork } from '../ports.js';
 import type { AccessTokenStore } from '../tokens/access-tokens.js';
 import type { AccountThrottle } from './account-throttle.js';
 import type { MailLinks } from './mail-links.js';
+import { namedAccount } from './named-account.js';
 
 export const ForgotPasswordParams = z.object({
   login: Text.meta({ description: 'the login or e-mail address of the account', example: 'alice@example.com' }),
@@ -33,7 +34,7 @@ export class RequestPasswordReset {
     await this.throttle.attempt('forgot', context.address, login);
     const now = this.clock.now();
     await this.uow.run(async () => {
-      const user = login.length <= 320 ? await this.users.findByLoginOrEmail(login.trim()) : null;
+      const user = await namedAccount(this.users, login);
       if (user) await this.links.send(user.id, 'reset', now);
     });
   }

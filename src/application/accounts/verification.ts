@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RuleViolated } from '../../domain/shared/errors.js';
 import type { AccountState } from '../../domain/users/user.js';
+import type { MailTokenPurpose } from '../../domain/events.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import type { ActingUser } from '../actor.js';
 import type { DomainEvents } from '../events.js';
@@ -8,6 +9,7 @@ import { Text, readAll } from '../inputs.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import type { AccountThrottle } from './account-throttle.js';
 import type { MailLinks } from './mail-links.js';
+import { namedAccount } from './named-account.js';
 
 /** Within this long of the last verification mail to an account, asking again sends nothing (contract §16b). */
 export const RESEND_AFTER_SECONDS = 60;
@@ -68,7 +70,7 @@ export class DescribeMailLink {
     private readonly clock: Clock,
   ) {}
 
-  async execute(token: string, purposes: readonly ('verify' | 'reset' | 'email_change')[]): Promise<{ login: string } | null> {
+  async execute(token: string, purposes: readonly MailTokenPurpose[]): Promise<{ login: string } | null> {
     const row = await this.links.peek(token, purposes, this.clock.now());
     const user = row ? await this.users.findById(row.userId) : null;
     return user ? { login: user.login } : null;
@@ -97,7 +99,7 @@ export class ResendVerification {
     await this.throttle.attempt('resend', context.address, login);
     const now = this.clock.now();
     await this.uow.run(async () => {
-      const user = login.length <= 320 ? await this.users.findByLoginOrEmail(login.trim()) : null;
+      const user = await namedAccount(this.users, login);
       if (!user || user.state !== 'unverified') return;
       const last = await this.links.lastIssuedAt(user.id, 'verify');
       if (last && now.getTime() - last.getTime() < RESEND_AFTER_SECONDS * 1000) return;

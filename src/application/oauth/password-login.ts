@@ -1,4 +1,5 @@
 import type { UserRepository } from '../../domain/users/user-repository.js';
+import { namedAccount } from '../accounts/named-account.js';
 import type { ActingUser } from '../actor.js';
 import type { PasswordHasher } from '../ports.js';
 import type { CredentialThrottle } from './credential-throttle.js';
@@ -30,9 +31,7 @@ export class PasswordLogin {
 
   async execute(input: { username: string; password: string; address: string }): Promise<ActingUser | null> {
     const identifier = input.username.trim().toLowerCase();
-    // No account has a name with control characters or of this length (and the database refuses NUL in text).
-    const possible = identifier.length <= 320 && !/[\u0000-\u001f]/.test(identifier);
-    const user = possible ? await this.users.findByLoginOrEmail(identifier) : null;
+    const user = await namedAccount(this.users, identifier);
     // The account, whichever identifier named it; names that are no account are counted as they were typed.
     const credential = user ? `user:${user.id}` : `name:${identifier}`;
     await this.throttle.ensureAllowed(credential, input.address);
