@@ -48,18 +48,35 @@ export interface Config {
    * Mail (contract §17): `smtpUrl` (SMTP_URL, smtp:// or smtps://, credentials in it; null: `.eml` files in
    * `folder`, FORUM_DATA_DIR/mail), the From address (MAIL_FROM, default `forum <noreply@PUBLIC_URL's host>`) and how
    * many mails each process sends at once (MAIL_CONCURRENCY; 0: this process sends none).
+   * Notification mail: `delayMinutes` (EMAIL_DELAY_MINUTES, 10) before a notification is mailed, so that what was
+   * read meanwhile is not and a topic's burst goes out as one mail; `topicUrl` (TOPIC_URL, `{id}` in it; default
+   * PUBLIC_URL/topics/{id}) where mail links to a topic.
+   * Reply by e-mail: `replyAddress` (REPLY_BY_EMAIL, `%{key}` in it, e.g. `reply+%{key}@forum.example`; null: off),
+   * `inboundToken` (INBOUND_EMAIL_TOKEN: what `POST /api/v3/inbound-email` requires as its bearer; null: no
+   * endpoint), `inboundSmtpPort` (INBOUND_SMTP_PORT: the built-in SMTP listener; null: none).
    */
-  mail: { smtpUrl: string | null; from: string; folder: string; concurrency: number };
+  mail: {
+    smtpUrl: string | null;
+    from: string;
+    folder: string;
+    concurrency: number;
+    delayMinutes: number;
+    topicUrl: string;
+    replyAddress: string | null;
+    inboundToken: string | null;
+    inboundSmtpPort: number | null;
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65_535);
   const host = env.HOST || '127.0.0.1';
   const dataDir = env.FORUM_DATA_DIR || './.data';
+  const publicUrl = env.PUBLIC_URL || `http://${host}:${port}`;
   return {
     port,
     host,
-    publicUrl: env.PUBLIC_URL || `http://${host}:${port}`,
+    publicUrl,
     databaseUrl: env.DATABASE_URL || null,
     production: env.NODE_ENV === 'production',
     dataDir,
@@ -93,9 +110,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mail: {
       smtpUrl: smtpUrl(env.SMTP_URL),
-      from: env.MAIL_FROM || `forum <noreply@${new URL(env.PUBLIC_URL || `http://${host}:${port}`).hostname}>`,
+      from: env.MAIL_FROM || `forum <noreply@${new URL(publicUrl).hostname}>`,
       folder: path.join(dataDir, 'mail'),
       concurrency: integer(env, 'MAIL_CONCURRENCY', 2, 0, 50),
+      delayMinutes: integer(env, 'EMAIL_DELAY_MINUTES', 10, 0, 10_080),
+      topicUrl: topicUrl(env.TOPIC_URL, publicUrl),
+      replyAddress: replyAddress(env.REPLY_BY_EMAIL),
+      inboundToken: env.INBOUND_EMAIL_TOKEN || null,
+      inboundSmtpPort: env.INBOUND_SMTP_PORT ? integer(env, 'INBOUND_SMTP_PORT', 0, 0, 65_535) : null,
     },
   };
 }
@@ -119,6 +141,29 @@ function smtpUrl(raw: string | undefined): string | null {
     throw new Error('SMTP_URL must be smtp://… or smtps://… with a host (smtp://user:password@host:587)');
   }
   return raw.trim();
+}
+
+/** Where mail links to a topic: TOPIC_URL with `{id}` in it, else PUBLIC_URL/topics/{id}. */
+function topicUrl(raw: string | undefined, publicUrl: string): string {
+  if (raw === undefined || raw.trim() === '') return `${publicUrl.replace(/\/+$/, '')}/topics/{id}`;
+  const pattern = raw.trim();
+  if (!pattern.includes('{id}')) throw new Error('TOPIC_URL must contain {id} (e.g. https://forum.example/t/{id})');
+  try {
+    new URL(pattern.replace('{id}', '1'));
+  } catch {
+    throw new Error('TOPIC_URL is not a URL (e.g. https://forum.example/t/{id})');
+  }
+  return pattern;
+}
+
+/** REPLY_BY_EMAIL: an address with `%{key}` in its local part, e.g. `reply+%{key}@forum.example`. */
+function replyAddress(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  const pattern = raw.trim();
+  if (!/^[^@\s]*%\{key\}[^@\s]*@[^@\s]+\.[^@\s]+$/.test(pattern)) {
+    throw new Error('REPLY_BY_EMAIL must be an address with %{key} in its local part (e.g. reply+%{key}@forum.example)');
+  }
+  return pattern;
 }
 
 function secretKey(env: NodeJS.ProcessEnv): string | null {

@@ -66,5 +66,19 @@ export interface MailTokenKeys {
   tokenFor(id: string): string;
   /** What the database keeps of a token, and looks a presented one up by. */
   digest(token: string): string;
+  /**
+   * The key of a reply-by-mail address (contract §17): this user answering this topic, unguessable, kept nowhere.
+   * Lower-case letters, digits and `-` only, since mail systems may fold a local part's case.
+   */
+  replyKey(userId: number, topicId: number): string;
+  /** The user and topic a reply key names, or null for anything that is not one of ours. */
+  readReplyKey(key: string): { userId: number; topicId: number } | null;
+  /** The key of an unsubscribe link (and of its mailto address): this user leaving this kind of mail. Same alphabet. */
+  unsubscribeKey(userId: number, list: MailList): string;
+  /** The user and kind of mail an unsubscribe key names, or null. */
+  readUnsubscribeKey(key: string): { userId: number; list: MailList } | null;
 }
+/** The kinds of mail a person can leave from the mail itself: notification mail and digests. */
+export const MAIL_LISTS = ['notifications', 'digest'] as const;
+export type MailList = (typeof MAIL_LISTS)[number];
 export const MailTokenKeys = Symbol.for('MailTokenKeys');

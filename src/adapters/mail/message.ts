@@ -16,11 +16,32 @@ export function composedMail(mail: OutgoingMail, from: string, date: Date): Send
     html: mail.html,
     date,
     messageId: `<${randomUUID()}@${domainOf(from)}>`,
-    headers: mail.autoSubmitted ? { 'Auto-Submitted': 'auto-generated' } : {},
+    headers: headersOf(mail),
+    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+    ...(mail.thread ? { inReplyTo: `<${mail.thread}>`, references: `<${mail.thread}>` } : {}),
+    ...(mail.list
+      ? {
+          list: {
+            id: mail.list.id,
+            unsubscribe: [{ url: mail.list.unsubscribeUrl }, { url: mail.list.unsubscribeMailto }],
+          },
+        }
+      : {}),
     // Nothing is fetched or embedded while composing: the parts are the strings above.
     disableFileAccess: true,
     disableUrlAccess: true,
   };
+}
+
+function headersOf(mail: OutgoingMail): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (mail.autoSubmitted) headers['Auto-Submitted'] = 'auto-generated';
+  // RFC 8058: a POST of `List-Unsubscribe=One-Click` to the https link unsubscribes, no session, no page.
+  if (mail.list) {
+    headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+    headers.Precedence = 'list';
+  }
+  return headers;
 }
 
 /** The domain of `forum <noreply@forum.example>` or `noreply@forum.example`. */

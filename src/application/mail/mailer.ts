@@ -6,6 +6,15 @@ export interface OutgoingMail {
   html: string;
   /** An account mail, sent by the machine (RFC 3834 `Auto-Submitted: auto-generated`): autoresponders stay quiet. */
   autoSubmitted: boolean;
+  /** Where an answer goes (`Reply-To`): the per-recipient, per-topic address of reply by e-mail. */
+  replyTo?: string;
+  /**
+   * The conversation this mail belongs to, as a message id without brackets (`topic-12@forum.example`): named in
+   * `In-Reply-To` and `References` so that mail clients group a topic's mails (contract §17).
+   */
+  thread?: string;
+  /** A mail a person can leave (notifications, digests): `List-Id`, `List-Unsubscribe` (RFC 2369) and one-click (RFC 8058). */
+  list?: { id: string; unsubscribeUrl: string; unsubscribeMailto: string };
 }
 
 /**
