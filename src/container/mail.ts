@@ -3,7 +3,9 @@ import { DeliverMail, MailFacts } from '../application/mail/deliver-mail.js';
 import { MailProducer, MailQueue } from '../application/mail/mail-jobs.js';
 import { ListMail, Mailbox, ShowMail } from '../application/mail/mailbox.js';
 import { Mailer } from '../application/mail/mailer.js';
-import { Clock, MailTokenKeys } from '../application/ports.js';
+import { Clock, MailTokenKeys, UnitOfWork } from '../application/ports.js';
+import { Unsubscribe } from '../application/mail/unsubscribe.js';
+import { UserRepository } from '../domain/users/user-repository.js';
 import { ServiceMetrics } from '../adapters/http/metrics.js';
 import { EmlFolder } from '../adapters/mail/eml-folder.js';
 import { MailWorker } from '../adapters/mail/mail-worker.js';
@@ -50,6 +52,7 @@ export const mailModule = new ContainerModule(({ bind }) => {
   const useCase = useCaseBinder(bind);
   useCase(ListMail, [Mailbox]);
   useCase(ShowMail, [Mailbox]);
+  useCase(Unsubscribe, [MailTokenKeys, UserRepository, UnitOfWork, Clock]);
 
   provide(
     bind,
