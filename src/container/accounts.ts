@@ -16,6 +16,7 @@ import { SignUp } from '../application/accounts/sign-up.js';
 import { CurrentPassword } from '../application/accounts/current-password.js';
 import { CredentialThrottle } from '../application/oauth/credential-throttle.js';
 import { MailPreferencesOf } from '../application/accounts/preferences.js';
+import { Unsubscribe } from '../application/mail/unsubscribe.js';
 import { ChangePassword, RequestEmailChange, UpdateProfile } from '../application/accounts/profile.js';
 import {
   AccountExport,
@@ -165,5 +166,6 @@ export const accountsModule = new ContainerModule(({ bind }) => {
     mailPreferences: MailPreferencesOf,
     deleteOwnAccount: DeleteOwnAccount,
     exportAccount: ExportAccount,
+    unsubscribe: Unsubscribe,
   });
 });

@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import { DeliverMail, MailFacts } from '../application/mail/deliver-mail.js';
+import { DeliverMail, MailFacts, PostHtml } from '../application/mail/deliver-mail.js';
 import { MailProducer, MailQueue } from '../application/mail/mail-jobs.js';
 import { ListMail, Mailbox, ShowMail } from '../application/mail/mailbox.js';
 import { Mailer } from '../application/mail/mailer.js';
@@ -8,6 +8,7 @@ import { Unsubscribe } from '../application/mail/unsubscribe.js';
 import { UserRepository } from '../domain/users/user-repository.js';
 import { ServiceMetrics } from '../adapters/http/metrics.js';
 import { EmlFolder } from '../adapters/mail/eml-folder.js';
+import { InlinedPostHtml } from '../adapters/mail/post-html.js';
 import { MailWorker } from '../adapters/mail/mail-worker.js';
 import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import { SqlMailFacts } from '../adapters/persistence/mail-facts.js';
@@ -30,6 +31,7 @@ export const mailModule = new ContainerModule(({ bind }) => {
   provide(bind, MailQueue, (staged: StagedRows) => new SqlMailQueue(staged), [StagedRows]);
   provide(bind, MailProducer, (queue: MailQueue) => new MailProducer(queue), [MailQueue]);
   provide(bind, MailFacts, (sql: Sql) => new SqlMailFacts(sql), [SqlRunner]);
+  provide(bind, PostHtml, (config: Config) => new InlinedPostHtml(config.publicUrl), [AppConfig]);
   provide(bind, Mailbox, (config: Config, clock: Clock) => new EmlFolder(config.mail.folder, config.mail.from, clock), [
     AppConfig,
     Clock,
@@ -45,9 +47,14 @@ export const mailModule = new ContainerModule(({ bind }) => {
   provide(
     bind,
     DeliverMail,
-    (facts: MailFacts, keys: MailTokenKeys, mailer: Mailer, clock: Clock, config: Config) =>
-      new DeliverMail(facts, keys, mailer, clock, config.publicUrl),
-    [MailFacts, MailTokenKeys, Mailer, Clock, AppConfig],
+    (facts: MailFacts, keys: MailTokenKeys, mailer: Mailer, clock: Clock, postHtml: PostHtml, config: Config) =>
+      new DeliverMail(facts, keys, mailer, clock, postHtml, {
+        publicUrl: config.publicUrl,
+        topicUrl: config.mail.topicUrl,
+        replyAddress: config.mail.replyAddress,
+        from: config.mail.from,
+      }),
+    [MailFacts, MailTokenKeys, Mailer, Clock, PostHtml, AppConfig],
   );
   const useCase = useCaseBinder(bind);
   useCase(ListMail, [Mailbox]);

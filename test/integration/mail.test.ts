@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { type AddressObject, simpleParser } from 'mailparser';
 import { DomainEvents } from '../../src/application/events.js';
-import { DeliverMail, MailFacts } from '../../src/application/mail/deliver-mail.js';
+import { DeliverMail, MailFacts, PostHtml } from '../../src/application/mail/deliver-mail.js';
 import type { MailJob } from '../../src/application/mail/mail-jobs.js';
 import { Mailer } from '../../src/application/mail/mailer.js';
 import { Clock, MailTokenKeys, UnitOfWork } from '../../src/application/ports.js';
@@ -32,7 +32,12 @@ const smtpUrl = (port: number, query = '') =>
   `smtp://${SINK_USER}:${encodeURIComponent(SINK_PASSWORD)}@127.0.0.1:${port}${query}`;
 
 function deliverThrough(mailer: Mailer): DeliverMail {
-  return new DeliverMail(service(MailFacts), service(MailTokenKeys), mailer, service(Clock), PUBLIC_URL);
+  return new DeliverMail(service(MailFacts), service(MailTokenKeys), mailer, service(Clock), service(PostHtml), {
+    publicUrl: PUBLIC_URL,
+    topicUrl: `${PUBLIC_URL}/topics/{id}`,
+    replyAddress: null,
+    from: FROM,
+  });
 }
 
 /** Records `event` as a use case will: inside the unit of work, next to the change (`change`, in SQL). */

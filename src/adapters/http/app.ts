@@ -26,6 +26,7 @@ import { userRoutes, type UserRouteUseCases } from './routes/users.js';
 import { accountRoutes, type AccountRouteUseCases } from './routes/accounts.js';
 import { accountPageRoutes, type AccountPageUseCases } from './routes/account-pages.js';
 import { accountSettingsRoutes } from './routes/account-settings.js';
+import { unsubscribeRoutes } from './routes/unsubscribe-page.js';
 import { systemRoutes } from './routes/system.js';
 import { deviceRoutes, type DeviceRouteUseCases } from './routes/devices.js';
 import { photoRoutes, type PhotoRouteUseCases } from './routes/photos.js';
@@ -200,6 +201,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
   api.use(authorizeRoutes(useCases.authorize, docs, { secureCookies }).routes());
   api.use(accountPageRoutes(useCases.accountPages, docs, { secureCookies }).routes());
   api.use(accountSettingsRoutes(useCases.accountPages, docs, { secureCookies }).routes());
+  api.use(unsubscribeRoutes(useCases.accountPages.unsubscribe, docs, { secureCookies }).routes());
   for (const routes of [
     topicRoutes(useCases.topics, wire, docs, prefix, dependencies.frontPage),
     replyRoutes(useCases.replies, wire, docs, prefix),

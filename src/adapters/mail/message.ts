@@ -23,7 +23,8 @@ export function composedMail(mail: OutgoingMail, from: string, date: Date): Send
       ? {
           list: {
             id: mail.list.id,
-            unsubscribe: [{ url: mail.list.unsubscribeUrl }, { url: mail.list.unsubscribeMailto }],
+            // One List-Unsubscribe header holding both (a nested list is one line): RFC 8058's https link first.
+            unsubscribe: [[mail.list.unsubscribeUrl, mail.list.unsubscribeMailto]],
           },
         }
       : {}),

@@ -1,4 +1,4 @@
-import type { MailAccount, MailFacts, MailTokenRow } from '../../application/mail/deliver-mail.js';
+import type { MailAccount, MailFacts, MailTokenRow, PendingNotice, TopicNotices } from '../../application/mail/deliver-mail.js';
 import type { Sql } from './sql.js';
 import { type Timestamp, toDate } from './timestamps.js';
 
@@ -16,7 +16,10 @@ export class SqlMailFacts implements MailFacts {
   constructor(private readonly sql: Sql) {}
 
   account(userId: number): Promise<MailAccount | null> {
-    return this.sql.one<MailAccount>('select id, login, name, email, locale, state from users where id = $1', [userId]);
+    return this.sql.one<MailAccount>(
+      `select id, login, name, email, locale, state, email_notifications as "emailNotifications" from users where id = $1`,
+      [userId],
+    );
   }
 
   async token(id: string): Promise<MailTokenRow | null> {
@@ -33,5 +36,36 @@ export class SqlMailFacts implements MailFacts {
       expiresAt: toDate(row.expires_at)!,
       usedAt: toDate(row.used_at),
     };
+  }
+
+  async noticesOf(userId: number, topicId: number, types: readonly PendingNotice['type'][]): Promise<TopicNotices | null> {
+    const topic = await this.sql.one<{ id: number; title: string }>(
+      'select id, title from topics where id = $1 and deleted_at is null',
+      [topicId],
+    );
+    if (!topic) return null;
+    // A mention in the topic itself has no reply: its post is the topic's body, by the topic's author.
+    const notices = await this.sql.all<PendingNotice>(
+      `select n.id as "notificationId", n.type, n.reply_id as "replyId", a.login as "authorLogin",
+              coalesce(r.body, t.body) as body, coalesce(r.body_html, t.body_html) as "bodyHtml"
+       from notifications n
+       join topics t on t.id = n.topic_id
+       left join replies r on r.id = n.reply_id
+       join users a on a.id = coalesce(r.user_id, t.user_id)
+       where n.user_id = $1 and n.topic_id = $2 and n.type = any($3::text[])
+         and n.read_at is null and n.emailed_at is null
+         and (n.reply_id is null or (r.deleted_at is null and r.action is null))
+       order by n.id`,
+      [userId, topicId, types],
+    );
+    return { topicId: topic.id, title: topic.title, notices };
+  }
+
+  async markMailed(notificationIds: readonly number[], at: Date): Promise<void> {
+    if (notificationIds.length === 0) return;
+    await this.sql.all('update notifications set emailed_at = $2 where id = any($1::int[]) and emailed_at is null', [
+      notificationIds,
+      at,
+    ]);
   }
 }

@@ -1,11 +1,13 @@
 import type { MailTokenPurpose } from '../../domain/events.js';
-import type { Clock, MailTokenKeys } from '../ports.js';
+import type { EmailNotifications } from '../../domain/users/user.js';
+import type { Clock, MailList, MailTokenKeys } from '../ports.js';
 import type { MailJob } from './mail-jobs.js';
 import type { Mailer } from './mailer.js';
 import { approvedMail } from './templates/approved.js';
 import { emailChangeMail } from './templates/email-change.js';
 import { emailChangedMail } from './templates/email-changed.js';
 import { MAIL_LOCALES, type MailLocale, type Recipient, type RenderedMail, renderMail } from './templates/layout.js';
+import { notificationsMail } from './templates/notifications.js';
 import { passwordChangedMail } from './templates/password-changed.js';
 import { resetMail } from './templates/reset.js';
 import { signUpRepeatedMail } from './templates/sign-up-repeated.js';
@@ -19,6 +21,26 @@ export interface MailAccount {
   email: string;
   locale: string;
   state: 'unverified' | 'pending' | 'active';
+  emailNotifications: EmailNotifications;
+}
+
+/** A notification waiting for its mail, with the post it is about (a reply, or the topic for a mention in it). */
+export interface PendingNotice {
+  notificationId: number;
+  type: 'TopicReply' | 'Mention';
+  /** The post: a reply's id, or null for the topic's own body. */
+  replyId: number | null;
+  authorLogin: string;
+  /** The post as written (Markdown), for the text part, and as the API renders it, for the HTML part. */
+  body: string;
+  bodyHtml: string;
+}
+
+/** What a notification mail says: the topic and what is still unread and not mailed of it, oldest first. */
+export interface TopicNotices {
+  topicId: number;
+  title: string;
+  notices: PendingNotice[];
 }
 
 /** A mail link's row (account_tokens): its digest stays in the database; the token is derived from `id`. */
@@ -36,8 +58,39 @@ export interface MailTokenRow {
 export interface MailFacts {
   account(userId: number): Promise<MailAccount | null>;
   token(id: string): Promise<MailTokenRow | null>;
+  /**
+   * The recipient's notifications of a topic that are of `types`, unread and not mailed yet, whose post is still
+   * there to read; null when the topic is gone.
+   */
+  noticesOf(userId: number, topicId: number, types: readonly PendingNotice['type'][]): Promise<TopicNotices | null>;
+  /** Mailed: not mailed again by a later job of the same topic. */
+  markMailed(notificationIds: readonly number[], at: Date): Promise<void>;
+}
+
+/** A post's sanitized HTML made fit for a mail client (absolute links, inline styles). */
+export interface PostHtml {
+  forMail(html: string): string;
+}
+export const PostHtml = Symbol.for('PostHtml');
+
+/** Where mail links and answers go (config.mail and PUBLIC_URL). */
+export interface MailAddresses {
+  publicUrl: string;
+  /** TOPIC_URL: `{id}` is the topic's. */
+  topicUrl: string;
+  /** REPLY_BY_EMAIL: `%{key}` is the reply or unsubscribe key; null: off. */
+  replyAddress: string | null;
+  /** MAIL_FROM. */
+  from: string;
 }
 export const MailFacts = Symbol.for('MailFacts');
+
+/** Which notifications each preference mails (contract §17). */
+const MAILED_TYPES: Record<EmailNotifications, PendingNotice['type'][]> = {
+  mentions_and_replies: ['TopicReply', 'Mention'],
+  mentions: ['Mention'],
+  none: [],
+};
 
 /** `sent`, or `dropped` when nothing is to be sent any more (a spent or expired link, a gone account). */
 export type MailOutcome = 'sent' | 'dropped';
@@ -64,31 +117,107 @@ export class DeliverMail {
     private readonly keys: MailTokenKeys,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
-    publicUrl: string,
+    private readonly postHtml: PostHtml,
+    private readonly addresses: MailAddresses,
   ) {
-    this.siteUrl = publicUrl.replace(/\/+$/, '');
-    this.site = new URL(publicUrl).host;
+    this.siteUrl = addresses.publicUrl.replace(/\/+$/, '');
+    this.site = new URL(addresses.publicUrl).host;
   }
 
   async execute(job: MailJob): Promise<MailOutcome> {
     const account = await this.facts.account(job.userId);
     if (!account) return 'dropped';
+    if (job.kind === 'notifications') return this.notify(account, job.topicId);
     const mail = await this.compose(job, account);
     if (!mail) return 'dropped';
     await this.mailer.send({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, autoSubmitted: true });
     return 'sent';
   }
 
-  private async compose(job: MailJob, account: MailAccount): Promise<(RenderedMail & { to: string }) | null> {
-    const locale: MailLocale = (MAIL_LOCALES as readonly string[]).includes(account.locale)
-      ? (account.locale as MailLocale)
-      : 'en';
-    const recipient: Recipient = {
-      site: this.site,
-      siteUrl: this.siteUrl,
-      login: account.login,
-      name: account.name || account.login,
+  /**
+   * A topic's notification mail: what of it is still unread and not mailed, by the preference the account has
+   * now (one turned off meanwhile sends nothing), as one mail in the topic's thread; marked mailed once sent. A
+   * send that fails is tried again whole; one that succeeds but cannot be marked may come twice, never not at all.
+   */
+  private async notify(account: MailAccount, topicId: number): Promise<MailOutcome> {
+    const types = MAILED_TYPES[account.emailNotifications];
+    if (account.state !== 'active' || types.length === 0) return 'dropped';
+    const pending = await this.facts.noticesOf(account.id, topicId, types);
+    if (!pending || pending.notices.length === 0) return 'dropped';
+    // A reply that both answers the recipient's topic and mentions them is shown once, as the mention.
+    const byPost = new Map<string, PendingNotice>();
+    for (const notice of pending.notices) {
+      const post = `${notice.replyId ?? 'topic'}`;
+      if (!byPost.has(post) || notice.type === 'Mention') byPost.set(post, notice);
+    }
+    const posts = [...byPost.values()].map((notice) => ({
+      kind: notice.type === 'Mention' ? ('mention' as const) : ('reply' as const),
+      login: notice.authorLogin,
+      html: this.postHtml.forMail(notice.bodyHtml),
+      text: notice.body,
+    }));
+    const replyTo = this.addresses.replyAddress?.replace('%{key}', this.keys.replyKey(account.id, topicId));
+    const mail = renderMail(notificationsMail, this.localeOf(account), {
+      ...this.recipientOf(account),
+      title: pending.title,
+      topicUrl: this.topicUrl(topicId),
+      posts,
+      replyByMail: replyTo !== undefined,
+      unsubscribeUrl: this.unsubscribeUrl(account.id, 'notifications'),
+      settingsUrl: `${this.siteUrl}/account/settings`,
+    });
+    await this.mailer.send({
+      to: account.email,
+      ...mail,
+      autoSubmitted: true,
+      ...(replyTo ? { replyTo } : {}),
+      thread: `topic-${topicId}@${new URL(this.siteUrl).hostname}`,
+      list: this.listOf(account.id, 'notifications'),
+    });
+    await this.facts.markMailed(
+      pending.notices.map((notice) => notice.notificationId),
+      this.clock.now(),
+    );
+    return 'sent';
+  }
+
+  topicUrl(topicId: number): string {
+    return this.addresses.topicUrl.replace('{id}', String(topicId));
+  }
+
+  private unsubscribeUrl(userId: number, list: MailList): string {
+    return `${this.siteUrl}/account/unsubscribe?key=${this.keys.unsubscribeKey(userId, list)}`;
+  }
+
+  /**
+   * The list headers of a mail a person can leave (RFC 2369, 2919, 8058): the https link, which a POST of
+   * `List-Unsubscribe=One-Click` follows without a session, and a mailto address that reply by e-mail reads (the
+   * unsubscribe key in the address when REPLY_BY_EMAIL is on, else in the subject of a mail to MAIL_FROM).
+   */
+  private listOf(userId: number, list: MailList): { id: string; unsubscribeUrl: string; unsubscribeMailto: string } {
+    const key = this.keys.unsubscribeKey(userId, list);
+    const address = this.addresses.replyAddress?.replace('%{key}', key) ?? addressOf(this.addresses.from);
+    return {
+      id: `${list}.${new URL(this.siteUrl).hostname}`,
+      unsubscribeUrl: this.unsubscribeUrl(userId, list),
+      unsubscribeMailto: `mailto:${address}?subject=unsubscribe%20${key}`,
     };
+  }
+
+  private localeOf(account: MailAccount): MailLocale {
+    return (MAIL_LOCALES as readonly string[]).includes(account.locale) ? (account.locale as MailLocale) : 'en';
+  }
+
+  private recipientOf(account: MailAccount): Recipient {
+    return { site: this.site, siteUrl: this.siteUrl, login: account.login, name: account.name || account.login };
+  }
+
+  private async compose(
+    job: Exclude<MailJob, { kind: 'notifications' }>,
+    account: MailAccount,
+  ): Promise<(RenderedMail & { to: string }) | null> {
+    const locale = this.localeOf(account);
+    const recipient = this.recipientOf(account);
     const forgotLink = `${this.siteUrl}${PAGES.forgot}`;
     switch (job.kind) {
       case 'verify':
@@ -117,4 +246,9 @@ export class DeliverMail {
         return { to: account.email, ...renderMail(approvedMail, locale, recipient) };
     }
   }
+}
+
+/** The address of `forum <noreply@forum.example>` or `noreply@forum.example`. */
+function addressOf(from: string): string {
+  return /<([^>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 }

@@ -14,6 +14,8 @@ export const MailJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('password_changed'), userId: z.number().int().positive() }),
   z.object({ kind: z.literal('email_changed'), userId: z.number().int().positive(), previousEmail: z.string().min(1).max(255) }),
   z.object({ kind: z.literal('approved'), userId: z.number().int().positive() }),
+  // Queued by the statement that inserts a notification (Migration20261126060000_notification_mail), not from here.
+  z.object({ kind: z.literal('notifications'), userId: z.number().int().positive(), topicId: z.number().int().positive() }),
 ]);
 export type MailJob = z.infer<typeof MailJob>;
 export type MailKind = MailJob['kind'];

@@ -18,6 +18,7 @@ import type { ChangePassword, RequestEmailChange, UpdateProfile } from '../../..
 import type { DeleteOwnAccount, ExportAccount } from '../../../application/accounts/leaving.js';
 import type { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../../../application/oauth/web-sessions.js';
 import type { UserReadModel } from '../../../application/read-models.js';
+import type { Unsubscribe } from '../../../application/mail/unsubscribe.js';
 import { Forbidden, InvalidInput, RuleViolated, TooManyRequests } from '../../../domain/shared/errors.js';
 import { authorizeReturn, browserPages } from '../browser-pages.js';
 import { localeOf } from '../locale.js';
@@ -73,6 +74,8 @@ export interface AccountPageUseCases {
   mailPreferences: MailPreferencesOf;
   deleteOwnAccount: DeleteOwnAccount;
   exportAccount: ExportAccount;
+  // the unsubscribe link of notification mail and digests (unsubscribe-page.ts)
+  unsubscribe: Unsubscribe;
 }
 export const AccountPageUseCases = Symbol.for('AccountPageUseCases');
 

@@ -16,12 +16,26 @@ export interface Recipient {
   name: string;
 }
 
-/** A mail's words, before the layout: paragraphs, an optional button with its link, paragraphs after it. */
+/** A post quoted whole in a mail: who wrote it (the heading; empty when the lead says it), its HTML for mail and its text. */
+export interface QuotedPost {
+  heading: string;
+  html: string;
+  text: string;
+}
+
+/**
+ * A mail's words, before the layout: paragraphs, the posts it carries, an optional button with its link,
+ * paragraphs after it. A mail a person may answer or leave (notifications, digests) has its own footer: why it
+ * came and the links that stop it, in place of "replies are not read"; and no greeting, since it is not a letter.
+ */
 export interface Letter {
   subject: string;
   paragraphs: string[];
+  posts?: QuotedPost[];
   action?: { label: string; url: string };
   after?: string[];
+  footer?: { lines: string[]; links: { label: string; url: string }[] };
+  greeting?: false;
 }
 
 /** One mail in each language. */
@@ -55,9 +69,15 @@ export function renderMail<Facts>(template: Template<Facts>, locale: MailLocale,
 }
 
 function text(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipient): string {
-  const blocks = [frame.greeting(facts.name), ...letter.paragraphs];
+  const blocks = [...(letter.greeting === false ? [] : [frame.greeting(facts.name)]), ...letter.paragraphs];
+  for (const post of letter.posts ?? []) {
+    blocks.push(post.heading ? `${post.heading}\n\n${post.text.trim()}` : post.text.trim(), '---');
+  }
   if (letter.action) blocks.push(`${letter.action.label}${frame.colon}\n${letter.action.url}`);
-  blocks.push(...(letter.after ?? []), `-- \n${facts.site}\n${frame.footer(facts.site)}`);
+  const footer = letter.footer
+    ? [...letter.footer.lines, ...letter.footer.links.map((link) => `${link.label}${frame.colon}${link.url}`)]
+    : [frame.footer(facts.site)];
+  blocks.push(...(letter.after ?? []), `-- \n${facts.site}\n${footer.join('\n')}`);
   return `${blocks.join('\n\n')}\n`;
 }
 
@@ -70,11 +90,21 @@ const STYLE = {
     'display:inline-block;padding:10px 18px;background:#1f6feb;color:#ffffff;text-decoration:none;border-radius:4px;font-weight:600',
   small: 'margin:0 0 16px;font-size:13px;color:#555',
   footer: 'max-width:560px;margin:12px auto 0;font-size:12px;color:#777;text-align:center',
+  footerLink: 'color:#777',
+  post: 'margin:0 0 20px;padding:0 0 4px;border-bottom:1px solid #eee',
+  heading: 'margin:0 0 8px;font-size:13px;color:#555',
 };
 
 function html(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipient, locale: MailLocale): string {
   const p = (words: string, style = STYLE.p) => `<p style="${style}">${escapeHtml(words)}</p>`;
-  const parts = [p(frame.greeting(facts.name)), ...letter.paragraphs.map((words) => p(words))];
+  const parts = [
+    ...(letter.greeting === false ? [] : [p(frame.greeting(facts.name))]),
+    ...letter.paragraphs.map((words) => p(words)),
+  ];
+  // A post's HTML is the API's sanitized body_html, made fit for mail (PostHtml): the one part not escaped here.
+  for (const post of letter.posts ?? []) {
+    parts.push(`<div style="${STYLE.post}">${post.heading ? p(post.heading, STYLE.heading) : ''}${post.html}</div>`);
+  }
   if (letter.action) {
     const url = escapeHtml(letter.action.url);
     parts.push(
@@ -92,11 +122,20 @@ function html(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipien
     `<div style="${STYLE.card}">`,
     ...parts,
     '</div>',
-    `<p style="${STYLE.footer}">${escapeHtml(frame.footer(facts.site))}</p>`,
+    footerHtml(letter, frame, facts),
     '</body>',
     '</html>',
     '',
   ].join('\n');
+}
+
+function footerHtml(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipient): string {
+  if (!letter.footer) return `<p style="${STYLE.footer}">${escapeHtml(frame.footer(facts.site))}</p>`;
+  const lines = letter.footer.lines.map(escapeHtml);
+  const links = letter.footer.links
+    .map((link) => `<a href="${escapeHtml(link.url)}" style="${STYLE.footerLink}">${escapeHtml(link.label)}</a>`)
+    .join(' · ');
+  return `<p style="${STYLE.footer}">${[...lines, links].filter(Boolean).join('<br>')}</p>`;
 }
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -1,0 +1,344 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'chai';
+import type { AddressObject } from 'mailparser';
+import { DeliverMail, MailFacts, PostHtml } from '../../src/application/mail/deliver-mail.js';
+import { Clock, MailTokenKeys } from '../../src/application/ports.js';
+import { MailWorker } from '../../src/adapters/mail/mail-worker.js';
+import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
+import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
+import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
+import { PUBLIC_URL, testEnv } from '../support/env.js';
+import { MailSink, SINK_PASSWORD, SINK_USER } from '../support/mail-sink.js';
+import { until } from '../support/wait.js';
+
+const FROM = 'forum <noreply@forum.test>';
+const REPLY_ADDRESS = 'reply+%{key}@forum.test';
+const TOPIC_URL = 'https://web.forum.test/t/{id}';
+
+function service<T>(id: symbol | (abstract new (...args: never[]) => T)): T {
+  return testEnv().container.get<T>(id as never);
+}
+
+const keys = () => service<MailTokenKeys>(MailTokenKeys);
+
+interface QueuedJob {
+  key: string | null;
+  payload: Record<string, unknown>;
+  run_in_seconds: number;
+}
+
+/** The notification mail jobs waiting, with how far off each is. */
+async function noticeJobs(): Promise<QueuedJob[]> {
+  return testEnv().sql<QueuedJob>(
+    `select j.key, j.payload, extract(epoch from j.run_at - now())::float8 as run_in_seconds
+     from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+     where t.identifier = $1 and j.payload->>'kind' = 'notifications' order by j.id`,
+    [MAIL_TASK],
+  );
+}
+
+/** EMAIL_DELAY_MINUTES passes: the waiting notification mails are due now. */
+async function delayPasses(): Promise<void> {
+  await testEnv().sql(
+    `update graphile_worker._private_jobs set run_at = now()
+     where task_id = (select id from graphile_worker._private_tasks where identifier = $1)`,
+    [MAIL_TASK],
+  );
+}
+
+const addresses = (field: AddressObject | AddressObject[] | undefined) =>
+  (Array.isArray(field) ? field : field ? [field] : []).flatMap((group) => group.value.map((a) => a.address));
+
+describe('notification mail (contract §17)', () => {
+  let sink: MailSink;
+  let worker: MailWorker | null = null;
+  let alice: TestUser;
+  let bob: TestUser;
+  let carol: TestUser;
+  let nodeId: number;
+
+  async function startWorker(replyAddress: string | null = REPLY_ADDRESS): Promise<void> {
+    const env = testEnv();
+    const mailer = new SmtpMailer(
+      `smtp://${SINK_USER}:${encodeURIComponent(SINK_PASSWORD)}@127.0.0.1:${sink.port}`,
+      FROM,
+      service(Clock),
+    );
+    const deliver = new DeliverMail(service(MailFacts), keys(), mailer, service(Clock), service(PostHtml), {
+      publicUrl: PUBLIC_URL,
+      topicUrl: TOPIC_URL,
+      replyAddress,
+      from: FROM,
+    });
+    worker = await MailWorker.start(env.config.databaseUrl!, deliver, {
+      task: MAIL_TASK,
+      concurrency: 2,
+      pollIntervalMs: 100,
+      scope: env.scope,
+    });
+  }
+
+  /** Every queued mail has been tried (sent or dropped). */
+  const settled = () => until(async () => (await noticeJobs()).length === 0);
+
+  beforeEach(async () => {
+    sink = await MailSink.start();
+    alice = await makeUser('alice');
+    bob = await makeUser('bob');
+    carol = await makeUser('carol');
+    nodeId = await makeNode('Mail');
+  });
+
+  afterEach(async () => {
+    await worker?.stop();
+    worker = null;
+    await sink.stop();
+  });
+
+  it('queues the mail with the reply, EMAIL_DELAY_MINUTES later, one job per recipient and topic', async () => {
+    const topicId = await makeTopic(alice, nodeId, 'Where to start?');
+    await makeReply(bob, topicId, 'Start with the **guide**.');
+
+    const jobs = await noticeJobs();
+    expect(jobs.map((job) => [job.key, job.payload])).to.deep.equal([
+      [`notifications:${alice.id}:${topicId}`, { kind: 'notifications', userId: alice.id, topicId }],
+    ]);
+    // The default delay: ten minutes.
+    expect(jobs[0]!.run_in_seconds).to.be.within(590, 600);
+  });
+
+  it('mails the reply once the delay passed: both parts, the topic link, threading, Reply-To and one-click unsubscribe', async () => {
+    const topicId = await makeTopic(alice, nodeId, 'Where to start?');
+    await makeReply(bob, topicId, 'Start with the **guide**, @alice, and `npm test`.');
+    await startWorker();
+    await sleep(300);
+    expect(sink.received, 'nothing before the delay').to.have.length(0);
+
+    await delayPasses();
+    const [mail] = await sink.waitFor(1);
+    const { parsed } = mail!;
+    expect(mail!.to).to.deep.equal(['alice@example.com']);
+    expect(parsed.subject).to.equal(`[${new URL(PUBLIC_URL).host}] Where to start?`);
+    expect(parsed.messageId).to.match(/^<[0-9a-f-]{36}@forum\.test>$/);
+    expect(parsed.date!.getTime()).to.be.closeTo(Date.now(), 60_000);
+    expect(parsed.headers.get('auto-submitted')).to.equal('auto-generated');
+    // One conversation per topic: every mail of this topic names the same id.
+    const thread = `<topic-${topicId}@${new URL(PUBLIC_URL).hostname}>`;
+    expect(parsed.inReplyTo).to.equal(thread);
+    expect(parsed.references).to.equal(thread);
+    // Reply-To: this recipient answering this topic, under the server's key.
+    const [replyTo] = addresses(parsed.replyTo);
+    const key = /^reply\+(.+)@forum\.test$/.exec(replyTo!)![1]!;
+    expect(keys().readReplyKey(key)).to.deep.equal({ userId: alice.id, topicId });
+    // The list headers, as RFC 2369, 2919 and 8058 have them.
+    const unsubscribeKey = keys().unsubscribeKey(alice.id, 'notifications');
+    const unsubscribeUrl = `${PUBLIC_URL}/account/unsubscribe?key=${unsubscribeKey}`;
+    const rawHeader = (name: string) =>
+      new RegExp(`^${name}:((?:.*)(?:\r\n[ \t].*)*)`, 'im')
+        .exec(mail!.raw.toString())?.[1]
+        ?.replace(/\r\n[ \t]+/g, ' ')
+        .trim();
+    expect(rawHeader('List-Id')).to.equal(`<notifications.${new URL(PUBLIC_URL).hostname}>`);
+    // One header, both ways (RFC 2369 §2), the https link first.
+    expect(mail!.raw.toString().match(/^List-Unsubscribe:/gim)).to.have.length(1);
+    expect(rawHeader('List-Unsubscribe')).to.equal(
+      `<${unsubscribeUrl}>, <mailto:reply+${unsubscribeKey}@forum.test?subject=unsubscribe%20${unsubscribeKey}>`,
+    );
+    expect(rawHeader('List-Unsubscribe-Post')).to.equal('List-Unsubscribe=One-Click');
+
+    // The text part: the reply as written, and where the topic is (TOPIC_URL).
+    expect(parsed.text).to.contain('bob mentioned you in “Where to start?”');
+    expect(parsed.text).to.contain('Start with the **guide**, @alice, and `npm test`.');
+    expect(parsed.text).to.contain(`https://web.forum.test/t/${topicId}`);
+    expect(parsed.text).to.contain('Reply to this mail to post your answer in the topic.');
+    expect(parsed.text).to.contain(unsubscribeUrl);
+    // The HTML part: the API's rendering, styles inlined, links absolute, nothing remote but links.
+    const html = String(parsed.html);
+    expect(html).to.match(/<strong[^>]*>guide<\/strong>/);
+    expect(html).to.match(/<code style="[^"]*monospace[^"]*">npm test<\/code>/);
+    expect(html).to.contain(`href="${PUBLIC_URL}/alice"`);
+    expect(html).to.contain(`href="https://web.forum.test/t/${topicId}"`);
+    expect(html).to.not.match(/<script|<style/);
+
+    await settled();
+    const [row] = await testEnv().sql<{ emailed: boolean }>(
+      'select emailed_at is not null as emailed from notifications where user_id = $1 and topic_id = $2',
+      [alice.id, topicId],
+    );
+    expect(row!.emailed).to.equal(true);
+  });
+
+  it('sends a burst of replies made within the delay as one mail, without moving when it goes', async () => {
+    const topicId = await makeTopic(alice, nodeId, 'A busy topic');
+    await makeReply(bob, topicId, 'first');
+    const [first] = await noticeJobs();
+    await sleep(1100);
+    await makeReply(carol, topicId, 'second');
+    await makeReply(bob, topicId, 'third');
+    const jobs = await noticeJobs();
+    expect(jobs).to.have.length(1);
+    // preserve_run_at: the first reply set the time; the later ones joined it.
+    expect(jobs[0]!.run_in_seconds).to.be.below(first!.run_in_seconds - 0.5);
+
+    await startWorker();
+    await delayPasses();
+    const [mail] = await sink.waitFor(1);
+    await settled();
+    await sleep(300);
+    expect(sink.received).to.have.length(1);
+    expect(mail!.parsed.text).to.contain('3 new posts in “A busy topic”');
+    const text = mail!.parsed.text!;
+    expect(text.indexOf('first')).to.be.below(text.indexOf('second'));
+    expect(text.indexOf('second')).to.be.below(text.indexOf('third'));
+    expect(text).to.contain('carol replied').and.contain('bob replied');
+  });
+
+  it('mails nothing that was read meanwhile', async () => {
+    const topicId = await makeTopic(alice, nodeId, 'Read it first');
+    await makeReply(bob, topicId, 'seen on the site');
+    // Alice opens the topic before the delay is over: its notifications are read.
+    await api().get(`/api/v3/topics/${topicId}`).set(alice.auth).expect(200);
+
+    await startWorker();
+    await delayPasses();
+    await settled();
+    await sleep(300);
+    expect(sink.received).to.have.length(0);
+  });
+
+  it('a second burst after the first mail brings only what is new, in the same thread', async () => {
+    const topicId = await makeTopic(alice, nodeId, 'Twice');
+    await makeReply(bob, topicId, 'the first answer');
+    await startWorker();
+    await delayPasses();
+    const [first] = await sink.waitFor(1);
+    await settled();
+
+    await makeReply(carol, topicId, 'the second answer');
+    await delayPasses();
+    const [, second] = await sink.waitFor(2);
+    expect(second!.parsed.text).to.contain('the second answer').and.not.contain('the first answer');
+    expect(second!.parsed.references).to.equal(first!.parsed.references);
+    expect(second!.parsed.messageId).to.not.equal(first!.parsed.messageId);
+
+    // Another topic is another conversation.
+    const otherId = await makeTopic(alice, nodeId, 'Another');
+    await makeReply(bob, otherId, 'elsewhere');
+    await delayPasses();
+    const [, , third] = await sink.waitFor(3);
+    expect(third!.parsed.references).to.equal(`<topic-${otherId}@${new URL(PUBLIC_URL).hostname}>`);
+  });
+
+  it('follows the preferences: `mentions` mails mentions only, `none` nothing, and a change before sending counts', async () => {
+    const topicId = await makeTopic(alice, nodeId, 'Preferences');
+    await api().put('/api/v3/users/me/preferences').set(alice.auth).send({ email_notifications: 'mentions' }).expect(200);
+    await makeReply(bob, topicId, 'a plain reply');
+    expect(await noticeJobs(), 'a reply is not mailed to `mentions`').to.have.length(0);
+
+    await makeReply(carol, topicId, 'a word for @alice');
+    expect(await noticeJobs()).to.have.length(1);
+    await api().put('/api/v3/users/me/preferences').set(alice.auth).send({ email_notifications: 'none' }).expect(200);
+    await makeReply(bob, topicId, 'and @alice again');
+    expect(await noticeJobs(), 'still the one job').to.have.length(1);
+
+    // Turned off after the mail was queued: the sender asks again, and sends nothing.
+    await startWorker();
+    await delayPasses();
+    await settled();
+    await sleep(300);
+    expect(sink.received).to.have.length(0);
+  });
+
+  it('mails a mention in a new topic, with the topic as the post', async () => {
+    const topicId = await makeTopic(bob, nodeId, 'Asking alice', 'What do you think, @alice?');
+    await startWorker();
+    await delayPasses();
+    const [mail] = await sink.waitFor(1);
+    expect(mail!.to).to.deep.equal(['alice@example.com']);
+    expect(mail!.parsed.text).to.contain('bob mentioned you in “Asking alice”').and.contain('What do you think, @alice?');
+    expect(mail!.parsed.references).to.equal(`<topic-${topicId}@${new URL(PUBLIC_URL).hostname}>`);
+  });
+
+  it('writes in Simplified Chinese to an account that reads it; no Reply-To when reply by e-mail is off', async () => {
+    await testEnv().sql("update users set locale = 'zh-CN' where id = $1", [alice.id]);
+    const topicId = await makeTopic(alice, nodeId, '从哪里开始？');
+    await makeReply(bob, topicId, '先看**指南**。');
+    await startWorker(null);
+    await delayPasses();
+    const [mail] = await sink.waitFor(1);
+    const { parsed } = mail!;
+    expect(parsed.subject).to.equal(`[${new URL(PUBLIC_URL).host}] 从哪里开始？`);
+    expect(parsed.text).to.contain('bob 在《从哪里开始？》中回复了').and.contain('这封邮件的回复不会有人阅读');
+    expect(parsed.html).to.contain('<html lang="zh-CN">').and.contain('查看话题');
+    expect(parsed.replyTo).to.equal(undefined);
+    // Without reply by e-mail, the mailto goes to MAIL_FROM with the key in the subject.
+    const unsubscribeKey = keys().unsubscribeKey(alice.id, 'notifications');
+    expect(mail!.raw.toString().replace(/\r\n[ \t]/g, ' ')).to.contain(
+      `<mailto:noreply@forum.test?subject=unsubscribe%20${unsubscribeKey}>`,
+    );
+  });
+
+  it('mails nothing for a reply deleted before the mail went, nor to an account not active', async () => {
+    const topicId = await makeTopic(alice, nodeId, 'Deleted');
+    const replyId = await makeReply(bob, topicId, 'regretted');
+    await api().delete(`/api/v3/replies/${replyId}`).set(bob.auth).expect(200);
+
+    await testEnv().sql("update users set state = 'pending' where id = $1", [carol.id]);
+    const carolsTopic = await makeTopic(carol, nodeId, 'Pending');
+    await makeReply(bob, carolsTopic, 'to a pending account');
+    expect((await noticeJobs()).map((job) => job.payload.userId)).to.deep.equal([alice.id]);
+
+    await startWorker();
+    await delayPasses();
+    await settled();
+    await sleep(300);
+    expect(sink.received).to.have.length(0);
+  });
+
+  describe('one-click unsubscribe (RFC 8058), as mail providers call it', () => {
+    const unsubscribePath = (key: string) => `/account/unsubscribe?key=${key}`;
+    const preferences = async (user: TestUser) =>
+      (await api().get('/api/v3/users/me/preferences').set(user.auth).expect(200)).body.preferences;
+
+    it('a multipart POST with List-Unsubscribe=One-Click and no cookie unsubscribes, idempotently', async () => {
+      const key = keys().unsubscribeKey(alice.id, 'notifications');
+      // RFC 8058 §3.2's example request, byte for byte but for the path.
+      const body =
+        '---FormBoundaryjWmhtjORrn\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n---FormBoundaryjWmhtjORrn--\r\n';
+      for (let i = 0; i < 2; i++) {
+        const response = await api()
+          .post(unsubscribePath(key))
+          .set('Content-Type', 'multipart/form-data; boundary=-FormBoundaryjWmhtjORrn')
+          .send(body)
+          .expect(200);
+        expect(response.text).to.contain('You will get no more mail about replies and mentions.');
+      }
+      expect(await preferences(alice)).to.include({ email_notifications: 'none', email_digest: 'weekly' });
+      expect(await preferences(bob)).to.include({ email_notifications: 'mentions_and_replies' });
+    });
+
+    it('a form-encoded POST unsubscribes from the digest with its own key', async () => {
+      const key = keys().unsubscribeKey(bob.id, 'digest');
+      await api().post(unsubscribePath(key)).type('form').send('List-Unsubscribe=One-Click').expect(200);
+      expect(await preferences(bob)).to.include({ email_notifications: 'mentions_and_replies', email_digest: 'none' });
+    });
+
+    it('the link opened changes nothing (mail scanners open links) and shows the button', async () => {
+      const key = keys().unsubscribeKey(alice.id, 'notifications');
+      const page = await api().get(unsubscribePath(key)).expect(200);
+      expect(page.text).to.contain('Stop sending you mail about replies and mentions?');
+      expect(page.text).to.match(/<form method="post" action="\/account\/unsubscribe\?lang=en&amp;key=[^"]+">/);
+      expect(await preferences(alice)).to.include({ email_notifications: 'mentions_and_replies' });
+    });
+
+    it('a forged or cut key changes nothing: 404', async () => {
+      const key = keys().unsubscribeKey(alice.id, 'notifications');
+      const forged = key.replace(/^\d+/, String(bob.id));
+      for (const bad of [forged, key.slice(0, -1), 'nonsense', '']) {
+        await api().post(unsubscribePath(bad)).type('form').send('List-Unsubscribe=One-Click').expect(404);
+      }
+      expect(await preferences(alice)).to.include({ email_notifications: 'mentions_and_replies' });
+      expect(await preferences(bob)).to.include({ email_notifications: 'mentions_and_replies' });
+    });
+  });
+});
