@@ -12,7 +12,7 @@ const POST_CSS = `
   a { color: #1f6feb; }
   a.user-mention { font-weight: 600; text-decoration: none; }
   pre { margin: 0 0 12px; padding: 10px 12px; background: #f6f8fa; border-radius: 4px; overflow-x: auto;
-        font: 13px/1.45 ui-monospace, Menlo, Consolas, monospace; white-space: pre-wrap; }
+        font: 13px/1.45 ui-monospace, Menlo, Consolas, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
   code { padding: 1px 4px; background: #f6f8fa; border-radius: 3px; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
   pre code { padding: 0; background: transparent; }
   blockquote { margin: 0 0 12px; padding: 0 12px; border-left: 3px solid #d0d7de; color: #57606a; }
