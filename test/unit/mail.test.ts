@@ -10,6 +10,7 @@ import { signUpRepeatedMail } from '../../src/application/mail/templates/sign-up
 import { verifyMail } from '../../src/application/mail/templates/verify.js';
 import { parseMessage } from '../../src/adapters/mail/mime.js';
 import { loadConfig } from '../../src/config.js';
+import { HmacMailTokenKeys } from '../../src/adapters/system/mail-token-keys.js';
 
 describe('mailJobFor', () => {
   it('turns each account event into its job, ids only, and other events into none', () => {
@@ -87,6 +88,37 @@ describe('mail configuration', () => {
     expect(loadConfig({ MAIL_FROM: 'Forum <mail@forum.example>' }).mail.from).to.equal('Forum <mail@forum.example>');
     expect(loadConfig({ FORUM_DATA_DIR: '/srv/forum' }).mail.folder).to.equal('/srv/forum/mail');
   });
+
+  it('notification mail and reply by e-mail: the delay, TOPIC_URL, REPLY_BY_EMAIL and the inbound settings, checked', () => {
+    const defaults = loadConfig({ PUBLIC_URL: 'https://forum.example/' }).mail;
+    expect(defaults).to.include({
+      delayMinutes: 10,
+      topicUrl: 'https://forum.example/topics/{id}',
+      replyAddress: null,
+      inboundToken: null,
+      inboundSmtpPort: null,
+    });
+    const set = loadConfig({
+      EMAIL_DELAY_MINUTES: '0',
+      TOPIC_URL: 'https://web.example/t/{id}',
+      REPLY_BY_EMAIL: 'reply+%{key}@forum.example',
+      INBOUND_EMAIL_TOKEN: 'a-token',
+      INBOUND_SMTP_PORT: '2525',
+    }).mail;
+    expect(set).to.include({
+      delayMinutes: 0,
+      topicUrl: 'https://web.example/t/{id}',
+      replyAddress: 'reply+%{key}@forum.example',
+      inboundToken: 'a-token',
+      inboundSmtpPort: 2525,
+    });
+    expect(() => loadConfig({ TOPIC_URL: 'https://web.example/t/' })).to.throw('TOPIC_URL must contain {id}');
+    expect(() => loadConfig({ TOPIC_URL: 'not a url {id}' })).to.throw('TOPIC_URL is not a URL');
+    for (const bad of ['reply@forum.example', 'reply+%{key}', 'reply+%{key}@localhost', '%{key}@a@b.c']) {
+      expect(() => loadConfig({ REPLY_BY_EMAIL: bad }), bad).to.throw('REPLY_BY_EMAIL must be an address with %{key}');
+    }
+    expect(() => loadConfig({ EMAIL_DELAY_MINUTES: '-1' })).to.throw('EMAIL_DELAY_MINUTES');
+  });
 });
 
 describe('reading back a written mail (forumctl mail show)', () => {
@@ -121,5 +153,36 @@ describe('reading back a written mail (forumctl mail show)', () => {
     expect(message.headers.find((h) => h.name === 'Content-Type')!.value).to.equal('multipart/alternative; boundary="--b"');
     expect(message.text).to.equal('Hi alice,\n\na long line that is cut by a soft break here: café');
     expect(message.html).to.equal('<p>你好</p>');
+  });
+});
+
+describe('reply and unsubscribe keys (HmacMailTokenKeys)', () => {
+  const keys = new HmacMailTokenKeys('k'.repeat(32));
+  const other = new HmacMailTokenKeys('o'.repeat(32));
+
+  it('name their user and topic (or kind of mail), in an alphabet mail systems keep, whatever case they come back in', () => {
+    const reply = keys.replyKey(12, 345);
+    expect(reply).to.match(/^12-345-[0-9a-f]{32}$/);
+    expect(keys.readReplyKey(reply)).to.deep.equal({ userId: 12, topicId: 345 });
+    expect(keys.readReplyKey(reply.toUpperCase())).to.deep.equal({ userId: 12, topicId: 345 });
+    const unsubscribe = keys.unsubscribeKey(12, 'digest');
+    expect(unsubscribe).to.match(/^12-d-[0-9a-f]{32}$/);
+    expect(keys.readUnsubscribeKey(unsubscribe)).to.deep.equal({ userId: 12, list: 'digest' });
+    expect(keys.readUnsubscribeKey(keys.unsubscribeKey(12, 'notifications'))).to.deep.equal({
+      userId: 12,
+      list: 'notifications',
+    });
+  });
+
+  it('read nothing forged, cut, under another key, or of the other kind', () => {
+    const reply = keys.replyKey(12, 345);
+    const mac = reply.split('-')[2]!;
+    for (const forged of [`13-345-${mac}`, `12-346-${mac}`, reply.slice(0, -1), `${reply}0`, other.replyKey(12, 345), '', 'x']) {
+      expect(keys.readReplyKey(forged), forged).to.equal(null);
+    }
+    expect(keys.readUnsubscribeKey(reply)).to.equal(null);
+    expect(keys.readReplyKey(keys.unsubscribeKey(12, 'notifications'))).to.equal(null);
+    const unsubscribe = keys.unsubscribeKey(12, 'notifications');
+    expect(keys.readUnsubscribeKey(unsubscribe.replace('-n-', '-d-'))).to.equal(null);
   });
 });
