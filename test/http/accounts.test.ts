@@ -431,7 +431,7 @@ describe('accounts: joining over the API (contract §16b)', () => {
       await api().delete('/api/v3/users/me').set(auth).send({ password: PASSWORD }).expect(200);
 
       const [row] = await testEnv().sql<Record<string, unknown>>(
-        'select login, name, email, bio, password_hash from users where id = $1',
+        'select login, name, email, bio, password_hash, email_notifications, email_digest from users where id = $1',
         [carol!.id],
       );
       expect(row).to.deep.equal({
@@ -440,6 +440,8 @@ describe('accounts: joining over the API (contract §16b)', () => {
         email: `deleted_${carol!.id}@deleted.invalid`,
         bio: null,
         password_hash: null,
+        email_notifications: 'none',
+        email_digest: 'none',
       });
       await api().get('/api/v3/hello').set(auth).expect(401);
       await passwordGrant(client, 'carol').expect(400);

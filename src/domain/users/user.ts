@@ -185,8 +185,8 @@ export class User {
 
   /**
    * The account is left (contract §16c): anonymized, not erased, so that what it wrote keeps an author. Its login
-   * becomes `deleted_<id>`, its address a placeholder nobody receives, its name and profile empty, and no password
-   * opens it. It can no longer act as anyone special.
+   * becomes `deleted_<id>`, its address a placeholder nobody receives (and nothing is mailed to it), its name and
+   * profile empty, and no password opens it. It can no longer act as anyone special.
    */
   anonymize(now: Date): void {
     this.login = `deleted_${this.id}`;
@@ -194,6 +194,9 @@ export class User {
     this.name = null;
     this.passwordHash = null;
     this.profile = new Profile();
+    // Nobody is there to mail: no notification mail, no digest.
+    this.emailNotifications = 'none';
+    this.emailDigest = 'none';
     if (this.role === 'admin') this.role = 'member';
     this.updatedAt = now;
   }
