@@ -14,6 +14,7 @@ import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import { SqlMailFacts } from '../adapters/persistence/mail-facts.js';
 import { SqlMailQueue } from '../adapters/persistence/mail-queue.js';
 import { MAIL_TASK } from '../adapters/persistence/mail-task.js';
+import { NotificationMailQueue } from '../adapters/persistence/notification-mail-queue.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { StagedRows } from '../adapters/persistence/staged-rows.js';
 import type { Config } from '../config.js';
@@ -61,10 +62,20 @@ export const mailModule = new ContainerModule(({ bind }) => {
   useCase(ShowMail, [Mailbox]);
   useCase(Unsubscribe, [MailTokenKeys, UserRepository, UnitOfWork, Clock]);
 
+  provide(bind, NotificationMailQueue, (sql: Sql, config: Config) => new NotificationMailQueue(sql, config.mail.delayMinutes), [
+    SqlRunner,
+    AppConfig,
+  ]);
   provide(
     bind,
     StartMailWorker,
-    (deliver: DeliverMail, metrics: ServiceMetrics, config: Config, server: ServerHost): StartMailWorker =>
+    (
+      deliver: DeliverMail,
+      due: NotificationMailQueue,
+      metrics: ServiceMetrics,
+      config: Config,
+      server: ServerHost,
+    ): StartMailWorker =>
       () =>
         MailWorker.start(server.database.orm.config.get('clientUrl') as string, deliver, {
           task: MAIL_TASK,
@@ -72,7 +83,9 @@ export const mailModule = new ContainerModule(({ bind }) => {
           scope: server.database.scope,
           onOutcome: (outcome) => metrics.mailTries.inc({ outcome }),
           notice: (message, details) => server.logger.warn(details ?? {}, message),
+          // Every 10 seconds: a notification mail goes out at most that long after its delay.
+          dueMail: { everyMs: 10_000, move: () => due.moveDue() },
         }),
-    [DeliverMail, ServiceMetrics, AppConfig, ServerHost],
+    [DeliverMail, NotificationMailQueue, ServiceMetrics, AppConfig, ServerHost],
   );
 });

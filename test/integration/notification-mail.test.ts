@@ -6,7 +6,7 @@ import { Clock, MailTokenKeys } from '../../src/application/ports.js';
 import { MailWorker } from '../../src/adapters/mail/mail-worker.js';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
 import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
-import { connect } from '../../src/adapters/persistence/orm.js';
+import { NotificationMailQueue } from '../../src/adapters/persistence/notification-mail-queue.js';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
 import { MailSink, SINK_PASSWORD, SINK_USER } from '../support/mail-sink.js';
@@ -22,29 +22,32 @@ function service<T>(id: symbol | (abstract new (...args: never[]) => T)): T {
 
 const keys = () => service<MailTokenKeys>(MailTokenKeys);
 
-interface QueuedJob {
-  key: string | null;
-  payload: Record<string, unknown>;
-  run_in_seconds: number;
+interface Queued {
+  user_id: number;
+  topic_id: number;
+  queued_seconds_ago: number;
 }
 
-/** The notification mail jobs waiting, with how far off each is. */
-async function noticeJobs(): Promise<QueuedJob[]> {
-  return testEnv().sql<QueuedJob>(
-    `select j.key, j.payload, extract(epoch from j.run_at - now())::float8 as run_in_seconds
-     from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+/** The notification mail waiting out its delay: a row per recipient and topic, and how long it has waited. */
+async function queued(): Promise<Queued[]> {
+  return testEnv().sql<Queued>(
+    `select user_id, topic_id, extract(epoch from now() - queued_at)::float8 as queued_seconds_ago
+     from notification_mail_queue order by user_id, topic_id`,
+  );
+}
+
+/** The notification mail jobs on the job queue (moved there once due). */
+async function noticeJobs(): Promise<{ payload: Record<string, unknown> }[]> {
+  return testEnv().sql(
+    `select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
      where t.identifier = $1 and j.payload->>'kind' = 'notifications' order by j.id`,
     [MAIL_TASK],
   );
 }
 
-/** EMAIL_DELAY_MINUTES passes: the waiting notification mails are due now. */
+/** EMAIL_DELAY_MINUTES passes for what is queued now. */
 async function delayPasses(): Promise<void> {
-  await testEnv().sql(
-    `update graphile_worker._private_jobs set run_at = now()
-     where task_id = (select id from graphile_worker._private_tasks where identifier = $1)`,
-    [MAIL_TASK],
-  );
+  await testEnv().sql("update notification_mail_queue set queued_at = queued_at - interval '1 day'");
 }
 
 const addresses = (field: AddressObject | AddressObject[] | undefined) =>
@@ -71,16 +74,19 @@ describe('notification mail (contract §17)', () => {
       replyAddress,
       from: FROM,
     });
+    const due = new NotificationMailQueue(env.persistence.sql, 10);
     worker = await MailWorker.start(env.config.databaseUrl!, deliver, {
       task: MAIL_TASK,
       concurrency: 2,
       pollIntervalMs: 100,
       scope: env.scope,
+      dueMail: { everyMs: 100, move: () => due.moveDue() },
     });
   }
 
-  /** Every queued mail has been tried (sent or dropped). */
-  const settled = () => until(async () => (await noticeJobs()).length === 0);
+  /** Every mail whose delay passed has been tried (sent or dropped). */
+  const settled = () =>
+    until(async () => (await noticeJobs()).length === 0 && (await queued()).every((row) => row.queued_seconds_ago < 60));
 
   beforeEach(async () => {
     sink = await MailSink.start();
@@ -96,35 +102,35 @@ describe('notification mail (contract §17)', () => {
     await sink.stop();
   });
 
-  it('queues the mail with the reply, EMAIL_DELAY_MINUTES later, one job per recipient and topic', async () => {
+  it('queues the mail with the reply, in its transaction, one row per recipient and topic', async () => {
     const topicId = await makeTopic(alice, nodeId, 'Where to start?');
     await makeReply(bob, topicId, 'Start with the **guide**.');
+    await makeReply(carol, topicId, 'and the FAQ');
 
-    const jobs = await noticeJobs();
-    expect(jobs.map((job) => [job.key, job.payload])).to.deep.equal([
-      [`notifications:${alice.id}:${topicId}`, { kind: 'notifications', userId: alice.id, topicId }],
-    ]);
-    // The default delay: ten minutes.
-    expect(jobs[0]!.run_in_seconds).to.be.within(590, 600);
+    const rows = await queued();
+    expect(rows.map((row) => [row.user_id, row.topic_id])).to.deep.equal([[alice.id, topicId]]);
+    expect(rows[0]!.queued_seconds_ago).to.be.below(5);
+    // Nothing on the job queue until the delay is over.
+    expect(await noticeJobs()).to.deep.equal([]);
   });
 
-  it('waits EMAIL_DELAY_MINUTES as the connection that inserts the notification carries it', async () => {
-    const topicId = await makeTopic(alice, nodeId, 'Soon');
-    const [reply] = await testEnv().sql<{ id: number }>(
-      "insert into replies (topic_id, user_id, body, body_html) values ($1, $2, 'x', '<p>x</p>') returning id",
-      [topicId, bob.id],
+  it('moves onto the job queue only what waited EMAIL_DELAY_MINUTES, each row once, whoever moves at once', async () => {
+    const topicA = await makeTopic(alice, nodeId, 'A');
+    const topicB = await makeTopic(bob, nodeId, 'B');
+    await makeReply(bob, topicA, 'to alice');
+    await makeReply(alice, topicB, 'to bob');
+    await testEnv().sql(
+      `update notification_mail_queue set queued_at = now() - case when user_id = $1 then interval '4 minutes' else interval '2 minutes' end`,
+      [alice.id],
     );
-    const persistence = await connect(testEnv().config.databaseUrl!, { poolMax: 1, mailDelayMinutes: 3 });
-    try {
-      await persistence.sql.all(
-        "insert into notifications (user_id, actor_id, type, topic_id, reply_id) values ($1, $2, 'TopicReply', $3, $4)",
-        [alice.id, bob.id, topicId, reply!.id],
-      );
-    } finally {
-      await persistence.close();
-    }
-    const [job] = await noticeJobs();
-    expect(job!.run_in_seconds).to.be.within(170, 180);
+    const due = new NotificationMailQueue(testEnv().persistence.sql, 3);
+    // Three processes move at once: alice's row goes once, bob's waits a minute more.
+    const moved = await Promise.all([due.moveDue(), due.moveDue(), due.moveDue()]);
+    expect(moved.reduce((a, b) => a + b, 0)).to.equal(1);
+    expect((await noticeJobs()).map((job) => job.payload)).to.deep.equal([
+      { kind: 'notifications', userId: alice.id, topicId: topicA },
+    ]);
+    expect((await queued()).map((row) => row.user_id)).to.deep.equal([bob.id]);
   });
 
   it('queues nothing for a notification written with an old date (an imported history)', async () => {
@@ -134,7 +140,7 @@ describe('notification mail (contract §17)', () => {
        values ($1, $2, 'Mention', $3, now() - interval '2 days')`,
       [alice.id, bob.id, topicId],
     );
-    expect(await noticeJobs()).to.deep.equal([]);
+    expect(await queued()).to.deep.equal([]);
   });
 
   it('mails the reply once the delay passed: both parts, the topic link, threading, Reply-To and one-click unsubscribe', async () => {
@@ -201,14 +207,13 @@ describe('notification mail (contract §17)', () => {
   it('sends a burst of replies made within the delay as one mail, without moving when it goes', async () => {
     const topicId = await makeTopic(alice, nodeId, 'A busy topic');
     await makeReply(bob, topicId, 'first');
-    const [first] = await noticeJobs();
     await sleep(1100);
     await makeReply(carol, topicId, 'second');
     await makeReply(bob, topicId, 'third');
-    const jobs = await noticeJobs();
-    expect(jobs).to.have.length(1);
-    // preserve_run_at: the first reply set the time; the later ones joined it.
-    expect(jobs[0]!.run_in_seconds).to.be.below(first!.run_in_seconds - 0.5);
+    const rows = await queued();
+    expect(rows).to.have.length(1);
+    // The first reply set the time; the later ones joined it.
+    expect(rows[0]!.queued_seconds_ago).to.be.above(1);
 
     await startWorker();
     await delayPasses();
@@ -263,13 +268,13 @@ describe('notification mail (contract §17)', () => {
     const topicId = await makeTopic(alice, nodeId, 'Preferences');
     await api().put('/api/v3/users/me/preferences').set(alice.auth).send({ email_notifications: 'mentions' }).expect(200);
     await makeReply(bob, topicId, 'a plain reply');
-    expect(await noticeJobs(), 'a reply is not mailed to `mentions`').to.have.length(0);
+    expect(await queued(), 'a reply is not mailed to `mentions`').to.have.length(0);
 
     await makeReply(carol, topicId, 'a word for @alice');
-    expect(await noticeJobs()).to.have.length(1);
+    expect(await queued()).to.have.length(1);
     await api().put('/api/v3/users/me/preferences').set(alice.auth).send({ email_notifications: 'none' }).expect(200);
     await makeReply(bob, topicId, 'and @alice again');
-    expect(await noticeJobs(), 'still the one job').to.have.length(1);
+    expect(await queued(), 'still the one row').to.have.length(1);
 
     // Turned off after the mail was queued: the sender asks again, and sends nothing.
     await startWorker();
@@ -316,7 +321,7 @@ describe('notification mail (contract §17)', () => {
     await testEnv().sql("update users set state = 'pending' where id = $1", [carol.id]);
     const carolsTopic = await makeTopic(carol, nodeId, 'Pending');
     await makeReply(bob, carolsTopic, 'to a pending account');
-    expect((await noticeJobs()).map((job) => job.payload.userId)).to.deep.equal([alice.id]);
+    expect((await queued()).map((row) => row.user_id)).to.deep.equal([alice.id]);
 
     await startWorker();
     await delayPasses();

@@ -21,6 +21,11 @@ export interface MailWorkerOptions {
   onOutcome?: (outcome: MailOutcome | 'failed') => void;
   /** Told when a try fails (the mail server, the database): never with the mail's links or addresses. */
   notice?: (message: string, details?: Record<string, unknown>) => void;
+  /**
+   * Moves the notification mail whose delay is over onto the queue (NotificationMailQueue), every `everyMs`: how
+   * far past its delay a notification mail may go out.
+   */
+  dueMail?: { everyMs: number; move: () => Promise<number> };
 }
 
 /**
@@ -32,7 +37,7 @@ export class MailWorker {
   private constructor(
     private readonly runner: Runner,
     private readonly pool: pg.Pool,
-    private readonly sweeper: NodeJS.Timeout,
+    private readonly timers: NodeJS.Timeout[],
   ) {}
 
   static async start(connectionString: string, deliver: DeliverMail, options: MailWorkerOptions): Promise<MailWorker> {
@@ -84,12 +89,30 @@ export class MailWorker {
         },
       },
     });
-    return new MailWorker(runner, pool, setInterval(releaseOrphans, 60_000).unref());
+    const timers = [setInterval(releaseOrphans, 60_000).unref()];
+    const { dueMail } = options;
+    if (dueMail) {
+      let moving = false;
+      const moveDue = async () => {
+        if (moving) return;
+        moving = true;
+        // A backlog moves in batches, one after the other, until it is gone.
+        try {
+          while ((await dueMail.move()) > 0);
+        } catch (error) {
+          options.notice?.('due notification mail could not be queued; it is tried again shortly', { err: error });
+        } finally {
+          moving = false;
+        }
+      };
+      timers.push(setInterval(() => void moveDue(), dueMail.everyMs).unref());
+    }
+    return new MailWorker(runner, pool, timers);
   }
 
   /** Lets the mail in flight finish, then releases the connections. */
   async stop(): Promise<void> {
-    clearInterval(this.sweeper);
+    for (const timer of this.timers) clearInterval(timer);
     await this.runner.stop();
     await this.pool.end();
   }

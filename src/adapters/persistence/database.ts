@@ -18,8 +18,7 @@ export interface DatabaseOptions extends PoolOptions {
   notice?: (message: string, details?: Record<string, unknown>) => void;
 }
 
-export async function openDatabase(config: Config, given: DatabaseOptions = {}): Promise<Database> {
-  const options: DatabaseOptions = { mailDelayMinutes: config.mail.delayMinutes, ...given };
+export async function openDatabase(config: Config, options: DatabaseOptions = {}): Promise<Database> {
   if (config.databaseUrl) return withScope(await connect(config.databaseUrl, options), async () => undefined);
   if (config.production) {
     // A production deployment that lost its DATABASE_URL must not quietly start an empty database of its own.

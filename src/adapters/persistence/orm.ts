@@ -71,18 +71,6 @@ export interface PoolOptions {
   statementTimeoutMs?: number;
   /** How long a query may wait for a connection, or a connection take to open. */
   connectTimeoutMs?: number;
-  /**
-   * EMAIL_DELAY_MINUTES, carried by every connection as `forum.email_delay_minutes`: the statement that inserts a
-   * notification queues its mail this much later (Migration20261126060000_notification_mail); absent: 10.
-   */
-  mailDelayMinutes?: number;
-}
-
-/** The settings each connection starts with (`options`, sent at connect), from the pool options. */
-function sessionSettings(options: PoolOptions, base: string[] = []): string | undefined {
-  const settings = [...base];
-  if (options.mailDelayMinutes !== undefined) settings.push(`-c forum.email_delay_minutes=${options.mailDelayMinutes}`);
-  return settings.length > 0 ? settings.join(' ') : undefined;
 }
 
 export async function createOrm(clientUrl: string, options: PoolOptions & { debug?: boolean } = {}): Promise<MikroORM> {
@@ -104,7 +92,6 @@ export async function createOrm(clientUrl: string, options: PoolOptions & { debu
         connectionTimeoutMillis: connectTimeout,
         keepAlive: true,
         ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-        ...(sessionSettings(options) ? { options: sessionSettings(options) } : {}),
       },
       // knex would print broken connections on the console; they surface where they matter, as 503s in the log.
       log: { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined },
@@ -151,7 +138,7 @@ export async function connect(
     // Left to choose, PostgreSQL plans a statement anew at every execution when a plan made for the values looks
     // cheaper, as a null one does (a signed-out caller, a filter left out), and planning costs 0.2–0.5 ms where
     // the statement runs in less: the signed-in topic list served 2.3 times the requests with this (bench:ab).
-    options: sessionSettings(options, ['-c plan_cache_mode=force_generic_plan']),
+    options: '-c plan_cache_mode=force_generic_plan',
   });
   // An idle connection that breaks (PostgreSQL restarted) is dropped by the pool, which also emits 'error':
   // unheard, that event would end the process. The next query simply gets a fresh connection.
