@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { DeliverMail, MailFacts } from '../application/mail/deliver-mail.js';
+import { DIGEST_SCHEDULE, DigestQueue, QueueDigests } from '../application/mail/digests.js';
 import { MailProducer, MailQueue } from '../application/mail/mail-jobs.js';
 import { ListMail, Mailbox, ShowMail } from '../application/mail/mailbox.js';
 import { Mailer } from '../application/mail/mailer.js';
@@ -12,7 +13,8 @@ import { MailWorker } from '../adapters/mail/mail-worker.js';
 import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import { SqlMailFacts } from '../adapters/persistence/mail-facts.js';
 import { SqlMailQueue } from '../adapters/persistence/mail-queue.js';
-import { MAIL_TASK } from '../adapters/persistence/mail-task.js';
+import { SqlDigestQueue } from '../adapters/persistence/digest-queue.js';
+import { DIGEST_TASK, MAIL_TASK } from '../adapters/persistence/mail-task.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { StagedRows } from '../adapters/persistence/staged-rows.js';
 import type { Config } from '../config.js';
@@ -46,18 +48,26 @@ export const mailModule = new ContainerModule(({ bind }) => {
     bind,
     DeliverMail,
     (facts: MailFacts, keys: MailTokenKeys, mailer: Mailer, clock: Clock, config: Config) =>
-      new DeliverMail(facts, keys, mailer, clock, config.publicUrl),
+      new DeliverMail(facts, keys, mailer, clock, config.publicUrl, { topicUrl: config.mail.topicUrl, from: config.mail.from }),
     [MailFacts, MailTokenKeys, Mailer, Clock, AppConfig],
   );
   const useCase = useCaseBinder(bind);
   useCase(ListMail, [Mailbox]);
   useCase(ShowMail, [Mailbox]);
   useCase(Unsubscribe, [MailTokenKeys, UserRepository, UnitOfWork, Clock]);
+  provide(bind, DigestQueue, (sql: Sql) => new SqlDigestQueue(sql), [SqlRunner]);
+  useCase(QueueDigests, [DigestQueue, Clock]);
 
   provide(
     bind,
     StartMailWorker,
-    (deliver: DeliverMail, metrics: ServiceMetrics, config: Config, server: ServerHost): StartMailWorker =>
+    (
+      deliver: DeliverMail,
+      queueDigests: QueueDigests,
+      metrics: ServiceMetrics,
+      config: Config,
+      server: ServerHost,
+    ): StartMailWorker =>
       () =>
         MailWorker.start(server.database.orm.config.get('clientUrl') as string, deliver, {
           task: MAIL_TASK,
@@ -65,7 +75,13 @@ export const mailModule = new ContainerModule(({ bind }) => {
           scope: server.database.scope,
           onOutcome: (outcome) => metrics.mailTries.inc({ outcome }),
           notice: (message, details) => server.logger.warn(details ?? {}, message),
+          digests: {
+            task: DIGEST_TASK,
+            schedule: DIGEST_SCHEDULE,
+            run: () => queueDigests.execute(),
+            onRun: (queued) => server.logger.info({ queued }, 'digests queued'),
+          },
         }),
-    [DeliverMail, ServiceMetrics, AppConfig, ServerHost],
+    [DeliverMail, QueueDigests, ServiceMetrics, AppConfig, ServerHost],
   );
 });

@@ -32,7 +32,8 @@ const smtpUrl = (port: number, query = '') =>
   `smtp://${SINK_USER}:${encodeURIComponent(SINK_PASSWORD)}@127.0.0.1:${port}${query}`;
 
 function deliverThrough(mailer: Mailer): DeliverMail {
-  return new DeliverMail(service(MailFacts), service(MailTokenKeys), mailer, service(Clock), PUBLIC_URL);
+  const { topicUrl, from } = testEnv().config.mail;
+  return new DeliverMail(service(MailFacts), service(MailTokenKeys), mailer, service(Clock), PUBLIC_URL, { topicUrl, from });
 }
 
 /** Records `event` as a use case will: inside the unit of work, next to the change (`change`, in SQL). */

@@ -22,7 +22,8 @@ export function composedMail(mail: OutgoingMail, from: string, date: Date): Send
     ...(mail.list
       ? {
           list: {
-            id: mail.list.id,
+            // `"name" <id>` (RFC 2919); nodemailer quotes the name and brackets the id.
+            id: mail.list.name ? { url: mail.list.id, comment: mail.list.name } : mail.list.id,
             unsubscribe: [{ url: mail.list.unsubscribeUrl }, { url: mail.list.unsubscribeMailto }],
           },
         }

@@ -14,6 +14,8 @@ export const MailJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('password_changed'), userId: z.number().int().positive() }),
   z.object({ kind: z.literal('email_changed'), userId: z.number().int().positive(), previousEmail: z.string().min(1).max(255) }),
   z.object({ kind: z.literal('approved'), userId: z.number().int().positive() }),
+  // A digest (digests.ts): the topics are chosen when it is sent, among those started since `since`.
+  z.object({ kind: z.literal('digest'), userId: z.number().int().positive(), since: z.iso.datetime({ offset: true }) }),
 ]);
 export type MailJob = z.infer<typeof MailJob>;
 export type MailKind = MailJob['kind'];
