@@ -61,7 +61,8 @@ export class MailWorker {
       ? {
           [digests.task]: async () => {
             // A failure (the database) is thrown back: the job is tried again, and a run queues only who is still due.
-            digests.onRun?.(await options.scope(() => digests.run()));
+            const queued = await options.scope(() => digests.run());
+            digests.onRun?.(queued);
           },
         }
       : {};

@@ -24,7 +24,9 @@ export function composedMail(mail: OutgoingMail, from: string, date: Date): Send
           list: {
             // `"name" <id>` (RFC 2919); nodemailer quotes the name and brackets the id.
             id: mail.list.name ? { url: mail.list.id, comment: mail.list.name } : mail.list.id,
-            unsubscribe: [{ url: mail.list.unsubscribeUrl }, { url: mail.list.unsubscribeMailto }],
+            // One header, both URIs comma-separated (RFC 2369; RFC 8058's one-click reads the one header): nodemailer
+            // writes a header per element of the outer array and joins an inner array's with commas.
+            unsubscribe: [[{ url: mail.list.unsubscribeUrl }, { url: mail.list.unsubscribeMailto }]],
           },
         }
       : {}),
