@@ -143,6 +143,7 @@ function listText(letter: ListLetter, frame: (typeof FRAME)[MailLocale], facts: 
 
 const LIST_STYLE = {
   item: 'margin:0 0 16px;padding:0 0 16px;border-bottom:1px solid #ececec',
+  lastItem: 'margin:0 0 24px',
   title: 'margin:0 0 4px;font-size:16px;line-height:1.4;font-weight:600',
   link: 'color:#1f6feb;text-decoration:none',
   about: 'margin:0 0 6px;font-size:13px;line-height:1.5;color:#666',
@@ -153,15 +154,17 @@ const LIST_STYLE = {
 function listHtml(letter: ListLetter, frame: (typeof FRAME)[MailLocale], facts: Recipient, locale: MailLocale): string {
   const p = (words: string) => `<p style="${STYLE.p}">${escapeHtml(words)}</p>`;
   const parts = [p(frame.greeting(facts.name)), ...letter.paragraphs.map(p)];
-  for (const item of letter.items) {
+  letter.items.forEach((item, i) => {
+    // A rule between items; none under the last, where the button or the closing words follow.
+    const last = i === letter.items.length - 1;
     parts.push(
-      `<div style="${LIST_STYLE.item}">`,
+      `<div style="${last ? LIST_STYLE.lastItem : LIST_STYLE.item}">`,
       `<p style="${LIST_STYLE.title}"><a href="${escapeHtml(item.url)}" style="${LIST_STYLE.link}">${escapeHtml(item.title)}</a></p>`,
       `<p style="${LIST_STYLE.about}">${escapeHtml(item.about)}</p>`,
       ...(item.excerpt ? [`<p style="${LIST_STYLE.excerpt}">${escapeHtml(item.excerpt)}</p>`] : []),
       '</div>',
     );
-  }
+  });
   // A list's button needs no copy of its link under it: every item is a link already.
   if (letter.action) {
     parts.push(
