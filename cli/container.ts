@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { ListAudit } from '../src/application/audit/audit-log.js';
+import { QueueDigests } from '../src/application/mail/digests.js';
 import { ListMail, ShowMail } from '../src/application/mail/mailbox.js';
 import { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
 import { SeedDatabase } from '../src/application/maintenance/seed.js';
@@ -92,5 +93,6 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     listAudit: ListAudit,
     listMail: ListMail,
     showMail: ShowMail,
+    queueDigests: QueueDigests,
   });
 });

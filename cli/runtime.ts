@@ -1,5 +1,6 @@
 import type { ActingUser } from '../src/application/actor.js';
 import type { ListAudit } from '../src/application/audit/audit-log.js';
+import type { QueueDigests } from '../src/application/mail/digests.js';
 import type { ListMail, ShowMail } from '../src/application/mail/mailbox.js';
 import type { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
 import type { SeedDatabase } from '../src/application/maintenance/seed.js';
@@ -90,6 +91,7 @@ export interface CliUseCases {
   listAudit: ListAudit;
   listMail: ListMail;
   showMail: ShowMail;
+  queueDigests: QueueDigests;
 }
 export const CliUseCases = Symbol.for('CliUseCases');
 

@@ -14,8 +14,11 @@ const MIME_HEADERS = new Set(['content-type', 'content-transfer-encoding', 'mime
  */
 export function mailCommand(runtime: CliRuntime): Command {
   const mail = new Command('mail')
-    .description('the mail written to FORUM_DATA_DIR/mail when SMTP_URL is not set (administrators)')
-    .addHelpText('after', '\nExamples:\n  $ forumctl mail list\n  $ forumctl mail show 20261126T120000123Z-1a2b3c4d');
+    .description('the mail written to FORUM_DATA_DIR/mail when SMTP_URL is not set, and digests (administrators)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ forumctl mail list\n  $ forumctl mail show 20261126T120000123Z-1a2b3c4d\n  $ forumctl mail digest',
+    );
 
   mail
     .command('list')
@@ -63,6 +66,20 @@ export function mailCommand(runtime: CliRuntime): Command {
           },
           text: [...headers.map((h) => `${h.name}: ${h.value}`), '', shown.text.trimEnd()].join('\n'),
         };
+      }),
+    );
+
+  mail
+    .command('digest')
+    .description(
+      'queue the digests due now, as the hourly schedule does: to users not seen for their period (the server sends them)',
+    )
+    .addHelpText('after', '\nExamples:\n  $ forumctl mail digest\n  $ forumctl mail digest --json')
+    .action(
+      action(runtime, async (context) => {
+        requireAdministrator(context, 'queueing digests');
+        const queued = await context.session.useCases.queueDigests.execute();
+        return { json: { queued }, text: `${queued} ${queued === 1 ? 'digest' : 'digests'} queued` };
       }),
     );
 

@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
 import { DeliverMail, MailFacts, PostHtml } from '../application/mail/deliver-mail.js';
+import { DIGEST_SCHEDULE, DigestQueue, QueueDigests } from '../application/mail/digests.js';
 import { MailProducer, MailQueue } from '../application/mail/mail-jobs.js';
 import { ListMail, Mailbox, ShowMail } from '../application/mail/mailbox.js';
 import { Mailer } from '../application/mail/mailer.js';
@@ -13,7 +14,8 @@ import { MailWorker } from '../adapters/mail/mail-worker.js';
 import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import { SqlMailFacts } from '../adapters/persistence/mail-facts.js';
 import { SqlMailQueue } from '../adapters/persistence/mail-queue.js';
-import { MAIL_TASK } from '../adapters/persistence/mail-task.js';
+import { SqlDigestQueue } from '../adapters/persistence/digest-queue.js';
+import { DIGEST_TASK, MAIL_TASK } from '../adapters/persistence/mail-task.js';
 import { NotificationMailQueue } from '../adapters/persistence/notification-mail-queue.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { StagedRows } from '../adapters/persistence/staged-rows.js';
@@ -61,6 +63,8 @@ export const mailModule = new ContainerModule(({ bind }) => {
   useCase(ListMail, [Mailbox]);
   useCase(ShowMail, [Mailbox]);
   useCase(Unsubscribe, [MailTokenKeys, UserRepository, UnitOfWork, Clock]);
+  provide(bind, DigestQueue, (sql: Sql) => new SqlDigestQueue(sql), [SqlRunner]);
+  useCase(QueueDigests, [DigestQueue, Clock]);
 
   provide(bind, NotificationMailQueue, (sql: Sql, config: Config) => new NotificationMailQueue(sql, config.mail.delayMinutes), [
     SqlRunner,
@@ -72,6 +76,7 @@ export const mailModule = new ContainerModule(({ bind }) => {
     (
       deliver: DeliverMail,
       due: NotificationMailQueue,
+      queueDigests: QueueDigests,
       metrics: ServiceMetrics,
       config: Config,
       server: ServerHost,
@@ -85,7 +90,13 @@ export const mailModule = new ContainerModule(({ bind }) => {
           notice: (message, details) => server.logger.warn(details ?? {}, message),
           // Every 10 seconds: a notification mail goes out at most that long after its delay.
           dueMail: { everyMs: 10_000, move: () => due.moveDue() },
+          digests: {
+            task: DIGEST_TASK,
+            schedule: DIGEST_SCHEDULE,
+            run: () => queueDigests.execute(),
+            onRun: (queued) => server.logger.info({ queued }, 'digests queued'),
+          },
         }),
-    [DeliverMail, NotificationMailQueue, ServiceMetrics, AppConfig, ServerHost],
+    [DeliverMail, NotificationMailQueue, QueueDigests, ServiceMetrics, AppConfig, ServerHost],
   );
 });

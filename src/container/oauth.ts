@@ -7,6 +7,7 @@ import { AuthenticateClient, ClientStore, CreateApp, ListApps } from '../applica
 import { CredentialThrottle } from '../application/oauth/credential-throttle.js';
 import { PasswordLogin } from '../application/oauth/password-login.js';
 import { OpenWebSession, ResolveWebSession, SignIn, SignOut, WebSessionStore } from '../application/oauth/web-sessions.js';
+import { Presence } from '../application/accounts/presence.js';
 import { Clock, PasswordHasher, SecretGenerator, UnitOfWork } from '../application/ports.js';
 import {
   AccessTokenStore,
@@ -21,6 +22,7 @@ import {
 } from '../application/tokens/access-tokens.js';
 import { UserRepository } from '../domain/users/user-repository.js';
 import { PostgresCredentialThrottle, SqlClientStore } from '../adapters/persistence/oauth-stores.js';
+import { SqlPresence } from '../adapters/persistence/presence.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from '../adapters/persistence/token-stores.js';
 import { AuthorizeRouteUseCases } from '../adapters/http/routes/authorize.js';
@@ -34,6 +36,8 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   provide(bind, AuthorizationCodeStore, (sql: Sql) => new SqlAuthorizationCodeStore(sql), [SqlRunner]);
   provide(bind, WebSessionStore, (sql: Sql) => new SqlWebSessionStore(sql), [SqlRunner]);
   provide(bind, ClientStore, (sql: Sql) => new SqlClientStore(sql), [SqlRunner]);
+  // One per process: its memo is what keeps authenticated requests from writing (presence.ts).
+  provide(bind, Presence, (sql: Sql) => new SqlPresence(sql), [SqlRunner]);
   provide(
     bind,
     CredentialThrottle,
@@ -42,7 +46,7 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   );
 
   const useCase = useCaseBinder(bind);
-  useCase(Authenticate, [AccessTokenStore, SecretGenerator, Clock]);
+  useCase(Authenticate, [AccessTokenStore, SecretGenerator, Clock, Presence]);
   provide(
     bind,
     IssueToken,
@@ -54,19 +58,19 @@ export const oauthModule = new ContainerModule(({ bind }) => {
     [AccessTokenStore, SecretGenerator, Clock, AppConfig],
   );
   useCase(RevokeToken, [AccessTokenStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
-  useCase(LookupRefreshToken, [AccessTokenStore, SecretGenerator, Clock]);
+  useCase(LookupRefreshToken, [AccessTokenStore, SecretGenerator, Clock, Presence]);
   useCase(PurgeTokens, [AccessTokenStore, AuthorizationCodeStore, WebSessionStore, Clock]);
   useCase(DescribeToken, [AccessTokenStore, SecretGenerator, Clock]);
   useCase(ListTokens, [AccessTokenStore, UserRepository, Clock]);
   useCase(RevokeAllTokens, [AccessTokenStore, WebSessionStore, UserRepository, DomainEvents, UnitOfWork, Clock]);
-  useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle]);
+  useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle, Presence, Clock]);
   useCase(CheckAuthorizationRequest, [ClientStore]);
   useCase(ApproveAuthorization, [AuthorizationCodeStore, SecretGenerator, Clock]);
-  useCase(RedeemAuthorizationCode, [AuthorizationCodeStore, AccessTokenStore, SecretGenerator, Clock]);
+  useCase(RedeemAuthorizationCode, [AuthorizationCodeStore, AccessTokenStore, SecretGenerator, Clock, Presence]);
   useCase(SignIn, [PasswordLogin, WebSessionStore, SecretGenerator, Clock]);
-  useCase(ResolveWebSession, [WebSessionStore, SecretGenerator, Clock]);
+  useCase(ResolveWebSession, [WebSessionStore, SecretGenerator, Clock, Presence]);
   useCase(SignOut, [WebSessionStore, SecretGenerator]);
-  useCase(OpenWebSession, [UserRepository, WebSessionStore, SecretGenerator, Clock]);
+  useCase(OpenWebSession, [UserRepository, WebSessionStore, SecretGenerator, Clock, Presence]);
   useCase(AuthenticateClient, [ClientStore, SecretGenerator, CredentialThrottle]);
   useCase(CreateApp, [ClientStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
   useCase(ListApps, [ClientStore]);

@@ -32,11 +32,12 @@ const smtpUrl = (port: number, query = '') =>
   `smtp://${SINK_USER}:${encodeURIComponent(SINK_PASSWORD)}@127.0.0.1:${port}${query}`;
 
 function deliverThrough(mailer: Mailer): DeliverMail {
+  const { topicUrl, from } = testEnv().config.mail;
   return new DeliverMail(service(MailFacts), service(MailTokenKeys), mailer, service(Clock), service(PostHtml), {
     publicUrl: PUBLIC_URL,
-    topicUrl: `${PUBLIC_URL}/topics/{id}`,
+    topicUrl,
     replyAddress: null,
-    from: FROM,
+    from,
   });
 }
 

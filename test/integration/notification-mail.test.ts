@@ -174,7 +174,9 @@ describe('notification mail (contract §17)', () => {
         .exec(mail!.raw.toString())?.[1]
         ?.replace(/\r\n[ \t]+/g, ' ')
         .trim();
-    expect(rawHeader('List-Id')).to.equal(`<notifications.${new URL(PUBLIC_URL).hostname}>`);
+    expect(rawHeader('List-Id')).to.equal(
+      `"${new URL(PUBLIC_URL).host} notifications" <notifications.${new URL(PUBLIC_URL).hostname}>`,
+    );
     // One header, both ways (RFC 2369 §2), the https link first.
     expect(mail!.raw.toString().match(/^List-Unsubscribe:/gim)).to.have.length(1);
     expect(rawHeader('List-Unsubscribe')).to.equal(

@@ -159,7 +159,13 @@ export async function startTestEnv(): Promise<void> {
     // Given, so that no test writes a key file into the working tree.
     secretKey: 'a test secret key, 32 characters or more',
     // Mail is written to a folder of the run's own (no SMTP_URL); mail workers run only where a test starts one.
-    mail: { ...defaults.mail, from: 'forum <noreply@forum.test>', folder: mailFolder, concurrency: 0 },
+    mail: {
+      ...defaults.mail,
+      from: 'forum <noreply@forum.test>',
+      folder: mailFolder,
+      concurrency: 0,
+      topicUrl: `${PUBLIC_URL}/topics/{id}`,
+    },
   };
   const persistence = await connect(database.url, { poolMax: 20 });
   const { orm } = persistence;

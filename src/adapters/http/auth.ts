@@ -45,7 +45,7 @@ export function resolveActor(authenticate: Authenticate, apiPrefix: string) {
     if (token === undefined) (ctx.state as { lateToken?: LateToken }).lateToken = authenticateWriter;
     return next();
   };
-  return (ctx: Context, next: Next): Promise<void> => {
+  const resolve = (ctx: Context, next: Next): Promise<void> => {
     const token = bearerToken(ctx);
     if (!READING.has(ctx.method)) return resolveWriter(ctx, next, token);
     const ref = authenticate.reference(token);
@@ -56,6 +56,16 @@ export function resolveActor(authenticate: Authenticate, apiPrefix: string) {
     };
     ctx.state.caller = { ref, lookUp } satisfies CallerState;
     return next();
+  };
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await resolve(ctx, next);
+    } finally {
+      const state = ctx.state.caller as CallerState | undefined;
+      // The caller was here (contract §17: digests go by it), whatever the answer. Not awaited: the response
+      // does not wait for it, and it costs a memo lookup but once an hour per user (SqlPresence); it never throws.
+      if (state) void authenticate.seen(state.ref, ctx.state.actor as Actor | undefined);
+    }
   };
 }
 

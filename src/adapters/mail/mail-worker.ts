@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { Logger, run, type Runner } from 'graphile-worker';
+import { Logger, parseCronItems, run, type Runner, type TaskList } from 'graphile-worker';
 import type { DeliverMail, MailOutcome } from '../../application/mail/deliver-mail.js';
 import { MailJob } from '../../application/mail/mail-jobs.js';
 
@@ -26,6 +26,12 @@ export interface MailWorkerOptions {
    * far past its delay a notification mail may go out.
    */
   dueMail?: { everyMs: number; move: () => Promise<number> };
+  /**
+   * The digest schedule (contract §17): graphile-worker's cron queues `task` at each time `schedule` names, once
+   * for all the processes that run it (their crontabs agree through its known_crontabs table), and whichever
+   * worker takes the job runs `run` (QueueDigests), which queues the digests due.
+   */
+  digests?: { task: string; schedule: string; run: () => Promise<number>; onRun?: (queued: number) => void };
 }
 
 /**
@@ -55,13 +61,36 @@ export class MailWorker {
         )
         .catch((error: unknown) => options.notice?.('mail left by a stopped process could not be released', { err: error }));
     await releaseOrphans();
+    const digests = options.digests;
+    const digestTasks: TaskList = digests
+      ? {
+          [digests.task]: async () => {
+            // A failure (the database) is thrown back: the job is tried again, and a run queues only who is still due.
+            const queued = await options.scope(() => digests.run());
+            digests.onRun?.(queued);
+          },
+        }
+      : {};
     const runner = await run({
       pgPool: pool,
       concurrency: options.concurrency,
       pollInterval: options.pollIntervalMs ?? 1_000,
       noHandleSignals: true,
       logger: QUIET_GRAPHILE_LOGGER,
+      // No backfill: a run missed while every process was down is made up by the next one, which queues whoever
+      // became due meanwhile. The job key keeps one run waiting at most.
+      parsedCronItems: digests
+        ? parseCronItems([
+            {
+              task: digests.task,
+              match: digests.schedule,
+              identifier: digests.task,
+              options: { backfillPeriod: 0, jobKey: digests.task },
+            },
+          ])
+        : [],
       taskList: {
+        ...digestTasks,
         [options.task]: async (payload, helpers) => {
           const parsed = MailJob.safeParse(payload);
           if (!parsed.success) {

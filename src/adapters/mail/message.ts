@@ -22,9 +22,11 @@ export function composedMail(mail: OutgoingMail, from: string, date: Date): Send
     ...(mail.list
       ? {
           list: {
-            id: mail.list.id,
-            // One List-Unsubscribe header holding both (a nested list is one line): RFC 8058's https link first.
-            unsubscribe: [[mail.list.unsubscribeUrl, mail.list.unsubscribeMailto]],
+            // `"name" <id>` (RFC 2919); nodemailer quotes the name and brackets the id.
+            id: mail.list.name ? { url: mail.list.id, comment: mail.list.name } : mail.list.id,
+            // One header, both URIs comma-separated (RFC 2369; RFC 8058's one-click reads the one header): nodemailer
+            // writes a header per element of the outer array and joins an inner array's with commas.
+            unsubscribe: [[{ url: mail.list.unsubscribeUrl }, { url: mail.list.unsubscribeMailto }]],
           },
         }
       : {}),

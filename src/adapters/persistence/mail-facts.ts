@@ -1,4 +1,6 @@
 import type { MailAccount, MailFacts, MailTokenRow, PendingNotice, TopicNotices } from '../../application/mail/deliver-mail.js';
+import type { DigestTopic } from '../../application/mail/digests.js';
+import { listedTopicFor } from './read-models/topics.js';
 import type { Sql } from './sql.js';
 import { type Timestamp, toDate } from './timestamps.js';
 
@@ -11,15 +13,58 @@ interface TokenRow {
   used_at: Timestamp | null;
 }
 
-/** What a mail says, read when it is sent: the account and the link's row. */
+interface DigestTopicRow {
+  id: number;
+  title: string;
+  node_name: string;
+  user_login: string;
+  user_name: string | null;
+  replies_count: number;
+  likes_count: number;
+  text: string;
+}
+
+/** Characters of a topic's text a digest reads: more than its excerpt shows, a bound on what is fetched. */
+const DIGEST_TEXT_CHARACTERS = 600;
+
+/** What a mail says, read when it is sent: the account, the link's row, a digest's topics. */
 export class SqlMailFacts implements MailFacts {
   constructor(private readonly sql: Sql) {}
 
   account(userId: number): Promise<MailAccount | null> {
     return this.sql.one<MailAccount>(
-      `select id, login, name, email, locale, state, email_notifications as "emailNotifications" from users where id = $1`,
+      `select id, login, name, email, locale, state, email_notifications as "emailNotifications",
+              email_digest as "emailDigest"
+       from users where id = $1`,
       [userId],
     );
+  }
+
+  async digestTopics(userId: number, since: Date, limit: number): Promise<DigestTopic[]> {
+    // The topic list's rule (listedTopicFor), and no hidden node at all (a mail is no place for what a site keeps
+    // out of the way). `last_active_at >= since` is implied by `created_at >= since` (activity starts with the
+    // topic) and lets the scan walk the activity index over the period's topics only. The text is the one the
+    // search index keeps of the body (what a reader sees, on one line), or the source if it has none yet.
+    const rows = await this.sql.all<DigestTopicRow>(
+      `select t.id, t.title, n.name as node_name, u.login as user_login, u.name as user_name, t.replies_count,
+              t.likes_count, left(coalesce(d.text, t.body), $4) as text
+       from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+         left join search_documents d on d.topic_id = t.id and d.reply_id is null
+       where ${listedTopicFor('$1::int')} and not n.hidden and t.user_id <> $1
+         and t.last_active_at >= $2 and t.created_at >= $2
+       order by t.replies_count + t.likes_count desc, t.id desc
+       limit $3`,
+      [userId, since.toISOString(), limit, DIGEST_TEXT_CHARACTERS],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      nodeName: row.node_name,
+      author: { login: row.user_login, name: row.user_name },
+      repliesCount: row.replies_count,
+      likesCount: row.likes_count,
+      text: row.text,
+    }));
   }
 
   async token(id: string): Promise<MailTokenRow | null> {

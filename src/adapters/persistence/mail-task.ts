@@ -16,3 +16,6 @@ export const MAIL_ATTEMPTS = 12;
 /** Queues a job for each mail of `jobs` (a CTE with a json `payload`). */
 export const queueMail = (jobs: string) =>
   `select graphile_worker.add_job('${MAIL_TASK}', ${jobs}.payload, max_attempts := ${MAIL_ATTEMPTS}) from ${jobs}`;
+
+/** The graphile-worker task of the digest schedule (contract §17): one run queues the digests due (QueueDigests). */
+export const DIGEST_TASK = 'mail_digests';

@@ -1,12 +1,21 @@
 import type { MailTokenPurpose } from '../../domain/events.js';
 import type { EmailNotifications } from '../../domain/users/user.js';
 import type { Clock, MailList, MailTokenKeys } from '../ports.js';
+import { DIGEST_TOPICS, type DigestTopic } from './digests.js';
 import type { MailJob } from './mail-jobs.js';
-import type { Mailer } from './mailer.js';
+import type { Mailer, OutgoingMail } from './mailer.js';
 import { approvedMail } from './templates/approved.js';
+import { digestMail } from './templates/digest.js';
 import { emailChangeMail } from './templates/email-change.js';
 import { emailChangedMail } from './templates/email-changed.js';
-import { MAIL_LOCALES, type MailLocale, type Recipient, type RenderedMail, renderMail } from './templates/layout.js';
+import {
+  MAIL_LOCALES,
+  type MailLocale,
+  type Recipient,
+  type RenderedMail,
+  renderListMail,
+  renderMail,
+} from './templates/layout.js';
 import { notificationsMail } from './templates/notifications.js';
 import { passwordChangedMail } from './templates/password-changed.js';
 import { resetMail } from './templates/reset.js';
@@ -22,6 +31,7 @@ export interface MailAccount {
   locale: string;
   state: 'unverified' | 'pending' | 'active';
   emailNotifications: EmailNotifications;
+  emailDigest: 'weekly' | 'daily' | 'none';
 }
 
 /** A notification waiting for its mail, with the post it is about (a reply, or the topic for a mention in it). */
@@ -65,7 +75,14 @@ export interface MailFacts {
   noticesOf(userId: number, topicId: number, types: readonly PendingNotice['type'][]): Promise<TopicNotices | null>;
   /** Mailed: not mailed again by a later job of the same topic. */
   markMailed(notificationIds: readonly number[], at: Date): Promise<void>;
+  /**
+   * A digest's topics (contract §17): at most `limit` topics started since `since` that this user sees in the topic
+   * list (the list's own rule: not deleted, not banned, not in a node or by a user they blocked) and that are in
+   * no hidden node, not their own; the most active first (replies and likes), the newest first among equals.
+   */
+  digestTopics(userId: number, since: Date, limit: number): Promise<DigestTopic[]>;
 }
+export const MailFacts = Symbol.for('MailFacts');
 
 /** A post's sanitized HTML made fit for a mail client (absolute links, inline styles). */
 export interface PostHtml {
@@ -83,7 +100,6 @@ export interface MailAddresses {
   /** MAIL_FROM. */
   from: string;
 }
-export const MailFacts = Symbol.for('MailFacts');
 
 /** Which notifications each preference mails (contract §17). */
 const MAILED_TYPES: Record<EmailNotifications, PendingNotice['type'][]> = {
@@ -92,7 +108,7 @@ const MAILED_TYPES: Record<EmailNotifications, PendingNotice['type'][]> = {
   none: [],
 };
 
-/** `sent`, or `dropped` when nothing is to be sent any more (a spent or expired link, a gone account). */
+/** `sent`, or `dropped` when nothing is to be sent any more (a spent or expired link, a gone account, a digest with nothing new). */
 export type MailOutcome = 'sent' | 'dropped';
 
 /** Where links in mail point: PUBLIC_URL's pages (contract §16b). */
@@ -101,6 +117,8 @@ const PAGES = {
   email_change: '/account/verify',
   reset: '/account/password/reset',
   forgot: '/account/password/forgot',
+  settings: '/account/settings',
+  unsubscribe: '/account/unsubscribe',
 } as const;
 
 /**
@@ -130,7 +148,14 @@ export class DeliverMail {
     if (job.kind === 'notifications') return this.notify(account, job.topicId);
     const mail = await this.compose(job, account);
     if (!mail) return 'dropped';
-    await this.mailer.send({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, autoSubmitted: true });
+    await this.mailer.send({
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      autoSubmitted: true,
+      ...(mail.list ? { list: mail.list } : {}),
+    });
     return 'sent';
   }
 
@@ -164,7 +189,7 @@ export class DeliverMail {
       posts,
       replyByMail: replyTo !== undefined,
       unsubscribeUrl: this.unsubscribeUrl(account.id, 'notifications'),
-      settingsUrl: `${this.siteUrl}/account/settings`,
+      settingsUrl: `${this.siteUrl}${PAGES.settings}`,
     });
     await this.mailer.send({
       to: account.email,
@@ -186,7 +211,7 @@ export class DeliverMail {
   }
 
   private unsubscribeUrl(userId: number, list: MailList): string {
-    return `${this.siteUrl}/account/unsubscribe?key=${this.keys.unsubscribeKey(userId, list)}`;
+    return `${this.siteUrl}${PAGES.unsubscribe}?key=${this.keys.unsubscribeKey(userId, list)}`;
   }
 
   /**
@@ -194,11 +219,13 @@ export class DeliverMail {
    * `List-Unsubscribe=One-Click` follows without a session, and a mailto address that reply by e-mail reads (the
    * unsubscribe key in the address when REPLY_BY_EMAIL is on, else in the subject of a mail to MAIL_FROM).
    */
-  private listOf(userId: number, list: MailList): { id: string; unsubscribeUrl: string; unsubscribeMailto: string } {
+  private listOf(userId: number, list: MailList): NonNullable<OutgoingMail['list']> {
     const key = this.keys.unsubscribeKey(userId, list);
     const address = this.addresses.replyAddress?.replace('%{key}', key) ?? addressOf(this.addresses.from);
     return {
+      // RFC 2919: `"<site> <list>" <list.host>`, under the site's own domain.
       id: `${list}.${new URL(this.siteUrl).hostname}`,
+      name: `${this.site} ${list}`,
       unsubscribeUrl: this.unsubscribeUrl(userId, list),
       unsubscribeMailto: `mailto:${address}?subject=unsubscribe%20${key}`,
     };
@@ -215,7 +242,7 @@ export class DeliverMail {
   private async compose(
     job: Exclude<MailJob, { kind: 'notifications' }>,
     account: MailAccount,
-  ): Promise<(RenderedMail & { to: string }) | null> {
+  ): Promise<(RenderedMail & { to: string; list?: OutgoingMail['list'] }) | null> {
     const locale = this.localeOf(account);
     const recipient = this.recipientOf(account);
     const forgotLink = `${this.siteUrl}${PAGES.forgot}`;
@@ -244,6 +271,32 @@ export class DeliverMail {
         return { to: job.previousEmail, ...renderMail(emailChangedMail, locale, { ...recipient, forgotLink }) };
       case 'approved':
         return { to: account.email, ...renderMail(approvedMail, locale, recipient) };
+      case 'digest': {
+        // Read now: an account that left digests, or stopped being active, since the job was queued gets none.
+        if (account.state !== 'active' || account.emailDigest === 'none') return null;
+        const topics = await this.facts.digestTopics(account.id, new Date(job.since), DIGEST_TOPICS);
+        if (topics.length === 0) return null;
+        const list = this.listOf(account.id, 'digest');
+        return {
+          to: account.email,
+          list,
+          ...renderListMail(digestMail, locale, {
+            ...recipient,
+            period: account.emailDigest,
+            topics: topics.map((topic) => ({
+              title: topic.title,
+              url: this.topicUrl(topic.id),
+              nodeName: topic.nodeName,
+              author: topic.author.name || topic.author.login,
+              repliesCount: topic.repliesCount,
+              likesCount: topic.likesCount,
+              text: topic.text,
+            })),
+            unsubscribeUrl: list.unsubscribeUrl,
+            settingsUrl: `${this.siteUrl}${PAGES.settings}`,
+          }),
+        };
+      }
     }
   }
 }

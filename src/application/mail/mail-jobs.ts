@@ -14,8 +14,11 @@ export const MailJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('password_changed'), userId: z.number().int().positive() }),
   z.object({ kind: z.literal('email_changed'), userId: z.number().int().positive(), previousEmail: z.string().min(1).max(255) }),
   z.object({ kind: z.literal('approved'), userId: z.number().int().positive() }),
-  // Queued by the statement that inserts a notification (Migration20261126060000_notification_mail), not from here.
+  // Moved onto the queue once its delay is over (notification-mail-queue.ts), not from here.
   z.object({ kind: z.literal('notifications'), userId: z.number().int().positive(), topicId: z.number().int().positive() }),
+
+  // A digest (digests.ts): the topics are chosen when it is sent, among those started since `since`.
+  z.object({ kind: z.literal('digest'), userId: z.number().int().positive(), since: z.iso.datetime({ offset: true }) }),
 ]);
 export type MailJob = z.infer<typeof MailJob>;
 export type MailKind = MailJob['kind'];

@@ -13,8 +13,11 @@ export interface OutgoingMail {
    * `In-Reply-To` and `References` so that mail clients group a topic's mails (contract §17).
    */
   thread?: string;
-  /** A mail a person can leave (notifications, digests): `List-Id`, `List-Unsubscribe` (RFC 2369) and one-click (RFC 8058). */
-  list?: { id: string; unsubscribeUrl: string; unsubscribeMailto: string };
+  /**
+   * A mail a person can leave (notifications, digests): `List-Id` (RFC 2919: `id` a dot-atom such as
+   * `digest.forum.example`, `name` its optional description), `List-Unsubscribe` (RFC 2369) and one-click (RFC 8058).
+   */
+  list?: { id: string; name?: string; unsubscribeUrl: string; unsubscribeMailto: string };
 }
 
 /**

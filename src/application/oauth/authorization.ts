@@ -1,4 +1,5 @@
 import type { ActingUser } from '../actor.js';
+import type { Presence } from '../accounts/presence.js';
 import type { Clock, SecretGenerator } from '../ports.js';
 import type { AccessTokenStore } from '../tokens/access-tokens.js';
 import { type Scope, grantedScope } from '../tokens/scopes.js';
@@ -162,6 +163,7 @@ export class RedeemAuthorizationCode {
     private readonly tokens: AccessTokenStore,
     private readonly secrets: SecretGenerator,
     private readonly clock: Clock,
+    private readonly presence: Presence,
   ) {}
 
   /** The code, if it was issued and not used yet (an expired one too: the caller says so). */
@@ -177,7 +179,11 @@ export class RedeemAuthorizationCode {
   }
 
   /** Uses the code up, before anything else is checked: a wrong verifier costs the code (no guessing). */
-  consume(id: number): Promise<boolean> {
-    return this.codes.consume(id, this.clock.now());
+  async consume(id: number, userId: number): Promise<boolean> {
+    const now = this.clock.now();
+    const consumed = await this.codes.consume(id, now);
+    // The application signs its user in with the code (contract §17's "seen", what digests go by).
+    if (consumed) await this.presence.seen({ userId }, now);
+    return consumed;
   }
 }

@@ -1,7 +1,8 @@
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { namedAccount } from '../accounts/named-account.js';
 import type { ActingUser } from '../actor.js';
-import type { PasswordHasher } from '../ports.js';
+import type { Presence } from '../accounts/presence.js';
+import type { Clock, PasswordHasher } from '../ports.js';
 import type { CredentialThrottle } from './credential-throttle.js';
 
 /**
@@ -27,6 +28,8 @@ export class PasswordLogin {
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
     private readonly throttle: CredentialThrottle,
+    private readonly presence: Presence,
+    private readonly clock: Clock,
   ) {}
 
   async execute(input: { username: string; password: string; address: string }): Promise<ActingUser | null> {
@@ -43,6 +46,8 @@ export class PasswordLogin {
     }
     await this.throttle.recordSuccess(credential, input.address);
     if (user.state !== 'active') throw new AccountNotActive(user.state);
+    // A sign-in (the password grant, the sign-in page): contract §17's digests skip whoever was seen.
+    await this.presence.seen({ userId: user.id }, this.clock.now());
     return { id: user.id, login: user.login, role: user.role };
   }
 }

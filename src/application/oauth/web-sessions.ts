@@ -1,5 +1,6 @@
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import type { ActingUser } from '../actor.js';
+import type { Presence } from '../accounts/presence.js';
 import type { Clock, SecretGenerator } from '../ports.js';
 import type { PasswordLogin } from './password-login.js';
 
@@ -62,6 +63,7 @@ export class OpenWebSession {
     private readonly sessions: WebSessionStore,
     private readonly secrets: SecretGenerator,
     private readonly clock: Clock,
+    private readonly presence: Presence,
   ) {}
 
   /** The session's secret (for the cookie) and its user; null when the account may not sign in. */
@@ -76,6 +78,7 @@ export class OpenWebSession {
       expiresAt: new Date(now.getTime() + WEB_SESSION_SECONDS * 1000),
       createdAt: now,
     });
+    await this.presence.seen({ userId: account.id }, now);
     return { session, user: { id: account.id, login: account.login, role: account.role } };
   }
 }
@@ -86,11 +89,16 @@ export class ResolveWebSession {
     private readonly sessions: WebSessionStore,
     private readonly secrets: SecretGenerator,
     private readonly clock: Clock,
+    private readonly presence: Presence,
   ) {}
 
+  /** Asked by every page a session opens: a request of that person (contract §17's "seen"). */
   async execute(session: string | undefined): Promise<ActingUser | null> {
     if (!session || session.length > 512) return null;
-    return this.sessions.userFor(this.secrets.digest(session), this.clock.now());
+    const now = this.clock.now();
+    const user = await this.sessions.userFor(this.secrets.digest(session), now);
+    if (user) await this.presence.seen({ userId: user.id }, now);
+    return user;
   }
 }
 

@@ -2,6 +2,7 @@ import { Forbidden, InvalidInput, NotFound } from '../../domain/shared/errors.js
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type ActingUser, type Actor, type CallerRef, requireUser } from '../actor.js';
 import type { Clock, SecretGenerator, UnitOfWork } from '../ports.js';
+import type { Presence } from '../accounts/presence.js';
 import type { DomainEvents } from '../events.js';
 import { moderationActed } from '../../domain/events.js';
 import type { WebSessionStore } from '../oauth/web-sessions.js';
@@ -157,6 +158,7 @@ export class Authenticate {
     private readonly store: AccessTokenStore,
     private readonly secrets: SecretGenerator,
     private readonly clock: Clock,
+    private readonly presence: Presence,
   ) {}
 
   async execute(token: string | undefined): Promise<Caller | null> {
@@ -173,6 +175,17 @@ export class Authenticate {
   byDigest(ref: { accessDigest: string; at: Date }): Promise<Caller | null> {
     return this.store.callerForAccessDigest(ref.accessDigest, ref.at);
   }
+
+  /**
+   * A request is over: its caller was here (contract §17, what digests go by). `resolved` is who the caller
+   * turned out to be, when something looked; a read that never looked leaves its token's user to be found by
+   * the digest. Anonymous requests and dead tokens were nobody.
+   */
+  seen(ref: CallerRef, resolved: Actor | undefined): Promise<void> {
+    if (resolved === undefined && 'accessDigest' in ref) return this.presence.seen({ accessDigest: ref.accessDigest }, ref.at);
+    const actor = resolved === undefined ? ('actor' in ref ? ref.actor : null) : resolved;
+    return actor ? this.presence.seen({ userId: actor.id }, this.clock.now()) : Promise.resolve();
+  }
 }
 
 /**
@@ -185,6 +198,7 @@ export class LookupRefreshToken {
     private readonly store: AccessTokenStore,
     private readonly secrets: SecretGenerator,
     private readonly clock: Clock,
+    private readonly presence: Presence,
   ) {}
 
   async execute(token: string): Promise<RefreshGrant | null> {
@@ -193,6 +207,8 @@ export class LookupRefreshToken {
     const now = this.clock.now();
     const grant = await this.store.refreshGrant(digest, now);
     if (!grant) await this.store.revokeFamilyOfRevokedRefresh(digest, now);
+    // A refresh is a sign-in of the user's application (contract §17: digests skip whoever was seen).
+    else await this.presence.seen({ userId: grant.userId }, now);
     return grant;
   }
 }

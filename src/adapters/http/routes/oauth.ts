@@ -155,9 +155,9 @@ function oauthModel(app: OAuthRouteUseCases, address: string, params: Record<str
         codeChallengeMethod: 'S256',
       };
     },
-    async revokeAuthorizationCode(code: { codeId: number }) {
+    async revokeAuthorizationCode(code: { codeId: number; user: { id: number } }) {
       redeemedCode = code.codeId;
-      return app.redeemAuthorizationCode.consume(code.codeId);
+      return app.redeemAuthorizationCode.consume(code.codeId, code.user.id);
     },
     /** Rotation: the used refresh token and its access token stop working at once; a reused one is `invalid_grant`. */
     async revokeToken(token: { refreshToken: string }) {

@@ -36,6 +36,18 @@ const LIST_SHAPES: Record<TopicListType, { where: string; orderBy: string }> = {
 };
 
 /**
+ * Which topics a signed-in reader finds listed, over `t` (topics) and `n` (its node), `viewer` the SQL of the
+ * reader's id: not deleted; not banned (in NoPoint: left out for everyone, as homeland's without_ban does); in a
+ * hidden node only when signed in; in no node the reader blocked and by no user they blocked. The one rule for
+ * every list of topics made for a person (the topic list, the digest), so that a new kind of visibility is added
+ * here once.
+ */
+export const listedTopicFor = (viewer: string) => `t.deleted_at is null and n.name <> '${NO_POINT_NODE_NAME}'
+  and (${viewer} is not null or not n.hidden)
+  and not exists (select 1 from node_blocks b where b.user_id = ${viewer} and b.node_id = t.node_id)
+  and not exists (select 1 from user_blocks b where b.user_id = ${viewer} and b.blocked_user_id = t.user_id)`;
+
+/**
  * Pinned topics lead the first page of the default list of all nodes (contract §16a); later pages, other types and
  * a node's list keep the usual order.
  */
@@ -64,20 +76,17 @@ export class SqlTopicReadModel implements TopicReadModel {
     if (query.nodeId !== null) {
       // No row at all when the node does not exist; one row without a topic when its page is empty.
       gate = '(select 1 from nodes where id = $8) gate';
-      scope = 'and t.node_id = $8';
+      scope = 't.deleted_at is null and t.node_id = $8';
       params.push(query.nodeId);
     } else if (mayBeSignedIn(caller)) {
-      // Banned topics (those a ban moved to NoPoint) are left out for everyone, as homeland's without_ban does,
-      // though a signed-in caller sees other hidden nodes; asking for NoPoint by node_id lists them. A caller's
-      // blocks apply; a token that turned out not to be live lists as the signed-out do (NoPoint is hidden).
-      scope = `and n.name <> '${NO_POINT_NODE_NAME}' and (v.id is not null or not n.hidden)
-               and not exists (select 1 from node_blocks b where b.user_id = v.id and b.node_id = t.node_id)
-               and not exists (select 1 from user_blocks b where b.user_id = v.id and b.blocked_user_id = t.user_id)`;
+      // Asking for NoPoint by node_id lists it (above); a token that turned out not to be live lists as the
+      // signed-out do (`v.id` is null: NoPoint and every hidden node left out).
+      scope = listedTopicFor('v.id');
     } else {
-      scope = 'and not n.hidden';
+      scope = 't.deleted_at is null and not n.hidden';
     }
     const from = `from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-         where t.deleted_at is null ${scope} ${shape.where}`;
+         where ${scope} ${shape.where}`;
     const page = pinsFirst(query)
       ? // Pinned topics (few, by their own index), newest pin first, then the rest in the usual order.
         `select * from (
