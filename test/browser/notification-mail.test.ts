@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { DeliverMail, MailFacts, PostHtml } from '../../src/application/mail/deliver-mail.js';
 import type { Mailer, OutgoingMail } from '../../src/application/mail/mailer.js';
 import { Clock, MailTokenKeys } from '../../src/application/ports.js';
+import { listen } from '../../src/adapters/http/server.js';
 import { makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { launchChromium } from '../support/chromium.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
@@ -106,4 +107,30 @@ describe('a notification mail in a browser (contract §17)', function () {
       await context.close();
     });
   }
+
+  it('unsubscribes from the link in the mail: a page that asks, a button, a page that says so (phone, JavaScript off)', async () => {
+    const mail = await composed('en');
+    const server = await listen(testEnv().app, 0, '127.0.0.1');
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
+    try {
+      const page = await context.newPage();
+      // The Unsubscribe link of the mail's footer, as a person clicks it (PUBLIC_URL is this test server).
+      const link = /href="([^"]*\/account\/unsubscribe\?key=[^"]+)"/.exec(mail.html)![1]!.replace(PUBLIC_URL, server.url);
+      expect(mail.list!.unsubscribeUrl.replace(PUBLIC_URL, server.url)).to.equal(link);
+      await page.goto(link);
+      await page.screenshot({ path: '/tmp/mail-unsubscribe-ask.png', fullPage: true });
+      expect(await page.textContent('h1')).to.equal('Unsubscribe');
+      await page.click('button[type=submit]');
+      await page.waitForLoadState();
+      await page.screenshot({ path: '/tmp/mail-unsubscribe-done.png', fullPage: true });
+      expect(await page.textContent('[role=status]')).to.equal('You will get no more mail about replies and mentions.');
+      const [alice] = await testEnv().sql<{ email_notifications: string }>(
+        "select email_notifications from users where login = 'alice'",
+      );
+      expect(alice!.email_notifications).to.equal('none');
+    } finally {
+      await context.close();
+      await server.stop();
+    }
+  });
 });
