@@ -25,6 +25,7 @@ import { Migration20261126020000_notifications_by_reply } from './migrations/Mig
 import { Migration20261126030000_sections_pins_public_email } from './migrations/Migration20261126030000_sections_pins_public_email.js';
 import { Migration20261126040000_accounts } from './migrations/Migration20261126040000_accounts.js';
 import { Migration20261126050000_mail_preferences } from './migrations/Migration20261126050000_mail_preferences.js';
+import { Migration20261126080000_inbound_mail } from './migrations/Migration20261126080000_inbound_mail.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -60,6 +61,7 @@ export const MIGRATIONS = [
   },
   { name: 'Migration20261126040000_accounts', class: Migration20261126040000_accounts },
   { name: 'Migration20261126050000_mail_preferences', class: Migration20261126050000_mail_preferences },
+  { name: 'Migration20261126080000_inbound_mail', class: Migration20261126080000_inbound_mail },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */
