@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import { ListAudit } from '../src/application/audit/audit-log.js';
 import { ListMail, ShowMail } from '../src/application/mail/mailbox.js';
+import { ListInboundMail } from '../src/application/mail/receive-mail.js';
 import { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
 import { SeedDatabase } from '../src/application/maintenance/seed.js';
 import { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '../src/application/nodes/manage-nodes.js';
@@ -92,5 +93,6 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     listAudit: ListAudit,
     listMail: ListMail,
     showMail: ShowMail,
+    listInboundMail: ListInboundMail,
   });
 });
