@@ -151,14 +151,14 @@ describe('POST /api/v3/inbound-email (reply by e-mail)', () => {
       }
     });
 
-    it('a sender who is not the key’s user', async () => {
+    it("a sender who is not the key's user", async () => {
       const raw = plainMail({
         from: 'mallory@example.com',
         to: replyAddress(bob.id, topicId),
         messageId: messageId(),
         reply: 'spam',
       });
-      const row = await refused(raw, 'sender is not the key’s user');
+      const row = await refused(raw, "sender is not the key's user");
       expect(row).to.deep.include({ sender: 'mallory@example.com', user_id: bob.id, topic_id: topicId });
     });
 

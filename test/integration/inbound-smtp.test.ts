@@ -114,13 +114,13 @@ describe('the SMTP listener of reply by e-mail (INBOUND_SMTP_PORT)', function ()
     const forged = plainMail({ from: 'mallory@example.com', to: address(), messageId: messageId(), reply: 'hi' });
     const error = await refusal(sendRaw(forged, { from: 'mallory@example.com', to: [address()] }));
     expect(error.responseCode).to.equal(550);
-    expect(error.response).to.contain('sender is not the key’s user');
+    expect(error.response).to.contain("sender is not the key's user");
     await testEnv().sql('update topics set closed_at = now() where id = $1', [topicId]);
     const late = replyFrom('gmail', { from: 'bob@example.com', to: address(), messageId: messageId(), reply: 'late' });
     expect((await refusal(sendRaw(late, { from: 'bob@example.com', to: [address()] }))).response).to.contain('topic closed');
     expect(await replies()).to.deep.equal([]);
     expect((await recorded()).map((row) => [row.via, row.outcome, row.reason])).to.deep.equal([
-      ['smtp', 'refused', 'sender is not the key’s user'],
+      ['smtp', 'refused', "sender is not the key's user"],
       ['smtp', 'refused', 'topic closed'],
     ]);
   });

@@ -113,11 +113,13 @@ function envelopeOf(session: SMTPServerSession): { mailFrom: string | null; reci
 
 /** The SMTP answer to what became of a mail. */
 function answer(received: Received): [Error | null, string?] {
+  // SMTP replies are ASCII (RFC 5321 §4.2): a rule's message could hold any character.
+  const reason = (received.reason ?? '').replace(/[^\x20-\x7e]/g, '?');
   if (received.outcome !== 'refused') return [null, `2.0.0 Accepted: ${received.outcome}`];
   if (received.duplicate) return [null, '2.0.0 Accepted: posted before'];
-  if (received.temporary) return [smtpError(451, `4.7.1 Refused for now: ${received.reason}; try again later`)];
-  if (received.reason === 'too large') {
+  if (received.temporary) return [smtpError(451, `4.7.1 Refused for now: ${reason}; try again later`)];
+  if (reason === 'too large') {
     return [smtpError(552, `5.3.4 Refused: too large (at most ${INBOUND_MAIL_MAX_BYTES} bytes)`)];
   }
-  return [smtpError(550, `5.7.1 Refused: ${received.reason}`)];
+  return [smtpError(550, `5.7.1 Refused: ${reason}`)];
 }

@@ -137,7 +137,7 @@ export class ReceiveMail {
     const user = await this.users.findById(addressed.userId);
     if (user === null || user.isAnonymized() || !user.isActive()) return this.refuse(entry, 'unknown user');
     if (message.from === null || message.from.toLowerCase() !== user.email.toLowerCase()) {
-      return this.refuse(entry, 'sender is not the key’s user');
+      return this.refuse(entry, "sender is not the key's user");
     }
     const body = replyText(message.text ?? message.htmlText ?? '');
     if (body.trim() === '') return this.refuse(entry, 'empty');
