@@ -76,6 +76,9 @@ async function serve(config: Config, logger: Logger): Promise<void> {
         logger.info({ port: listener.port, host: config.host }, 'reply by e-mail: SMTP listener started');
       }
     }
+    if (config.mail.inboundToken !== null && config.mail.replyAddress === null) {
+      logger.warn('INBOUND_EMAIL_TOKEN is set but REPLY_BY_EMAIL is not: POST /api/v3/inbound-email answers 404');
+    }
     if (config.production && !config.secretKey) {
       logger.warn(
         { file: `${config.dataDir}/secret_key` },
