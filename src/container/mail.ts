@@ -38,7 +38,8 @@ export const StartInboundSmtp = Symbol.for('StartInboundSmtp');
 
 /**
  * Mail (contract §17): the consumer that queues a job for each account event (run by DispatchInTransaction,
- * events.ts), the sender and its worker, and the data folder's mail for forumctl.
+ * events.ts), the sender and its worker, and the data folder's mail for forumctl; reply by e-mail's ReceiveMail,
+ * which its endpoint and its SMTP listener share, and the record of received mail.
  */
 export const mailModule = new ContainerModule(({ bind }) => {
   provide(bind, MailQueue, (staged: StagedRows) => new SqlMailQueue(staged), [StagedRows]);

@@ -12,7 +12,8 @@ import { z } from 'zod';
 
 /**
  * Who may call: anyone (a token, when valid, changes what is seen), a user (a token is needed), an OAuth client,
- * or a person in a browser (the authorization pages, with their session cookie).
+ * a person in a browser (the authorization pages, with their session cookie), or a mail provider's inbound webhook
+ * (the shared INBOUND_EMAIL_TOKEN, not an access token).
  */
 export type Access = 'public' | 'user' | 'client' | 'browser' | 'inbound';
 
