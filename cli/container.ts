@@ -2,6 +2,7 @@ import { ContainerModule } from 'inversify';
 import { ListAudit } from '../src/application/audit/audit-log.js';
 import { QueueDigests } from '../src/application/mail/digests.js';
 import { ListMail, ShowMail } from '../src/application/mail/mailbox.js';
+import { ListInboundMail } from '../src/application/mail/receive-mail.js';
 import { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
 import { SeedDatabase } from '../src/application/maintenance/seed.js';
 import { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '../src/application/nodes/manage-nodes.js';
@@ -94,5 +95,6 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     listMail: ListMail,
     showMail: ShowMail,
     queueDigests: QueueDigests,
+    listInboundMail: ListInboundMail,
   });
 });

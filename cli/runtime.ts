@@ -2,6 +2,7 @@ import type { ActingUser } from '../src/application/actor.js';
 import type { ListAudit } from '../src/application/audit/audit-log.js';
 import type { QueueDigests } from '../src/application/mail/digests.js';
 import type { ListMail, ShowMail } from '../src/application/mail/mailbox.js';
+import type { ListInboundMail } from '../src/application/mail/receive-mail.js';
 import type { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
 import type { SeedDatabase } from '../src/application/maintenance/seed.js';
 import type { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '../src/application/nodes/manage-nodes.js';
@@ -92,6 +93,7 @@ export interface CliUseCases {
   listMail: ListMail;
   showMail: ShowMail;
   queueDigests: QueueDigests;
+  listInboundMail: ListInboundMail;
 }
 export const CliUseCases = Symbol.for('CliUseCases');
 

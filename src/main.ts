@@ -9,7 +9,7 @@ import { WindowLimiter } from './adapters/http/window-limiter.js';
 import { buildContainer } from './container.js';
 import { HttpApp } from './container/http.js';
 import { StartWebhookWorker } from './container/webhooks.js';
-import { StartMailWorker } from './container/mail.js';
+import { StartInboundSmtp, StartMailWorker } from './container/mail.js';
 import { createLogger } from './adapters/http/logger.js';
 import { listen } from './adapters/http/server.js';
 import { Shutdown } from './adapters/http/shutdown.js';
@@ -63,6 +63,21 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     if (config.mail.concurrency > 0) {
       const mailWorker = await container.get<StartMailWorker>(StartMailWorker)();
       if (!shutdown.keep(() => mailWorker.stop())) return;
+    }
+    // Reply by e-mail's SMTP listener. With WEB_CONCURRENCY > 1 every worker listens, as each does on PORT: node's
+    // cluster module has the primary hold the one socket and hand each connection to a worker, so the port is
+    // bound once and a worker that dies leaves the others taking mail.
+    if (config.mail.inboundSmtpPort !== null) {
+      if (config.mail.replyAddress === null) {
+        logger.warn('INBOUND_SMTP_PORT is set but REPLY_BY_EMAIL is not: no SMTP listener (reply by e-mail is off)');
+      } else {
+        const listener = await container.get<StartInboundSmtp>(StartInboundSmtp)();
+        if (!shutdown.keep(() => listener.stop())) return;
+        logger.info({ port: listener.port, host: config.host }, 'reply by e-mail: SMTP listener started');
+      }
+    }
+    if (config.mail.inboundToken !== null && config.mail.replyAddress === null) {
+      logger.warn('INBOUND_EMAIL_TOKEN is set but REPLY_BY_EMAIL is not: POST /api/v3/inbound-email answers 404');
     }
     if (config.production && !config.secretKey) {
       logger.warn(

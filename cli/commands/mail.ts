@@ -14,10 +14,12 @@ const MIME_HEADERS = new Set(['content-type', 'content-transfer-encoding', 'mime
  */
 export function mailCommand(runtime: CliRuntime): Command {
   const mail = new Command('mail')
-    .description('the mail written to FORUM_DATA_DIR/mail when SMTP_URL is not set, and digests (administrators)')
+    .description(
+      'the mail written to FORUM_DATA_DIR/mail when SMTP_URL is not set, digests, and the mail received for reply by e-mail (administrators)',
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  $ forumctl mail list\n  $ forumctl mail show 20261126T120000123Z-1a2b3c4d\n  $ forumctl mail digest',
+      '\nExamples:\n  $ forumctl mail list\n  $ forumctl mail show 20261126T120000123Z-1a2b3c4d\n  $ forumctl mail digest\n  $ forumctl mail inbound',
     );
 
   mail
@@ -80,6 +82,51 @@ export function mailCommand(runtime: CliRuntime): Command {
         requireAdministrator(context, 'queueing digests');
         const queued = await context.session.useCases.queueDigests.execute();
         return { json: { queued }, text: `${queued} ${queued === 1 ? 'digest' : 'digests'} queued` };
+      }),
+    );
+
+  mail
+    .command('inbound')
+    .description('mail received for reply by e-mail, newest first: when, via, from, user, topic, outcome, reason')
+    .option('--limit <n>', 'how many (1–1000)', '20')
+    .addHelpText('after', '\nExamples:\n  $ forumctl mail inbound\n  $ forumctl mail inbound --limit 100 --json')
+    .action(
+      action(runtime, async (context, options: { limit: string }) => {
+        requireAdministrator(context, 'reading received mail');
+        const limit = integerOption(options.limit, 'limit', 1, 1000)!;
+        const mails = await context.session.useCases.listInboundMail.execute(context.actor, limit);
+        if (mails.length === 0) context.io.err('note: no mail received (REPLY_BY_EMAIL, INBOUND_EMAIL_TOKEN, INBOUND_SMTP_PORT)');
+        return {
+          json: {
+            mails: mails.map((m) => ({
+              id: m.id,
+              received_at: m.receivedAt.toISOString(),
+              via: m.via,
+              message_id: m.messageId,
+              from: m.sender,
+              user: m.login,
+              user_id: m.userId,
+              topic_id: m.topicId,
+              outcome: m.outcome,
+              reason: m.reason,
+              reply_id: m.replyId,
+              size: m.size,
+            })),
+          },
+          text: table(
+            ['when', 'via', 'from', 'user', 'topic', 'outcome', 'reason'],
+            mails.map((m) => [
+              m.receivedAt.toISOString(),
+              m.via,
+              m.sender ?? '',
+              m.login ?? '',
+              m.topicId === null ? '' : String(m.topicId),
+              m.replyId === null ? m.outcome : `${m.outcome} #${m.replyId}`,
+              m.reason ?? '',
+            ]),
+            [undefined, undefined, 32, 20, undefined, undefined, 40],
+          ),
+        };
       }),
     );
 

@@ -9,6 +9,7 @@ import { FrontPageCache } from '../adapters/http/front-page-cache.js';
 import { ServiceMetrics } from '../adapters/http/metrics.js';
 import { NotificationStreams } from '../adapters/http/notification-streams.js';
 import { AdminRouteUseCases } from '../adapters/http/routes/admin.js';
+import { InboundMailRouteUseCases } from '../adapters/http/routes/inbound-email.js';
 import { AuthorizeRouteUseCases } from '../adapters/http/routes/authorize.js';
 import { DeviceRouteUseCases } from '../adapters/http/routes/devices.js';
 import { NodeRouteUseCases } from '../adapters/http/routes/nodes.js';
@@ -55,6 +56,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     photos: PhotoRouteUseCases,
     search: SearchRouteUseCases,
     admin: AdminRouteUseCases,
+    inboundMail: InboundMailRouteUseCases,
   });
 
   provide(bind, SharedCounters, (sql: Sql): SharedCounters => new SqlSharedCounters(sql), [SqlRunner]);

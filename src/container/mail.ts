@@ -6,6 +6,13 @@ import { ListMail, Mailbox, ShowMail } from '../application/mail/mailbox.js';
 import { Mailer } from '../application/mail/mailer.js';
 import { Clock, MailTokenKeys, UnitOfWork } from '../application/ports.js';
 import { Unsubscribe } from '../application/mail/unsubscribe.js';
+import { InboundMailLog, MailReader } from '../application/mail/inbound.js';
+import { ListInboundMail, ReceiveMail } from '../application/mail/receive-mail.js';
+import { CreateReply } from '../application/replies/create-reply.js';
+import { InboundMailRouteUseCases } from '../adapters/http/routes/inbound-email.js';
+import { InboundSmtpListener } from '../adapters/mail/inbound-smtp.js';
+import { MailparserReader } from '../adapters/mail/mail-reader.js';
+import { SqlInboundMailLog } from '../adapters/persistence/inbound-mail-log.js';
 import { UserRepository } from '../domain/users/user-repository.js';
 import { ServiceMetrics } from '../adapters/http/metrics.js';
 import { EmlFolder } from '../adapters/mail/eml-folder.js';
@@ -20,15 +27,23 @@ import { NotificationMailQueue } from '../adapters/persistence/notification-mail
 import type { Sql } from '../adapters/persistence/sql.js';
 import { StagedRows } from '../adapters/persistence/staged-rows.js';
 import type { Config } from '../config.js';
-import { AppConfig, provide, ServerHost, SqlRunner, useCaseBinder } from './bind.js';
+import { AppConfig, provide, record, ServerHost, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Starts this server process's mail sending (its share of the queue); stop it before the database. */
 export type StartMailWorker = () => Promise<MailWorker>;
 export const StartMailWorker = Symbol.for('StartMailWorker');
 
+/** The inbound endpoint's settings (InboundMailRouteUseCases' `endpoint`), from the configuration. */
+const InboundEndpoint = Symbol.for('InboundEndpoint');
+
+/** Starts this server process's SMTP listener of reply by e-mail on INBOUND_SMTP_PORT; stop it before the database. */
+export type StartInboundSmtp = () => Promise<InboundSmtpListener>;
+export const StartInboundSmtp = Symbol.for('StartInboundSmtp');
+
 /**
  * Mail (contract §17): the consumer that queues a job for each account event (run by DispatchInTransaction,
- * events.ts), the sender and its worker, and the data folder's mail for forumctl.
+ * events.ts), the sender and its worker, and the data folder's mail for forumctl; reply by e-mail's ReceiveMail,
+ * which its endpoint and its SMTP listener share, and the record of received mail.
  */
 export const mailModule = new ContainerModule(({ bind }) => {
   provide(bind, MailQueue, (staged: StagedRows) => new SqlMailQueue(staged), [StagedRows]);
@@ -70,6 +85,37 @@ export const mailModule = new ContainerModule(({ bind }) => {
     SqlRunner,
     AppConfig,
   ]);
+  // Reply by e-mail: the endpoint and the SMTP listener both hand each mail to ReceiveMail.
+  provide(bind, MailReader, () => new MailparserReader(), []);
+  provide(bind, InboundMailLog, (sql: Sql) => new SqlInboundMailLog(sql), [SqlRunner]);
+  provide(
+    bind,
+    ReceiveMail,
+    (
+      config: Config,
+      reader: MailReader,
+      keys: MailTokenKeys,
+      users: UserRepository,
+      createReply: CreateReply,
+      unsubscribe: Unsubscribe,
+      log: InboundMailLog,
+      uow: UnitOfWork,
+      clock: Clock,
+    ) => new ReceiveMail(config.mail.replyAddress, reader, keys, users, createReply, unsubscribe, log, uow, clock),
+    [AppConfig, MailReader, MailTokenKeys, UserRepository, CreateReply, Unsubscribe, InboundMailLog, UnitOfWork, Clock],
+  );
+  useCase(ListInboundMail, [InboundMailLog]);
+  provide(
+    bind,
+    InboundEndpoint,
+    (config: Config) => ({
+      token: config.mail.inboundToken,
+      enabled: config.mail.inboundToken !== null && config.mail.replyAddress !== null,
+    }),
+    [AppConfig],
+  );
+  record<InboundMailRouteUseCases>(bind, InboundMailRouteUseCases, { receiveMail: ReceiveMail, endpoint: InboundEndpoint });
+
   provide(
     bind,
     StartMailWorker,
@@ -98,5 +144,18 @@ export const mailModule = new ContainerModule(({ bind }) => {
           },
         }),
     [DeliverMail, NotificationMailQueue, QueueDigests, ServiceMetrics, AppConfig, ServerHost],
+  );
+  provide(
+    bind,
+    StartInboundSmtp,
+    (receive: ReceiveMail, config: Config, server: ServerHost): StartInboundSmtp =>
+      () =>
+        InboundSmtpListener.start(receive, {
+          port: config.mail.inboundSmtpPort ?? 0,
+          host: config.host,
+          scope: server.database.scope,
+          notice: (message, details) => server.logger.warn(details, message),
+        }),
+    [ReceiveMail, AppConfig, ServerHost],
   );
 });

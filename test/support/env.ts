@@ -218,7 +218,7 @@ export async function stopTestEnv(): Promise<void> {
 async function resetData(pool: pg.Pool): Promise<void> {
   await pool.query(`
     truncate login_throttle, devices, user_reply_months, notification_unread_counts, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
-      oauth_codes, web_sessions, oauth_clients, webhooks, audit_entries, replies, topics, account_tokens, invites,
+      oauth_codes, web_sessions, oauth_clients, webhooks, audit_entries, replies, topics, account_tokens, invites, inbound_mails,
       notification_mail_queue
       restart identity cascade;
     delete from users where login <> 'system';

@@ -32,6 +32,7 @@ import { deviceRoutes, type DeviceRouteUseCases } from './routes/devices.js';
 import { photoRoutes, type PhotoRouteUseCases } from './routes/photos.js';
 import { type UploadedFiles, uploadRoutes } from './routes/uploads.js';
 import { documentationRoutes } from './routes/documentation.js';
+import { inboundMailRoutes, type InboundMailRouteUseCases } from './routes/inbound-email.js';
 import { ApiDescription } from './openapi/describe.js';
 
 /**
@@ -55,6 +56,8 @@ export interface HttpUseCases {
   photos: PhotoRouteUseCases;
   search: SearchRouteUseCases;
   admin: AdminRouteUseCases;
+  /** Reply by e-mail: a mail provider's inbound webhook. */
+  inboundMail: InboundMailRouteUseCases;
 }
 export const HttpUseCases = Symbol.for('HttpUseCases');
 
@@ -183,6 +186,11 @@ export function createApp(dependencies: HttpDependencies): Koa {
   service.use(documentationRoutes(docs, info).routes());
   if (dependencies.uploads) service.use(uploadRoutes(dependencies.uploads, docs).routes());
   app.use(service.routes());
+  // The raw mail of a provider's inbound webhook: its own body reading, bearer and persistence context, and no
+  // API rate limit (see the route).
+  const inbound = new Router();
+  inbound.use('/api/v3', inboundMailRoutes(useCases.inboundMail, docs, scope).routes());
+  app.use(inbound.routes());
   app.use(readBody());
   app.use(mergeParams);
   // Writes need a persistence context of their own (identity map, unit of work). Reads are plain SQL through

@@ -38,14 +38,18 @@ export function readBody(): Middleware {
   return (ctx: Context, next: Next) => (parsedMethods.includes(ctx.method) ? parseThenNext(ctx, next) : next());
 }
 
-function discardRest(ctx: Context): void {
+/**
+ * Reads the rest of a refused body and throws it away, so that the connection can carry the answer and the
+ * next request; past `limit`, the connection goes.
+ */
+export function discardRest(ctx: Context, limit = DISCARD_LIMIT_BYTES): void {
   const request = ctx.req;
   if (request.readableEnded) return;
   let discarded = 0;
   request.unpipe();
   request.on('data', (chunk: Buffer) => {
     discarded += chunk.length;
-    if (discarded > DISCARD_LIMIT_BYTES) request.socket.destroy();
+    if (discarded > limit) request.socket.destroy();
   });
   request.resume();
 }

@@ -28,6 +28,12 @@ export class PgEventFeed implements EventFeed {
   private timer: NodeJS.Timeout | null = null;
   /** Every id up to here was delivered or given up. */
   private cursor = 0;
+  /**
+   * The highest id read so far (at least the cursor): each read goes on from here, and asks again only for the ids
+   * still missing below it. Reading from the cursor instead would, behind a gap, read the same batch of delivered
+   * events again and again until the gap is given up, and nothing newer would get through meanwhile.
+   */
+  private readPosition = 0;
   /** Ids above the cursor already delivered. */
   private readonly delivered = new Set<number>();
   /** Ids above the cursor not seen yet, with when they were first missed. */
@@ -91,6 +97,7 @@ export class PgEventFeed implements EventFeed {
         this.cursor = ids[0]! - 1;
         for (const id of ids) this.delivered.add(id);
       }
+      this.readPosition = this.cursor;
     }
     this.client = client;
     this.timer ??= setInterval(() => void this.read(), POLL_MS).unref();
@@ -127,24 +134,26 @@ export class PgEventFeed implements EventFeed {
   private async readBatch(): Promise<void> {
     const client = this.client;
     if (!client) return;
+    const from = Math.max(this.cursor, this.readPosition);
     const { rows } = await client.query<{ id: string; type: PublishedEvent['type']; payload: Record<string, unknown> }>(
-      'select id, type, payload from events where id > $1 order by id limit $2',
-      [this.cursor, BATCH],
+      'select id, type, payload from events where id > $1 or id = any($2::bigint[]) order by id limit $3',
+      [from, [...this.missing.keys()], BATCH],
     );
     const now = Date.now();
     const fresh: PublishedEvent[] = [];
-    let highest = this.cursor;
+    let highest = from;
     for (const row of rows) {
       const id = Number(row.id);
       highest = Math.max(highest, id);
-      if (this.delivered.has(id)) continue;
+      if (this.delivered.has(id) || id <= this.cursor) continue;
       this.delivered.add(id);
       this.missing.delete(id);
       fresh.push({ id, type: row.type, payload: row.payload });
     }
-    for (let id = this.cursor + 1; id < highest; id++) {
+    for (let id = from + 1; id < highest; id++) {
       if (!this.delivered.has(id) && !this.missing.has(id)) this.missing.set(id, now);
     }
+    this.readPosition = highest;
     // Move the cursor over what is settled: delivered, or missing for too long.
     for (;;) {
       const next = this.cursor + 1;

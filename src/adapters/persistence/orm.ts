@@ -26,8 +26,8 @@ import { Migration20261126030000_sections_pins_public_email } from './migrations
 import { Migration20261126040000_accounts } from './migrations/Migration20261126040000_accounts.js';
 import { Migration20261126050000_mail_preferences } from './migrations/Migration20261126050000_mail_preferences.js';
 import { Migration20261126060000_notification_mail } from './migrations/Migration20261126060000_notification_mail.js';
-
 import { Migration20261126070000_digests } from './migrations/Migration20261126070000_digests.js';
+import { Migration20261126080000_inbound_mail } from './migrations/Migration20261126080000_inbound_mail.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -64,8 +64,8 @@ export const MIGRATIONS = [
   { name: 'Migration20261126040000_accounts', class: Migration20261126040000_accounts },
   { name: 'Migration20261126050000_mail_preferences', class: Migration20261126050000_mail_preferences },
   { name: 'Migration20261126060000_notification_mail', class: Migration20261126060000_notification_mail },
-
   { name: 'Migration20261126070000_digests', class: Migration20261126070000_digests },
+  { name: 'Migration20261126080000_inbound_mail', class: Migration20261126080000_inbound_mail },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */

@@ -201,6 +201,11 @@ export class User {
     this.updatedAt = now;
   }
 
+  /** Whether the account was left (anonymize): nobody receives its placeholder address, so nobody writes from it. */
+  isAnonymized(): boolean {
+    return this.email === `deleted_${this.id}@deleted.invalid`;
+  }
+
   /** A new address takes effect once a link mailed to it was followed; that proves it too. */
   changeEmail(email: string, now: Date): void {
     this.email = email;

@@ -12,9 +12,10 @@ import { z } from 'zod';
 
 /**
  * Who may call: anyone (a token, when valid, changes what is seen), a user (a token is needed), an OAuth client,
- * or a person in a browser (the authorization pages, with their session cookie).
+ * a person in a browser (the authorization pages, with their session cookie), or a mail provider's inbound webhook
+ * (the shared INBOUND_EMAIL_TOKEN, not an access token).
  */
-export type Access = 'public' | 'user' | 'client' | 'browser';
+export type Access = 'public' | 'user' | 'client' | 'browser' | 'inbound';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 500 | 503;
 /** Answers with no body to speak of: redirects (Location) and 304. */
@@ -31,7 +32,8 @@ export interface Operation {
   access: Access;
   params?: z.ZodObject;
   query?: z.ZodObject;
-  body?: { schema: z.ZodObject; media: readonly ('json' | 'form' | 'multipart')[] };
+  /** Parameters as an object (json, form, multipart), or a whole body of its own (a raw mail: rfc822, text, binary). */
+  body?: { schema: z.ZodType; media: readonly (keyof typeof MEDIA)[] };
   response: { schema: z.ZodType; example: unknown; description: string; media?: string };
   /**
    * Other responses, or a status's own description where the default does not fit (an endpoint with a body of
@@ -123,7 +125,14 @@ const SCOPE_DESCRIPTIONS = {
   read: 'read only: any method but GET is refused (403)',
 };
 
-const MEDIA = { json: 'application/json', form: 'application/x-www-form-urlencoded', multipart: 'multipart/form-data' } as const;
+const MEDIA = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+  rfc822: 'message/rfc822',
+  text: 'text/plain',
+  binary: 'application/octet-stream',
+} as const;
 
 type Security = Record<string, string[]>[];
 /** A token of either scope may read; writing takes the `all` scope (contract §10). */
@@ -189,6 +198,11 @@ export class ApiDescription {
         'The browser session of the /oauth and /account pages (HttpOnly, SameSite=Lax, path /; set by signing in on ' +
         'POST /oauth/authorize, or by following a mailed link: POST /account/verify, POST /account/password/reset)',
     });
+    this.registry.registerComponent('securitySchemes', 'inboundToken', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'INBOUND_EMAIL_TOKEN, the shared secret a mail provider’s inbound webhook presents (not an access token)',
+    });
     this.registry.registerComponent('securitySchemes', 'clientBasic', {
       type: 'http',
       scheme: 'basic',
@@ -236,7 +250,8 @@ export class ApiDescription {
       statuses.add(Number(status) as ErrorStatus | BodylessStatus);
     if (operation.access === 'user') statuses.add(401);
     if (operation.body) statuses.add(413).add(415);
-    const writesApi = operation.method !== 'get' && path.startsWith(API_PREFIX);
+    // A token of the read scope is refused a write; the inbound endpoint takes no access token at all.
+    const writesApi = operation.method !== 'get' && path.startsWith(API_PREFIX) && operation.access !== 'inbound';
     if (writesApi) statuses.add(403);
     const errors = Object.fromEntries(
       [...statuses]
@@ -260,6 +275,7 @@ export class ApiDescription {
       public: [...userSecurity(operation.method), {}],
       client: [{ clientBasic: [] }, {}],
       browser: [{ webSession: [] }, {}],
+      inbound: [{ inboundToken: [] }],
     }[operation.access];
     return {
       method: operation.method,
@@ -308,6 +324,7 @@ const TAGS = [
   { name: 'Search', description: 'Full-text search of topics and replies, Chinese and English alike' },
   { name: 'Uploads', description: 'Photos and push devices' },
   { name: 'Admin', description: 'Administration: the moderation audit log' },
+  { name: 'Mail', description: 'Reply by e-mail: where a mail provider delivers the mail sent to reply addresses' },
   {
     name: 'OAuth',
     description: 'Tokens (RFC 6749, RFC 7009, RFC 7662), and the sign-in and consent pages of the authorization code grant',
