@@ -8,7 +8,9 @@ import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
 import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
 import { NotificationMailQueue } from '../../src/adapters/persistence/notification-mail-queue.js';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
-import { PUBLIC_URL, testEnv } from '../support/env.js';
+import { configuredWith, PUBLIC_URL, testEnv } from '../support/env.js';
+import { plainMail, replyFrom } from '../support/inbound-mail.js';
+import { checkedApi } from '../support/openapi.js';
 import { MailSink, SINK_PASSWORD, SINK_USER } from '../support/mail-sink.js';
 import { until } from '../support/wait.js';
 
@@ -330,6 +332,57 @@ describe('notification mail (contract §17)', () => {
     await settled();
     await sleep(300);
     expect(sink.received).to.have.length(0);
+  });
+
+  it('answering the mail posts the answer (Reply-To), and a mail to its List-Unsubscribe mailto unsubscribes', async () => {
+    const topicId = await makeTopic(alice, nodeId, 'Answer by mail');
+    await makeReply(bob, topicId, 'What do you think?');
+    await startWorker();
+    await delayPasses();
+    const [mail] = await sink.waitFor(1);
+    const [replyTo] = addresses(mail!.parsed.replyTo);
+    const inbound = configuredWith({
+      mail: { ...testEnv().config.mail, replyAddress: REPLY_ADDRESS, inboundToken: 'the provider' },
+    }).app;
+    const deliver = (raw: Buffer) =>
+      checkedApi(inbound)
+        .post('/api/v3/inbound-email')
+        .set('Authorization', 'Bearer the provider')
+        .set('Content-Type', 'message/rfc822')
+        .send(raw)
+        .expect(200);
+
+    // Alice answers from Gmail, quoting the mail.
+    const answer = replyFrom('gmail', {
+      from: 'alice@example.com',
+      to: replyTo!,
+      messageId: `answer-${Date.now()}@mail.example.com`,
+      reply: 'I think it works.',
+    });
+    expect((await deliver(answer)).body).to.deep.equal({ outcome: 'posted', reason: null });
+    const replies = (await api().get(`/api/v3/topics/${topicId}/replies`).expect(200)).body.replies as {
+      body: string;
+      user: { login: string };
+    }[];
+    expect(replies.map((reply) => [reply.user.login, reply.body])).to.deep.equal([
+      ['bob', 'What do you think?'],
+      ['alice', 'I think it works.'],
+    ]);
+
+    // The mailto of List-Unsubscribe, as a mail client sends it.
+    const mailto = /<mailto:([^?>]+)\?subject=([^>]+)>/.exec(mail!.raw.toString().replace(/\r\n[ \t]+/g, ' '))!;
+    const leave = plainMail({
+      from: 'alice@example.com',
+      to: mailto[1]!,
+      subject: decodeURIComponent(mailto[2]!),
+      messageId: `leave-${Date.now()}@mail.example.com`,
+      reply: '',
+    });
+    expect((await deliver(leave)).body.outcome).to.equal('unsubscribed');
+    const [row] = await testEnv().sql<{ email_notifications: string }>('select email_notifications from users where id = $1', [
+      alice.id,
+    ]);
+    expect(row!.email_notifications).to.equal('none');
   });
 
   describe('one-click unsubscribe (RFC 8058), as mail providers call it', () => {
