@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { digestMail, excerpt, type DigestEntry } from '../../src/application/mail/templates/digest.js';
-import { renderListMail } from '../../src/application/mail/templates/layout.js';
+import { renderMail } from '../../src/application/mail/templates/layout.js';
 
 const recipient = { site: 'forum.example', siteUrl: 'https://forum.example', login: 'alice', name: 'Alice' };
 
@@ -46,16 +46,16 @@ describe('the digest mail', () => {
   });
 
   it('names one topic or several in the subject, by period and language', () => {
-    const one = renderListMail(digestMail, 'en', facts([entry('Only one')], 'daily'));
+    const one = renderMail(digestMail, 'en', facts([entry('Only one')], 'daily'));
     expect(one.subject).to.equal('Today at forum.example: Only one');
-    const three = renderListMail(digestMail, 'en', facts([entry('First'), entry('Second'), entry('Third')]));
+    const three = renderMail(digestMail, 'en', facts([entry('First'), entry('Second'), entry('Third')]));
     expect(three.subject).to.equal('This week at forum.example: First and 2 more topics');
-    const zh = renderListMail(digestMail, 'zh-CN', facts([entry('第一'), entry('第二')]));
+    const zh = renderMail(digestMail, 'zh-CN', facts([entry('第一'), entry('第二')]));
     expect(zh.subject).to.equal('forum.example 本周热门：第一 等 2 个话题');
   });
 
   it('writes each topic in both parts: linked title, node, author, counts, excerpt; escaped in HTML', () => {
-    const mail = renderListMail(
+    const mail = renderMail(
       digestMail,
       'en',
       facts([

@@ -8,14 +8,7 @@ import { approvedMail } from './templates/approved.js';
 import { digestMail } from './templates/digest.js';
 import { emailChangeMail } from './templates/email-change.js';
 import { emailChangedMail } from './templates/email-changed.js';
-import {
-  MAIL_LOCALES,
-  type MailLocale,
-  type Recipient,
-  type RenderedMail,
-  renderListMail,
-  renderMail,
-} from './templates/layout.js';
+import { MAIL_LOCALES, type MailLocale, type Recipient, type RenderedMail, renderMail } from './templates/layout.js';
 import { notificationsMail } from './templates/notifications.js';
 import { passwordChangedMail } from './templates/password-changed.js';
 import { resetMail } from './templates/reset.js';
@@ -280,7 +273,7 @@ export class DeliverMail {
         return {
           to: account.email,
           list,
-          ...renderListMail(digestMail, locale, {
+          ...renderMail(digestMail, locale, {
             ...recipient,
             period: account.emailDigest,
             topics: topics.map((topic) => ({

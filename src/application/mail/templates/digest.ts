@@ -1,5 +1,5 @@
 import type { DigestPeriod } from '../digests.js';
-import type { ListTemplate, MailListItem } from './layout.js';
+import type { MailListItem, Template } from './layout.js';
 
 /** A digest's topic, ready to be written: its link (TOPIC_URL) made. */
 export interface DigestEntry {
@@ -49,7 +49,7 @@ const items = (topics: DigestEntry[], about: (topic: DigestEntry) => string): Ma
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** The digest (contract §17): what was started while the reader was away, most active first. */
-export const digestMail: ListTemplate<DigestFacts> = {
+export const digestMail: Template<DigestFacts> = {
   en: ({ site, siteUrl, period, topics, unsubscribeUrl, settingsUrl }) => ({
     subject: `${period === 'daily' ? 'Today' : 'This week'} at ${site}: ${topics[0]!.title}${
       topics.length > 1 ? ` and ${plural(topics.length - 1, 'more topic', 'more topics')}` : ''
@@ -63,12 +63,14 @@ export const digestMail: ListTemplate<DigestFacts> = {
         `${topic.nodeName} · ${topic.author} · ${plural(topic.repliesCount, 'reply', 'replies')}` +
         (topic.likesCount > 0 ? ` · ${plural(topic.likesCount, 'like', 'likes')}` : ''),
     ),
-    action: { label: `Visit ${site}`, url: siteUrl },
+    action: { label: `Visit ${site}`, url: siteUrl, copy: false },
     after: [`You get this ${period} digest because you have not visited ${site} for a while. It stops coming while you visit.`],
-    footerLinks: [
-      { label: 'Unsubscribe from these digests', url: unsubscribeUrl },
-      { label: 'Mail settings', url: settingsUrl },
-    ],
+    footer: {
+      links: [
+        { label: 'Unsubscribe from these digests', url: unsubscribeUrl },
+        { label: 'Mail settings', url: settingsUrl },
+      ],
+    },
   }),
   'zh-CN': ({ site, siteUrl, period, topics, unsubscribeUrl, settingsUrl }) => ({
     subject: `${site} ${period === 'daily' ? '今日' : '本周'}热门：${topics[0]!.title}${
@@ -81,11 +83,13 @@ export const digestMail: ListTemplate<DigestFacts> = {
         `${topic.nodeName} · ${topic.author} · ${topic.repliesCount} 条回复` +
         (topic.likesCount > 0 ? ` · ${topic.likesCount} 个赞` : ''),
     ),
-    action: { label: `访问 ${site}`, url: siteUrl },
+    action: { label: `访问 ${site}`, url: siteUrl, copy: false },
     after: [`你有一段时间没有访问 ${site} 了，所以收到这封${period === 'daily' ? '每日' : '每周'}摘要。你访问期间不会收到摘要。`],
-    footerLinks: [
-      { label: '退订摘要邮件', url: unsubscribeUrl },
-      { label: '邮件设置', url: settingsUrl },
-    ],
+    footer: {
+      links: [
+        { label: '退订摘要邮件', url: unsubscribeUrl },
+        { label: '邮件设置', url: settingsUrl },
+      ],
+    },
   }),
 };

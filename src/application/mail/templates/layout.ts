@@ -32,10 +32,22 @@ export interface Letter {
   subject: string;
   paragraphs: string[];
   posts?: QuotedPost[];
-  action?: { label: string; url: string };
+  /** A list of linked entries (a digest's topics). */
+  items?: MailListItem[];
+  /** The button; `copy: false` leaves out the copy of its link under it (a mail whose body links already). */
+  action?: { label: string; url: string; copy?: false };
   after?: string[];
-  footer?: { lines: string[]; links: { label: string; url: string }[] };
+  /** The footer's lines (default: "sent automatically; replies are not read") and links under them. */
+  footer?: { lines?: string[]; links: { label: string; url: string }[] };
   greeting?: false;
+}
+
+/** One entry of a mail's list (a digest's topics): a linked title, a line about it, and the start of its text. */
+export interface MailListItem {
+  title: string;
+  url: string;
+  about: string;
+  excerpt: string;
 }
 
 /** One mail in each language. */
@@ -73,10 +85,15 @@ function text(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipien
   for (const post of letter.posts ?? []) {
     blocks.push(post.heading ? `${post.heading}\n\n${post.text.trim()}` : post.text.trim(), '---');
   }
+  // Numbered, each indented under its title, its link on a line of its own (mail clients make it clickable).
+  (letter.items ?? []).forEach((item, i) =>
+    blocks.push([`${i + 1}. ${item.title}`, item.about, ...(item.excerpt ? [item.excerpt] : []), item.url].join('\n   ')),
+  );
   if (letter.action) blocks.push(`${letter.action.label}${frame.colon}\n${letter.action.url}`);
-  const footer = letter.footer
-    ? [...letter.footer.lines, ...letter.footer.links.map((link) => `${link.label}${frame.colon}${link.url}`)]
-    : [frame.footer(facts.site)];
+  const footer = [
+    ...(letter.footer?.lines ?? [frame.footer(facts.site)]),
+    ...(letter.footer?.links ?? []).map((link) => `${link.label}${frame.colon}\n${link.url}`),
+  ];
   blocks.push(...(letter.after ?? []), `-- \n${facts.site}\n${footer.join('\n')}`);
   return `${blocks.join('\n\n')}\n`;
 }
@@ -93,6 +110,12 @@ const STYLE = {
   footerLink: 'color:#777',
   post: 'margin:0 0 20px;padding:0 0 4px;border-bottom:1px solid #eee',
   heading: 'margin:0 0 8px;font-size:13px;color:#555',
+  item: 'margin:0 0 16px;padding:0 0 16px;border-bottom:1px solid #ececec',
+  lastItem: 'margin:0 0 24px',
+  itemTitle: 'margin:0 0 4px;font-size:16px;line-height:1.4;font-weight:600',
+  itemLink: 'color:#1f6feb;text-decoration:none',
+  about: 'margin:0 0 6px;font-size:13px;line-height:1.5;color:#666',
+  excerpt: 'margin:0;font-size:14px;line-height:1.55;color:#333;overflow-wrap:anywhere',
 };
 
 function html(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipient, locale: MailLocale): string {
@@ -105,12 +128,24 @@ function html(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipien
   for (const post of letter.posts ?? []) {
     parts.push(`<div style="${STYLE.post}">${post.heading ? p(post.heading, STYLE.heading) : ''}${post.html}</div>`);
   }
+  (letter.items ?? []).forEach((item, i, items) => {
+    // A rule between items; none under the last, where the button or the closing words follow.
+    parts.push(
+      `<div style="${i === items.length - 1 ? STYLE.lastItem : STYLE.item}">`,
+      `<p style="${STYLE.itemTitle}"><a href="${escapeHtml(item.url)}" style="${STYLE.itemLink}">${escapeHtml(item.title)}</a></p>`,
+      p(item.about, STYLE.about),
+      ...(item.excerpt ? [p(item.excerpt, STYLE.excerpt)] : []),
+      '</div>',
+    );
+  });
   if (letter.action) {
     const url = escapeHtml(letter.action.url);
-    parts.push(
-      `<p style="${STYLE.p}"><a href="${url}" style="${STYLE.button}">${escapeHtml(letter.action.label)}</a></p>`,
-      `<p style="${STYLE.small}">${escapeHtml(frame.copy)}<br><a href="${url}" style="color:#1f6feb;word-break:break-all">${url}</a></p>`,
-    );
+    parts.push(`<p style="${STYLE.p}"><a href="${url}" style="${STYLE.button}">${escapeHtml(letter.action.label)}</a></p>`);
+    if (letter.action.copy !== false) {
+      parts.push(
+        `<p style="${STYLE.small}">${escapeHtml(frame.copy)}<br><a href="${url}" style="color:#1f6feb;word-break:break-all">${url}</a></p>`,
+      );
+    }
   }
   parts.push(...(letter.after ?? []).map((words) => p(words)));
   return [
@@ -130,9 +165,8 @@ function html(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipien
 }
 
 function footerHtml(letter: Letter, frame: (typeof FRAME)[MailLocale], facts: Recipient): string {
-  if (!letter.footer) return `<p style="${STYLE.footer}">${escapeHtml(frame.footer(facts.site))}</p>`;
-  const lines = letter.footer.lines.map(escapeHtml);
-  const links = letter.footer.links
+  const lines = (letter.footer?.lines ?? [frame.footer(facts.site)]).map(escapeHtml);
+  const links = (letter.footer?.links ?? [])
     .map((link) => `<a href="${escapeHtml(link.url)}" style="${STYLE.footerLink}">${escapeHtml(link.label)}</a>`)
     .join(' · ');
   return `<p style="${STYLE.footer}">${[...lines, links].filter(Boolean).join('<br>')}</p>`;
@@ -142,90 +176,4 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => ENTITIES[character]!);
-}
-
-/** One entry of a mail's list (a digest's topics): a linked title, a line about it, and the start of its text. */
-export interface MailListItem {
-  title: string;
-  url: string;
-  about: string;
-  excerpt: string;
-}
-
-/**
- * A mail whose body is a list (a digest): paragraphs, the items, then the optional button and paragraphs after,
- * as a Letter; `footerLinks` go under the footer line (how to leave this mail, where to change it).
- */
-export interface ListLetter extends Letter {
-  items: MailListItem[];
-  footerLinks?: { label: string; url: string }[];
-}
-
-export type ListTemplate<Facts> = Record<MailLocale, (facts: Recipient & Facts) => ListLetter>;
-
-export function renderListMail<Facts>(template: ListTemplate<Facts>, locale: MailLocale, facts: Recipient & Facts): RenderedMail {
-  const letter = template[locale](facts);
-  const frame = FRAME[locale];
-  return { subject: letter.subject, text: listText(letter, frame, facts), html: listHtml(letter, frame, facts, locale) };
-}
-
-/** The items numbered, each indented under its title, its link on a line of its own (mail clients make it clickable). */
-function listText(letter: ListLetter, frame: (typeof FRAME)[MailLocale], facts: Recipient): string {
-  const items = letter.items.map((item, i) =>
-    [`${i + 1}. ${item.title}`, item.about, ...(item.excerpt ? [item.excerpt] : []), item.url].join('\n   '),
-  );
-  const links = (letter.footerLinks ?? []).map((link) => `${link.label}${frame.colon}\n${link.url}`);
-  // The items follow the letter's paragraphs; the footer's links follow the signature.
-  const body = text({ ...letter, paragraphs: [...letter.paragraphs, ...items] }, frame, facts);
-  return links.length === 0 ? body : `${body}\n${links.join('\n\n')}\n`;
-}
-
-const LIST_STYLE = {
-  item: 'margin:0 0 16px;padding:0 0 16px;border-bottom:1px solid #ececec',
-  lastItem: 'margin:0 0 24px',
-  title: 'margin:0 0 4px;font-size:16px;line-height:1.4;font-weight:600',
-  link: 'color:#1f6feb;text-decoration:none',
-  about: 'margin:0 0 6px;font-size:13px;line-height:1.5;color:#666',
-  excerpt: 'margin:0;font-size:14px;line-height:1.55;color:#333;overflow-wrap:anywhere',
-  footerLink: 'color:#777;text-decoration:underline',
-};
-
-function listHtml(letter: ListLetter, frame: (typeof FRAME)[MailLocale], facts: Recipient, locale: MailLocale): string {
-  const p = (words: string) => `<p style="${STYLE.p}">${escapeHtml(words)}</p>`;
-  const parts = [p(frame.greeting(facts.name)), ...letter.paragraphs.map(p)];
-  letter.items.forEach((item, i) => {
-    // A rule between items; none under the last, where the button or the closing words follow.
-    const last = i === letter.items.length - 1;
-    parts.push(
-      `<div style="${last ? LIST_STYLE.lastItem : LIST_STYLE.item}">`,
-      `<p style="${LIST_STYLE.title}"><a href="${escapeHtml(item.url)}" style="${LIST_STYLE.link}">${escapeHtml(item.title)}</a></p>`,
-      `<p style="${LIST_STYLE.about}">${escapeHtml(item.about)}</p>`,
-      ...(item.excerpt ? [`<p style="${LIST_STYLE.excerpt}">${escapeHtml(item.excerpt)}</p>`] : []),
-      '</div>',
-    );
-  });
-  // A list's button needs no copy of its link under it: every item is a link already.
-  if (letter.action) {
-    parts.push(
-      `<p style="${STYLE.p}"><a href="${escapeHtml(letter.action.url)}" style="${STYLE.button}">${escapeHtml(letter.action.label)}</a></p>`,
-    );
-  }
-  parts.push(...(letter.after ?? []).map(p));
-  const links = (letter.footerLinks ?? [])
-    .map((link) => `<a href="${escapeHtml(link.url)}" style="${LIST_STYLE.footerLink}">${escapeHtml(link.label)}</a>`)
-    .join(' &middot; ');
-  return [
-    '<!doctype html>',
-    `<html lang="${locale}">`,
-    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">',
-    `<title>${escapeHtml(letter.subject)}</title></head>`,
-    `<body style="${STYLE.body}">`,
-    `<div style="${STYLE.card}">`,
-    ...parts,
-    '</div>',
-    `<p style="${STYLE.footer}">${escapeHtml(frame.footer(facts.site))}${links ? `<br>${links}` : ''}</p>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
 }

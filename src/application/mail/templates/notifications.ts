@@ -41,7 +41,7 @@ export const notificationsMail: Template<NoticeFacts> = {
         html: post.html,
         text: post.text,
       })),
-      action: { label: 'View the topic', url: topicUrl },
+      action: { label: 'View the topic', url: topicUrl, copy: false },
       footer: {
         lines: [
           replyByMail
@@ -73,7 +73,7 @@ export const notificationsMail: Template<NoticeFacts> = {
         html: post.html,
         text: post.text,
       })),
-      action: { label: '查看话题', url: topicUrl },
+      action: { label: '查看话题', url: topicUrl, copy: false },
       footer: {
         lines: [
           replyByMail ? '直接回复这封邮件，即可在话题中发表回复。' : '这封邮件的回复不会有人阅读，请到话题中回复。',
