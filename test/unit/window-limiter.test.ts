@@ -69,4 +69,24 @@ describe('WindowLimiter', () => {
     await limiter.sync();
     expect(limiter.hit(['k'])).to.deep.equal([2]);
   });
+
+  it('counts what a sync under way has sent: a request during the statement sees it', async () => {
+    let release: () => void = () => undefined;
+    const shared = new MemoryCounters();
+    const slow: SharedCounters = {
+      add: async (window, increments) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return shared.add(window, increments);
+      },
+      forget: (window) => shared.forget(window),
+    };
+    const limiter = new WindowLimiter(slow, clock);
+    for (let i = 1; i <= 5; i++) expect(limiter.hit(['k'])).to.deep.equal([i]);
+    const syncing = limiter.sync();
+    // The five are on their way to the database, not yet back: still counted.
+    expect(limiter.hit(['k'])).to.deep.equal([6]);
+    release();
+    await syncing;
+    expect(limiter.hit(['k'])).to.deep.equal([7]);
+  });
 });

@@ -24,6 +24,11 @@ export class WindowLimiter {
   private readonly known = new Map<string, number>();
   /** This process's requests since its last sync. */
   private pending = new Map<string, number>();
+  /**
+   * The increments of the sync under way: sent, not yet in `known`. Still counted meanwhile, or a request that
+   * came while the statement ran would not see them (the limit passed by a sync's worth of this process's own).
+   */
+  private inFlight = new Map<string, number>();
   private forgotten = -1;
 
   constructor(
@@ -38,7 +43,7 @@ export class WindowLimiter {
     return keys.map((key) => {
       const mine = (this.pending.get(key) ?? 0) + 1;
       this.pending.set(key, mine);
-      return (this.known.get(key) ?? 0) + mine;
+      return (this.known.get(key) ?? 0) + (this.inFlight.get(key) ?? 0) + mine;
     });
   }
 
@@ -55,6 +60,7 @@ export class WindowLimiter {
     const increments = this.pending;
     if (increments.size === 0) return;
     this.pending = new Map();
+    this.inFlight = increments;
     try {
       const totals = await this.counters.add(window, increments);
       if (window !== this.window) return;
@@ -67,6 +73,9 @@ export class WindowLimiter {
       // The database is away: count on locally, so that the limit still holds for this process.
       if (window !== this.window) return;
       for (const [key, count] of increments) this.known.set(key, (this.known.get(key) ?? 0) + count);
+    } finally {
+      // Now in `known` (the totals include them), or of a window gone by.
+      if (this.inFlight === increments) this.inFlight = new Map();
     }
   }
 
@@ -76,5 +85,6 @@ export class WindowLimiter {
     this.window = window;
     this.known.clear();
     this.pending = new Map();
+    this.inFlight = new Map();
   }
 }
