@@ -122,6 +122,8 @@ const PAGES = {
 export class DeliverMail {
   private readonly siteUrl: string;
   private readonly site: string;
+  /** PUBLIC_URL's host name: the domain of thread ids and list ids. */
+  private readonly hostname: string;
 
   constructor(
     private readonly facts: MailFacts,
@@ -133,6 +135,7 @@ export class DeliverMail {
   ) {
     this.siteUrl = addresses.publicUrl.replace(/\/+$/, '');
     this.site = new URL(addresses.publicUrl).host;
+    this.hostname = new URL(addresses.publicUrl).hostname;
   }
 
   async execute(job: MailJob): Promise<MailOutcome> {
@@ -189,7 +192,7 @@ export class DeliverMail {
       ...mail,
       autoSubmitted: true,
       ...(replyTo ? { replyTo } : {}),
-      thread: `topic-${topicId}@${new URL(this.siteUrl).hostname}`,
+      thread: `topic-${topicId}@${this.hostname}`,
       list: this.listOf(account.id, 'notifications'),
     });
     await this.facts.markMailed(
@@ -199,7 +202,7 @@ export class DeliverMail {
     return 'sent';
   }
 
-  topicUrl(topicId: number): string {
+  private topicUrl(topicId: number): string {
     return this.addresses.topicUrl.replace('{id}', String(topicId));
   }
 
@@ -217,7 +220,7 @@ export class DeliverMail {
     const address = this.addresses.replyAddress?.replace('%{key}', key) ?? addressOf(this.addresses.from);
     return {
       // RFC 2919: `"<site> <list>" <list.host>`, under the site's own domain.
-      id: `${list}.${new URL(this.siteUrl).hostname}`,
+      id: `${list}.${this.hostname}`,
       name: `${this.site} ${list}`,
       unsubscribeUrl: this.unsubscribeUrl(userId, list),
       unsubscribeMailto: `mailto:${address}?subject=unsubscribe%20${key}`,

@@ -41,6 +41,7 @@ import {
   resetPage,
   signUpPage,
 } from '../views/account-pages.js';
+import { Csrf, htmlPage, Lang, page } from './page-docs.js';
 
 /**
  * The pages of joining (contract §16b), for a person in a browser: sign up, confirm an address from the mailed
@@ -84,12 +85,6 @@ const RETURN_COOKIE = 'forum_return';
 const RETURN_PATH = '/account';
 const RETURN_SECONDS = 24 * 3600;
 
-const Page = z.string().meta({ description: 'An HTML page' });
-const page = (description: string) => ({ schema: Page, media: 'text/html', description });
-const html = (description: string) => ({ schema: Page, example: '<!doctype html>…', description, media: 'text/html' });
-
-const Lang = z.enum(['en', 'zh-CN']).optional().meta({ description: 'The page’s language; else Accept-Language decides' });
-const Csrf = z.string().meta({ description: 'The token the page put in the form' });
 const Authorize = z
   .string()
   .optional()
@@ -196,7 +191,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
       tag: 'Accounts',
       access: 'browser',
       query: SignUpQuery,
-      response: html('The sign-up form'),
+      response: htmlPage('The sign-up form'),
       otherResponses: { 403: page('Sign-up is closed (REGISTRATION=closed)') },
       errors: [],
     },
@@ -233,7 +228,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
       tag: 'Accounts',
       access: 'browser',
       body: { schema: SignUpForm, media: ['form'] },
-      response: html('The mail is on its way'),
+      response: htmlPage('The mail is on its way'),
       otherResponses: {
         400: page('A field is missing or refused: the form again, saying why'),
         403: page('The CSRF token is missing or wrong; sign-up is closed; or the invite code is not valid'),
@@ -301,7 +296,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
       tag: 'Accounts',
       access: 'browser',
       body: { schema: ResendForm, media: ['form'] },
-      response: html('If the account waits for confirmation, a new link is on its way'),
+      response: htmlPage('If the account waits for confirmation, a new link is on its way'),
       otherResponses: {
         400: page('No login or address given'),
         403: page('The CSRF token is missing or wrong'),
@@ -339,7 +334,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
       tag: 'Accounts',
       access: 'browser',
       query: TokenQuery,
-      response: html('The Confirm button'),
+      response: htmlPage('The Confirm button'),
       otherResponses: { 404: page('The link is unknown, used or expired') },
       errors: [],
     },
@@ -367,7 +362,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
       tag: 'Accounts',
       access: 'browser',
       body: { schema: VerifyForm, media: ['form'] },
-      response: html('Confirmed: the account is active (signed in), or waits for approval'),
+      response: htmlPage('Confirmed: the account is active (signed in), or waits for approval'),
       otherResponses: {
         303: { description: 'Confirmed and signed in: back to the authorization request the person came from' },
         400: page('The new address of an e-mail change was taken meanwhile'),
@@ -419,7 +414,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
       tag: 'Accounts',
       access: 'browser',
       query: ForgotQuery,
-      response: html('The form'),
+      response: htmlPage('The form'),
       errors: [],
     },
     async (ctx) => {
@@ -445,7 +440,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
       tag: 'Accounts',
       access: 'browser',
       body: { schema: ForgotForm, media: ['form'] },
-      response: html('If there is such an account, a link is on its way'),
+      response: htmlPage('If there is such an account, a link is on its way'),
       otherResponses: {
         400: page('No login or address given: the form again'),
         403: page('The CSRF token is missing or wrong'),
@@ -486,7 +481,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
       tag: 'Accounts',
       access: 'browser',
       query: TokenQuery,
-      response: html('The form'),
+      response: htmlPage('The form'),
       otherResponses: { 404: page('The link is unknown, used or expired') },
       errors: [],
     },
@@ -513,7 +508,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription
       tag: 'Accounts',
       access: 'browser',
       body: { schema: ResetForm, media: ['form'] },
-      response: html('The password is changed; every other session ended; signed in'),
+      response: htmlPage('The password is changed; every other session ended; signed in'),
       otherResponses: {
         400: page('The password is refused, or the two differ: the form again, saying why'),
         403: page('The CSRF token is missing or wrong'),

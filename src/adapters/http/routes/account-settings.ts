@@ -22,6 +22,7 @@ import {
   signInPage,
 } from '../views/settings-pages.js';
 import type { AccountPageUseCases } from './account-pages.js';
+import { Csrf, htmlPage, Lang, page } from './page-docs.js';
 
 /**
  * The settings page of a signed-in person (contract §16b: profile, e-mail, password, mail preferences, leaving),
@@ -29,13 +30,6 @@ import type { AccountPageUseCases } from './account-pages.js';
  * browser session's. Every form carries a token derived from the session (the sign-in form: the browser's
  * double-submit token); a form from elsewhere is refused (403) before anything is read.
  */
-
-const Page = z.string().meta({ description: 'An HTML page' });
-const page = (description: string) => ({ schema: Page, media: 'text/html', description });
-const html = (description: string) => ({ schema: Page, example: '<!doctype html>…', description, media: 'text/html' });
-
-const Lang = z.enum(['en', 'zh-CN']).optional().meta({ description: 'The page’s language; else Accept-Language decides' });
-const Csrf = z.string().meta({ description: 'The token the page put in the form' });
 
 const LangQuery = z.object({ lang: Lang });
 const SignInForm = z.object({
@@ -148,7 +142,7 @@ export function accountSettingsRoutes(
       tag: 'Accounts',
       access: 'browser',
       query: LangQuery,
-      response: html('The sign-in form'),
+      response: htmlPage('The sign-in form'),
       otherResponses: { 303: { description: 'Already signed in: to the settings page' } },
       errors: [],
     },
@@ -173,7 +167,7 @@ export function accountSettingsRoutes(
       tag: 'Accounts',
       access: 'browser',
       body: { schema: SignInForm, media: ['form'] },
-      response: html('The form again: wrong login or password, or the account may not sign in yet'),
+      response: htmlPage('The form again: wrong login or password, or the account may not sign in yet'),
       otherResponses: {
         303: { description: 'Signed in: to the settings page' },
         403: page('The CSRF token is missing or wrong'),
@@ -219,7 +213,7 @@ export function accountSettingsRoutes(
       tag: 'Accounts',
       access: 'browser',
       body: { schema: SignOutForm, media: ['form'] },
-      response: html('Signed out'),
+      response: htmlPage('Signed out'),
       otherResponses: { 403: page('The CSRF token is missing or wrong') },
       errors: [],
     },
@@ -279,7 +273,7 @@ export function accountSettingsRoutes(
       tag: 'Accounts',
       access: 'browser',
       query: LangQuery,
-      response: html('The settings page'),
+      response: htmlPage('The settings page'),
       otherResponses: { 303: { description: 'Not signed in: to /account/sign-in' } },
       errors: [],
     },
@@ -309,7 +303,7 @@ export function accountSettingsRoutes(
       tag: 'Accounts',
       access: 'browser',
       body: { schema: SettingsFormBody, media: ['form'] },
-      response: html('The settings page, saying the form was done (or, after delete, the goodbye page)'),
+      response: htmlPage('The settings page, saying the form was done (or, after delete, the goodbye page)'),
       otherResponses: {
         303: { description: 'Not signed in: to /account/sign-in' },
         400: page('A field was refused, or a password is not correct: the page again, saying why'),

@@ -16,6 +16,7 @@ import type { Params } from '../params.js';
 import type { ApiDescription } from '../openapi/describe.js';
 import { SESSION_COOKIE, browserPages, secretsMatch, sessionCsrf } from '../browser-pages.js';
 import { authorizationQuery, consentPage, errorPage, signInPage, signedOutPage } from '../views/authorize-pages.js';
+import { Page } from './page-docs.js';
 
 /**
  * The authorization endpoint of the authorization code grant (contract §10), as a person meets it in a browser:
@@ -43,8 +44,6 @@ const AuthorizeForm = AuthorizeQuery.extend({
 });
 
 const SignOutForm = AuthorizeQuery.partial().extend({ csrf_token: z.string() });
-
-const Page = z.string().meta({ description: 'An HTML page' });
 
 /** What the authorization pages call. */
 export interface AuthorizeRouteUseCases {

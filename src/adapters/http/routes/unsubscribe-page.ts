@@ -8,10 +8,8 @@ import type { ApiDescription } from '../openapi/describe.js';
 import type { Params } from '../params.js';
 import type { Frame } from '../views/account-pages.js';
 import { badUnsubscribePage, unsubscribedPage, unsubscribePage } from '../views/unsubscribe-page.js';
+import { htmlPage, Lang, page } from './page-docs.js';
 
-const Page = z.string().meta({ description: 'An HTML page' });
-const page = (description: string) => ({ schema: Page, media: 'text/html', description });
-const Lang = z.enum(['en', 'zh-CN']).optional().meta({ description: 'The page’s language; else Accept-Language decides' });
 const Key = z.string().meta({ description: 'The unsubscribe key of the mail (`List-Unsubscribe`)' });
 
 /**
@@ -44,7 +42,7 @@ export function unsubscribeRoutes(unsubscribe: Unsubscribe, docs: ApiDescription
       tag: 'Accounts',
       access: 'browser',
       query: z.object({ key: Key, lang: Lang }),
-      response: { schema: Page, example: '<!doctype html>…', description: 'The Unsubscribe button', media: 'text/html' },
+      response: htmlPage('The Unsubscribe button'),
       otherResponses: { 404: page('The key is not one of ours') },
       errors: [],
     },
@@ -80,7 +78,7 @@ export function unsubscribeRoutes(unsubscribe: Unsubscribe, docs: ApiDescription
         }),
         media: ['form', 'multipart'],
       },
-      response: { schema: Page, example: '<!doctype html>…', description: 'Unsubscribed', media: 'text/html' },
+      response: htmlPage('Unsubscribed'),
       otherResponses: { 404: page('The key is not one of ours') },
       errors: [],
     },
