@@ -36,6 +36,8 @@ import { TopicAction } from '../src/application/topics/topic-action.js';
 import { CreateUser } from '../src/application/users/create-user.js';
 import { BlockNode, BlockUser, ChangeRole } from '../src/application/users/manage-users.js';
 import { ManageWebhooks } from '../src/application/webhooks/webhooks.js';
+import { ListReviewItems, ResolveReview, ShowReviewItem } from '../src/application/review/review-queue.js';
+import { DisciplineUser } from '../src/application/users/discipline.js';
 import { record } from '../src/container/bind.js';
 import { CliUseCases } from './runtime.js';
 
@@ -63,6 +65,7 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     listInvites: ListInvites,
     revokeInvite: RevokeInvite,
     changeRole: ChangeRole,
+    disciplineUser: DisciplineUser,
     blockNode: BlockNode,
     blockUser: BlockUser,
     createNode: CreateNode,
@@ -96,5 +99,8 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     showMail: ShowMail,
     queueDigests: QueueDigests,
     listInboundMail: ListInboundMail,
+    listReviewItems: ListReviewItems,
+    showReviewItem: ShowReviewItem,
+    resolveReview: ResolveReview,
   });
 });

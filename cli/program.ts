@@ -19,6 +19,7 @@ import { invitesCommand } from './commands/invites.js';
 import { webhooksCommand } from './commands/webhooks.js';
 import { auditCommand } from './commands/audit.js';
 import { mailCommand } from './commands/mail.js';
+import { reviewCommand } from './commands/review.js';
 
 /** The whole command tree, testable without a process: tests pass a runtime with captured output. */
 export function buildProgram(runtime: CliRuntime): Command {
@@ -50,6 +51,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     searchCommand,
     webhooksCommand,
     auditCommand,
+    reviewCommand,
     mailCommand,
     seedCommand,
   ]) {

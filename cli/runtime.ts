@@ -36,6 +36,8 @@ import type { TopicAction } from '../src/application/topics/topic-action.js';
 import type { CreateUser } from '../src/application/users/create-user.js';
 import type { BlockNode, BlockUser, ChangeRole } from '../src/application/users/manage-users.js';
 import type { ManageWebhooks } from '../src/application/webhooks/webhooks.js';
+import type { ListReviewItems, ResolveReview, ShowReviewItem } from '../src/application/review/review-queue.js';
+import type { DisciplineUser } from '../src/application/users/discipline.js';
 import type { Wire } from '../src/adapters/presentation/wire.js';
 
 /**
@@ -61,6 +63,7 @@ export interface CliUseCases {
   listInvites: ListInvites;
   revokeInvite: RevokeInvite;
   changeRole: ChangeRole;
+  disciplineUser: DisciplineUser;
   blockNode: BlockNode;
   blockUser: BlockUser;
   createNode: CreateNode;
@@ -94,6 +97,9 @@ export interface CliUseCases {
   showMail: ShowMail;
   queueDigests: QueueDigests;
   listInboundMail: ListInboundMail;
+  listReviewItems: ListReviewItems;
+  showReviewItem: ShowReviewItem;
+  resolveReview: ResolveReview;
 }
 export const CliUseCases = Symbol.for('CliUseCases');
 

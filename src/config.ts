@@ -42,6 +42,12 @@ export interface Config {
   secretKey: string | null;
   /** Who may join (REGISTRATION, contract §16b): anyone, anyone an administrator approves, invitees, nobody. */
   registration: Registration;
+  /**
+   * Review (contract §18): how many people's flags hide a post (FLAG_HIDE_THRESHOLD, 3); how many first posts of an
+   * account that signed up itself wait for approval (HOLD_FIRST_POSTS, 0: none); what a new account may post in its
+   * first day (NEW_USER_TOPICS_PER_DAY, 3; NEW_USER_REPLIES_PER_DAY, 20).
+   */
+  review: { flagHideThreshold: number; holdFirstPosts: number; topicsPerDay: number; repliesPerDay: number };
   /** Webhooks: deliver to loopback and private addresses too (off: SSRF), and how many tries run at once per process. */
   webhooks: { allowPrivate: boolean; concurrency: number };
   /**
@@ -104,6 +110,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     secretKey: secretKey(env),
     registration: registration(env.REGISTRATION),
+    review: {
+      flagHideThreshold: integer(env, 'FLAG_HIDE_THRESHOLD', 3, 1, 1_000),
+      holdFirstPosts: integer(env, 'HOLD_FIRST_POSTS', 0, 0, 1_000),
+      topicsPerDay: integer(env, 'NEW_USER_TOPICS_PER_DAY', 3, 0, 1_000_000),
+      repliesPerDay: integer(env, 'NEW_USER_REPLIES_PER_DAY', 20, 0, 1_000_000),
+    },
     webhooks: {
       allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',
       concurrency: integer(env, 'WEBHOOKS_CONCURRENCY', 4, 0, 100),

@@ -22,6 +22,7 @@ import { searchModule } from './container/search.js';
 import { webhooksModule } from './container/webhooks.js';
 import { mailModule } from './container/mail.js';
 import { auditModule } from './container/audit.js';
+import { reviewModule } from './container/review.js';
 import { maintenanceModule } from './container/maintenance.js';
 import { httpModule } from './container/http.js';
 
@@ -67,6 +68,7 @@ export function buildContainer(
     webhooksModule,
     mailModule,
     auditModule,
+    reviewModule,
     maintenanceModule,
     httpModule,
   );

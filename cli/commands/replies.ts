@@ -88,7 +88,7 @@ export function repliesCommand(runtime: CliRuntime): Command {
     .action(
       action(runtime, async (context, id: string, options: { reason?: string }) => {
         const replyId = idArgument(id, 'id');
-        const reply = await context.session.useCases.replies.detail(replyId);
+        const reply = await context.session.useCases.replies.detail(replyId, context.actor);
         if (!reply) throw new NotFound(`reply ${replyId}`);
         if (reply.action !== null) {
           throw new Forbidden(

@@ -22,12 +22,13 @@ import {
 } from './shared.js';
 
 /**
- * A topic's states, as a moderator reads them: `banned, closed, pinned` (banned: moved to NoPoint); `deleted` where
- * shown.
+ * A topic's states, as a moderator reads them: `banned, closed, pinned` (banned: moved to NoPoint); `held` or
+ * `hidden` while it waits for review; `deleted` where shown.
  */
 export function topicState(topic: TopicView, deleted = false): string {
   const states = [
     deleted && 'deleted',
+    topic.visibility !== 'public' && topic.visibility,
     topic.nodeName === NO_POINT_NODE_NAME && 'banned',
     topic.closedAt !== null && 'closed',
     topic.grade === 'excellent' && 'excellent',

@@ -3,7 +3,7 @@ import { InvalidInput, NotFound } from '../../src/domain/shared/errors.js';
 import { isRole, ROLES } from '../../src/domain/users/role.js';
 import type { UserDetailView } from '../../src/application/read-models.js';
 import type { ActionContext, CliIo, CliRuntime } from '../runtime.js';
-import { table } from '../output.js';
+import { table, when } from '../output.js';
 import { addAccountCommands } from './accounts.js';
 import {
   action,
@@ -189,6 +189,54 @@ export function usersCommand(runtime: CliRuntime): Command {
             throw denied(context, `changing ${login}'s block list is for ${login} and administrators`);
           await context.session.useCases.blockUser.execute(user, other, block);
           return { json: present(context, user), text: `${login} ${block ? 'blocks' : 'no longer blocks'} ${other}` };
+        }),
+      );
+  }
+
+  for (const [act, what] of [
+    ['silence', 'may read and like, not post, until then; it ends by itself'],
+    ['suspend', 'may not sign in until then (its tokens and sessions end now); it ends by itself'],
+  ] as const) {
+    users
+      .command(`${act} <login>`)
+      .description(`${act} a user for a number of days: ${what} (administrators; audited)`)
+      .requiredOption('--days <n>', 'how many days (1–3650)')
+      .option(REASON_FLAGS, REASON_HELP)
+      .addHelpText('after', `\nExample:\n  $ forumctl users ${act} mallory --days 3 --reason "spam"`)
+      .action(
+        action(runtime, async (context, login: string, options: { days: string; reason?: string }) => {
+          const until = await needing(
+            context,
+            `${act === 'silence' ? 'silencing' : 'suspending'} users is for administrators`,
+            () =>
+              context.session.useCases.disciplineUser.execute(context.actor, login, {
+                act,
+                days: options.days,
+                reason: reasonOf(options),
+              }),
+          );
+          const [field, past] = act === 'silence' ? ['silenced_until', 'silenced'] : ['suspended_until', 'suspended'];
+          return { json: { login, [field]: until!.toISOString() }, text: `${login} is ${past} until ${when(until)} (UTC)` };
+        }),
+      );
+  }
+
+  for (const [act, what] of [
+    ['unsilence', 'silence'],
+    ['unsuspend', 'suspension'],
+  ] as const) {
+    users
+      .command(`${act} <login>`)
+      .description(`end a user's ${what} now (administrators; audited)`)
+      .option(REASON_FLAGS, REASON_HELP)
+      .addHelpText('after', `\nExample:\n  $ forumctl users ${act} mallory`)
+      .action(
+        action(runtime, async (context, login: string, options: { reason?: string }) => {
+          await needing(context, `lifting a ${what} is for administrators`, () =>
+            context.session.useCases.disciplineUser.execute(context.actor, login, { act, reason: reasonOf(options) }),
+          );
+          const field = act === 'unsilence' ? 'silenced_until' : 'suspended_until';
+          return { json: { login, [field]: null }, text: `${login}'s ${what} is over` };
         }),
       );
   }

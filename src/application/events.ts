@@ -7,7 +7,8 @@ import type { DomainEvent } from '../domain/events.js';
  * describes (a change of one statement records first: that statement carries what the consumers add).
  */
 export interface DomainEvents {
-  record(event: DomainEvent): Promise<void>;
+  /** `null`: what happened is no fact anyone hears of (a change to a post not yet public: domain/events.ts). */
+  record(event: DomainEvent | null): Promise<void>;
 }
 export const DomainEvents = Symbol.for('DomainEvents');
 
@@ -20,7 +21,8 @@ export interface InTransactionConsumer {
 export class DispatchInTransaction implements DomainEvents {
   constructor(private readonly consumers: readonly InTransactionConsumer[]) {}
 
-  async record(event: DomainEvent): Promise<void> {
+  async record(event: DomainEvent | null): Promise<void> {
+    if (event === null) return;
     for (const consumer of this.consumers) await consumer.handle(event);
   }
 }

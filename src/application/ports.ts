@@ -16,6 +16,8 @@ export interface RenderedMarkdown {
   html: string;
   /** Logins written as `@login` in the text (not in code or links), in order of appearance, as written. */
   mentions: string[];
+  /** How many links to elsewhere (absolute http or https URLs) it holds: new accounts may post only a few (§18). */
+  links: number;
 }
 
 /** Markdown to sanitized HTML, and the mentions it contains. */

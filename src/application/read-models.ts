@@ -5,6 +5,7 @@ import type { MailPreferences } from '../domain/users/user.js';
 import type { SystemEvent } from '../domain/replies/reply.js';
 import type { NotificationType } from '../domain/notifications/notification.js';
 import type { CallerRef, Identified } from './actor.js';
+import type { Visibility } from '../domain/shared/post.js';
 
 /**
  * Views for the read side: filled straight from SQL, one query per request, no aggregate loaded.
@@ -35,6 +36,8 @@ export interface TopicView {
   /** When it was pinned; null when it is not. */
   suggestedAt: Date | null;
   closedAt: Date | null;
+  /** Held or hidden (contract §18): shown as it is only to its author and administrators (`seesPost`). */
+  visibility: Visibility;
   user: UserView;
   /** For the destroy ability; computed only when the viewer is the author (false otherwise). */
   hasRepliesFromOthers: boolean;
@@ -90,7 +93,7 @@ export interface TopicReadModel {
    * Null when there is no such visible topic (then nothing is counted or marked).
    */
   show(id: number, caller: CallerRef): Promise<Identified<ShownTopic | null>>;
-  /** A topic whatever its state, deleted included (what a webhook reports about it). */
+  /** A topic whatever its state, deleted, held or hidden included (what a webhook reports about it). */
   detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null>;
 }
 export const TopicReadModel = Symbol.for('TopicReadModel');
@@ -171,6 +174,8 @@ export interface ReplyView {
   body: string;
   bodyHtml: string;
   action: SystemEvent | null;
+  /** Held or hidden (contract §18): anyone but its author and administrators sees it as a deleted reply (`seesPost`). */
+  visibility: Visibility;
   likesCount: number;
   likedUserIds: number[];
   deleted: boolean;
@@ -199,12 +204,12 @@ export interface ReplyReadModel {
     page: { offset: number; limit: number },
     caller: CallerRef,
   ): Promise<Identified<ReplyPage | null>>;
-  /** A visible reply of a visible topic, or null. */
-  detail(id: number): Promise<ReplyDetailView | null>;
+  /** A reply, not deleted, of a topic not deleted, both shown to the viewer (contract §18), or null. */
+  detail(id: number, viewer: Viewer | null): Promise<ReplyDetailView | null>;
   /** A reply whatever its state or its topic's, deleted included (what a webhook reports about it). */
   detailInAnyState(id: number): Promise<ReplyDetailView | null>;
-  /** A user's visible replies (not system events) on visible topics, newest first. */
-  byUser(userId: number, page: Page): Promise<ReplyDetailView[]>;
+  /** A user's replies (not system events) on topics, neither deleted and both shown to the viewer, newest first. */
+  byUser(userId: number, page: Page, viewer: Viewer | null): Promise<ReplyDetailView[]>;
 }
 export const ReplyReadModel = Symbol.for('ReplyReadModel');
 

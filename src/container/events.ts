@@ -5,6 +5,7 @@ import { DispatchInTransaction, DomainEvents } from '../application/events.js';
 import { MailProducer } from '../application/mail/mail-jobs.js';
 import { NotificationAudience, NotificationProducer } from '../application/notifications/producer.js';
 import { SearchIndexer } from '../application/search/indexer.js';
+import { ReviewQueueKeeper } from '../application/review/review-queue.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { SqlOutbox } from '../adapters/persistence/outbox.js';
 import { StagedRows } from '../adapters/persistence/staged-rows.js';
@@ -26,6 +27,7 @@ export const eventsModule = new ContainerModule(({ bind }) => {
       audit: AuditTrail,
       outbox: SqlOutbox,
       mail: MailProducer,
+      review: ReviewQueueKeeper,
     ) =>
       new DispatchInTransaction([
         new CounterKeeper(counters),
@@ -34,7 +36,17 @@ export const eventsModule = new ContainerModule(({ bind }) => {
         audit,
         outbox,
         mail,
+        review,
       ]),
-    [StagedRows, NotificationAudience, NotificationRepository, SearchIndexer, AuditTrail, SqlOutbox, MailProducer],
+    [
+      StagedRows,
+      NotificationAudience,
+      NotificationRepository,
+      SearchIndexer,
+      AuditTrail,
+      SqlOutbox,
+      MailProducer,
+      ReviewQueueKeeper,
+    ],
   );
 });

@@ -9,6 +9,8 @@ import { FrontPageCache } from '../adapters/http/front-page-cache.js';
 import { ServiceMetrics } from '../adapters/http/metrics.js';
 import { NotificationStreams } from '../adapters/http/notification-streams.js';
 import { AdminRouteUseCases } from '../adapters/http/routes/admin.js';
+import { ReviewRouteUseCases } from '../adapters/http/routes/review.js';
+import { ReviewStore } from '../application/review/review-queue.js';
 import { InboundMailRouteUseCases } from '../adapters/http/routes/inbound-email.js';
 import { AuthorizeRouteUseCases } from '../adapters/http/routes/authorize.js';
 import { DeviceRouteUseCases } from '../adapters/http/routes/devices.js';
@@ -56,6 +58,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     photos: PhotoRouteUseCases,
     search: SearchRouteUseCases,
     admin: AdminRouteUseCases,
+    review: ReviewRouteUseCases,
     inboundMail: InboundMailRouteUseCases,
   });
 
@@ -71,9 +74,13 @@ export const httpModule = new ContainerModule(({ bind }) => {
   provide(
     bind,
     ServiceMetrics,
-    (server: ServerHost, streams: NotificationStreams) =>
-      new ServiceMetrics({ pools: server.database.poolUse, openStreams: () => streams.size }),
-    [ServerHost, NotificationStreams],
+    (server: ServerHost, streams: NotificationStreams, review: ReviewStore) =>
+      new ServiceMetrics({
+        pools: server.database.poolUse,
+        openStreams: () => streams.size,
+        pendingReviews: () => review.countPending(),
+      }),
+    [ServerHost, NotificationStreams, ReviewStore],
   );
 
   provide(

@@ -9,7 +9,8 @@ import { ListReplies } from '../application/replies/list-replies.js';
 import { ReplyTargets } from '../application/replies/reply-targets.js';
 import { UpdateReply } from '../application/replies/update-reply.js';
 import { LikeRepository } from '../domain/likes/like-repository.js';
-import { NotificationRepository } from '../domain/notifications/notification-repository.js';
+import { Posts } from '../application/posts/posts.js';
+import { PostingRules } from '../application/review/posting-rules.js';
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
 import { ReadAudiences, SqlReplyTargets } from '../adapters/persistence/reply-targets.js';
@@ -31,9 +32,17 @@ export const repliesModule = new ContainerModule(({ bind }) => {
 
   const useCase = useCaseBinder(bind);
   useCase(ListReplies, [ReplyReadModel]);
-  useCase(CreateReply, [ReplyTargets, ReplyRepository, MarkdownRenderer, DomainEvents, OneStatementUnitOfWork, Clock]);
-  useCase(UpdateReply, [ReplyRepository, TopicRepository, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
-  useCase(DeleteReply, [ReplyRepository, TopicRepository, NotificationRepository, DomainEvents, UnitOfWork, Clock]);
+  useCase(CreateReply, [
+    ReplyTargets,
+    ReplyRepository,
+    PostingRules,
+    MarkdownRenderer,
+    DomainEvents,
+    OneStatementUnitOfWork,
+    Clock,
+  ]);
+  useCase(UpdateReply, [ReplyRepository, TopicRepository, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
+  useCase(DeleteReply, [ReplyRepository, TopicRepository, Posts, DomainEvents, UnitOfWork]);
   useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
 
   record<ReplyRouteUseCases>(bind, ReplyRouteUseCases, {

@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify';
+import { ReviewReadModel } from '../application/review/review-queue.js';
 import { Clock, SecretGenerator } from '../application/ports.js';
 import { ReplyReadModel, TopicReadModel, UserReadModel } from '../application/read-models.js';
 import {
@@ -34,9 +35,9 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
   provide(
     bind,
     WebhookSubjects,
-    (topics: TopicReadModel, replies: ReplyReadModel, users: UserReadModel, wire: Wire) =>
-      new WireWebhookSubjects(topics, replies, users, wire),
-    [TopicReadModel, ReplyReadModel, UserReadModel, Wire],
+    (topics: TopicReadModel, replies: ReplyReadModel, users: UserReadModel, review: ReviewReadModel, wire: Wire) =>
+      new WireWebhookSubjects(topics, replies, users, review, wire),
+    [TopicReadModel, ReplyReadModel, UserReadModel, ReviewReadModel, Wire],
   );
 
   const useCase = useCaseBinder(bind);

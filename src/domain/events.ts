@@ -1,6 +1,7 @@
 import type { Reply } from './replies/reply.js';
 import type { Role } from './users/role.js';
 import type { Topic } from './topics/topic.js';
+import type { Post } from './shared/post.js';
 
 /**
  * Facts about what changed, as plain data: named in the past tense, with the ids and values their consumers
@@ -66,6 +67,16 @@ export type DomainEvent =
   /** A user's favorites changed: named apart from `topic.*`, which change topic lists (front-page-cache.ts). */
   | { type: 'favorite.added' | 'favorite.removed'; topicId: number; userId: number }
   | { type: 'user.role_changed'; userId: number; from: Role; to: Role; actorId: number }
+  /** A post waits for approval (contract §18): recorded instead of its `*.created`, which comes when it is approved. */
+  | ({ type: 'post.held' } & PostRef)
+  /** A held post was deleted by `actorId` (rejected, or withdrawn by its author) without ever being public. */
+  | ({ type: 'post.discarded'; actorId: number } & PostRef)
+  /** Hidden by its flags, or shown again when a reviewer disagreed: what readers see changed. */
+  | ({ type: 'post.hidden' | 'post.unhidden' } & PostRef)
+  /** `flaggerId` flagged the post; `itemId` is the review item that gathers its flags. */
+  | ({ type: 'post.flagged'; itemId: number; flaggerId: number; reason: FlagReason } & PostRef)
+  /** A review item was resolved (`action`) by `actorId`. */
+  | { type: 'review.resolved'; itemId: number; action: ReviewResolution; actorId: number }
   /** New notifications, each with the user it is for. */
   | { type: 'notification.created'; notifications: { id: number; userId: number }[] }
   /** Notifications read or deleted: these users' unread counts may have changed. */
@@ -99,6 +110,15 @@ export const AUDIT_ACTIONS = [
   'user.delete',
   'invite.create',
   'invite.revoke',
+  'review.agree',
+  'review.disagree',
+  'review.approve',
+  'review.reject',
+  'review.spammer',
+  'user.silence',
+  'user.unsilence',
+  'user.suspend',
+  'user.unsuspend',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -159,8 +179,53 @@ export const WEBHOOK_EVENTS = [
   'user.created',
   'user.deleted',
   'user.role_changed',
+  'post.flagged',
+  'review.resolved',
 ] as const satisfies readonly DomainEventType[];
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** Why a post is flagged (contract §18). */
+export const FLAG_REASONS = ['spam', 'inappropriate', 'off_topic', 'other'] as const;
+export type FlagReason = (typeof FLAG_REASONS)[number];
+
+/** How a review item ended: by a reviewer's action (contract §18), or `deleted` when its post was deleted otherwise. */
+export const REVIEW_ACTIONS = ['agree', 'disagree', 'approve', 'reject', 'spammer'] as const;
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
+export type ReviewResolution = ReviewAction | 'deleted';
+
+/** A post as review names it: which record, in which topic, by whom. */
+export interface PostRef {
+  targetType: 'Topic' | 'Reply';
+  targetId: number;
+  topicId: number;
+  /** The post's author. */
+  userId: number;
+}
+
+export const topicRef = (topic: Topic): PostRef => ({
+  targetType: 'Topic',
+  targetId: topic.id,
+  topicId: topic.id,
+  userId: topic.userId,
+});
+export const replyRef = (reply: Reply): PostRef => ({
+  targetType: 'Reply',
+  targetId: reply.id,
+  topicId: reply.topicId,
+  userId: reply.userId,
+});
+
+/*
+ * What happens to a post, as facts. One rule of contract §18 lives here, for every consumer at once (notifications
+ * and their mail, counters, the search index, webhooks, live events, caches): **a post that is not yet public sets
+ * off nothing**. Of a held post only its hold (`post.held`) and its removal (`post.discarded`) are recorded; an edit
+ * or a move of it is no fact anyone hears of (null). Approved, it is published as if posted at that moment: its
+ * `*.created` is recorded then (`topicCreated`, `replyCreated` on the published post). A hidden post was public: its
+ * effects happened; what readers see of it is the read models' business.
+ */
+
+/** Of a held post, nothing; of any other, the fact. */
+const unlessHeld = (post: Post, fact: () => DomainEvent): DomainEvent | null => (post.isHeld() ? null : fact());
 
 const topicContent = (topic: Topic) => ({
   topicId: topic.id,
@@ -178,20 +243,47 @@ const replyContent = (reply: Reply) => ({
   at: reply.updatedAt,
 });
 
-/** A new topic; `mentions`: the logins its body names with `@login`, as the Markdown renderer found them. */
-export const topicCreated = (topic: Topic, mentions: readonly string[]): DomainEvent => ({
-  type: 'topic.created',
-  userId: topic.userId,
-  nodeId: topic.nodeId,
-  mentions: [...mentions],
-  ...topicContent(topic),
-});
-export const topicUpdated = (topic: Topic): DomainEvent => ({ type: 'topic.updated', ...topicContent(topic) });
-/** A new reply; `mentions` as for a topic. */
-export const replyCreated = (reply: Reply, mentions: readonly string[]): DomainEvent => ({
-  type: 'reply.created',
-  userId: reply.userId,
-  mentions: [...mentions],
-  ...replyContent(reply),
-});
-export const replyUpdated = (reply: Reply): DomainEvent => ({ type: 'reply.updated', ...replyContent(reply) });
+/**
+ * A new topic, or one just approved; `mentions`: the logins its body names with `@login`, as the Markdown renderer
+ * found them. Held, it is only waiting.
+ */
+export const topicCreated = (topic: Topic, mentions: readonly string[]): DomainEvent =>
+  topic.isHeld()
+    ? { type: 'post.held', ...topicRef(topic) }
+    : { type: 'topic.created', userId: topic.userId, nodeId: topic.nodeId, mentions: [...mentions], ...topicContent(topic) };
+export const topicUpdated = (topic: Topic): DomainEvent | null =>
+  unlessHeld(topic, () => ({ type: 'topic.updated', ...topicContent(topic) }));
+/** `topic` is where it went; `actor` moved it (its owner hears of it when an administrator did, unless the owner did). */
+export const topicMoved = (topic: Topic, fromNodeId: number, actor: { id: number; role: Role }): DomainEvent | null =>
+  unlessHeld(topic, () => ({
+    type: 'topic.moved',
+    topicId: topic.id,
+    ownerId: topic.userId,
+    fromNodeId,
+    toNodeId: topic.nodeId,
+    actorId: actor.id,
+    byAdmin: actor.role === 'admin',
+  }));
+export const topicDeleted = (topic: Topic, actorId: number): DomainEvent =>
+  topic.isHeld()
+    ? { type: 'post.discarded', actorId, ...topicRef(topic) }
+    : { type: 'topic.deleted', topicId: topic.id, ownerId: topic.userId, nodeId: topic.nodeId, actorId };
+
+/** A new reply, or one just approved; `mentions` as for a topic. Held, it is only waiting. */
+export const replyCreated = (reply: Reply, mentions: readonly string[]): DomainEvent =>
+  reply.isHeld()
+    ? { type: 'post.held', ...replyRef(reply) }
+    : { type: 'reply.created', userId: reply.userId, mentions: [...mentions], ...replyContent(reply) };
+export const replyUpdated = (reply: Reply): DomainEvent | null =>
+  unlessHeld(reply, () => ({ type: 'reply.updated', ...replyContent(reply) }));
+export const replyDeleted = (reply: Reply, actorId: number): DomainEvent =>
+  reply.isHeld()
+    ? { type: 'post.discarded', actorId, ...replyRef(reply) }
+    : {
+        type: 'reply.deleted',
+        replyId: reply.id,
+        topicId: reply.topicId,
+        userId: reply.userId,
+        createdAt: reply.createdAt,
+        actorId,
+      };

@@ -60,6 +60,8 @@ interface Records {
   topicId: number;
   replyId: number;
   nodeId: number;
+  /** An item of the review queue: a member's topic the admin flagged. */
+  reviewId: number;
   client: { clientId: string; clientSecret: string };
 }
 
@@ -71,7 +73,18 @@ async function makeRecords(): Promise<Records> {
   const replyId = await makeReply(admin, topicId, 'A reply');
   const createApp = env.container.get(CreateApp);
   const { app, clientSecret } = await env.scope(() => createApp.execute(admin, { name: 'Documented' }));
-  return { admin, topicId, replyId, nodeId, client: { clientId: app.clientId, clientSecret: clientSecret! } };
+  const member = await makeUser('member');
+  const flagged = await makeTopic(member, nodeId, 'A flagged topic', 'Its body');
+  await api().post(`/api/v3/topics/${flagged}/flag`).set(admin.auth).send({ reason: 'spam' }).expect(200);
+  const [item] = await env.sql<{ id: number }>('select id from review_items');
+  return {
+    admin,
+    topicId,
+    replyId,
+    nodeId,
+    reviewId: item!.id,
+    client: { clientId: app.clientId, clientSecret: clientSecret! },
+  };
 }
 
 /** The operation's path with the records' ids: `{id}` by the resource it follows, `{login}` the admin's. */
@@ -82,6 +95,7 @@ function pathOf(target: Target, records: Records): string {
     if (resource.endsWith('/topics/')) return String(records.topicId);
     if (resource.endsWith('/replies/')) return String(records.replyId);
     if (resource.endsWith('/nodes/')) return String(records.nodeId);
+    if (resource.endsWith('/admin/review/')) return String(records.reviewId);
     return '1';
   });
 }

@@ -12,20 +12,26 @@ import type { TopicRepository } from '../../src/domain/topics/topic-repository.j
 import type { UserRepository } from '../../src/domain/users/user-repository.js';
 import type { CounterMove, CounterMoves, UserCounter } from '../../src/application/counters.js';
 import type { User } from '../../src/domain/users/user.js';
+import { type PostingFacts, PostingRules } from '../../src/application/review/posting-rules.js';
+import type { Author, PostingHistory } from '../../src/domain/review/posting.js';
 
 /** In-memory stand-ins for the ports, for use-case tests without I/O. */
 
 export const fixedClock: Clock = { now: () => new Date('2026-11-21T08:00:00.000Z') };
 export const plainMarkdown: MarkdownRenderer = {
-  render: (text) => ({ html: `<p>${text}</p>`, mentions: [...text.matchAll(/@(\w+)/g)].map((m) => m[1]!) }),
+  render: (text) => ({
+    html: `<p>${text}</p>`,
+    mentions: [...text.matchAll(/@(\w+)/g)].map((m) => m[1]!),
+    links: [...text.matchAll(/https?:\/\//g)].length,
+  }),
 };
 export const immediateUnitOfWork: UnitOfWork = { run: (work) => work() };
 
 /** Domain events as a use case recorded them, in order. */
 export class RecordedEvents implements DomainEvents {
   readonly recorded: DomainEvent[] = [];
-  async record(event: DomainEvent): Promise<void> {
-    this.recorded.push(event);
+  async record(event: DomainEvent | null): Promise<void> {
+    if (event !== null) this.recorded.push(event);
   }
   handle(event: DomainEvent): Promise<void> {
     return this.record(event);
@@ -45,6 +51,9 @@ export class FakeTopics implements TopicRepository {
   async add(topic: Topic) {
     topic.id = this.nextId++;
     this.rows.set(topic.id, topic);
+  }
+  async authoredBy(userId: number) {
+    return [...this.rows.values()].filter((t) => t.userId === userId && t.deletedAt === null);
   }
   async visibleInNode(nodeId: number, afterId: number, limit: number) {
     return [...this.rows.values()].filter((t) => t.nodeId === nodeId && t.deletedAt === null && t.id > afterId).slice(0, limit);
@@ -110,6 +119,9 @@ export class FakeReplies implements ReplyRepository {
   async add(reply: Reply) {
     reply.id = this.rows.length + 1;
     this.rows.push(reply);
+  }
+  async authoredBy(userId: number) {
+    return this.rows.filter((r) => r.userId === userId && r.deletedAt === null && r.action === null);
   }
   async hasVisibleRepliesFromOthers(topicId: number, authorId: number) {
     return this.rows.some((r) => r.topicId === topicId && r.userId !== authorId && r.action === null && r.deletedAt === null);
@@ -199,4 +211,29 @@ export class FakeCounterMoves implements CounterMoves {
       }
     }
   }
+}
+
+/** The posting rules' facts: every author trusted (an account an operator made), with nothing posted before. */
+export class FakePostingFacts implements PostingFacts {
+  readonly authors = new Map<number, Partial<Author>>();
+  past: PostingHistory = { recent: 0, published: 0, repeated: false };
+  async author(userId: number): Promise<Author> {
+    return {
+      id: userId,
+      role: 'member',
+      selfRegistered: false,
+      joinedAt: new Date('2020-01-01T00:00:00.000Z'),
+      silencedUntil: null,
+      suspendedUntil: null,
+      ...this.authors.get(userId),
+    };
+  }
+  async history(): Promise<PostingHistory> {
+    return this.past;
+  }
+}
+
+/** Posting rules over FakePostingFacts, with the configuration's defaults. */
+export function postingRules(facts = new FakePostingFacts(), limits = { holdFirstPosts: 0, topicsPerDay: 3, repliesPerDay: 20 }) {
+  return new PostingRules(facts, limits, fixedClock);
 }

@@ -33,6 +33,7 @@ describe('SanitizingMarkdownRenderer: mention links', () => {
     expect(renderer.render('<p>hi @carol</p>')).to.deep.equal({
       html: '<p>hi <a href="/carol" class="user-mention" rel="nofollow noopener">@carol</a></p>',
       mentions: ['carol'],
+      links: 0,
     });
     expect(renderer.render('<div><strong>@dave</strong> and @erin</div>').mentions).to.deep.equal(['dave', 'erin']);
     expect(renderer.render('*@frank* <b>@gina</b>').mentions).to.deep.equal(['frank', 'gina']);

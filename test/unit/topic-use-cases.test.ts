@@ -19,8 +19,10 @@ import {
   fixedClock,
   immediateUnitOfWork,
   plainMarkdown,
+  postingRules,
   RecordedEvents,
 } from '../support/fakes.js';
+import { Posts } from '../../src/application/posts/posts.js';
 
 const alice: ActingUser = { id: 10, login: 'alice', role: 'member' };
 const bob: ActingUser = { id: 11, login: 'bob', role: 'member' };
@@ -46,6 +48,8 @@ function world() {
   const counters = new CounterKeeper(new FakeCounterMoves(nodes, users));
   const events = Object.assign(new DispatchInTransaction([counters, producer, recorded]), { recorded: recorded.recorded });
   const relocation = new TopicRelocation(nodes, events);
+  const rules = postingRules();
+  const posts = new Posts(topics, replies, notifications, events, fixedClock);
   return {
     events,
     topics,
@@ -53,9 +57,9 @@ function world() {
     users,
     replies,
     notifications,
-    create: new CreateTopic(topics, relocation, plainMarkdown, events, immediateUnitOfWork, fixedClock),
-    update: new UpdateTopic(topics, relocation, plainMarkdown, events, immediateUnitOfWork, fixedClock),
-    destroy: new DeleteTopic(topics, replies, notifications, events, immediateUnitOfWork, fixedClock),
+    create: new CreateTopic(topics, relocation, rules, plainMarkdown, events, immediateUnitOfWork, fixedClock),
+    update: new UpdateTopic(topics, relocation, rules, plainMarkdown, events, immediateUnitOfWork, fixedClock),
+    destroy: new DeleteTopic(topics, replies, posts, events, immediateUnitOfWork),
     action: new TopicAction(topics, replies, nodes, relocation, events, immediateUnitOfWork, fixedClock),
   };
 }

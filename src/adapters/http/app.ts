@@ -19,6 +19,7 @@ import { oauthRoutes, type OAuthRouteUseCases } from './routes/oauth.js';
 import { authorizeRoutes, type AuthorizeRouteUseCases } from './routes/authorize.js';
 import { searchRoutes, type SearchRouteUseCases } from './routes/search.js';
 import { adminRoutes, type AdminRouteUseCases } from './routes/admin.js';
+import { reviewRoutes, type ReviewRouteUseCases } from './routes/review.js';
 import { replyRoutes, type ReplyRouteUseCases } from './routes/replies.js';
 import { topicRoutes, type TopicRouteUseCases } from './routes/topics.js';
 import { nodeRoutes, type NodeRouteUseCases } from './routes/nodes.js';
@@ -56,6 +57,8 @@ export interface HttpUseCases {
   photos: PhotoRouteUseCases;
   search: SearchRouteUseCases;
   admin: AdminRouteUseCases;
+  /** Flags, holds and the review queue (contract §18). */
+  review: ReviewRouteUseCases;
   /** Reply by e-mail: a mail provider's inbound webhook. */
   inboundMail: InboundMailRouteUseCases;
 }
@@ -221,6 +224,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
     photoRoutes(useCases.photos, docs, prefix),
     searchRoutes(useCases.search, wire, docs, prefix),
     adminRoutes(useCases.admin, wire, docs, prefix),
+    reviewRoutes(useCases.review, wire, docs, prefix),
   ])
     api.use(prefix, routes.routes());
   app.use(api.routes());

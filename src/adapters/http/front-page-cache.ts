@@ -16,8 +16,11 @@ export const FRONT_PAGE_TTL_MS = 800;
  */
 export const FRONT_PAGE_MAX_ENTRIES = 500;
 
-/** What changes a topic list: topics and replies (counts, last reply, order). Likes and hits are left to the TTL. */
-const CHANGES_LISTS = /^(topic|reply)\./;
+/**
+ * What changes a topic list: topics and replies (counts, last reply, order), and what readers may see of a post (a
+ * topic hidden by its flags leaves every list at once, contract §18). Likes and hits are left to the TTL.
+ */
+const CHANGES_LISTS = /^(topic|reply)\.|^post\.(hidden|unhidden)$/;
 
 interface Entry<Body> {
   body: Body;

@@ -15,6 +15,8 @@ export interface PoolUse {
 export interface MetricsSources {
   pools?: () => PoolUse[];
   openStreams?: () => number;
+  /** Items waiting in the review queue (contract §18), read from the database at each scrape. */
+  pendingReviews?: () => Promise<number>;
 }
 
 /** Where a scrape gets its text: this process's registry, or (under WEB_CONCURRENCY) every worker's, summed. */
@@ -79,6 +81,23 @@ export class ServiceMetrics {
         registers,
         collect() {
           this.set(openStreams());
+        },
+      });
+    }
+    const pendingReviews = sources.pendingReviews;
+    if (pendingReviews) {
+      new client.Gauge({
+        name: 'forum_review_pending_items',
+        help: 'Items waiting in the review queue (flagged and held posts)',
+        registers,
+        // One database for every worker: a cluster's scrape takes one worker's count, not their sum.
+        aggregator: 'max',
+        async collect() {
+          // The database unreachable at a scrape: the last count stands (the pools' metrics tell what is wrong).
+          await pendingReviews().then(
+            (count) => this.set(count),
+            () => undefined,
+          );
         },
       });
     }

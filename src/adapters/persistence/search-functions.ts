@@ -25,6 +25,8 @@
  * - `replies`: replies whose body matches;
  * - `bodies`: the two before together.
  */
+import { readerOf, shownTo } from './read-models/visibility.js';
+
 interface Branch {
   /** Its documents, as the condition of the index its walk reads. */
   kind: string;
@@ -72,11 +74,19 @@ const BRANCHES: Record<string, Branch> = {
   },
 };
 
-/** Joins documents `d` to what decides whether `viewer` may find them, and keeps those they may (the topic list's rule). */
+/** Who searches: the functions' `viewer` argument (visibility.ts's rule of who sees a held or hidden post). */
+const SEARCHER = readerOf('viewer');
+
+/**
+ * Joins documents `d` to what decides whether `viewer` may find them, and keeps those they may (the topic list's rule,
+ * and the posts shown to them: visibility.ts). A change there changes these functions only when a migration replays
+ * them.
+ */
 function visible(replies: boolean): string {
+  const shownReply = `(d.reply_id is null or (r.deleted_at is null and ${shownTo('r', SEARCHER)}))`;
   const topic = `join topics t on t.id = d.topic_id join nodes n on n.id = t.node_id
         ${replies ? 'left join replies r on r.id = d.reply_id' : ''}
-        where t.deleted_at is null and not n.hidden ${replies ? 'and (d.reply_id is null or r.deleted_at is null)' : ''}
+        where t.deleted_at is null and not n.hidden and ${shownTo('t', SEARCHER)} ${replies ? `and ${shownReply}` : ''}
           and (viewer is null or (
             not exists (select 1 from node_blocks b where b.user_id = viewer and b.node_id = t.node_id)
             and not exists (select 1 from user_blocks b where b.user_id = viewer and b.blocked_user_id = t.user_id)`;

@@ -1,4 +1,4 @@
-import { type DomainEvent, WEBHOOK_EVENTS } from '../../domain/events.js';
+import { type DomainEvent, type PostRef, WEBHOOK_EVENTS } from '../../domain/events.js';
 import type { NewNotification } from '../../domain/notifications/notification.js';
 import type { Reply } from '../../domain/replies/reply.js';
 import type { SearchDocument } from '../../application/search/ports.js';
@@ -7,6 +7,7 @@ import type { MailJob } from '../../application/mail/mail-jobs.js';
 import { queueMail } from './mail-task.js';
 import type { Sql } from './sql.js';
 import { queueTries } from './webhook-store.js';
+import { publishedReply } from './read-models/visibility.js';
 
 /** What the outbox keeps of an event: ids and dates, not titles and bodies (consumers read those when they need them). */
 export function outboxPayload(event: DomainEvent): Record<string, unknown> {
@@ -34,7 +35,8 @@ export function outboxPayload(event: DomainEvent): Record<string, unknown> {
  *    (never back to an earlier reply); a deleted one has the topic recounted, on a snapshot taken after the topic
  *    was locked (`flush` locks it first, in a statement of its own), so no concurrent reply is missed.
  * 3. The events (the outbox), and the webhook deliveries of these events (contract §13), one per event and
- *    subscribed webhook, each with its first try queued; then the mail jobs (contract §17), on the same queue.
+ *    subscribed webhook, each with its first try queued; the review items of held posts (contract §18); then the
+ *    mail jobs (contract §17), on the same queue.
  * 4. The search documents of topics and of replies. An older version never overwrites a newer one: a reindex
  *    batch read before an edit lands after it.
  * 5. New notifications, and the notifications of deleted topics and replies. Their unread counts (and their
@@ -72,9 +74,9 @@ function statement(staged: Staged, counters: Tally): { text: string; values: unk
   if (staged.replies.length > 0) {
     const r = staged.replies;
     ctes.push(`new_replies as (
-    insert into replies (id, topic_id, user_id, body, body_html, action, likes_count, created_at, updated_at)
-    select coalesce(d.id, nextval('replies_id_seq')), d.topic_id, d.user_id, d.body, d.body_html, d.action, 0, d.created_at,
-           d.created_at
+    insert into replies (id, topic_id, user_id, body, body_html, action, visibility, likes_count, created_at, updated_at)
+    select coalesce(d.id, nextval('replies_id_seq')), d.topic_id, d.user_id, d.body, d.body_html, d.action, d.visibility, 0,
+           d.created_at, d.created_at
     from unnest(${p.add(
       column(r, (x) => x.id ?? null),
       'int[]',
@@ -97,10 +99,13 @@ function statement(staged: Staged, counters: Tally): { text: string; values: unk
         'text[]',
       )},
       ${p.add(
+        column(r, (x) => x.visibility),
+        'text[]',
+      )}, ${p.add(
         column(r, (x) => x.createdAt),
         'timestamptz[]',
       )})
-      as d(id, topic_id, user_id, body, body_html, action, created_at)
+      as d(id, topic_id, user_id, body, body_html, action, visibility, created_at)
     returning id)`);
     previous = 'new_replies';
   }
@@ -149,12 +154,12 @@ function statement(staged: Staged, counters: Tally): { text: string; values: unk
   if (counters.recounts.length > 0) {
     ctes.push(`topics_recounted as (
     update topics t set
-      replies_count = (select count(*) from replies r where r.topic_id = t.id and r.action is null and r.deleted_at is null),
+      replies_count = (select count(*) from replies r where r.topic_id = t.id and ${publishedReply('r')}),
       last_reply_id = last.id, last_reply_user_id = last.user_id, last_reply_user_login = last.login, replied_at = last.created_at
     from unnest(${p.add(counters.recounts, 'int[]')}) as target(id)
     left join lateral (
       select r.id, r.user_id, u.login, r.created_at from replies r join users u on u.id = r.user_id
-      where r.topic_id = target.id and r.action is null and r.deleted_at is null
+      where r.topic_id = target.id and ${publishedReply('r')}
       order by r.id desc limit 1
     ) last on true
     where t.id = target.id and ${after(previous === 'topics_added' ? null : topicsLocked)}
@@ -258,6 +263,28 @@ function statement(staged: Staged, counters: Tally): { text: string; values: unk
     from stored e join webhooks w on e.type = any(w.events) or ('*' = any(w.events) and e.type = any(${p.add(WEBHOOK_EVENTS, 'text[]')}))
     returning id)`);
     ctes.push(`queued as (${queueTries('deliveries')})`);
+  }
+  if (staged.holds.length > 0) {
+    const h = staged.holds;
+    ctes.push(`held as (
+    insert into review_items (kind, target_type, target_id, topic_id, user_id, created_at)
+    select 'hold', d.target_type, d.target_id, d.topic_id, d.user_id, d.created_at
+    from unnest(${p.add(
+      column(h, (x) => x.targetType),
+      'text[]',
+    )}, ${p.add(
+      column(h, (x) => x.targetId),
+      'int[]',
+    )}, ${p.add(
+      column(h, (x) => x.topicId),
+      'int[]',
+    )}, ${p.add(
+      column(h, (x) => x.userId),
+      'int[]',
+    )}, ${p.add(
+      column(h, (x) => x.at),
+      'timestamptz[]',
+    )}) as d(target_type, target_id, topic_id, user_id, created_at))`);
   }
   if (staged.mail.length > 0) {
     ctes.push(
@@ -390,6 +417,8 @@ interface Staged {
   notifications: NewNotification[];
   /** Mail to send once this commits (mail-queue.ts). */
   mail: MailJob[];
+  /** Held posts' review items (contract §18). */
+  holds: (PostRef & { at: Date })[];
   /** Topics and replies whose notifications go (they were deleted). */
   unnotified: { topicIds: number[]; replyIds: number[] };
 }
@@ -402,6 +431,7 @@ const nothing = (): Staged => ({
   replyDocuments: new Map(),
   notifications: [],
   mail: [],
+  holds: [],
   unnotified: { topicIds: [], replyIds: [] },
 });
 
@@ -444,6 +474,11 @@ export class StagedRows implements CounterMoves {
   /** Mail jobs, queued with the rest (mail-queue.ts). */
   mail(jobs: readonly MailJob[]): Promise<void> {
     return this.stage((staged) => staged.mail.push(...jobs));
+  }
+
+  /** The review items of held posts (review-store.ts), opened with the rest. */
+  holds(holds: readonly (PostRef & { at: Date })[]): Promise<void> {
+    return this.stage((staged) => staged.holds.push(...holds));
   }
 
   /** The notifications about these topics (and their replies) and replies, deleted with the rest. */

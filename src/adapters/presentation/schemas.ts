@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SYSTEM_EVENTS } from '../../domain/replies/reply.js';
 import { ROLES } from '../../domain/users/role.js';
-import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../domain/events.js';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, FLAG_REASONS, REVIEW_ACTIONS } from '../../domain/events.js';
 
 /**
  * The wire shapes of contract §5 as zod schemas: the presenters in wire.ts return exactly these types, and the
@@ -193,6 +193,43 @@ export const AuditEntrySchema = z
     created_at: timestamp,
   })
   .meta({ id: 'AuditEntry', description: 'A moderation or administration act: who, what, on what, the changes and why' });
+
+/** A flagged or held topic as the review queue shows it: as its author and administrators see it, deleted or not. */
+const ReviewTopicSchema = TopicDetailSchema.extend({ deleted: z.boolean() }).meta({
+  id: 'ReviewTopic',
+  description: 'A topic with its body, as administrators see it (deleted: true once it was deleted)',
+});
+
+export const FlagSchema = z
+  .strictObject({
+    user: UserSchema,
+    reason: z.enum(FLAG_REASONS),
+    message: z.string().nullable().meta({ example: 'links to a pharmacy' }),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Flag', description: 'Who flagged a post, why, and when' });
+
+export const ReviewItemSchema = z
+  .strictObject({
+    id,
+    kind: z.enum(['flag', 'hold']).meta({ description: 'flag: a post flagged; hold: a new member’s post waiting for approval' }),
+    target_type: z.enum(['Topic', 'Reply']),
+    target_id: id,
+    topic: ReviewTopicSchema.optional().meta({ description: 'when target_type is Topic' }),
+    reply: ReplyDetailSchema.optional().meta({ description: 'when target_type is Reply' }),
+    user: UserSchema,
+    flags: z.array(FlagSchema).meta({ description: 'every flag of the item, oldest first (none for a hold)' }),
+    status: z.enum(['pending', 'resolved']),
+    resolution: z
+      .enum([...REVIEW_ACTIONS, 'deleted'])
+      .nullable()
+      .meta({ description: 'the action that resolved it; deleted: its post was deleted outside the queue' }),
+    created_at: timestamp,
+    resolved_at: timestamp.nullable(),
+    // A union, not .nullable(): the generator writes a nullable reference as allOf with the reference, which null fails.
+    resolved_by: z.union([UserSchema, z.null()]),
+  })
+  .meta({ id: 'ReviewItem', description: 'One post in the review queue, with every flag on it' });
 
 export const OkSchema = z.strictObject({ ok: z.literal(1) }).meta({ id: 'Ok', description: 'The acknowledgement' });
 

@@ -2,17 +2,25 @@ import type { ReplyReadModel, TopicReadModel, UserReadModel } from '../../applic
 import type { WebhookSubjects } from '../../application/webhooks/webhooks.js';
 import type { WebhookEvent } from '../../domain/events.js';
 import type { Wire } from './wire.js';
+import { seesPost } from '../../domain/shared/post.js';
+import type { ReviewReadModel } from '../../application/review/review-queue.js';
+
+/** Who a review item is shown as to a webhook: the queue is an administrator's, and so are webhooks. */
+const ADMINISTRATOR = { id: 0, role: 'admin' } as const;
 
 /**
  * The `data` of a delivery (contract §13): the Topic, Reply or User as the API shows it to someone signed out
  * (abilities all false), in its state when the delivery is first tried. A deleted topic or reply shows
- * `deleted: true` and no text, as the API shows a deleted reply. What is gone altogether is sent as its id.
+ * `deleted: true` and no text, as the API shows a deleted reply; so does one that someone signed out may not see
+ * (held or hidden, contract §18). What is gone altogether is sent as its id. A review event's data is its review item
+ * as the review queue shows it (webhooks are an administrator's).
  */
 export class WireWebhookSubjects implements WebhookSubjects {
   constructor(
     private readonly topics: TopicReadModel,
     private readonly replies: ReplyReadModel,
     private readonly users: UserReadModel,
+    private readonly review: ReviewReadModel,
     private readonly wire: Wire,
   ) {}
 
@@ -22,6 +30,9 @@ export class WireWebhookSubjects implements WebhookSubjects {
         return this.topic(payload.topicId as number);
       case 'reply':
         return this.reply(payload.replyId as number);
+      case 'post':
+      case 'review':
+        return this.reviewItem(payload.itemId as number);
       default:
         return this.user(payload.userId as number);
     }
@@ -31,12 +42,18 @@ export class WireWebhookSubjects implements WebhookSubjects {
     const found = await this.topics.detailInAnyState(id);
     if (!found) return { id };
     const shown = this.wire.topicDetail(found.topic, null);
-    return found.deleted ? { ...shown, deleted: true, body: '', body_html: '' } : shown;
+    const gone = found.deleted || !seesPost(null, { userId: found.topic.user.id, visibility: found.topic.visibility });
+    return gone ? { ...shown, deleted: true, body: '', body_html: '' } : shown;
   }
 
   private async reply(id: number): Promise<unknown> {
     const found = await this.replies.detailInAnyState(id);
     return found ? this.wire.replyDetail(found, null) : { id };
+  }
+
+  private async reviewItem(id: number): Promise<unknown> {
+    const found = await this.review.get(id);
+    return found ? this.wire.reviewItem(found, ADMINISTRATOR) : { id };
   }
 
   private async user(id: number): Promise<unknown> {

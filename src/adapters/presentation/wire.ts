@@ -14,15 +14,18 @@ import escapeHtml from 'escape-html';
 import type { HighlightPart } from '../../application/search/highlight.js';
 import type { SearchResult } from '../../application/search/search.js';
 import { policy } from '../../domain/shared/policy.js';
+import { seesPost } from '../../domain/shared/post.js';
 import type { Viewer } from '../../domain/users/role.js';
 import type { AuditEntry } from '../../application/audit/audit-log.js';
 import type { CreatedReply } from '../../application/replies/create-reply.js';
+import type { ReviewItemView } from '../../application/review/review-queue.js';
 import type {
   AuditEntrySchema,
   NodeSchema,
   NotificationSchema,
   ReplyDetailSchema,
   ReplySchema,
+  ReviewItemSchema,
   SearchResultSchema,
   TopicDetailSchema,
   TopicSchema,
@@ -103,25 +106,25 @@ export class Wire {
     return { ...this.topic(topic, viewer), body: topic.body, body_html: topic.bodyHtml };
   }
 
-  /** A deleted reply keeps its place in the stream but shows no text. */
+  /**
+   * A deleted reply keeps its place in the stream but shows no text; so does a held or hidden one (contract §18) to
+   * anyone but its author and administrators.
+   */
   reply(reply: ReplyView, viewer: Viewer | null): z.infer<typeof ReplySchema> {
+    const deleted = reply.deleted || !seesPost(viewer, { userId: reply.user.id, visibility: reply.visibility });
     return {
       id: reply.id,
-      body: reply.deleted ? '' : reply.body,
-      body_html: reply.deleted ? '' : reply.bodyHtml,
+      body: deleted ? '' : reply.body,
+      body_html: deleted ? '' : reply.bodyHtml,
       topic_id: reply.topicId,
       created_at: iso(reply.createdAt),
       updated_at: iso(reply.updatedAt),
       likes_count: reply.likesCount,
       liked_user_ids: reply.likedUserIds,
       action: reply.action,
-      deleted: reply.deleted,
+      deleted,
       user: this.user(reply.user, viewer),
-      abilities: policy.replyAbilities(viewer, {
-        userId: reply.user.id,
-        isSystemEvent: reply.action !== null,
-        deleted: reply.deleted,
-      }),
+      abilities: policy.replyAbilities(viewer, { userId: reply.user.id, isSystemEvent: reply.action !== null, deleted }),
     };
   }
 
@@ -149,6 +152,7 @@ export class Wire {
       createdAt: reply.createdAt,
       updatedAt: reply.updatedAt,
       action: reply.action,
+      visibility: reply.visibility,
       likesCount: 0,
       likedUserIds: [],
       deleted: false,
@@ -169,6 +173,30 @@ export class Wire {
       changes: entry.changes,
       reason: entry.reason,
       created_at: iso(entry.createdAt),
+    };
+  }
+
+  /** Contract §18: an item of the review queue, its post as administrators see it. */
+  reviewItem(item: ReviewItemView, viewer: Viewer | null): z.infer<typeof ReviewItemSchema> {
+    return {
+      id: item.id,
+      kind: item.kind,
+      target_type: item.targetType,
+      target_id: item.targetId,
+      ...(item.topic ? { topic: { ...this.topicDetail(item.topic.view, viewer), deleted: item.topic.deleted } } : {}),
+      ...(item.reply ? { reply: this.replyDetail(item.reply, viewer) } : {}),
+      user: this.user(item.user, viewer),
+      flags: item.flags.map((flag) => ({
+        user: this.user(flag.user, viewer),
+        reason: flag.reason,
+        message: flag.message,
+        created_at: iso(flag.createdAt),
+      })),
+      status: item.status,
+      resolution: item.resolution,
+      created_at: iso(item.createdAt),
+      resolved_at: iso(item.resolvedAt),
+      resolved_by: item.resolvedBy ? this.user(item.resolvedBy, viewer) : null,
     };
   }
 

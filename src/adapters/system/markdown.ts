@@ -60,6 +60,9 @@ export class SanitizingMarkdownRenderer implements MarkdownRenderer {
 /** Elements whose text never mentions anyone (contract §6): code spans, code blocks and links. */
 const NO_MENTIONS = new Set(['a', 'code', 'pre']);
 
+/** A link to elsewhere, in an `a` tag of sanitized HTML (which quotes every attribute value with `"`). */
+const EXTERNAL_HREF = /\shref="https?:/i;
+
 /** A tag of sanitized HTML: its closing slash and its name. */
 const TAG = /^<(\/?)([A-Za-z][A-Za-z0-9]*)/;
 
@@ -67,11 +70,13 @@ const TAG = /^<(\/?)([A-Za-z][A-Za-z0-9]*)/;
  * Mentions in sanitized HTML become links (`<a href="/login" class="user-mention">@login</a>`, as homeland renders
  * them and clients look for, with the rel every link leaves with) and are collected, in order, for notifications:
  * in the text of Markdown and of allow-listed raw HTML alike (clients post HTML they rendered themselves), never
- * inside `a`, `code` or `pre`. sanitize-html's output escapes `<` in text and attribute values, so every `<` in it
+ * inside `a`, `code` or `pre`. The links to elsewhere are counted on the way (mentions are not among them).
+ * sanitize-html's output escapes `<` in text and attribute values, so every `<` in it
  * opens a tag, and it drops comments; the allow-listed elements that have no end tag (`br`, `hr`, `img`) hold no text.
  */
 export function linkMentions(html: string): RenderedMarkdown {
   const mentions: string[] = [];
+  let links = 0;
   const open = new Map<string, number>();
   let inside = 0;
   const parts = html.split(/(<[^>]*>)/);
@@ -80,6 +85,7 @@ export function linkMentions(html: string): RenderedMarkdown {
     if (i % 2 === 1) {
       const tag = TAG.exec(part);
       const name = tag?.[2]!.toLowerCase();
+      if (name === 'a' && tag![1] === '' && EXTERNAL_HREF.test(part)) links++;
       if (!tag || !name || !NO_MENTIONS.has(name) || part.endsWith('/>')) continue;
       const depth = open.get(name) ?? 0;
       if (tag[1] === '/') {
@@ -103,5 +109,5 @@ export function linkMentions(html: string): RenderedMarkdown {
       return `${match.slice(0, at)}<a href="/${login}" class="user-mention" rel="nofollow noopener">@${login}</a>${rest}`;
     });
   }
-  return { html: parts.join(''), mentions };
+  return { html: parts.join(''), mentions, links };
 }

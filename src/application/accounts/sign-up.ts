@@ -72,6 +72,8 @@ export class SignUp {
         role: 'member',
         state: 'unverified',
         locale: context.locale,
+        // Its first posts pass contract §18's rules for new accounts.
+        selfRegistered: true,
       },
       now,
     );

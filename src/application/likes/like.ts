@@ -38,8 +38,8 @@ export class LikeObject {
     return this.uow.run(async () => {
       const ownerId =
         type === 'topic'
-          ? (await loadTopic(this.topics, id)).userId
-          : (await loadReply(this.replies, this.topics, id)).reply.userId;
+          ? (await loadTopic(this.topics, id, user)).userId
+          : (await loadReply(this.replies, this.topics, id, user)).reply.userId;
       let count: number;
       if (ownerId !== user.id && (await (like ? this.likes.add(type, id, user.id) : this.likes.remove(type, id, user.id)))) {
         count = await this.likes.adjustCount(type, id, like ? +1 : -1);

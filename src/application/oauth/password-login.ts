@@ -1,4 +1,5 @@
 import type { UserRepository } from '../../domain/users/user-repository.js';
+import type { SignInRefusal } from '../../domain/users/user.js';
 import { namedAccount } from '../accounts/named-account.js';
 import type { ActingUser } from '../actor.js';
 import type { Presence } from '../accounts/presence.js';
@@ -6,16 +7,28 @@ import type { Clock, PasswordHasher } from '../ports.js';
 import type { CredentialThrottle } from './credential-throttle.js';
 
 /**
- * The right password for an account that may not sign in yet (contract §16b): its address is not confirmed, or it
- * waits for an administrator. Said only to whoever knows the password.
+ * The right password for an account that may not sign in (contract §16b, §18): its address is not confirmed, it
+ * waits for an administrator, or it is suspended (until when). Said only to whoever knows the password.
  */
 export class AccountNotActive extends Error {
-  constructor(readonly state: 'unverified' | 'pending') {
-    super(
-      state === 'unverified'
-        ? 'The e-mail address of this account is not confirmed yet: follow the link in the verification mail'
-        : 'This account is waiting for an administrator’s approval',
-    );
+  readonly state: SignInRefusal['reason'];
+  readonly until: Date | null;
+
+  constructor(refusal: SignInRefusal) {
+    super(AccountNotActive.saying(refusal));
+    this.state = refusal.reason;
+    this.until = refusal.reason === 'suspended' ? refusal.until : null;
+  }
+
+  private static saying(refusal: SignInRefusal): string {
+    switch (refusal.reason) {
+      case 'unverified':
+        return 'The e-mail address of this account is not confirmed yet: follow the link in the verification mail';
+      case 'pending':
+        return 'This account is waiting for an administrator’s approval';
+      case 'suspended':
+        return `This account is suspended until ${refusal.until.toISOString()}`;
+    }
   }
 }
 
@@ -45,7 +58,8 @@ export class PasswordLogin {
       return null;
     }
     await this.throttle.recordSuccess(credential, input.address);
-    if (user.state !== 'active') throw new AccountNotActive(user.state);
+    const refusal = user.signInRefusal(this.clock.now());
+    if (refusal) throw new AccountNotActive(refusal);
     // A sign-in (the password grant, the sign-in page): contract §17's digests skip whoever was seen.
     await this.presence.seen({ userId: user.id }, this.clock.now());
     return { id: user.id, login: user.login, role: user.role };

@@ -54,8 +54,8 @@ export class SignIn {
 
 /**
  * Signs a person in without a password, after they followed a link mailed to their address (confirmed it, or
- * reset their password): the link proved who they are. Only an active account gets a session; one waiting for
- * approval (or gone) gets none.
+ * reset their password): the link proved who they are. Only an account that may sign in gets a session; one
+ * waiting for approval, suspended (or gone) gets none.
  */
 export class OpenWebSession {
   constructor(
@@ -69,9 +69,9 @@ export class OpenWebSession {
   /** The session's secret (for the cookie) and its user; null when the account may not sign in. */
   async execute(userId: number): Promise<{ session: string; user: ActingUser } | null> {
     const account = await this.users.findById(userId);
-    if (!account || account.state !== 'active') return null;
-    const session = this.secrets.generate();
     const now = this.clock.now();
+    if (!account || account.signInRefusal(now)) return null;
+    const session = this.secrets.generate();
     await this.sessions.add({
       digest: this.secrets.digest(session),
       userId: account.id,

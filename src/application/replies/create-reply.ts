@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
 import { DENIED, policy } from '../../domain/shared/policy.js';
 import { Reply } from '../../domain/replies/reply.js';
-import { TOPIC_CLOSED } from '../../domain/topics/topic.js';
+import { TOPIC_CLOSED, TOPIC_IN_REVIEW } from '../../domain/topics/topic.js';
+import { seesPost } from '../../domain/shared/post.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import { replyCreated } from '../../domain/events.js';
 import { type Actor, requireUser } from '../actor.js';
@@ -12,6 +13,7 @@ import type { DomainEvents } from '../events.js';
 import type { UserView } from '../read-models.js';
 import type { ReplyTargets } from './reply-targets.js';
 import { mentionedLogins } from '../notifications/producer.js';
+import type { PostingRules } from '../review/posting-rules.js';
 
 /** A reply just written, with what the API shows beside it. */
 export interface CreatedReply {
@@ -27,6 +29,7 @@ export class CreateReply {
   constructor(
     private readonly targets: ReplyTargets,
     private readonly replies: ReplyRepository,
+    private readonly rules: PostingRules,
     private readonly markdown: MarkdownRenderer,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
@@ -34,21 +37,27 @@ export class CreateReply {
   ) {}
 
   /**
-   * In the source's order: token, topic, body, ability; then the record's rules (a closed topic takes no
-   * replies, a body has a maximum length). What follows a reply (notifications, counters, the search index,
-   * webhooks) follows its event.
+   * In the source's order: token, topic, body, ability; then the record's rules (a closed topic, or one waiting for
+   * review, takes no replies; a body has a maximum length) and the posting rules (contract §18: a silenced account,
+   * a new account's limits; a held reply waits for approval). What follows a reply (notifications, counters, the
+   * search index, webhooks) follows its event, which a held reply does not record until it is approved.
    */
   async execute(actor: Actor, input: { topicId: number; body?: RawParam }): Promise<CreatedReply> {
     const user = requireUser(actor);
     const rendered = this.renderIfValid(input.body);
     return this.uow.run(async () => {
       const target = await this.targets.find(input.topicId, user.id, mentionedLogins(rendered?.mentions ?? []));
-      if (!target) throw new NotFound('topic');
+      if (!target || !seesPost(user, target.topic)) throw new NotFound('topic');
       const body = read(CreateReplyParams.shape.body, input.body, 'body');
       if (!policy.createReply(user)) throw new Forbidden(DENIED.createReply);
+      this.rules.requireMayPost(target.author);
       if (target.topic.closed) throw new RuleViolated(TOPIC_CLOSED);
+      if (target.topic.visibility !== 'public') throw new RuleViolated(TOPIC_IN_REVIEW);
+      const post = { kind: 'reply', body, topicId: target.topic.id, links: rendered!.links } as const;
+      const { held } = await this.rules.judge(target.author, post);
 
       const reply = Reply.write({ topicId: target.topic.id, userId: user.id, body, bodyHtml: rendered!.html }, this.clock.now());
+      if (held) reply.hold();
       reply.id = target.replyId;
       await this.replies.add(reply);
       await this.events.record(replyCreated(reply, rendered!.mentions));

@@ -1,12 +1,12 @@
 import { Forbidden } from '../../domain/shared/errors.js';
 import { policy } from '../../domain/shared/policy.js';
-import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, requireUser } from '../actor.js';
 import { moderationActed } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
-import type { Clock, UnitOfWork } from '../ports.js';
+import type { UnitOfWork } from '../ports.js';
+import type { Posts } from '../posts/posts.js';
 import { loadReply } from './load.js';
 
 /** Soft deletion; the topic's counters and last-reply fields are recomputed so they stay true (counters.ts). */
@@ -14,27 +14,21 @@ export class DeleteReply {
   constructor(
     private readonly replies: ReplyRepository,
     private readonly topics: TopicRepository,
-    private readonly notifications: NotificationRepository,
+    private readonly posts: Posts,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
   ) {}
 
   /** `reason` is kept by the audit log when the reply was not the actor's own (contract §14). */
   async execute(actor: Actor, id: number, reason: string | null = null): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      const { reply } = await loadReply(this.replies, this.topics, id);
+      const { reply } = await loadReply(this.replies, this.topics, id, user);
       if (!policy.destroyReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
-      const now = this.clock.now();
-      reply.softDelete(user.id, now);
-      await this.replies.save(reply);
-      await this.notifications.deleteForReply(reply.id);
-      const { id: replyId, topicId, userId, createdAt } = reply;
-      await this.events.record({ type: 'reply.deleted', replyId, topicId, userId, createdAt, actorId: user.id });
+      const at = await this.posts.remove(reply, user.id);
       if (reply.userId !== user.id) {
         const target = { type: 'Reply', id: reply.id } as const;
-        await this.events.record(moderationActed('reply.delete', user.id, target, { deleted_at: [null, now] }, reason));
+        await this.events.record(moderationActed('reply.delete', user.id, target, { deleted_at: [null, at] }, reason));
       }
     });
   }

@@ -1,9 +1,13 @@
+import type { Author } from '../../domain/review/posting.js';
+import type { Visibility } from '../../domain/shared/post.js';
 import type { UserView } from '../read-models.js';
 
-/** A topic as replying to it needs it, with the replier as the new reply shows them. */
+/** A topic as replying to it needs it, with the replier as the new reply shows them and as the posting rules know them. */
 export interface ReplyTarget {
-  topic: { id: number; userId: number; title: string; closed: boolean };
+  topic: { id: number; userId: number; title: string; closed: boolean; visibility: Visibility };
   replier: UserView;
+  /** The replier, as the posting rules (contract §18) need them. */
+  author: Author;
   /** The id the new reply takes, drawn from the replies' sequence with the read. */
   replyId: number;
 }

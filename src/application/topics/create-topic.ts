@@ -9,6 +9,7 @@ import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import type { TopicRelocation } from './relocation.js';
 import type { DomainEvents } from '../events.js';
 import { topicCreated } from '../../domain/events.js';
+import type { PostingRules } from '../review/posting-rules.js';
 
 /** The parameters of a new topic, as they are read (and documented), by the contract's names. */
 export const CreateTopicParams = z.object({ title: Text, body: Text, node_id: Ref });
@@ -23,13 +24,18 @@ export class CreateTopic {
   constructor(
     private readonly topics: TopicRepository,
     private readonly relocation: TopicRelocation,
+    private readonly rules: PostingRules,
     private readonly markdown: MarkdownRenderer,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
-  /** Returns the new topic's id. Checks parameters before the permission, as the contract orders it. */
+  /**
+   * Returns the new topic's id. Checks parameters before the permission, as the contract orders it; then the node,
+   * and the posting rules (contract §18: a silenced account, a new account's limits; a held topic waits for
+   * approval, and sets off nothing until then).
+   */
   async execute(actor: Actor, input: CreateTopicInput): Promise<number> {
     const user = requireUser(actor);
     const title = read(CreateTopicParams.shape.title, input.title, 'title');
@@ -38,9 +44,13 @@ export class CreateTopic {
     if (!policy.createTopic(user)) throw new Forbidden(DENIED.createTopic);
 
     return this.uow.run(async () => {
+      const author = await this.rules.author(user.id);
+      this.rules.requireMayPost(author);
       const rendered = this.markdown.render(body);
       const topic = Topic.open({ userId: user.id, nodeId, title, body, bodyHtml: rendered.html }, this.clock.now());
       await this.relocation.requireNode(nodeId);
+      const { held } = await this.rules.judge(author, { kind: 'topic', body, topicId: null, links: rendered.links });
+      if (held) topic.hold();
       await this.topics.add(topic);
       await this.events.record(topicCreated(topic, rendered.mentions));
       return topic.id;

@@ -2,7 +2,7 @@ import { NotFound } from '../../domain/shared/errors.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import type { Topic } from '../../domain/topics/topic.js';
 import type { ActingUser } from '../actor.js';
-import { moderationActed } from '../../domain/events.js';
+import { moderationActed, topicMoved } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
 
 /** How a move is kept by the audit log: with a reason, or not at all (a ban is kept as a ban). */
@@ -37,10 +37,8 @@ export class TopicRelocation {
    */
   async movedMany(topics: readonly Topic[], fromNodeId: number, actor: ActingUser, audit: MoveAudit = {}): Promise<void> {
     if (topics.length === 0) return;
-    const byAdmin = actor.role === 'admin';
     for (const topic of topics) {
-      const moved = { topicId: topic.id, ownerId: topic.userId, fromNodeId, toNodeId: topic.nodeId, actorId: actor.id, byAdmin };
-      await this.events.record({ type: 'topic.moved', ...moved });
+      await this.events.record(topicMoved(topic, fromNodeId, actor));
       if (audit.audited !== false && topic.userId !== actor.id) {
         const target = { type: 'Topic', id: topic.id } as const;
         const changes = { node_id: [fromNodeId, topic.nodeId] as [number, number] };

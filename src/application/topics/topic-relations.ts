@@ -10,7 +10,7 @@ export class FollowTopic {
 
   async execute(actor: Actor, id: number, follow: boolean): Promise<void> {
     const user = requireUser(actor);
-    await loadTopic(this.topics, id);
+    await loadTopic(this.topics, id, user);
     await (follow ? this.topics.follow(id, user.id) : this.topics.unfollow(id, user.id));
   }
 }
@@ -26,7 +26,7 @@ export class FavoriteTopic {
   async execute(actor: Actor, id: number, favorite: boolean): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      await loadTopic(this.topics, id);
+      await loadTopic(this.topics, id, user);
       const changed = await (favorite ? this.topics.favorite(id, user.id) : this.topics.unfavorite(id, user.id));
       if (changed)
         await this.events.record({ type: favorite ? 'favorite.added' : 'favorite.removed', topicId: id, userId: user.id });

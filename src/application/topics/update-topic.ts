@@ -9,6 +9,7 @@ import { loadTopic } from './load.js';
 import type { TopicRelocation } from './relocation.js';
 import type { DomainEvents } from '../events.js';
 import { topicUpdated } from '../../domain/events.js';
+import type { PostingRules } from '../review/posting-rules.js';
 
 /** The parameters of a topic's update, as the use case reads them (and the document shows them); `reason` is read before. */
 export const UpdateTopicParams = z.object({ title: Text, body: Text, node_id: Ref });
@@ -26,24 +27,30 @@ export class UpdateTopic {
   constructor(
     private readonly topics: TopicRepository,
     private readonly relocation: TopicRelocation,
+    private readonly rules: PostingRules,
     private readonly markdown: MarkdownRenderer,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
-  /** The permission is checked before the parameters: who may not edit learns nothing about the input. */
+  /**
+   * The permission is checked before the parameters: who may not edit learns nothing about the input. A new account's
+   * edit keeps its link limit (contract §18); an edit of a held topic is recorded when it is approved (domain/events.ts).
+   */
   async execute(actor: Actor, input: UpdateTopicInput): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      const topic = await loadTopic(this.topics, input.id);
+      const topic = await loadTopic(this.topics, input.id, user);
       if (!policy.updateTopic(user, topic)) throw new Forbidden();
       const title = read(UpdateTopicParams.shape.title, input.title, 'title');
       const nodeId = read(UpdateTopicParams.shape.node_id, input.nodeId, 'node_id');
       const body = read(UpdateTopicParams.shape.body, input.body, 'body');
 
       const now = this.clock.now();
-      topic.edit({ title, body, bodyHtml: this.markdown.render(body).html }, now);
+      const rendered = this.markdown.render(body);
+      topic.edit({ title, body, bodyHtml: rendered.html }, now);
+      await this.rules.judgeEdit(user.id, rendered.links);
       await this.events.record(topicUpdated(topic));
       const fromNodeId = topic.nodeId;
       if (topic.requestNode(nodeId, policy.changeLockedNode(user), now)) {

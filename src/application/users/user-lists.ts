@@ -66,9 +66,9 @@ export class ListUserReplies {
     private readonly replies: ReplyReadModel,
   ) {}
 
-  async execute(login: string, input: UserListInput): Promise<ReplyDetailView[]> {
+  async execute(actor: Actor, login: string, input: UserListInput): Promise<ReplyDetailView[]> {
     const { userId, page } = await resolve(this.users, login, input);
-    return this.replies.byUser(userId, page);
+    return this.replies.byUser(userId, page, actor);
   }
 }
 

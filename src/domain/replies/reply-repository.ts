@@ -10,6 +10,8 @@ export interface ReplyRepository {
   add(reply: Reply): Promise<void>;
   /** Writes a loaded reply's changes now (inside the caller's unit of work). */
   save(reply: Reply): Promise<void>;
+  /** A user's replies written by hand and not deleted, by id (a spammer's, to delete them all). */
+  authoredBy(userId: number): Promise<Reply[]>;
   /** True when the topic has visible (not deleted, not system) replies by someone other than `authorId`. */
   hasVisibleRepliesFromOthers(topicId: number, authorId: number): Promise<boolean>;
 }

@@ -1,3 +1,4 @@
+import { Post } from '../shared/post.js';
 import { requireText } from '../shared/text.js';
 
 /** System events recorded among a topic's replies, so that floor numbers stay stable. */
@@ -6,17 +7,11 @@ export type SystemEvent = (typeof SYSTEM_EVENTS)[number];
 
 export const MAX_REPLY_BODY = 50_000;
 
-export class Reply {
-  id!: number;
+export class Reply extends Post {
   topicId!: number;
-  userId!: number;
   body!: string;
   bodyHtml!: string;
   action!: SystemEvent | null;
-  deletedAt!: Date | null;
-  deletedById!: number | null;
-  createdAt!: Date;
-  updatedAt!: Date;
 
   static write(input: { topicId: number; userId: number; body: string; bodyHtml: string }, now: Date): Reply {
     return Reply.make({ ...input, body: requireText(input.body, 'Body', MAX_REPLY_BODY), action: null }, now);
@@ -32,7 +27,14 @@ export class Reply {
     now: Date,
   ): Reply {
     const reply = new Reply();
-    Object.assign(reply, { ...fields, deletedAt: null, deletedById: null, createdAt: now, updatedAt: now });
+    Object.assign(reply, {
+      ...fields,
+      visibility: 'public',
+      deletedAt: null,
+      deletedById: null,
+      createdAt: now,
+      updatedAt: now,
+    });
     return reply;
   }
 
@@ -43,13 +45,6 @@ export class Reply {
   edit(body: string, bodyHtml: string, now: Date): void {
     this.body = requireText(body, 'Body', MAX_REPLY_BODY);
     this.bodyHtml = bodyHtml;
-    this.updatedAt = now;
-  }
-
-  /** Soft deletion: the row stays (floor numbers stay stable), shown as deleted, recorded with who did it. */
-  softDelete(byUserId: number, now: Date): void {
-    this.deletedAt = now;
-    this.deletedById = byUserId;
     this.updatedAt = now;
   }
 }

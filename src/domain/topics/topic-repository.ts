@@ -4,6 +4,8 @@ export interface TopicRepository {
   /** A topic that is not deleted, or null. */
   findVisible(id: number): Promise<Topic | null>;
   add(topic: Topic): Promise<void>;
+  /** A user's topics that are not deleted, by id (a spammer's, to delete them all). */
+  authoredBy(userId: number): Promise<Topic[]>;
   /** Up to `limit` visible topics of a node with ids above `afterId`, by id (for batch jobs). */
   visibleInNode(nodeId: number, afterId: number, limit: number): Promise<Topic[]>;
   countVisibleInNode(nodeId: number): Promise<number>;

@@ -1,3 +1,5 @@
+import { RuleViolated } from '../shared/errors.js';
+import { Post } from '../shared/post.js';
 import { requireText } from '../shared/text.js';
 
 /** `ban` is what a ban sets (homeland's grade for it); `excellent` and `normal` are set by their actions. */
@@ -16,13 +18,17 @@ export interface TopicContent {
   bodyHtml: string;
 }
 
+/** A held topic waits: its author may edit or withdraw it, and nothing else happens to it until it is approved. */
+export const TOPIC_HELD = 'Validation failed: the topic is waiting for approval';
+
+/** A topic that is not public takes no replies until it is reviewed. */
+export const TOPIC_IN_REVIEW = 'Topic is waiting for review, no longer accepting replies until then.';
+
 /**
  * The topic aggregate: its content, where it lives (node and lock), its grade and whether it is closed or deleted.
  * Counters (hits, likes, replies, last reply) are not part of it: they change by atomic SQL, never read-modify-write.
  */
-export class Topic {
-  id!: number;
-  userId!: number;
+export class Topic extends Post {
   nodeId!: number;
   title!: string;
   body!: string;
@@ -32,17 +38,14 @@ export class Topic {
   closedAt!: Date | null;
   /** When an administrator pinned it (homeland's "suggest"); null when not pinned. */
   suggestedAt!: Date | null;
-  deletedAt!: Date | null;
-  deletedById!: number | null;
   lastActiveAt!: Date;
-  createdAt!: Date;
-  updatedAt!: Date;
 
   static open(input: TopicContent & { userId: number; nodeId: number }, now: Date): Topic {
     const topic = new Topic();
     Object.assign(topic, {
       userId: input.userId,
       nodeId: input.nodeId,
+      visibility: 'public',
       ...Topic.validContent(input),
       lockNode: false,
       grade: 'normal',
@@ -92,6 +95,7 @@ export class Topic {
    * already.
    */
   ban(noPointNodeId: number, now: Date): boolean {
+    this.requireReviewed();
     if (this.nodeId === noPointNodeId && this.lockNode && this.grade === 'ban') return false;
     this.nodeId = noPointNodeId;
     this.lockNode = true;
@@ -106,6 +110,7 @@ export class Topic {
 
   /** Pins the topic to the top of the front page. Returns whether it was not pinned. */
   pin(now: Date): boolean {
+    this.requireReviewed();
     if (this.isPinned()) return false;
     this.suggestedAt = now;
     return true;
@@ -124,6 +129,7 @@ export class Topic {
 
   /** Returns whether the grade changed. */
   regrade(grade: Grade, now: Date): boolean {
+    this.requireReviewed();
     if (this.grade === grade) return false;
     this.grade = grade;
     this.updatedAt = now;
@@ -136,6 +142,7 @@ export class Topic {
 
   /** Returns whether the topic was open. */
   close(now: Date): boolean {
+    this.requireReviewed();
     if (this.isClosed()) return false;
     this.closedAt = now;
     this.updatedAt = now;
@@ -144,16 +151,22 @@ export class Topic {
 
   /** Returns whether the topic was closed. */
   reopen(now: Date): boolean {
+    this.requireReviewed();
     if (!this.isClosed()) return false;
     this.closedAt = null;
     this.updatedAt = now;
     return true;
   }
 
-  /** Soft deletion, recording who did it; a deleted topic answers as not found everywhere. */
-  softDelete(byUserId: number, now: Date): void {
-    this.deletedAt = now;
-    this.deletedById = byUserId;
-    this.updatedAt = now;
+  /** Approved: published as if posted now, so it is active now too (it leads the list as a new topic would). */
+  override publish(now: Date): boolean {
+    if (!super.publish(now)) return false;
+    this.lastActiveAt = now;
+    return true;
+  }
+
+  /** Moderation waits for approval: a held topic is approved or rejected first. */
+  private requireReviewed(): void {
+    if (this.isHeld()) throw new RuleViolated(TOPIC_HELD);
   }
 }

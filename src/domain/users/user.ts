@@ -60,7 +60,12 @@ export interface NewUser {
   /** Active unless said otherwise: accounts an operator makes need no confirmation. */
   state?: AccountState;
   locale?: Locale;
+  /** Signed up through the sign-up page or API (contract §16b): its first posts are subject to §18's rules. */
+  selfRegistered?: boolean;
 }
+
+/** Why an account may not sign in now: not confirmed, waiting for approval, or suspended (contract §16b, §18). */
+export type SignInRefusal = { reason: 'unverified' | 'pending' } | { reason: 'suspended'; until: Date };
 
 export class User {
   id!: number;
@@ -75,6 +80,12 @@ export class User {
   emailDigest!: EmailDigest;
   /** What the owner tells about themself (contract §16c); null when unset. */
   profile!: Profile;
+  /** Signed up itself (§16b); accounts an administrator created or imported, and older ones, are trusted (§18). */
+  selfRegistered!: boolean;
+  /** Until then it may read and like, not post (contract §18); null or past: not silenced. */
+  silencedUntil!: Date | null;
+  /** Until then it may not sign in (contract §18); null or past: not suspended. */
+  suspendedUntil!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
 
@@ -99,6 +110,9 @@ export class User {
       emailNotifications: 'mentions_and_replies',
       emailDigest: 'weekly',
       profile: new Profile(),
+      selfRegistered: input.selfRegistered ?? false,
+      silencedUntil: null,
+      suspendedUntil: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -116,6 +130,58 @@ export class User {
 
   isActive(): boolean {
     return this.state === 'active';
+  }
+
+  /** Why the account may not sign in at `now`, or null when it may. */
+  signInRefusal(now: Date): SignInRefusal | null {
+    if (this.state !== 'active') return { reason: this.state };
+    if (this.suspendedUntil !== null && this.suspendedUntil > now) return { reason: 'suspended', until: this.suspendedUntil };
+    return null;
+  }
+
+  /**
+   * Silenced until `until` (contract §18): it may read and like, not post; it ends by itself. Administrators are
+   * not silenced (take the role first). Returns the previous end, for the audit log.
+   */
+  silence(until: Date, now: Date): Date | null {
+    this.requireDisciplinable('silenced');
+    const before = this.silencedUntil;
+    this.silencedUntil = until;
+    this.updatedAt = now;
+    return before;
+  }
+
+  /** Suspended until `until`: no sign-in (its tokens and sessions are ended by the caller); it ends by itself. */
+  suspend(until: Date, now: Date): Date | null {
+    this.requireDisciplinable('suspended');
+    const before = this.suspendedUntil;
+    this.suspendedUntil = until;
+    this.updatedAt = now;
+    return before;
+  }
+
+  /** Ends a silence early. Returns the end it had, or null when it was not silenced. */
+  unsilence(now: Date): Date | null {
+    const before = this.silencedUntil !== null && this.silencedUntil > now ? this.silencedUntil : null;
+    if (this.silencedUntil === null) return null;
+    this.silencedUntil = null;
+    this.updatedAt = now;
+    return before;
+  }
+
+  /** Ends a suspension early. Returns the end it had, or null when it was not suspended. */
+  unsuspend(now: Date): Date | null {
+    const before = this.suspendedUntil !== null && this.suspendedUntil > now ? this.suspendedUntil : null;
+    if (this.suspendedUntil === null) return null;
+    this.suspendedUntil = null;
+    this.updatedAt = now;
+    return before;
+  }
+
+  private requireDisciplinable(what: string): void {
+    if (this.role === 'admin')
+      throw new RuleViolated(`Validation failed: an administrator cannot be ${what}; change the role first`);
+    if (this.login === 'system') throw new RuleViolated(`Validation failed: the system user cannot be ${what}`);
   }
 
   /**

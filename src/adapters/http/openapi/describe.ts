@@ -324,6 +324,7 @@ const TAGS = [
   { name: 'Search', description: 'Full-text search of topics and replies, Chinese and English alike' },
   { name: 'Uploads', description: 'Photos and push devices' },
   { name: 'Admin', description: 'Administration: the moderation audit log' },
+  { name: 'Review', description: 'Flags, and the review queue of flagged and held posts' },
   { name: 'Mail', description: 'Reply by e-mail: where a mail provider delivers the mail sent to reply addresses' },
   {
     name: 'OAuth',

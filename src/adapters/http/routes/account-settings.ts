@@ -188,7 +188,13 @@ export function accountSettingsRoutes(
         signedIn = login && password ? await app.signIn.execute({ username: login, password, address: ctx.ip }) : null;
       } catch (error) {
         if (error instanceof AccountNotActive) {
-          return again(200, error.state === 'unverified' ? t.notConfirmed : t.awaitingApproval, error.state === 'unverified');
+          const refusal =
+            error.state === 'unverified'
+              ? t.notConfirmed
+              : error.state === 'pending'
+                ? t.awaitingApproval
+                : t.suspended(error.until!.toISOString());
+          return again(200, refusal, error.state === 'unverified');
         }
         if (!(error instanceof TooManyRequests)) throw error;
         ctx.set('Retry-After', String(error.retryAfterSeconds));

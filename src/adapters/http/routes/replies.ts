@@ -36,9 +36,10 @@ export function replyRoutes(app: ReplyRouteUseCases, wire: Wire, docs: ApiDescri
   const params = (ctx: { state: { params: Params } }) => ctx.state.params;
 
   async function detail(id: number, ctx: RouterContext) {
-    const reply = await app.replies.detail(id);
+    const actor = await actorOf(ctx);
+    const reply = await app.replies.detail(id, actor);
     if (!reply) throw new NotFound('reply');
-    return { reply: wire.replyDetail(reply, await actorOf(ctx)) };
+    return { reply: wire.replyDetail(reply, actor) };
   }
 
   docs.route(

@@ -192,7 +192,7 @@ export function userRoutes(app: UserRouteUseCases, wire: Wire, docs: ApiDescript
     },
     async (ctx) => {
       const actor = await actorOf(ctx);
-      const replies = await app.listUserReplies.execute(ctx.params.login!, params(ctx));
+      const replies = await app.listUserReplies.execute(actor, ctx.params.login!, params(ctx));
       ctx.body = { replies: replies.map((reply) => wire.replyDetail(reply, actor)) };
     },
   );

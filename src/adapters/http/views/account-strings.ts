@@ -76,6 +76,8 @@ export interface AccountStrings {
   wrongLogin: string;
   notConfirmed: string;
   awaitingApproval: string;
+  /** A suspended account, until when (an ISO date and time, UTC). */
+  suspended: (until: string) => string;
   forgotLink: string;
   signUpLink: string;
   // settings
@@ -197,6 +199,7 @@ const en: AccountStrings = {
   wrongLogin: 'Wrong login or password.',
   notConfirmed: 'The e-mail address of this account is not confirmed yet: follow the link in the verification mail.',
   awaitingApproval: 'This account is waiting for an administrator’s approval.',
+  suspended: (until) => `This account is suspended until ${until}.`,
   forgotLink: 'Forgot your password?',
   signUpLink: 'Create an account',
   settingsTitle: 'Account settings',
@@ -343,6 +346,7 @@ const zhCN: AccountStrings = {
   wrongLogin: '用户名或密码错误。',
   notConfirmed: '该账户的电子邮件地址尚未确认：请打开验证邮件中的链接。',
   awaitingApproval: '该账户正在等待管理员批准。',
+  suspended: (until) => `该账户已被暂停，直到 ${until}。`,
   forgotLink: '忘记密码？',
   signUpLink: '注册账户',
   settingsTitle: '账户设置',

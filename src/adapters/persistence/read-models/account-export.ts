@@ -12,14 +12,15 @@ const EXPORT = `
         'id', u.id, 'login', u.login, 'name', u.name, 'email', u.email, 'email_public', u.email_public,
         'role', u.role, 'state', u.state, 'locale', u.locale, 'location', u.location, 'company', u.company,
         'twitter', u.twitter, 'github', u.github, 'website', u.website, 'tagline', u.tagline, 'bio', u.bio,
+        'silenced_until', u.silenced_until, 'suspended_until', u.suspended_until,
         'created_at', u.created_at, 'updated_at', u.updated_at)),
     'topics', coalesce((select json_agg(json_build_object(
-        'id', t.id, 'title', t.title, 'body', t.body, 'node_id', t.node_id, 'created_at', t.created_at,
-        'updated_at', t.updated_at, 'deleted_at', t.deleted_at) order by t.id)
+        'id', t.id, 'title', t.title, 'body', t.body, 'node_id', t.node_id, 'visibility', t.visibility,
+        'created_at', t.created_at, 'updated_at', t.updated_at, 'deleted_at', t.deleted_at) order by t.id)
       from topics t where t.user_id = u.id), '[]'),
     'replies', coalesce((select json_agg(json_build_object(
-        'id', r.id, 'topic_id', r.topic_id, 'body', r.body, 'created_at', r.created_at, 'updated_at', r.updated_at,
-        'deleted_at', r.deleted_at) order by r.id)
+        'id', r.id, 'topic_id', r.topic_id, 'body', r.body, 'visibility', r.visibility, 'created_at', r.created_at,
+        'updated_at', r.updated_at, 'deleted_at', r.deleted_at) order by r.id)
       from replies r where r.user_id = u.id and r.action is null), '[]'),
     'likes', coalesce((select json_agg(json_build_object('type', l.target_type, 'id', l.target_id, 'created_at', l.created_at)
         order by l.created_at) from likes l where l.user_id = u.id), '[]'),
@@ -31,6 +32,9 @@ const EXPORT = `
         order by f.created_at) from topic_follows f where f.user_id = u.id), '[]'),
     'favorites', coalesce((select json_agg(json_build_object('topic_id', f.topic_id, 'created_at', f.created_at)
         order by f.created_at) from topic_favorites f where f.user_id = u.id), '[]'),
+    'flags', coalesce((select json_agg(json_build_object(
+        'target_type', f.target_type, 'target_id', f.target_id, 'reason', f.reason, 'message', f.message,
+        'created_at', f.created_at) order by f.id) from flags f where f.user_id = u.id), '[]'),
     'blocked_nodes', coalesce((select json_agg(b.node_id order by b.node_id) from node_blocks b where b.user_id = u.id), '[]'),
     'blocked_users', coalesce((select json_agg(b2.login order by b2.login)
       from user_blocks b join users b2 on b2.id = b.blocked_user_id where b.user_id = u.id), '[]'),

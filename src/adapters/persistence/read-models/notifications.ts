@@ -15,6 +15,7 @@ import {
   topicColumns,
   topicView,
 } from './rows.js';
+import { type Reader, readerAs, readerOf, shownTo } from './visibility.js';
 
 /** Notifications: a user's, those after one, by id for the live streams, and the unread counts. */
 
@@ -36,7 +37,7 @@ export class SqlNotificationReadModel implements NotificationReadModel {
   constructor(private readonly sql: Sql) {}
 
   async list(userId: number, page: { offset: number; limit: number }, viewer: Viewer): Promise<NotificationView[]> {
-    const rows = await this.select('$1', 'nt.user_id = $2 order by nt.id desc limit $3 offset $4', [
+    const rows = await this.select(readerAs(viewer, '$1::int'), 'nt.user_id = $2 order by nt.id desc limit $3 offset $4', [
       viewer.id,
       userId,
       page.limit,
@@ -46,7 +47,7 @@ export class SqlNotificationReadModel implements NotificationReadModel {
   }
 
   async after(userId: number, afterId: number, limit: number, viewer: Viewer): Promise<NotificationView[]> {
-    const rows = await this.select('$1', 'nt.user_id = $2 and nt.id > $3 order by nt.id limit $4', [
+    const rows = await this.select(readerAs(viewer, '$1::int'), 'nt.user_id = $2 and nt.id > $3 order by nt.id limit $4', [
       viewer.id,
       userId,
       afterId,
@@ -56,15 +57,16 @@ export class SqlNotificationReadModel implements NotificationReadModel {
   }
 
   byIdsOfAnyUser(ids: readonly number[]): Promise<{ userId: number; notification: NotificationView }[]> {
-    return this.select('nt.user_id', 'nt.id = any($1::int[]) order by nt.id', [ids]);
+    return this.select(readerOf('nt.user_id'), 'nt.id = any($1::int[]) order by nt.id', [ids]);
   }
 
   /**
    * Related records come as JSON from scalar subqueries that reuse the same column lists as the other views;
-   * `viewer` is the SQL for the id of who sees them.
+   * `reader` is who sees them. A topic or reply they may not see (deleted, or held or hidden: visibility.ts) is
+   * absent, as contract §5 says of deleted ones; so is a reply of a topic they may not see.
    */
   private async select(
-    viewer: string,
+    reader: Reader,
     where: string,
     params: unknown[],
   ): Promise<{ userId: number; notification: NotificationView }[]> {
@@ -72,11 +74,12 @@ export class SqlNotificationReadModel implements NotificationReadModel {
       `select nt.id, nt.user_id, nt.type, nt.read_at is not null as read, nt.created_at, nt.updated_at, nt.mention_type,
          case when a.id is null then null else jsonb_build_object('id', a.id, 'login', a.login, 'name', a.name) end as actor,
          (select to_jsonb(x) from (
-            select ${topicColumns(viewer)} from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-            where t.id = nt.topic_id and t.deleted_at is null) x) as topic,
+            select ${topicColumns(reader.id)} from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+            where t.id = nt.topic_id and t.deleted_at is null and ${shownTo('t', reader)}) x) as topic,
          (select to_jsonb(x) from (
-            select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id
-            where r.id = nt.reply_id and r.deleted_at is null) x) as reply,
+            select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
+            where r.id = nt.reply_id and r.deleted_at is null and ${shownTo('r', reader)}
+              and t.deleted_at is null and ${shownTo('t', reader)}) x) as reply,
          (select to_jsonb(x) from (select ${NODE_COLUMNS} from nodes where id = nt.node_id) x) as node
        from notifications nt left join users a on a.id = nt.actor_id
        where ${where}`,

@@ -3,6 +3,8 @@ import type { Page, ReplyDetailView, ReplyPage, ReplyReadModel } from '../../../
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, viewerOf } from '../callers.js';
 import { REPLY_COLUMNS, type ReplyRow, replyView } from './rows.js';
+import { VIEWER, readerAs, shownTo } from './visibility.js';
+import type { Viewer } from '../../../domain/users/role.js';
 
 /** Replies: a topic's page of them, one reply, a user's replies. */
 
@@ -14,7 +16,8 @@ export class SqlReplyReadModel implements ReplyReadModel {
     page: { offset: number; limit: number },
     caller: CallerRef,
   ): Promise<Identified<ReplyPage | null>> {
-    // No row at all when the topic is not visible; one row without a reply when its page is empty.
+    // No row at all when the topic is not visible; one row without a reply when its page is empty. Every reply keeps
+    // its floor: a held or hidden one is masked where it is shown (wire.ts, by the domain's seesPost).
     const rows = await this.sql.all<Partial<ReplyRow & { liked: boolean }> & ViewerColumns>(
       `with ${VIEWER_CTE}
        select p.*, ${VIEWER_COLUMNS}
@@ -25,7 +28,7 @@ export class SqlReplyReadModel implements ReplyReadModel {
          where r.topic_id = t.id
          order by r.id
          limit $7 offset $8) p on true
-       where t.id = $6 and t.deleted_at is null`,
+       where t.id = $6 and t.deleted_at is null and ${shownTo('t', VIEWER)}`,
       [...callerParams(caller), topicId, page.limit, page.offset],
     );
     const viewer = viewerOf(rows[0]);
@@ -37,12 +40,14 @@ export class SqlReplyReadModel implements ReplyReadModel {
     };
   }
 
-  async detail(id: number): Promise<ReplyDetailView | null> {
+  async detail(id: number, viewer: Viewer | null): Promise<ReplyDetailView | null> {
+    const reader = readerAs(viewer, '$2::int');
     const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
       `select ${REPLY_COLUMNS}, t.title as topic_title
        from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
-       where r.id = $1 and r.deleted_at is null and t.deleted_at is null`,
-      [id],
+       where r.id = $1 and r.deleted_at is null and t.deleted_at is null
+         and ${shownTo('r', reader)} and ${shownTo('t', reader)}`,
+      [id, viewer?.id ?? null],
     );
     return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;
   }
@@ -57,14 +62,16 @@ export class SqlReplyReadModel implements ReplyReadModel {
     return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;
   }
 
-  async byUser(userId: number, page: Page): Promise<ReplyDetailView[]> {
+  async byUser(userId: number, page: Page, viewer: Viewer | null): Promise<ReplyDetailView[]> {
+    const reader = readerAs(viewer, '$4::int');
     const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
       `select ${REPLY_COLUMNS}, t.title as topic_title
        from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
        where r.user_id = $1 and r.deleted_at is null and r.action is null and t.deleted_at is null
+         and ${shownTo('r', reader)} and ${shownTo('t', reader)}
        order by r.id desc
        limit $2 offset $3`,
-      [userId, page.limit, page.offset],
+      [userId, page.limit, page.offset, viewer?.id ?? null],
     );
     return rows.map((row) => ({ ...replyView(row), topicTitle: row.topic_title }));
   }

@@ -1,6 +1,7 @@
 import type { NodeView, ReplyView, TopicView } from '../../../application/read-models.js';
 import { type Timestamp, toDate } from '../timestamps.js';
 import type { Grade } from '../../../domain/topics/topic.js';
+import type { Visibility } from '../../../domain/shared/post.js';
 
 /**
  * The read side (this folder): one SQL statement per request, straight into views. Every value travels as a bound
@@ -15,7 +16,7 @@ import type { Grade } from '../../../domain/topics/topic.js';
 export const topicColumns = (viewer: string) => `
   t.id, t.title, t.created_at, t.updated_at, t.replied_at, t.replies_count, t.node_id, n.name as node_name,
   t.last_reply_user_id, t.last_reply_user_login, t.grade, t.likes_count, t.hits, t.lock_node, t.suggested_at, t.closed_at,
-  u.id as user_id, u.login as user_login, u.name as user_name,
+  t.visibility, u.id as user_id, u.login as user_login, u.name as user_name,
   case when t.user_id = ${viewer} then exists(
     select 1 from replies r where r.topic_id = t.id and r.user_id <> t.user_id and r.action is null and r.deleted_at is null
   ) else false end as has_replies_from_others`;
@@ -37,6 +38,7 @@ export interface TopicRow {
   lock_node: boolean;
   suggested_at: Timestamp | null;
   closed_at: Timestamp | null;
+  visibility: Visibility;
   user_id: number;
   user_login: string;
   user_name: string | null;
@@ -61,6 +63,7 @@ export function topicView(row: TopicRow): TopicView {
     lockNode: row.lock_node,
     suggestedAt: toDate(row.suggested_at),
     closedAt: toDate(row.closed_at),
+    visibility: row.visibility,
     user: { id: row.user_id, login: row.user_login, name: row.user_name },
     hasRepliesFromOthers: row.has_replies_from_others,
   };
@@ -72,6 +75,7 @@ export interface ReplyRow {
   body: string;
   body_html: string;
   action: ReplyView['action'];
+  visibility: Visibility;
   likes_count: number;
   liked_user_ids: number[];
   deleted: boolean;
@@ -83,7 +87,8 @@ export interface ReplyRow {
 }
 
 export const REPLY_COLUMNS = `
-  r.id, r.topic_id, r.body, r.body_html, r.action, r.likes_count, r.deleted_at is not null as deleted, r.created_at, r.updated_at,
+  r.id, r.topic_id, r.body, r.body_html, r.action, r.visibility, r.likes_count, r.deleted_at is not null as deleted,
+  r.created_at, r.updated_at,
   u.id as user_id, u.login as user_login, u.name as user_name,
   array(select l.user_id from likes l where l.target_type = 'reply' and l.target_id = r.id order by l.created_at, l.user_id)
     as liked_user_ids`;
@@ -95,6 +100,7 @@ export function replyView(row: ReplyRow): ReplyView {
     body: row.body,
     bodyHtml: row.body_html,
     action: row.action,
+    visibility: row.visibility,
     likesCount: row.likes_count,
     likedUserIds: row.liked_user_ids,
     deleted: row.deleted,

@@ -15,6 +15,10 @@ export class MikroOrmReplyRepository implements ReplyRepository {
     return this.em.findOne(Reply, { id, deletedAt: null });
   }
 
+  authoredBy(userId: number): Promise<Reply[]> {
+    return this.em.find(Reply, { userId, deletedAt: null, action: null }, { orderBy: { id: 'asc' } });
+  }
+
   /** Written at the end of the unit of work with the counters it moves (staged-rows.ts), in every writer's lock order. */
   add(reply: Reply): Promise<void> {
     return this.staged.replies([reply]);

@@ -18,6 +18,10 @@ export class MikroOrmTopicRepository implements TopicRepository {
     await this.em.persist(topic).flush();
   }
 
+  authoredBy(userId: number): Promise<Topic[]> {
+    return this.em.find(Topic, { userId, deletedAt: null }, { orderBy: { id: 'asc' } });
+  }
+
   visibleInNode(nodeId: number, afterId: number, limit: number): Promise<Topic[]> {
     return this.em.find(Topic, { nodeId, deletedAt: null, id: { $gt: afterId } }, { orderBy: { id: 'asc' }, limit });
   }

@@ -1,0 +1,75 @@
+import { type PostRef, replyDeleted, replyRef, topicDeleted, topicRef } from '../../domain/events.js';
+import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
+import { Reply } from '../../domain/replies/reply.js';
+import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
+import { NotFound } from '../../domain/shared/errors.js';
+import type { Topic } from '../../domain/topics/topic.js';
+import type { TopicRepository } from '../../domain/topics/topic-repository.js';
+import type { Viewer } from '../../domain/users/role.js';
+import type { DomainEvents } from '../events.js';
+import type { Clock } from '../ports.js';
+import { loadReply } from '../replies/load.js';
+import { loadTopic } from '../topics/load.js';
+
+/** A topic or a reply: what flags, holds and review act on alike (contract §18). */
+export type AnyPost = Topic | Reply;
+
+/** A post as a request names it. */
+export interface PostTarget {
+  type: 'topic' | 'reply';
+  id: number;
+}
+
+/**
+ * Topics and replies where they are handled alike: found, named, saved, and deleted, whoever asks (its author, a
+ * moderator, a review). Deleting is soft, recorded with who did it; its notifications go, and its event is recorded,
+ * from which counters, search, webhooks and the review queue follow (a held post's deletion sets off nothing but its
+ * discard: domain/events.ts). Inside the caller's unit of work; the caller checks the permission and keeps the audit
+ * entry its act needs.
+ */
+export class Posts {
+  constructor(
+    private readonly topics: TopicRepository,
+    private readonly replies: ReplyRepository,
+    private readonly notifications: NotificationRepository,
+    private readonly events: DomainEvents,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A post `viewer` may see (404 otherwise); a system event is no post. */
+  async load(target: PostTarget, viewer: Viewer): Promise<AnyPost> {
+    if (target.type === 'topic') return loadTopic(this.topics, target.id, viewer);
+    const { reply } = await loadReply(this.replies, this.topics, target.id, viewer);
+    if (reply.isSystemEvent()) throw new NotFound('reply');
+    return reply;
+  }
+
+  /** The post review names, unless it was deleted. */
+  find(ref: Pick<PostRef, 'targetType' | 'targetId'>): Promise<AnyPost | null> {
+    return ref.targetType === 'Topic' ? this.topics.findVisible(ref.targetId) : this.replies.findVisible(ref.targetId);
+  }
+
+  ref(post: AnyPost): PostRef {
+    return post instanceof Reply ? replyRef(post) : topicRef(post);
+  }
+
+  /** Writes a changed post now (a topic, a loaded aggregate, would be written with the unit of work anyway). */
+  async save(post: AnyPost): Promise<void> {
+    if (post instanceof Reply) await this.replies.save(post);
+  }
+
+  /** Deletes the post as `actorId`; returns when. */
+  async remove(post: AnyPost, actorId: number): Promise<Date> {
+    const now = this.clock.now();
+    post.softDelete(actorId, now);
+    if (post instanceof Reply) {
+      await this.replies.save(post);
+      await this.notifications.deleteForReply(post.id);
+      await this.events.record(replyDeleted(post, actorId));
+    } else {
+      await this.notifications.deleteForTopic(post.id);
+      await this.events.record(topicDeleted(post, actorId));
+    }
+    return now;
+  }
+}

@@ -1,0 +1,83 @@
+import { ContainerModule } from 'inversify';
+import { DomainEvents } from '../application/events.js';
+import { Clock, MarkdownRenderer, UnitOfWork } from '../application/ports.js';
+import { Posts } from '../application/posts/posts.js';
+import { PostingFacts, PostingRules } from '../application/review/posting-rules.js';
+import {
+  FlagPost,
+  ListReviewItems,
+  ResolveReview,
+  ReviewQueueKeeper,
+  ReviewReadModel,
+  ReviewStore,
+  ShowReviewItem,
+} from '../application/review/review-queue.js';
+import { WebSessionStore } from '../application/oauth/web-sessions.js';
+import { AccessTokenStore } from '../application/tokens/access-tokens.js';
+import { DisciplineUser } from '../application/users/discipline.js';
+import { NotificationRepository } from '../domain/notifications/notification-repository.js';
+import { ReplyRepository } from '../domain/replies/reply-repository.js';
+import { TopicRepository } from '../domain/topics/topic-repository.js';
+import { UserRepository } from '../domain/users/user-repository.js';
+import type { Config } from '../config.js';
+import { SqlPostingFacts } from '../adapters/persistence/posting-facts.js';
+import { SqlReviewReadModel } from '../adapters/persistence/read-models/review.js';
+import { SqlReviewStore } from '../adapters/persistence/review-store.js';
+import type { Sql } from '../adapters/persistence/sql.js';
+import { StagedRows } from '../adapters/persistence/staged-rows.js';
+import { ReviewRouteUseCases } from '../adapters/http/routes/review.js';
+import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
+
+/**
+ * Keeping it clean (contract §18): the posting rules every new post passes, flags, holds, the review queue, and
+ * silencing and suspending. The queue's own consumer of the domain events is run with the others (events.ts).
+ */
+export const reviewModule = new ContainerModule(({ bind }) => {
+  provide(bind, PostingFacts, (sql: Sql) => new SqlPostingFacts(sql), [SqlRunner]);
+  provide(bind, ReviewStore, (sql: Sql, staged: StagedRows) => new SqlReviewStore(sql, staged), [SqlRunner, StagedRows]);
+  provide(bind, ReviewReadModel, (sql: Sql) => new SqlReviewReadModel(sql), [SqlRunner]);
+  provide(
+    bind,
+    PostingRules,
+    (facts: PostingFacts, config: Config, clock: Clock) => new PostingRules(facts, config.review, clock),
+    [PostingFacts, AppConfig, Clock],
+  );
+  provide(bind, ReviewQueueKeeper, (store: ReviewStore, clock: Clock) => new ReviewQueueKeeper(store, clock), [
+    ReviewStore,
+    Clock,
+  ]);
+
+  const useCase = useCaseBinder(bind);
+  useCase(Posts, [TopicRepository, ReplyRepository, NotificationRepository, DomainEvents, Clock]);
+  useCase(DisciplineUser, [UserRepository, AccessTokenStore, WebSessionStore, DomainEvents, UnitOfWork, Clock]);
+  provide(
+    bind,
+    FlagPost,
+    (posts: Posts, store: ReviewStore, events: DomainEvents, config: Config, uow: UnitOfWork, clock: Clock) =>
+      new FlagPost(posts, store, events, { hideThreshold: config.review.flagHideThreshold }, uow, clock),
+    [Posts, ReviewStore, DomainEvents, AppConfig, UnitOfWork, Clock],
+  );
+  useCase(ListReviewItems, [ReviewReadModel]);
+  useCase(ShowReviewItem, [ReviewReadModel]);
+  useCase(ResolveReview, [
+    ReviewStore,
+    Posts,
+    TopicRepository,
+    ReplyRepository,
+    UserRepository,
+    DisciplineUser,
+    AccessTokenStore,
+    WebSessionStore,
+    MarkdownRenderer,
+    DomainEvents,
+    UnitOfWork,
+    Clock,
+  ]);
+
+  record<ReviewRouteUseCases>(bind, ReviewRouteUseCases, {
+    flagPost: FlagPost,
+    listReviewItems: ListReviewItems,
+    showReviewItem: ShowReviewItem,
+    resolveReview: ResolveReview,
+  });
+});
