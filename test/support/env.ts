@@ -10,6 +10,7 @@ import { FolderStorage } from '../../src/adapters/storage/folder-storage.js';
 import { MikroORM, RequestContext } from '@mikro-orm/postgresql';
 import { type Container, ContainerModule } from 'inversify';
 import { loadConfig, type Config } from '../../src/config.js';
+import { Clock } from '../../src/application/ports.js';
 import { buildContainer } from '../../src/container.js';
 import { record } from '../../src/container/bind.js';
 import { forumctlModule } from '../../cli/container.js';
@@ -125,13 +126,15 @@ export function testEnv(): TestEnv {
 }
 
 /**
- * Another composition root and app on the test database, with some configuration changed (a registration mode):
- * as a second server process with other settings would be.
+ * Another composition root and app on the test database, with some configuration changed (a registration mode), and
+ * maybe a clock of the test's: as a second server process with other settings would be.
  */
-export function configuredWith(changes: Partial<Config>): { container: Container; app: Koa } {
+export function configuredWith(changes: Partial<Config>, options: { clock?: Clock } = {}): { container: Container; app: Koa } {
   if (!current) throw new Error('the test environment is not started (root hooks did not run)');
   const container = buildContainer(current.persistence, { ...current.env.config, ...changes });
   container.load(forumctlModule, testModule);
+  // A clock of the test's (moved by it): what this container's use cases take for now.
+  if (options.clock) container.rebind(Clock).toConstantValue(options.clock);
   const app = createApp({ ...current.dependencies, useCases: container.get<HttpUseCases>(HttpUseCases) });
   return { container, app };
 }

@@ -237,3 +237,14 @@ export class FakePostingFacts implements PostingFacts {
 export function postingRules(facts = new FakePostingFacts(), limits = { holdFirstPosts: 0, topicsPerDay: 3, repliesPerDay: 20 }) {
   return new PostingRules(facts, limits, fixedClock);
 }
+
+/** A clock a test moves: the real time, plus whatever the test added. */
+export class MovableClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
