@@ -156,4 +156,11 @@ describe('PostingRules#judgeEdit', () => {
   it('lets a trusted account edit in any number of links', async () => {
     await postingRules(new CountingFacts()).judgeEdit(8, 10);
   });
+
+  it('reads the editor only when the edit holds more links than a new account may post', async () => {
+    const facts = new CountingFacts();
+    facts.missing = true;
+    await postingRules(facts).judgeEdit(7, 2);
+    expect(await rejection(postingRules(facts).judgeEdit(7, 3))).to.be.instanceOf(NotFound);
+  });
 });

@@ -4,6 +4,7 @@ import {
   type PostingHistory,
   type PostingLimits,
   NEW_ACCOUNT_HOURS,
+  editNeedsAuthor,
   isNewAccount,
   judgeEdit,
   judgeNewPost,
@@ -73,8 +74,9 @@ export class PostingRules {
     return judgeNewPost(post, author, history, this.limits, now);
   }
 
-  /** An edit by `editorId` that leaves `links` links to elsewhere in the post. */
+  /** An edit by `editorId` that leaves `links` links to elsewhere in the post (the editor is read only past the limit). */
   async judgeEdit(editorId: number, links: number): Promise<void> {
+    if (!editNeedsAuthor({ links })) return;
     judgeEdit({ links }, await this.author(editorId), this.clock.now());
   }
 }

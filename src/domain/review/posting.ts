@@ -103,6 +103,9 @@ export function judgeEdit(post: { links: number }, author: Author, now: Date): v
   if (isNewAccount(author, now)) requireFewLinks(post.links);
 }
 
+/** Whether an edit's rules depend on who wrote it at all: only past the new-account link limit. */
+export const editNeedsAuthor = (post: { links: number }): boolean => post.links > NEW_ACCOUNT_LINKS;
+
 function requireFewLinks(links: number): void {
   if (links > NEW_ACCOUNT_LINKS) {
     throw new RuleViolated(
