@@ -1,18 +1,50 @@
 import { Command } from 'commander';
 import { REVIEW_ACTIONS, type ReviewAction } from '../../src/domain/events.js';
-import type { ReviewItemView } from '../../src/application/review/review-queue.js';
+import { REVIEW_STATUSES, ResolveReviewParams, type ReviewItemView } from '../../src/application/review/review-queue.js';
+import { requireResolvable } from '../../src/domain/review/review-item.js';
+import { oneOf, read } from '../../src/application/inputs.js';
+import { NotFound } from '../../src/domain/shared/errors.js';
 import type { CliRuntime } from '../runtime.js';
 import { clip, table, when } from '../output.js';
-import { action, idArgument, integerOption, needing, noteMore, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+import {
+  action,
+  confirmed,
+  idArgument,
+  integerOption,
+  needing,
+  noteMore,
+  REASON_FLAGS,
+  REASON_HELP,
+  reasonOf,
+} from './shared.js';
 
 const NEEDS = 'the review queue is for administrators';
+/** The width of `review list`'s post column. */
+const POST_WIDTH = 44;
 
-/** The post of an item, in a few words: `reply 314 in topic 42` or `topic 42 "How …"`. */
-function postName(item: ReviewItemView): string {
-  if (item.reply) return `reply ${item.reply.id} in topic ${item.reply.topicId} "${clip(item.reply.topicTitle, 40)}"`;
-  if (item.topic) return `topic ${item.topic.view.id} "${clip(item.topic.view.title, 50)}"`;
-  return `${item.targetType.toLowerCase()} ${item.targetId}`;
+/** Work on item `id`, whose not-found names the id, as forumctl's others do (`error: review item 12 not found`). */
+async function aboutItem<T>(id: number, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof NotFound && error.what === 'review item' ? new NotFound(`review item ${id}`) : error;
+  }
 }
+
+/**
+ * The post of an item, in a few words: `reply 314 in topic 42 "How …"` or `topic 42 "How …"`, the topic's title cut
+ * so that the whole fits in `width` columns with its closing quote (a table's column would cut the quote off).
+ */
+function postName(item: ReviewItemView, width = 64): string {
+  const [what, title] = item.reply
+    ? [`reply ${item.reply.id} in topic ${item.reply.topicId}`, item.reply.topicTitle]
+    : item.topic
+      ? [`topic ${item.topic.view.id}`, item.topic.view.title]
+      : [`${item.targetType.toLowerCase()} ${item.targetId}`, null];
+  return title === null ? what : `${what} "${clip(title, Math.max(width - what.length - 3, 8))}"`;
+}
+
+const days = (n: number) => (n === 1 ? '1 day' : `${n} days`);
 
 /** What the item's post says, on one line (a deleted post's text stays readable to a reviewer). */
 function excerpt(item: ReviewItemView): string {
@@ -44,6 +76,20 @@ const ACTIONS: Record<ReviewAction, string> = {
   spammer: 'either: delete every topic and reply of the author, block the account and end its tokens; its other items go too',
 };
 
+/**
+ * The question a destructive resolution asks on a terminal (contract §9; `--yes` skips it), naming what it deletes.
+ */
+const QUESTIONS: Partial<Record<ReviewAction, (item: ReviewItemView, silenceDays: number | undefined) => string>> = {
+  agree: (item, silence) =>
+    `Delete ${postName(item)} by ${item.user.login}, agreeing with ${item.flags.length === 1 ? 'its flag' : `its ${item.flags.length} flags`}${silencing(item, silence)}?`,
+  reject: (item, silence) => `Delete the held ${postName(item)} by ${item.user.login}${silencing(item, silence)}?`,
+  spammer: (item) =>
+    `Delete every topic and reply of ${item.user.login}, block the account and end its tokens (from ${postName(item)})?`,
+};
+
+const silencing = (item: ReviewItemView, silenceDays: number | undefined) =>
+  silenceDays === undefined ? '' : `, and silence ${item.user.login} for ${days(silenceDays)}`;
+
 /** forumctl review (contract §18): the queue of flagged and held posts, and its resolutions. */
 export function reviewCommand(runtime: CliRuntime): Command {
   const review = new Command('review')
@@ -62,19 +108,21 @@ export function reviewCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExamples:\n  $ forumctl review list --limit 50\n  $ forumctl review list --status resolved --json')
     .action(
       action(runtime, async (context, options: { status: string; offset: string; limit: string }) => {
+        // Read here too: the header it prints depends on it.
+        const status = read(oneOf(REVIEW_STATUSES), options.status, 'status');
         const offset = integerOption(options.offset, 'offset', 0)!;
         const limit = integerOption(options.limit, 'limit', 1, 150)!;
         // One more than asked tells whether the page left some out.
         const items = await needing(context, NEEDS, () =>
-          context.session.useCases.listReviewItems.execute(context.actor, { status: options.status, offset, limit: limit + 1 }),
+          context.session.useCases.listReviewItems.execute(context.actor, { status, offset, limit: limit + 1 }),
         );
         const page = items.slice(0, limit);
         noteMore(context, items.length > limit, 'items', `the next page: --offset ${offset + limit} --limit ${limit}`);
-        const resolved = options.status.toLowerCase() === 'resolved';
+        const resolved = status === 'resolved';
         const rows = page.map((item) => [
           item.id,
           item.kind,
-          postName(item),
+          postName(item, POST_WIDTH),
           item.user.login,
           resolved ? `${item.resolution} by ${item.resolvedBy?.login ?? ''}` : flagSummary(item),
           when(resolved ? item.resolvedAt : item.createdAt),
@@ -85,7 +133,7 @@ export function reviewCommand(runtime: CliRuntime): Command {
           text: table(
             ['id', 'kind', 'post', 'author', resolved ? 'resolution' : 'flags', resolved ? 'resolved' : 'since', 'text'],
             rows,
-            [undefined, undefined, 44, 16, 24, undefined, 40],
+            [undefined, undefined, POST_WIDTH, 16, 24, undefined, 40],
           ),
         };
       }),
@@ -97,12 +145,13 @@ export function reviewCommand(runtime: CliRuntime): Command {
     .addHelpText('after', '\nExample:\n  $ forumctl review show 12')
     .action(
       action(runtime, async (context, id: string) => {
+        const itemId = idArgument(id, 'id');
         const item = await needing(context, NEEDS, () =>
-          context.session.useCases.showReviewItem.execute(context.actor, idArgument(id, 'id')),
+          aboutItem(itemId, () => context.session.useCases.showReviewItem.execute(context.actor, itemId)),
         );
         const lines = [
           `review item ${item.id}: ${item.kind === 'hold' ? 'a held post, waiting for approval' : 'a flagged post'}`,
-          `post:     ${postName(item)} (${postState(item)})`,
+          `post:     ${postName(item, Infinity)} (${postState(item)})`,
           `author:   ${item.user.login} (id ${item.user.id})`,
           `status:   ${item.status}${item.resolution ? `: ${item.resolution} by ${item.resolvedBy?.login} at ${when(item.resolvedAt)}` : ''}`,
           `since:    ${when(item.createdAt)}`,
@@ -127,18 +176,30 @@ export function reviewCommand(runtime: CliRuntime): Command {
     command.action(
       action(runtime, async (context, id: string, options: { reason?: string; silenceDays?: string }) => {
         const itemId = idArgument(id, 'id');
+        const reason = reasonOf(options);
         const { useCases } = context.session;
+        const shown = await needing(context, NEEDS, () =>
+          aboutItem(itemId, () => useCases.showReviewItem.execute(context.actor, itemId)),
+        );
+        const ask = QUESTIONS[verb];
+        if (ask) {
+          // What would be refused is refused before the question (exit 2), as the use case will refuse it.
+          requireResolvable({ ...shown, topicId: shown.reply?.topicId ?? shown.targetId, userId: shown.user.id }, verb);
+          const silenceDays = read(ResolveReviewParams.shape.silence_days, options.silenceDays, 'silence_days');
+          await confirmed(context, ask(shown, silenceDays));
+        }
         await needing(context, NEEDS, () =>
-          useCases.resolveReview.execute(context.actor, itemId, {
-            action: verb,
-            reason: reasonOf(options),
-            silence_days: options.silenceDays,
-          }),
+          aboutItem(itemId, () =>
+            useCases.resolveReview.execute(context.actor, itemId, { action: verb, reason, silence_days: options.silenceDays }),
+          ),
         );
         const item = await useCases.showReviewItem.execute(context.actor, itemId);
+        // The silence it set off is said too: the moderator sees what the command did, not only the resolution.
+        const silenced =
+          options.silenceDays === undefined ? '' : `; ${item.user.login} is silenced for ${days(Number(options.silenceDays))}`;
         return {
           json: context.session.wire.reviewItem(item, context.actor),
-          text: `review item ${itemId} resolved: ${verb} (${postName(item)}, by ${item.user.login})`,
+          text: `review item ${itemId} resolved: ${verb} (${postName(item)}, by ${item.user.login})${silenced}`,
         };
       }),
     );

@@ -3,7 +3,7 @@ import { InvalidInput, NotFound } from '../../src/domain/shared/errors.js';
 import { isRole, ROLES } from '../../src/domain/users/role.js';
 import type { UserDetailView } from '../../src/application/read-models.js';
 import type { ActionContext, CliIo, CliRuntime } from '../runtime.js';
-import { table, when } from '../output.js';
+import { render, table, when } from '../output.js';
 import { addAccountCommands } from './accounts.js';
 import {
   action,
@@ -41,6 +41,14 @@ function userRows(context: ActionContext, users: UserDetailView[]) {
  */
 const present = (context: ActionContext, user: UserDetailView) =>
   context.session.wire.userDetail(user, isSelfOrAdministrator(context, user.id) ? user : context.actor);
+
+/** A silence or suspension in force, as administrators read it under `users show` (it is on no wire shape). */
+function standingOf(user: UserDetailView, now: Date): string[] {
+  return [
+    user.silencedUntil && user.silencedUntil > now ? `silenced until ${when(user.silencedUntil)} (UTC)` : null,
+    user.suspendedUntil && user.suspendedUntil > now ? `suspended until ${when(user.suspendedUntil)} (UTC)` : null,
+  ].filter((line): line is string => line !== null);
+}
 
 /** Users are read in pages of this many when the whole list is asked for. */
 const LIST_BATCH = 1000;
@@ -131,7 +139,12 @@ export function usersCommand(runtime: CliRuntime): Command {
     .action(
       action(runtime, async (context, login: string) => {
         const user = await userByLogin(context, login);
-        return { json: present(context, user), text: userRows(context, [user]) };
+        const rows = userRows(context, [user]);
+        const standing = context.actor.role === 'admin' ? standingOf(user, new Date()) : [];
+        return {
+          json: present(context, user),
+          text: (terminal: boolean) => [render(rows, terminal), ...standing].join('\n'),
+        };
       }),
     );
 

@@ -147,6 +147,9 @@ export interface UserDetailView extends UserView {
   website: string | null;
   tagline: string | null;
   bio: string | null;
+  /** The end of a silence or suspension (contract §18), as stored: past or null, none in force. Never on the wire. */
+  silencedUntil: Date | null;
+  suspendedUntil: Date | null;
 }
 
 export interface UserReadModel {

@@ -182,6 +182,7 @@ describe('flags and the review queue (contract §18)', () => {
     it('lists pending items oldest first, resolved ones most recently resolved first; administrators only', async () => {
       const second = await makeReply(carol, topic, 'another one');
       await flag(dave, 'reply', reply).expect(200);
+      await flag(alice, 'reply', reply).expect(200);
       await flag(dave, 'reply', second).expect(200);
       await flag(dave, 'topic', topic).expect(200);
       const pending = await pendingItems(admin);
@@ -190,6 +191,10 @@ describe('flags and the review queue (contract §18)', () => {
         ['Reply', second],
         ['Topic', topic],
       ]);
+      expect(
+        pending.map((item) => item.id),
+        'a flag that joins an item draws no id',
+      ).to.deep.equal([1, 2, 3]);
       expect(pending[2]!.topic).to.include({ id: topic, body: 'Nothing wrong here', deleted: false });
       await resolve(admin, pending[1]!.id, { action: 'disagree' }).expect(200);
       await resolve(admin, pending[0]!.id, { action: 'agree', reason: 'spam' }).expect(200);
@@ -206,6 +211,8 @@ describe('flags and the review queue (contract §18)', () => {
       await api().get('/api/v3/admin/review').set(carol.auth).expect(403);
       await api().get('/api/v3/admin/review').expect(401);
       await api().get('/api/v3/admin/review?limit=0').set(admin.auth).expect(400);
+      const unknown = await api().get('/api/v3/admin/review?status=open').set(admin.auth).expect(400);
+      expect(unknown.body.message).to.match(/status/);
       await api().get(`/api/v3/admin/review/${pending[2]!.id}`).set(admin.auth).expect(200);
       await api().get('/api/v3/admin/review/999999').set(admin.auth).expect(404);
       await api().get(`/api/v3/admin/review/${pending[2]!.id}`).set(carol.auth).expect(403);

@@ -333,6 +333,13 @@ describe('holds, new accounts, silence and suspension (contract §18)', () => {
       await act('dave', { act: 'silence', days: 30 });
       await act('dave', { act: 'unsilence' });
       await http.post(`/api/v3/topics/${topic}/replies`).set(dave.auth).send({ body: 'back' }).expect(200);
+      let nothingToLift: unknown = null;
+      await act('dave', { act: 'unsilence' }).catch((error: unknown) => (nothingToLift = error));
+      expect(nothingToLift)
+        .to.have.property('message')
+        .that.matches(/dave is not silenced/);
+      const lifted = (await api().get('/api/v3/admin/audit?action=user.unsilence').set(admin.auth).expect(200)).body.entries;
+      expect(lifted, 'one lift, one entry').to.have.length(1);
       for (const [login, raw] of [
         ['root', { act: 'silence', days: 1 }],
         ['system', { act: 'suspend', days: 1 }],

@@ -27,15 +27,23 @@ export class SqlReviewStore implements ReviewStore {
   ) {}
 
   async addFlag(post: PostRef, flag: NewFlag): Promise<{ itemId: number } | null> {
-    // Nothing at all when this person flagged the post before; otherwise the flag joins the pending item, opened here
-    // when there is none.
+    // Nothing at all when this person flagged the post before. Otherwise the flag joins the pending item, locked;
+    // one is opened when there is none (only then is an id drawn), or joined after all when another flag opened it
+    // at the same moment (`on conflict`, which locks it too).
     const row = await this.sql.one<{ item_id: number | null; added: boolean }>(
-      `with item as (
+      `with flagged_before as (
+         select 1 from flags where target_type = $1::text and target_id = $2::int and user_id = $6::int),
+       pending as (
+         select id from review_items
+         where target_type = $1::text and target_id = $2::int and status = 'pending' and not exists (select 1 from flagged_before)
+         for update),
+       opened as (
          insert into review_items (kind, target_type, target_id, topic_id, user_id, created_at)
          select 'flag', $1::text, $2::int, $3::int, $4::int, $5::timestamptz
-         where not exists (select 1 from flags where target_type = $1::text and target_id = $2::int and user_id = $6::int)
+         where not exists (select 1 from flagged_before) and not exists (select 1 from pending)
          on conflict (target_type, target_id) where status = 'pending' do update set kind = review_items.kind
          returning id),
+       item as (select id from pending union all select id from opened),
        flag as (
          insert into flags (review_item_id, target_type, target_id, user_id, reason, message, created_at)
          select id, $1::text, $2::int, $6::int, $7::text, $8::text, $5::timestamptz from item

@@ -123,5 +123,7 @@ function newAccountView(id: number, user: User): UserDetailView {
     website: null,
     tagline: null,
     bio: null,
+    silencedUntil: null,
+    suspendedUntil: null,
   };
 }

@@ -26,7 +26,7 @@ import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, type ActingUser, requireAdmin, requireUser } from '../actor.js';
 import type { DomainEvents, InTransactionConsumer } from '../events.js';
 import type { Page, ReplyDetailView, TopicDetailView, UserView } from '../read-models.js';
-import { ListLimit, Offset, Text, maybe, oneOf, oneOfOr, read, readAll, readReason } from '../inputs.js';
+import { ListLimit, Offset, Text, maybe, oneOf, optional, read, readAll, readReason } from '../inputs.js';
 import type { WebSessionStore } from '../oauth/web-sessions.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import type { AnyPost, PostTarget, Posts } from '../posts/posts.js';
@@ -154,7 +154,7 @@ export class FlagPost {
 
 export const REVIEW_STATUSES = ['pending', 'resolved'] as const;
 export const ListReviewParams = z.object({
-  status: oneOfOr(REVIEW_STATUSES, 'pending'),
+  status: optional(oneOf(REVIEW_STATUSES), 'pending'),
   offset: Offset,
   limit: ListLimit,
 });

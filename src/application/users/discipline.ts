@@ -1,5 +1,5 @@
 import { moderationActed } from '../../domain/events.js';
-import { NotFound } from '../../domain/shared/errors.js';
+import { NotFound, RuleViolated } from '../../domain/shared/errors.js';
 import type { User } from '../../domain/users/user.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, type ActingUser, requireAdmin } from '../actor.js';
@@ -72,6 +72,9 @@ export class DisciplineUser {
       case 'unsuspend':
         before = user.unsuspend(now);
         break;
+    }
+    if (!starts(act) && before === null) {
+      throw new RuleViolated(`Validation failed: ${user.login} is not ${act === 'unsilence' ? 'silenced' : 'suspended'}`);
     }
     const target = { type: 'User', id: user.id } as const;
     await this.events.record(moderationActed(`user.${act}`, admin.id, target, { [field]: [before, after] }, reason));

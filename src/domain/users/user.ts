@@ -67,6 +67,9 @@ export interface NewUser {
 /** Why an account may not sign in now: not confirmed, waiting for approval, or suspended (contract §16b, §18). */
 export type SignInRefusal = { reason: 'unverified' | 'pending' } | { reason: 'suspended'; until: Date };
 
+/** An end (of a silence, a suspension) still ahead of `now`, or null. */
+const inForce = (end: Date | null, now: Date): Date | null => (end !== null && end > now ? end : null);
+
 export class User {
   id!: number;
   login!: string;
@@ -135,7 +138,8 @@ export class User {
   /** Why the account may not sign in at `now`, or null when it may. */
   signInRefusal(now: Date): SignInRefusal | null {
     if (this.state !== 'active') return { reason: this.state };
-    if (this.suspendedUntil !== null && this.suspendedUntil > now) return { reason: 'suspended', until: this.suspendedUntil };
+    const suspended = inForce(this.suspendedUntil, now);
+    if (suspended) return { reason: 'suspended', until: suspended };
     return null;
   }
 
@@ -160,22 +164,23 @@ export class User {
     return before;
   }
 
-  /** Ends a silence early. Returns the end it had, or null when it was not silenced. */
+  /** Ends a silence in force early. Returns the end it had; null when none was in force (then nothing changes). */
   unsilence(now: Date): Date | null {
-    const before = this.silencedUntil !== null && this.silencedUntil > now ? this.silencedUntil : null;
-    if (this.silencedUntil === null) return null;
-    this.silencedUntil = null;
-    this.updatedAt = now;
-    return before;
+    const before = inForce(this.silencedUntil, now);
+    if (before) this.silencedUntil = null;
+    return this.touchedIf(before, now);
   }
 
-  /** Ends a suspension early. Returns the end it had, or null when it was not suspended. */
+  /** Ends a suspension in force early. Returns the end it had; null when none was in force (then nothing changes). */
   unsuspend(now: Date): Date | null {
-    const before = this.suspendedUntil !== null && this.suspendedUntil > now ? this.suspendedUntil : null;
-    if (this.suspendedUntil === null) return null;
-    this.suspendedUntil = null;
-    this.updatedAt = now;
-    return before;
+    const before = inForce(this.suspendedUntil, now);
+    if (before) this.suspendedUntil = null;
+    return this.touchedIf(before, now);
+  }
+
+  private touchedIf<T>(changed: T, now: Date): T {
+    if (changed) this.updatedAt = now;
+    return changed;
   }
 
   private requireDisciplinable(what: string): void {

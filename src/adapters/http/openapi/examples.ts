@@ -32,6 +32,8 @@ const aliceDetail: UserDetailView = {
   website: null,
   tagline: 'Asks good questions',
   bio: null,
+  silencedUntil: null,
+  suspendedUntil: null,
 };
 
 const node: NodeView = {

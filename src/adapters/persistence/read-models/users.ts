@@ -39,10 +39,12 @@ interface UserRow {
   website: string | null;
   tagline: string | null;
   bio: string | null;
+  silenced_until: Timestamp | null;
+  suspended_until: Timestamp | null;
 }
 
 const USER_COLUMNS = `id, login, name, email, email_public, role, created_at, topics_count, replies_count, followers_count, following_count,
-  favorites_count, location, company, twitter, github, website, tagline, bio`;
+  favorites_count, location, company, twitter, github, website, tagline, bio, silenced_until, suspended_until`;
 
 function userDetailView(row: UserRow): UserDetailView {
   return {
@@ -65,6 +67,8 @@ function userDetailView(row: UserRow): UserDetailView {
     website: row.website,
     tagline: row.tagline,
     bio: row.bio,
+    silencedUntil: toDate(row.silenced_until),
+    suspendedUntil: toDate(row.suspended_until),
   };
 }
 
