@@ -4,6 +4,7 @@ import { createApp } from '../../src/adapters/http/app.js';
 import { ServiceMetrics } from '../../src/adapters/http/metrics.js';
 import { ReviewStore } from '../../src/application/review/review-queue.js';
 import { WebhookSubjects } from '../../src/application/webhooks/webhooks.js';
+import { MailFacts } from '../../src/application/mail/deliver-mail.js';
 import { api, makeNode, makeReply, makeTopic, makeUser, topicRow, type TestUser } from '../support/builders.js';
 import { appDependencies, testEnv } from '../support/env.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
@@ -371,6 +372,20 @@ describe('flags and the review queue (contract §18)', () => {
       const subjects = testEnv().container.get<WebhookSubjects>(WebhookSubjects);
       const view = (await subjects.view('topic.updated', { topicId: topic })) as Record<string, unknown>;
       expect(view).to.include({ id: topic, deleted: true, body: '', body_html: '' });
+    });
+
+    it('mails nothing of a hidden post: a notification mail still due finds no reply, a digest no topic', async () => {
+      const facts = testEnv().container.get<MailFacts>(MailFacts);
+      const notices = async () => (await facts.noticesOf(alice.id, topic, ['TopicReply', 'Mention']))?.notices ?? [];
+      expect((await notices()).map((n) => n.replyId)).to.deep.equal([reply]);
+      const since = new Date(Date.now() - 3_600_000);
+      expect((await facts.digestTopics(carol.id, since, 10)).map((t) => t.id)).to.deep.equal([topic]);
+
+      await flag(admin, 'reply', reply).expect(200);
+      expect(await notices(), 'the reply hidden before its mail went').to.deep.equal([]);
+      await flag(admin, 'topic', topic).expect(200);
+      expect(await facts.digestTopics(carol.id, since, 10)).to.deep.equal([]);
+      expect(await facts.noticesOf(alice.id, topic, ['TopicReply'])).to.equal(null);
     });
 
     it('counts pending items in /metrics', async () => {
