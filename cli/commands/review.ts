@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { REVIEW_ACTIONS, type ReviewAction } from '../../src/domain/events.js';
-import { REVIEW_STATUSES, ResolveReviewParams, type ReviewItemView } from '../../src/application/review/review-queue.js';
+import { REVIEW_STATUSES, ResolveReviewParams } from '../../src/application/review/review-queue.js';
+import type { ReviewItemView } from '../../src/application/review/ports.js';
 import { requireResolvable } from '../../src/domain/review/review-item.js';
 import { oneOf, read } from '../../src/application/inputs.js';
 import { NotFound } from '../../src/domain/shared/errors.js';

@@ -34,7 +34,7 @@ import { UserReadModel } from '../application/read-models.js';
 import { ConfirmAddress, DescribeMailLink, ResendVerification } from '../application/accounts/verification.js';
 import { DomainEvents } from '../application/events.js';
 import { Clock, MailTokenKeys, PasswordHasher, SecretGenerator, UnitOfWork } from '../application/ports.js';
-import { AccessTokenStore } from '../application/tokens/access-tokens.js';
+import { SignOutEverywhere } from '../application/tokens/access-tokens.js';
 import { CommonPasswords } from '../domain/users/password.js';
 import { UserRepository } from '../domain/users/user-repository.js';
 import { ACCOUNT_THROTTLE_LIMITS, PostgresAccountThrottle } from '../adapters/persistence/account-throttle.js';
@@ -47,7 +47,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { AccountRouteUseCases } from '../adapters/http/routes/accounts.js';
 import { AccountPageUseCases, RegistrationSetting } from '../adapters/http/routes/account-pages.js';
-import { OpenWebSession, ResolveWebSession, SignIn, SignOut, WebSessionStore } from '../application/oauth/web-sessions.js';
+import { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../application/oauth/web-sessions.js';
 import { AppConfig, Em, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 type Last<T extends readonly unknown[]> = T extends readonly [...unknown[], infer L] ? L : never;
@@ -86,17 +86,7 @@ export const accountsModule = new ContainerModule(({ bind }) => {
   configured(ConfirmAddress, [UserRepository, MailLinks, DomainEvents, UnitOfWork, Clock], approvalRequired);
   configured(
     ResetPassword,
-    [
-      UserRepository,
-      MailLinks,
-      PasswordHasher,
-      CommonPasswords,
-      AccessTokenStore,
-      WebSessionStore,
-      DomainEvents,
-      UnitOfWork,
-      Clock,
-    ],
+    [UserRepository, MailLinks, PasswordHasher, CommonPasswords, SignOutEverywhere, DomainEvents, UnitOfWork, Clock],
     approvalRequired,
   );
   useCase(DescribeMailLink, [UserRepository, MailLinks, Clock]);
@@ -115,7 +105,7 @@ export const accountsModule = new ContainerModule(({ bind }) => {
   bind(AccountExport).toService(SqlAccountExport);
   bind(AuthoredContent).toService(SqlAccountExport);
   useCase(ExportAccount, [AccountExport]);
-  useCase(Anonymizer, [AccessTokenStore, WebSessionStore, DeviceRegistry, MailLinks, DomainEvents, Clock]);
+  useCase(Anonymizer, [SignOutEverywhere, DeviceRegistry, MailLinks, DomainEvents, Clock]);
   useCase(CurrentPassword, [PasswordHasher, CredentialThrottle]);
   useCase(DeleteOwnAccount, [UserRepository, CurrentPassword, Anonymizer, UnitOfWork]);
   useCase(DeleteAccount, [UserRepository, Anonymizer, AuthoredContent, DeleteTopic, DeleteReply, DomainEvents, UnitOfWork]);
@@ -127,8 +117,7 @@ export const accountsModule = new ContainerModule(({ bind }) => {
     CurrentPassword,
     PasswordHasher,
     CommonPasswords,
-    AccessTokenStore,
-    WebSessionStore,
+    SignOutEverywhere,
     SecretGenerator,
     DomainEvents,
     UnitOfWork,

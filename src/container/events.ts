@@ -5,7 +5,7 @@ import { DispatchInTransaction, DomainEvents } from '../application/events.js';
 import { MailProducer } from '../application/mail/mail-jobs.js';
 import { NotificationAudience, NotificationProducer } from '../application/notifications/producer.js';
 import { SearchIndexer } from '../application/search/indexer.js';
-import { ReviewQueueKeeper } from '../application/review/review-queue.js';
+import { ReviewQueueKeeper } from '../application/review/queue-keeper.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { SqlOutbox } from '../adapters/persistence/outbox.js';
 import { StagedRows } from '../adapters/persistence/staged-rows.js';

@@ -10,7 +10,7 @@ import { ServiceMetrics } from '../adapters/http/metrics.js';
 import { NotificationStreams } from '../adapters/http/notification-streams.js';
 import { AdminRouteUseCases } from '../adapters/http/routes/admin.js';
 import { ReviewRouteUseCases } from '../adapters/http/routes/review.js';
-import { ReviewStore } from '../application/review/review-queue.js';
+import { ReviewStore } from '../application/review/ports.js';
 import { InboundMailRouteUseCases } from '../adapters/http/routes/inbound-email.js';
 import { AuthorizeRouteUseCases } from '../adapters/http/routes/authorize.js';
 import { DeviceRouteUseCases } from '../adapters/http/routes/devices.js';

@@ -18,6 +18,7 @@ import {
   LookupRefreshToken,
   PurgeTokens,
   RevokeAllTokens,
+  SignOutEverywhere,
   RevokeToken,
 } from '../application/tokens/access-tokens.js';
 import { UserRepository } from '../domain/users/user-repository.js';
@@ -62,7 +63,8 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   useCase(PurgeTokens, [AccessTokenStore, AuthorizationCodeStore, WebSessionStore, Clock]);
   useCase(DescribeToken, [AccessTokenStore, SecretGenerator, Clock]);
   useCase(ListTokens, [AccessTokenStore, UserRepository, Clock]);
-  useCase(RevokeAllTokens, [AccessTokenStore, WebSessionStore, UserRepository, DomainEvents, UnitOfWork, Clock]);
+  useCase(SignOutEverywhere, [AccessTokenStore, WebSessionStore, Clock]);
+  useCase(RevokeAllTokens, [SignOutEverywhere, UserRepository, DomainEvents, UnitOfWork]);
   useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle, Presence, Clock]);
   useCase(CheckAuthorizationRequest, [ClientStore]);
   useCase(ApproveAuthorization, [AuthorizationCodeStore, SecretGenerator, Clock]);

@@ -3,17 +3,11 @@ import { DomainEvents } from '../application/events.js';
 import { Clock, MarkdownRenderer, UnitOfWork } from '../application/ports.js';
 import { Posts } from '../application/posts/posts.js';
 import { PostingFacts, PostingRules } from '../application/review/posting-rules.js';
-import {
-  FlagPost,
-  ListReviewItems,
-  ResolveReview,
-  ReviewQueueKeeper,
-  ReviewReadModel,
-  ReviewStore,
-  ShowReviewItem,
-} from '../application/review/review-queue.js';
-import { WebSessionStore } from '../application/oauth/web-sessions.js';
-import { AccessTokenStore } from '../application/tokens/access-tokens.js';
+import { FlagPost } from '../application/review/flag-post.js';
+import { ReviewReadModel, ReviewStore } from '../application/review/ports.js';
+import { ReviewQueueKeeper } from '../application/review/queue-keeper.js';
+import { ListReviewItems, ResolveReview, ShowReviewItem } from '../application/review/review-queue.js';
+import { SignOutEverywhere } from '../application/tokens/access-tokens.js';
 import { DisciplineUser } from '../application/users/discipline.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
@@ -49,7 +43,7 @@ export const reviewModule = new ContainerModule(({ bind }) => {
 
   const useCase = useCaseBinder(bind);
   useCase(Posts, [TopicRepository, ReplyRepository, NotificationRepository, DomainEvents, Clock]);
-  useCase(DisciplineUser, [UserRepository, AccessTokenStore, WebSessionStore, DomainEvents, UnitOfWork, Clock]);
+  useCase(DisciplineUser, [UserRepository, SignOutEverywhere, DomainEvents, UnitOfWork, Clock]);
   provide(
     bind,
     FlagPost,
@@ -62,12 +56,9 @@ export const reviewModule = new ContainerModule(({ bind }) => {
   useCase(ResolveReview, [
     ReviewStore,
     Posts,
-    TopicRepository,
-    ReplyRepository,
     UserRepository,
     DisciplineUser,
-    AccessTokenStore,
-    WebSessionStore,
+    SignOutEverywhere,
     MarkdownRenderer,
     DomainEvents,
     UnitOfWork,

@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import { ReviewReadModel } from '../application/review/review-queue.js';
+import { ReviewReadModel } from '../application/review/ports.js';
 import { Clock, SecretGenerator } from '../application/ports.js';
 import { ReplyReadModel, TopicReadModel, UserReadModel } from '../application/read-models.js';
 import {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../src/adapters/http/app.js';
 import { ServiceMetrics } from '../../src/adapters/http/metrics.js';
-import { ReviewStore } from '../../src/application/review/review-queue.js';
+import { ReviewStore } from '../../src/application/review/ports.js';
 import { WebhookSubjects } from '../../src/application/webhooks/webhooks.js';
 import { MailFacts } from '../../src/application/mail/deliver-mail.js';
 import { api, makeNode, makeReply, makeTopic, makeUser, topicRow, type TestUser } from '../support/builders.js';

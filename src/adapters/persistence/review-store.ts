@@ -1,4 +1,4 @@
-import type { NewFlag, ReviewStore } from '../../application/review/review-queue.js';
+import type { NewFlag, ReviewStore } from '../../application/review/ports.js';
 import type { PostRef, ReviewResolution } from '../../domain/events.js';
 import type { ReviewItem } from '../../domain/review/review-item.js';
 import type { Sql } from './sql.js';

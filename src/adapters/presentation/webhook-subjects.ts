@@ -3,7 +3,7 @@ import type { WebhookSubjects } from '../../application/webhooks/webhooks.js';
 import type { WebhookEvent } from '../../domain/events.js';
 import type { Wire } from './wire.js';
 import { seesPost } from '../../domain/shared/post.js';
-import type { ReviewReadModel } from '../../application/review/review-queue.js';
+import type { ReviewReadModel } from '../../application/review/ports.js';
 
 /** Who a review item is shown as to a webhook: the queue is an administrator's, and so are webhooks. */
 const ADMINISTRATOR = { id: 0, role: 'admin' } as const;

@@ -18,7 +18,7 @@ import { seesPost } from '../../domain/shared/post.js';
 import type { Viewer } from '../../domain/users/role.js';
 import type { AuditEntry } from '../../application/audit/audit-log.js';
 import type { CreatedReply } from '../../application/replies/create-reply.js';
-import type { ReviewItemView } from '../../application/review/review-queue.js';
+import type { ReviewItemView } from '../../application/review/ports.js';
 import type {
   AuditEntrySchema,
   NodeSchema,

@@ -6,10 +6,9 @@ import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, type ActingUser, requireAdmin, requireUser } from '../actor.js';
 import type { DomainEvents } from '../events.js';
 import { Text, readAll } from '../inputs.js';
-import type { WebSessionStore } from '../oauth/web-sessions.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import type { CurrentPassword } from './current-password.js';
-import type { AccessTokenStore } from '../tokens/access-tokens.js';
+import type { SignOutEverywhere } from '../tokens/access-tokens.js';
 import type { DeleteReply } from '../replies/delete-reply.js';
 import type { DeleteTopic } from '../topics/delete-topic.js';
 import type { MailLinks } from './mail-links.js';
@@ -49,8 +48,7 @@ export const DeleteAccountParams = z.object({ password: Text.meta({ description:
  */
 export class Anonymizer {
   constructor(
-    private readonly accessTokens: AccessTokenStore,
-    private readonly sessions: WebSessionStore,
+    private readonly signOut: SignOutEverywhere,
     private readonly devices: DeviceRegistry,
     private readonly links: MailLinks,
     private readonly events: DomainEvents,
@@ -61,8 +59,7 @@ export class Anonymizer {
   async anonymize(user: User): Promise<void> {
     const now = this.clock.now();
     user.anonymize(now);
-    await this.accessTokens.revokeAllFor(user.id, now);
-    await this.sessions.removeAllFor(user.id);
+    await this.signOut.execute(user.id);
     await this.devices.removeAllFor(user.id);
     await this.links.spendAll(user.id, ['verify', 'reset', 'email_change'], now);
     await this.events.record({ type: 'user.deleted', userId: user.id });

@@ -5,9 +5,8 @@ import type { UserRepository } from '../../domain/users/user-repository.js';
 import type { ActingUser } from '../actor.js';
 import type { DomainEvents } from '../events.js';
 import { Text, readAll } from '../inputs.js';
-import type { WebSessionStore } from '../oauth/web-sessions.js';
 import type { Clock, PasswordHasher, UnitOfWork } from '../ports.js';
-import type { AccessTokenStore } from '../tokens/access-tokens.js';
+import type { SignOutEverywhere } from '../tokens/access-tokens.js';
 import type { AccountThrottle } from './account-throttle.js';
 import type { MailLinks } from './mail-links.js';
 import { namedAccount } from './named-account.js';
@@ -57,8 +56,7 @@ export class ResetPassword {
     private readonly links: MailLinks,
     private readonly hasher: PasswordHasher,
     private readonly common: CommonPasswords,
-    private readonly accessTokens: AccessTokenStore,
-    private readonly sessions: WebSessionStore,
+    private readonly signOut: SignOutEverywhere,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -85,8 +83,7 @@ export class ResetPassword {
       user.setPasswordHash(passwordHash, now);
       user.confirmAddress(this.approvalRequired, now);
       await this.links.spendAll(user.id, ['reset'], now);
-      await this.accessTokens.revokeAllFor(user.id, now);
-      await this.sessions.removeAllFor(user.id);
+      await this.signOut.execute(user.id);
       await this.events.record({ type: 'account.password_changed', userId: user.id });
       return { user: { id: user.id, login: user.login, role: user.role } };
     });

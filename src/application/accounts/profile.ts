@@ -5,9 +5,8 @@ import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
 import type { DomainEvents } from '../events.js';
 import { Text, maybe, readAll } from '../inputs.js';
-import type { WebSessionStore } from '../oauth/web-sessions.js';
 import type { Clock, PasswordHasher, SecretGenerator, UnitOfWork } from '../ports.js';
-import type { AccessTokenStore } from '../tokens/access-tokens.js';
+import type { SignOutEverywhere } from '../tokens/access-tokens.js';
 import type { MailLinks } from './mail-links.js';
 import type { CurrentPassword } from './current-password.js';
 import { checkedEmail } from '../../domain/users/user.js';
@@ -69,8 +68,7 @@ export class ChangePassword {
     private readonly current: CurrentPassword,
     private readonly hasher: PasswordHasher,
     private readonly common: CommonPasswords,
-    private readonly accessTokens: AccessTokenStore,
-    private readonly sessions: WebSessionStore,
+    private readonly signOut: SignOutEverywhere,
     private readonly secrets: SecretGenerator,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
@@ -94,8 +92,7 @@ export class ChangePassword {
       if (!fresh) throw new RuleViolated('Validation failed: the account is gone');
       fresh.setPasswordHash(passwordHash, now);
       const kept = context.keepToken ? this.secrets.digest(context.keepToken) : undefined;
-      await this.accessTokens.revokeAllFor(caller.id, now, kept);
-      await this.sessions.removeAllFor(caller.id);
+      await this.signOut.execute(caller.id, kept);
       await this.events.record({ type: 'account.password_changed', userId: caller.id });
     });
   }

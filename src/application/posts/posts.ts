@@ -58,6 +58,18 @@ export class Posts {
     if (post instanceof Reply) await this.replies.save(post);
   }
 
+  /**
+   * Deletes every post of an author as `actorId` (a spammer's), one by one as by hand, so that each moves its counters
+   * and drops its notifications: replies first (a topic's deletion hides its replies, but theirs must go too).
+   */
+  async removeAllOf(authorId: number, actorId: number): Promise<{ topics: number; replies: number }> {
+    const replies = await this.replies.authoredBy(authorId);
+    for (const reply of replies) await this.remove(reply, actorId);
+    const topics = await this.topics.authoredBy(authorId);
+    for (const topic of topics) await this.remove(topic, actorId);
+    return { topics: topics.length, replies: replies.length };
+  }
+
   /** Deletes the post as `actorId`; returns when. */
   async remove(post: AnyPost, actorId: number): Promise<Date> {
     const now = this.clock.now();

@@ -283,15 +283,32 @@ export class ListTokens {
   }
 }
 
-/** An administrator ends every session of a compromised account: all its tokens, and its sign-in sessions. */
-export class RevokeAllTokens {
+/**
+ * Ends every way a user is signed in: their live tokens (but one kept, the caller's own, when given) and their browser
+ * sessions. What a password change or reset, leaving, a suspension, a spammer's removal and an administrator's
+ * `tokens revoke-all` all do, inside the caller's unit of work. Returns how many of each ended.
+ */
+export class SignOutEverywhere {
   constructor(
     private readonly store: AccessTokenStore,
     private readonly sessions: WebSessionStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(userId: number, keepAccessDigest?: string): Promise<{ tokens: number; sessions: number }> {
+    const tokens = await this.store.revokeAllFor(userId, this.clock.now(), keepAccessDigest);
+    const sessions = await this.sessions.removeAllFor(userId);
+    return { tokens, sessions };
+  }
+}
+
+/** An administrator ends every session of a compromised account: all its tokens, and its sign-in sessions. */
+export class RevokeAllTokens {
+  constructor(
+    private readonly signOut: SignOutEverywhere,
     private readonly users: UserRepository,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
   ) {}
 
   async execute(actor: Actor, login: string, reason: string | null = null): Promise<{ tokens: number; sessions: number }> {
@@ -299,8 +316,7 @@ export class RevokeAllTokens {
     const userId = await userByLogin(this.users, login);
     if (admin.role !== 'admin') throw new Forbidden();
     return this.uow.run(async () => {
-      const tokens = await this.store.revokeAllFor(userId, this.clock.now());
-      const sessions = await this.sessions.removeAllFor(userId);
+      const { tokens, sessions } = await this.signOut.execute(userId);
       if (admin.id !== userId) {
         const changes = { live_tokens: [tokens, 0] as [number, number], sessions: [sessions, 0] as [number, number] };
         await this.events.record(moderationActed('token.revoke', admin.id, { type: 'User', id: userId }, changes, reason));

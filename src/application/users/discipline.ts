@@ -5,9 +5,8 @@ import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, type ActingUser, requireAdmin } from '../actor.js';
 import type { DomainEvents } from '../events.js';
 import { oneOf, read, readReason, wholeNumber } from '../inputs.js';
-import type { WebSessionStore } from '../oauth/web-sessions.js';
 import type { Clock, UnitOfWork } from '../ports.js';
-import type { AccessTokenStore } from '../tokens/access-tokens.js';
+import type { SignOutEverywhere } from '../tokens/access-tokens.js';
 
 export const DISCIPLINE_ACTS = ['silence', 'suspend', 'unsilence', 'unsuspend'] as const;
 export type DisciplineAct = (typeof DISCIPLINE_ACTS)[number];
@@ -28,8 +27,7 @@ const starts = (act: DisciplineAct) => act === 'silence' || act === 'suspend';
 export class DisciplineUser {
   constructor(
     private readonly users: UserRepository,
-    private readonly accessTokens: AccessTokenStore,
-    private readonly sessions: WebSessionStore,
+    private readonly signOut: SignOutEverywhere,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -63,8 +61,7 @@ export class DisciplineUser {
       case 'suspend':
         before = user.suspend(end, now);
         after = end;
-        await this.accessTokens.revokeAllFor(user.id, now);
-        await this.sessions.removeAllFor(user.id);
+        await this.signOut.execute(user.id);
         break;
       case 'unsilence':
         before = user.unsilence(now);

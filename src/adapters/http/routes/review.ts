@@ -1,8 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import { FlagParams, type FlagPost } from '../../../application/review/flag-post.js';
 import {
-  FlagParams,
-  type FlagPost,
   type ListReviewItems,
   ListReviewParams,
   type ResolveReview,

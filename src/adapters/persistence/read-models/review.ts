@@ -1,4 +1,4 @@
-import type { ReviewItemView, ReviewReadModel } from '../../../application/review/review-queue.js';
+import type { ReviewItemView, ReviewReadModel } from '../../../application/review/ports.js';
 import type { Page, UserView } from '../../../application/read-models.js';
 import type { FlagReason, PostRef, ReviewResolution } from '../../../domain/events.js';
 import type { ReviewItem } from '../../../domain/review/review-item.js';
