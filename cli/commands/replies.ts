@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { Forbidden, NotFound } from '../../src/domain/shared/errors.js';
 import { policy } from '../../src/domain/shared/policy.js';
+import { seesPost } from '../../src/domain/shared/post.js';
+import type { Viewer } from '../../src/domain/users/role.js';
 import { readAll } from '../../src/application/inputs.js';
 import { ListRepliesParams } from '../../src/application/replies/list-replies.js';
 import type { ReplyView } from '../../src/application/read-models.js';
@@ -19,12 +21,27 @@ import {
   replyResult,
 } from './shared.js';
 
-/** What a reply is, besides a reply: deleted, or the record of a moderator's act (`system: ban`). */
-const replyState = (reply: ReplyView) =>
-  [reply.deleted && 'deleted', reply.action && `system: ${reply.action}`].filter(Boolean).join(', ');
+/**
+ * Whether the actor sees the reply as deleted: it is, or it is held or hidden from them (contract §18), as over HTTP.
+ */
+const deletedFor = (actor: Viewer, reply: ReplyView) =>
+  reply.deleted || !seesPost(actor, { userId: reply.user.id, visibility: reply.visibility });
 
-/** One line of a reply's text (none for a deleted one, as over HTTP). */
-const excerpt = (reply: ReplyView, width = 60) => (reply.deleted ? '' : clip(reply.body, width));
+/**
+ * What a reply is, besides a reply, to the actor: deleted, held or hidden (to those who see it so), or the record of
+ * a moderator's act (`system: ban`).
+ */
+const replyState = (actor: Viewer, reply: ReplyView) =>
+  [
+    deletedFor(actor, reply) && 'deleted',
+    !deletedFor(actor, reply) && reply.visibility !== 'public' && reply.visibility,
+    reply.action && `system: ${reply.action}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+
+/** One line of a reply's text (none for one the actor sees as deleted, as over HTTP). */
+const excerpt = (actor: Viewer, reply: ReplyView, width = 60) => (deletedFor(actor, reply) ? '' : clip(reply.body, width));
 
 export function repliesCommand(runtime: CliRuntime): Command {
   const replies = new Command('replies')
@@ -72,8 +89,8 @@ export function repliesCommand(runtime: CliRuntime): Command {
               reply.id,
               reply.user.login,
               when(reply.createdAt),
-              replyState(reply),
-              excerpt(reply),
+              replyState(context.actor, reply),
+              excerpt(context.actor, reply),
             ]),
           ),
         };
@@ -99,7 +116,7 @@ export function repliesCommand(runtime: CliRuntime): Command {
         if (!policy.destroyReply(context.actor, { userId: reply.user.id, isSystemEvent: false })) throw denied(context, needs);
         await confirmed(
           context,
-          `Delete reply ${replyId} by ${reply.user.login} on topic ${reply.topicId} "${clip(reply.topicTitle, 50)}" ("${excerpt(reply, 50)}")?`,
+          `Delete reply ${replyId} by ${reply.user.login} on topic ${reply.topicId} "${clip(reply.topicTitle, 50)}" ("${excerpt(context.actor, reply, 50)}")?`,
         );
         await needing(context, needs, () =>
           context.session.useCases.deleteReply.execute(context.actor, replyId, reasonOf(options)),

@@ -389,6 +389,26 @@ describe('forumctl review', () => {
       await api().get(`/api/v3/topics/${topic}`).expect(200);
     });
 
+    it('replies list shows a hidden reply to others as deleted, text and all, and as hidden to its author and administrators', async () => {
+      const admin = await makeUser('admin', 'admin');
+      const alice = await makeUser('alice');
+      const bob = await makeUser('bob');
+      const topic = await makeTopic(alice, await makeNode('Ruby'), 'A topic');
+      const reply = await makeReply(bob, topic, 'buy pills here');
+      await flag(admin, 'replies', reply);
+      const lines = async (as: string) => {
+        const listed = await forumctl(['replies', 'list', String(topic), '--as', as], { stdoutTerminal: false });
+        expect(listed.code, listed.stderr).to.equal(0);
+        return rowsOf(listed.stdout)[0]!;
+      };
+      const [, , , , aliceState, aliceText] = await lines('alice');
+      expect([aliceState, aliceText]).to.deep.equal(['deleted', '']);
+      const [, , , , bobState, bobText] = await lines('bob');
+      expect([bobState, bobText]).to.deep.equal(['hidden', 'buy pills here']);
+      const [, , , , adminState] = await lines('admin');
+      expect(adminState).to.equal('hidden');
+    });
+
     it('approve publishes a held reply: the topic counts it then, and others see it', async () => {
       const alice = await makeUser('alice');
       const bob = await makeUser('bob');
