@@ -89,4 +89,27 @@ describe('WindowLimiter', () => {
     await syncing;
     expect(limiter.hit(['k'])).to.deep.equal([7]);
   });
+
+  it('counts a sync’s increments once while it forgets the windows gone by, and not again when forgetting fails', async () => {
+    let release: () => void = () => undefined;
+    const shared = new MemoryCounters();
+    let forgetting: Promise<void> | null = null;
+    const slowForget: SharedCounters = {
+      add: (window, increments) => shared.add(window, increments),
+      forget: (window) =>
+        (forgetting = new Promise<void>((resolve) => (release = resolve)).then(() => {
+          throw new Error('the database went away');
+        })).then(() => shared.forget(window)),
+    };
+    now += 60_000;
+    const limiter = new WindowLimiter(slowForget, clock);
+    for (let i = 1; i <= 5; i++) expect(limiter.hit(['k'])).to.deep.equal([i]);
+    const syncing = limiter.sync();
+    while (forgetting === null) await new Promise((resolve) => setImmediate(resolve));
+    // The totals are back and known; the first sync of the window is still forgetting the last one.
+    expect(limiter.hit(['k'])).to.deep.equal([6]);
+    release();
+    await syncing;
+    expect(limiter.hit(['k'])).to.deep.equal([7]);
+  });
 });

@@ -53,7 +53,11 @@ export class WindowLimiter {
     return (this.window + 1) * this.windowMs;
   }
 
-  /** Sends this process's increments and learns the totals; a failure leaves the counts local until the next. */
+  /**
+   * Sends this process's increments and learns the totals; a failure leaves the counts local until the next. The
+   * first sync of a window also forgets the windows before it, once its totals are known (never counting a sync's
+   * increments twice meanwhile, nor again if forgetting fails).
+   */
   async sync(): Promise<void> {
     this.roll();
     const window = this.window;
@@ -61,21 +65,23 @@ export class WindowLimiter {
     if (increments.size === 0) return;
     this.pending = new Map();
     this.inFlight = increments;
+    let totals: Map<string, number>;
     try {
-      const totals = await this.counters.add(window, increments);
-      if (window !== this.window) return;
-      for (const [key, total] of totals) this.known.set(key, Math.max(total, this.known.get(key) ?? 0));
-      if (this.forgotten < window) {
-        this.forgotten = window;
-        await this.counters.forget(window - 1);
-      }
+      totals = await this.counters.add(window, increments);
     } catch {
       // The database is away: count on locally, so that the limit still holds for this process.
-      if (window !== this.window) return;
-      for (const [key, count] of increments) this.known.set(key, (this.known.get(key) ?? 0) + count);
+      if (window === this.window) for (const [key, count] of increments) this.known.set(key, (this.known.get(key) ?? 0) + count);
+      return;
     } finally {
-      // Now in `known` (the totals include them), or of a window gone by.
+      // In `known` from here on (the totals include them, or the lines above added them), or of a window gone by.
       if (this.inFlight === increments) this.inFlight = new Map();
+    }
+    if (window !== this.window) return;
+    for (const [key, total] of totals) this.known.set(key, Math.max(total, this.known.get(key) ?? 0));
+    if (this.forgotten < window) {
+      this.forgotten = window;
+      // Housekeeping: a failure leaves the old rows to the next window's sync, which forgets everything before it.
+      await this.counters.forget(window - 1).catch(() => undefined);
     }
   }
 
