@@ -1,6 +1,23 @@
 import path from 'node:path';
 
 export const REGISTRATIONS = ['open', 'approval', 'invite', 'closed'] as const;
+
+export const UPLOAD_STORE_KINDS = ['folder', 's3'] as const;
+export type UploadStoreKind = (typeof UPLOAD_STORE_KINDS)[number];
+
+/**
+ * An S3-compatible store (AWS S3, MinIO, R2…): its endpoint (null: AWS's own for the region), bucket, region, keys
+ * (null: the SDK's usual sources, such as an instance role), and the public URL it serves files at, if it does
+ * (null: this service serves them at PUBLIC_URL/uploads/).
+ */
+export interface S3Settings {
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  publicUrl: string | null;
+}
 export type Registration = (typeof REGISTRATIONS)[number];
 
 /** Everything the environment configures, read and checked once. */
@@ -14,8 +31,14 @@ export interface Config {
   /** NODE_ENV=production: no embedded database, no guessing. */
   production: boolean;
   dataDir: string;
-  /** Where uploaded photos are kept (the folder storage). */
+  /** Where uploaded photos are kept by the folder store (UPLOADS_DIR). */
   uploadsDir: string;
+  /**
+   * Uploads (contract §19): the store (UPLOADS_STORE: `folder`, the default, or `s3`); the S3-compatible store, when
+   * S3_BUCKET is set (for UPLOADS_STORE=s3, or to migrate into); how many uploads a user may make a day
+   * (UPLOADS_PER_DAY, 50).
+   */
+  uploads: { store: UploadStoreKind; perDay: number; s3: S3Settings | null };
   /** Origins allowed to call the API from a browser (CORS): a list, `*`, or empty for no CORS headers at all. */
   corsOrigins: string[] | '*';
   /** How long an access token lives, in seconds (ACCESS_TOKEN_TTL; a day by default). */
@@ -87,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: env.NODE_ENV === 'production',
     dataDir,
     uploadsDir: env.UPLOADS_DIR || path.join(dataDir, 'uploads'),
+    uploads: uploadSettings(env),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     tokenLifetimeSeconds: integer(env, 'ACCESS_TOKEN_TTL', 86_400, 1, 10 * 365 * 86_400),
     refreshTokenLifetimeSeconds: integer(env, 'REFRESH_TOKEN_TTL', 30 * 86_400, 1, 10 * 365 * 86_400),
@@ -131,6 +155,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       inboundToken: env.INBOUND_EMAIL_TOKEN || null,
       inboundSmtpPort: env.INBOUND_SMTP_PORT ? integer(env, 'INBOUND_SMTP_PORT', 0, 0, 65_535) : null,
     },
+  };
+}
+
+function uploadSettings(env: NodeJS.ProcessEnv): Config['uploads'] {
+  const store = env.UPLOADS_STORE || 'folder';
+  if (!(UPLOAD_STORE_KINDS as readonly string[]).includes(store)) {
+    throw new Error(`UPLOADS_STORE must be one of ${UPLOAD_STORE_KINDS.join(', ')}, got "${store}"`);
+  }
+  const s3 = s3Settings(env);
+  if (store === 's3' && !s3) throw new Error('UPLOADS_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT, S3_REGION, the keys)');
+  return { store: store as UploadStoreKind, perDay: integer(env, 'UPLOADS_PER_DAY', 50, 1, 1_000_000), s3 };
+}
+
+function s3Settings(env: NodeJS.ProcessEnv): S3Settings | null {
+  if (!env.S3_BUCKET) return null;
+  const url = (name: string) => {
+    const raw = env[name];
+    if (!raw) return null;
+    try {
+      return new URL(raw).toString().replace(/\/+$/, '');
+    } catch {
+      throw new Error(`${name} is not a URL, got "${raw}"`);
+    }
+  };
+  const accessKeyId = env.S3_ACCESS_KEY_ID || null;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || null;
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither');
+  }
+  return {
+    endpoint: url('S3_ENDPOINT'),
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION || 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    publicUrl: url('S3_PUBLIC_URL'),
   };
 }
 

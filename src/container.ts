@@ -17,7 +17,7 @@ import { notificationsModule } from './container/notifications.js';
 import { usersModule } from './container/users.js';
 import { accountsModule } from './container/accounts.js';
 import { nodesModule } from './container/nodes.js';
-import { photosModule } from './container/photos.js';
+import { uploadsModule } from './container/uploads.js';
 import { searchModule } from './container/search.js';
 import { webhooksModule } from './container/webhooks.js';
 import { mailModule } from './container/mail.js';
@@ -63,7 +63,7 @@ export function buildContainer(
     usersModule,
     accountsModule,
     nodesModule,
-    photosModule,
+    uploadsModule,
     searchModule,
     webhooksModule,
     mailModule,

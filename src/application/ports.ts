@@ -33,20 +33,24 @@ export interface PasswordHasher {
 export const PasswordHasher = Symbol.for('PasswordHasher');
 
 /**
- * Where uploaded files are kept, and the URL they are fetched from: a folder served by this service by default;
- * an S3-compatible store is another adapter of the same port.
+ * Where uploaded files are kept (contract §19), chosen by UPLOADS_STORE: a folder this service serves (the default),
+ * or an S3-compatible store that every host reaches. Keys are the service's own, never a client's name; a key always
+ * holds the same bytes (uploads/ports.ts: fileKey). A store that cannot be reached throws Unavailable.
  */
 export interface UploadStorage {
-  /** Stores `bytes` under `key` (a path the service chose, never a client's name); returns the file's absolute URL. */
-  put(key: string, bytes: Uint8Array, contentType: string): Promise<string>;
+  /** Stores `bytes` under `key`; a key already stored is left as it is (its bytes are the same). */
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** The file under `key`, or null when there is none. */
+  read(key: string): Promise<{ bytes: Uint8Array; contentType: string } | null>;
+  exists(key: string): Promise<boolean>;
+  /** Deletes the file under `key`, if there is one. */
+  remove(key: string): Promise<void>;
+  /** Every key stored, in no particular order (a migration walks them). */
+  keys(): AsyncIterable<string>;
+  /** The absolute URL clients fetch `key` from. */
+  urlOf(key: string): string;
 }
 export const UploadStorage = Symbol.for('UploadStorage');
-
-/** The type of a file judged by its bytes (its signature), never by a name or a header a client sent. */
-export interface FileTypes {
-  detect(bytes: Uint8Array): Promise<{ mime: string; extension: string } | null>;
-}
-export const FileTypes = Symbol.for('FileTypes');
 
 /** Opaque random secrets (tokens, client secrets) and their one-way digests for storage. */
 export interface SecretGenerator {

@@ -17,7 +17,7 @@ import { DeviceRouteUseCases } from '../adapters/http/routes/devices.js';
 import { NodeRouteUseCases } from '../adapters/http/routes/nodes.js';
 import { NotificationRouteUseCases } from '../adapters/http/routes/notifications.js';
 import { OAuthRouteUseCases } from '../adapters/http/routes/oauth.js';
-import { PhotoRouteUseCases } from '../adapters/http/routes/photos.js';
+import { UploadRouteUseCases } from '../adapters/http/routes/upload-api.js';
 import { ReplyRouteUseCases } from '../adapters/http/routes/replies.js';
 import { SearchRouteUseCases } from '../adapters/http/routes/search.js';
 import { TopicRouteUseCases } from '../adapters/http/routes/topics.js';
@@ -29,7 +29,8 @@ import { SqlSharedCounters } from '../adapters/persistence/shared-counters.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { isDatabaseUnavailable } from '../adapters/persistence/unavailable.js';
 import { Wire } from '../adapters/presentation/wire.js';
-import { FolderStorage } from '../adapters/storage/folder-storage.js';
+import type { UploadedFiles } from '../adapters/http/routes/uploads.js';
+import { UploadedFilesStore } from './uploads.js';
 import type { Config } from '../config.js';
 import { AppConfig, provide, record, ServerHost, SqlRunner } from './bind.js';
 
@@ -55,7 +56,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     accounts: AccountRouteUseCases,
     accountPages: AccountPageUseCases,
     devices: DeviceRouteUseCases,
-    photos: PhotoRouteUseCases,
+    uploads: UploadRouteUseCases,
     search: SearchRouteUseCases,
     admin: AdminRouteUseCases,
     review: ReviewRouteUseCases,
@@ -93,7 +94,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
       frontPage: FrontPageCache,
       limiter: WindowLimiter,
       metrics: ServiceMetrics,
-      uploads: FolderStorage,
+      uploads: UploadedFiles,
       config: Config,
       server: ServerHost,
     ): HttpApp =>
@@ -126,7 +127,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
       FrontPageCache,
       WindowLimiter,
       ServiceMetrics,
-      FolderStorage,
+      UploadedFilesStore,
       AppConfig,
       ServerHost,
     ],

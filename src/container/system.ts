@@ -1,5 +1,5 @@
 import { ContainerModule } from 'inversify';
-import { Clock, FileTypes, MailTokenKeys, MarkdownRenderer, PasswordHasher, SecretGenerator } from '../application/ports.js';
+import { Clock, MailTokenKeys, MarkdownRenderer, PasswordHasher, SecretGenerator } from '../application/ports.js';
 import type { Config } from '../config.js';
 import { HmacMailTokenKeys } from '../adapters/system/mail-token-keys.js';
 import { resolveSecretKey } from '../adapters/system/secret-key.js';
@@ -7,7 +7,6 @@ import { AppConfig, provide } from './bind.js';
 import { HtmlText, WordSegmenter } from '../application/search/ports.js';
 import { Argon2PasswordHasher } from '../adapters/system/argon2-hasher.js';
 import { SystemClock } from '../adapters/system/clock.js';
-import { SignatureFileTypes } from '../adapters/system/file-types.js';
 import { ParsedHtmlText } from '../adapters/system/html-text.js';
 import { JiebaSegmenter } from '../adapters/system/jieba-segmenter.js';
 import { SanitizingMarkdownRenderer } from '../adapters/system/markdown.js';
@@ -19,7 +18,6 @@ export const systemModule = new ContainerModule(({ bind }) => {
   bind(PasswordHasher).toConstantValue(new Argon2PasswordHasher());
   bind(SecretGenerator).toConstantValue(new RandomSecretGenerator());
   bind(MarkdownRenderer).toConstantValue(new SanitizingMarkdownRenderer());
-  bind(FileTypes).toConstantValue(new SignatureFileTypes());
   bind(WordSegmenter).toConstantValue(new JiebaSegmenter());
   bind(HtmlText).toConstantValue(new ParsedHtmlText());
   // Resolved when first asked for: a process that sends no mail link needs no key.

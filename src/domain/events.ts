@@ -119,10 +119,11 @@ export const AUDIT_ACTIONS = [
   'user.unsilence',
   'user.suspend',
   'user.unsuspend',
+  'upload.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['Topic', 'Reply', 'User', 'Node', 'Section', 'Token', 'App', 'Invite'] as const;
+export const AUDIT_TARGET_TYPES = ['Topic', 'Reply', 'User', 'Node', 'Section', 'Token', 'App', 'Invite', 'Upload'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** What an act changed, field by field: `[before, after]` (the shape of Rails' `changes`, as homeland keeps them). */

@@ -1,3 +1,5 @@
+import sharp from 'sharp';
+import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -187,12 +189,15 @@ describe('homeland API extras', () => {
       const res = await upload(alice, PNG).expect(200);
       expect(res.body).to.have.all.keys('image_url');
       const url: string = res.body.image_url;
-      expect(url).to.match(new RegExp(`^${PUBLIC_URL}/uploads/photos/\\d{4}/\\d{2}/[0-9a-f]{32}\\.png$`));
+      expect(url).to.match(new RegExp(`^${PUBLIC_URL}/uploads/files/[0-9a-f]{2}/[0-9a-f]{64}\\.png$`));
       const served = await api().get(url.slice(PUBLIC_URL.length)).buffer(true).expect(200);
-      expect(Buffer.compare(served.body as Buffer, PNG)).to.equal(0);
+      // Written again (without its metadata): the same picture, not the same bytes.
+      const picture = await sharp(served.body as Buffer).metadata();
+      expect(picture).to.include({ format: 'png', width: 1, height: 1 });
       expect(served.headers['content-type']).to.equal('image/png');
       expect(served.headers['x-content-type-options']).to.equal('nosniff');
-      expect(served.headers['cache-control']).to.match(/max-age=31536000/);
+      expect(served.headers['cache-control']).to.match(/max-age=31536000, immutable/);
+      expect(served.headers['content-security-policy']).to.equal("default-src 'none'; sandbox");
       const again = await api()
         .get(url.slice(PUBLIC_URL.length))
         .set('If-Modified-Since', served.headers['last-modified']!)
@@ -213,7 +218,13 @@ describe('homeland API extras', () => {
       const files = async () =>
         (await readdir(testEnv().config.uploadsDir, { recursive: true })).filter((f) => f.endsWith('.png'));
       const before = await files();
-      const res = await upload(alice, PNG, '../../../../tmp/escaped.png').expect(200);
+      // A picture of its own (a file is stored once, whoever sends it): one more file.
+      const unique = await sharp({
+        create: { width: 3, height: 2, channels: 3, background: `#${randomBytes(3).toString('hex')}` },
+      })
+        .png()
+        .toBuffer();
+      const res = await upload(alice, unique, '../../../../tmp/escaped.png').expect(200);
       expect(res.body.image_url).to.not.include('escaped').and.not.include('..');
       const stored = await files();
       expect(stored).to.have.length(before.length + 1);
@@ -268,7 +279,7 @@ describe('homeland API extras', () => {
         .field('access_token', alice.token)
         .attach('file', PNG, { filename: 'a.png', contentType: 'image/png' })
         .expect(200);
-      expect(before.body.image_url).to.match(/\/uploads\/photos\/.+\.png$/);
+      expect(before.body.image_url).to.match(/\/uploads\/files\/.+\.png$/);
       const after = await logged
         .post('/api/v3/photos')
         .attach('file', PNG, { filename: 'a.png', contentType: 'image/png' })

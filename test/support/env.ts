@@ -222,7 +222,7 @@ async function resetData(pool: pg.Pool): Promise<void> {
   await pool.query(`
     truncate login_throttle, devices, user_reply_months, notification_unread_counts, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
       oauth_codes, web_sessions, oauth_clients, webhooks, audit_entries, replies, topics, account_tokens, invites, inbound_mails,
-      notification_mail_queue, flags, review_items
+      notification_mail_queue, flags, review_items, uploads
       restart identity cascade;
     delete from users where login <> 'system';
     delete from nodes where name <> 'NoPoint';

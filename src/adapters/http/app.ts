@@ -30,7 +30,7 @@ import { accountSettingsRoutes } from './routes/account-settings.js';
 import { unsubscribeRoutes } from './routes/unsubscribe-page.js';
 import { systemRoutes } from './routes/system.js';
 import { deviceRoutes, type DeviceRouteUseCases } from './routes/devices.js';
-import { photoRoutes, type PhotoRouteUseCases } from './routes/photos.js';
+import { uploadApiRoutes, type UploadRouteUseCases } from './routes/upload-api.js';
 import { type UploadedFiles, uploadRoutes } from './routes/uploads.js';
 import { documentationRoutes } from './routes/documentation.js';
 import { inboundMailRoutes, type InboundMailRouteUseCases } from './routes/inbound-email.js';
@@ -54,7 +54,7 @@ export interface HttpUseCases {
   /** The pages of joining (/account): a person in a browser. */
   accountPages: AccountPageUseCases;
   devices: DeviceRouteUseCases;
-  photos: PhotoRouteUseCases;
+  uploads: UploadRouteUseCases;
   search: SearchRouteUseCases;
   admin: AdminRouteUseCases;
   /** Flags, holds and the review queue (contract §18). */
@@ -221,7 +221,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
     accountRoutes(useCases.accounts, wire, docs, prefix),
     userRoutes(useCases.users, wire, docs, prefix),
     deviceRoutes(useCases.devices, docs, prefix),
-    photoRoutes(useCases.photos, docs, prefix),
+    uploadApiRoutes(useCases.uploads, wire, docs, prefix),
     searchRoutes(useCases.search, wire, docs, prefix),
     adminRoutes(useCases.admin, wire, docs, prefix),
     reviewRoutes(useCases.review, wire, docs, prefix),

@@ -2,7 +2,14 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { ERROR_NAMES } from '../presentation/errors.js';
 import { requestIdOf } from './request-log.js';
-import { DomainError, type ErrorCode, InvalidInput, Forbidden, TooManyRequests } from '../../domain/shared/errors.js';
+import {
+  DomainError,
+  type ErrorCode,
+  InvalidInput,
+  Forbidden,
+  TooManyRequests,
+  type Unavailable,
+} from '../../domain/shared/errors.js';
 
 interface ErrorResponse {
   status: number;
@@ -31,6 +38,11 @@ const RESPONSES: Record<ErrorCode, (error: DomainError) => ErrorResponse> = {
     status: 429,
     body: { error: ERROR_NAMES.TooManyRequests, message: error.message },
     headers: { 'Retry-After': String((error as TooManyRequests).retryAfterSeconds) },
+  }),
+  Unavailable: (error) => ({
+    status: 503,
+    body: { error: ERROR_NAMES.Unavailable, message: error.message },
+    headers: { 'Retry-After': String((error as Unavailable).retryAfterSeconds) },
   }),
 };
 

@@ -11,4 +11,5 @@ export const ERROR_NAMES: Record<ErrorCode, string> = {
   InvalidInput: 'ParameterInvalid',
   RuleViolated: 'RecordInvalid',
   TooManyRequests: 'TooManyRequests',
+  Unavailable: 'ServiceUnavailable',
 };

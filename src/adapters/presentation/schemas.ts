@@ -231,6 +231,23 @@ export const ReviewItemSchema = z
   })
   .meta({ id: 'ReviewItem', description: 'One post in the review queue, with every flag on it' });
 
+export const UploadSchema = z
+  .strictObject({
+    id,
+    url: z.url().meta({ example: 'http://127.0.0.1:3000/uploads/files/3f/3f2a….jpg' }),
+    name: z.string().nullable().meta({ description: 'the name the file was sent with', example: 'IMG_0042.jpg' }),
+    content_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+    byte_size: z.number().int().min(1),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .meta({ description: 'of the file as stored (cleaned)' }),
+    width: z.number().int().min(1),
+    height: z.number().int().min(1),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Upload', description: 'An uploaded file, as its uploader sees it' });
+
 export const OkSchema = z.strictObject({ ok: z.literal(1) }).meta({ id: 'Ok', description: 'The acknowledgement' });
 
 /** The token response of RFC 6749 §5.1, plus Doorkeeper's `created_at` (homeland's clients read it). */

@@ -19,6 +19,7 @@ import type { Viewer } from '../../domain/users/role.js';
 import type { AuditEntry } from '../../application/audit/audit-log.js';
 import type { CreatedReply } from '../../application/replies/create-reply.js';
 import type { ReviewItemView } from '../../application/review/ports.js';
+import type { UploadView } from '../../application/uploads/ports.js';
 import type {
   AuditEntrySchema,
   NodeSchema,
@@ -27,6 +28,7 @@ import type {
   ReplySchema,
   ReviewItemSchema,
   SearchResultSchema,
+  UploadSchema,
   TopicDetailSchema,
   TopicSchema,
   UserDetailSchema,
@@ -173,6 +175,21 @@ export class Wire {
       changes: entry.changes,
       reason: entry.reason,
       created_at: iso(entry.createdAt),
+    };
+  }
+
+  /** Contract §19: an upload, as its uploader (or an administrator) sees it. */
+  upload(upload: UploadView): z.infer<typeof UploadSchema> {
+    return {
+      id: upload.id,
+      url: upload.url,
+      name: upload.name,
+      content_type: upload.contentType as z.infer<typeof UploadSchema>['content_type'],
+      byte_size: upload.byteSize,
+      sha256: upload.sha256,
+      width: upload.width,
+      height: upload.height,
+      created_at: iso(upload.createdAt),
     };
   }
 

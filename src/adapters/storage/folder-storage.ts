@@ -1,31 +1,13 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import type { UploadStorage } from '../../application/ports.js';
-
-/** The keys this storage writes (see UploadPhoto): anything else is not a file of ours. */
-const KEY = /^photos\/\d{4}\/\d{2}\/[0-9a-f]{32}\.(png|jpg|gif|webp)$/;
-
-const CONTENT_TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
-
-/** An uploaded file, opened for sending. */
-export interface StoredFile {
-  stream: Readable;
-  size: number;
-  modified: Date;
-  contentType: string;
-}
+import { type StoredFile, contentTypeOf } from './file-keys.js';
 
 /**
- * Uploads in a folder on this machine (`UPLOADS_DIR`), served back by this service under `PUBLIC_URL/uploads/`.
- * Keys are checked against the one shape the service writes, so no client-chosen path ever reaches the file
- * system, on the way in or out.
+ * Uploads in a folder on this machine (`UPLOADS_DIR`, UPLOADS_STORE=folder, the default), served back by this service
+ * under `PUBLIC_URL/uploads/`. One host only: several hosts each see their own folder (UPLOADS_STORE=s3 for them).
+ * Keys are checked against the shapes the service writes (file-keys.ts), on the way in and out.
  */
 export class FolderStorage implements UploadStorage {
   private readonly root: string;
@@ -36,24 +18,57 @@ export class FolderStorage implements UploadStorage {
     this.publicUrl = publicUrl.replace(/\/+$/, '');
   }
 
-  async put(key: string, bytes: Uint8Array, _contentType: string): Promise<string> {
-    if (!KEY.test(key)) throw new Error(`not a storage key: ${key}`);
-    const file = path.join(this.root, key);
+  async put(key: string, bytes: Uint8Array, _contentType: string): Promise<void> {
+    const file = this.fileOf(key);
+    if (!file) throw new Error(`not a storage key: ${key}`);
+    if (await this.exists(key)) return;
     await mkdir(path.dirname(file), { recursive: true });
-    // Written aside, then renamed: a reader never sees half a file.
-    const partial = `${file}.partial`;
+    // Written aside, then renamed: a reader never sees half a file; two writers of one key write the same bytes.
+    const partial = `${file}.${process.pid}.${Date.now()}.partial`;
     await writeFile(partial, bytes, { flag: 'wx' });
     await rename(partial, file);
+  }
+
+  async read(key: string): Promise<{ bytes: Uint8Array; contentType: string } | null> {
+    const file = this.fileOf(key);
+    if (!file) return null;
+    const bytes = await readFile(file).catch(() => null);
+    return bytes && { bytes, contentType: contentTypeOf(key)! };
+  }
+
+  async exists(key: string): Promise<boolean> {
+    const file = this.fileOf(key);
+    return file !== null && (await stat(file).catch(() => null))?.isFile() === true;
+  }
+
+  async remove(key: string): Promise<void> {
+    const file = this.fileOf(key);
+    if (file) await rm(file, { force: true });
+  }
+
+  async *keys(): AsyncIterable<string> {
+    const entries = await readdir(this.root, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const key = path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+      if (contentTypeOf(key)) yield key;
+    }
+  }
+
+  urlOf(key: string): string {
     return `${this.publicUrl}/uploads/${key}`;
   }
 
-  /** The file under `key`, or null when there is none (or `key` is not one this storage writes). */
+  /** The file under `key`, opened for sending, or null when there is none (or `key` is not one of ours). */
   async open(key: string): Promise<StoredFile | null> {
-    const match = KEY.exec(key);
-    if (!match) return null;
-    const file = path.join(this.root, key);
+    const file = this.fileOf(key);
+    if (!file) return null;
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) return null;
-    return { stream: createReadStream(file), size: info.size, modified: info.mtime, contentType: CONTENT_TYPES[match[1]!]! };
+    return { stream: createReadStream(file), size: info.size, modified: info.mtime, contentType: contentTypeOf(key)! };
+  }
+
+  private fileOf(key: string): string | null {
+    return contentTypeOf(key) ? path.join(this.root, key) : null;
   }
 }

@@ -59,6 +59,7 @@ const REFUSALS: Record<ErrorCode, (error: DomainError) => string> = {
   InvalidInput: (error) => error.message,
   RuleViolated: (error) => (error.message === TOPIC_CLOSED ? 'topic closed' : error.message),
   TooManyRequests: () => 'too many replies',
+  Unavailable: () => 'unavailable, try again later',
 };
 
 const MAX_REASON = 200;
@@ -155,7 +156,9 @@ export class ReceiveMail {
     } catch (error) {
       if (error instanceof AlreadyPosted) return this.refuse(entry, 'duplicate', { duplicate: true });
       if (!(error instanceof DomainError)) throw error;
-      return this.refuse(entry, REFUSALS[error.code](error), { temporary: error.code === 'TooManyRequests' });
+      return this.refuse(entry, REFUSALS[error.code](error), {
+        temporary: error.code === 'TooManyRequests' || error.code === 'Unavailable',
+      });
     }
   }
 

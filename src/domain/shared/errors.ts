@@ -2,7 +2,8 @@
  * Errors of the core, typed by meaning. They carry no transport detail: the HTTP adapter maps each code
  * to a status and body, forumctl maps it to an exit code, both through one exhaustive table.
  */
-export type ErrorCode = 'Unauthenticated' | 'Forbidden' | 'NotFound' | 'InvalidInput' | 'RuleViolated' | 'TooManyRequests';
+export type ErrorCode =
+  'Unauthenticated' | 'Forbidden' | 'NotFound' | 'InvalidInput' | 'RuleViolated' | 'TooManyRequests' | 'Unavailable';
 
 export abstract class DomainError extends Error {
   abstract readonly code: ErrorCode;
@@ -54,6 +55,17 @@ export class TooManyRequests extends DomainError {
   constructor(
     readonly retryAfterSeconds: number,
     message = 'Too many requests, try again later',
+  ) {
+    super(message);
+  }
+}
+
+/** Something the work needs besides the database (the upload store) cannot be reached now; nothing was done. */
+export class Unavailable extends DomainError {
+  readonly code = 'Unavailable';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 5,
   ) {
     super(message);
   }

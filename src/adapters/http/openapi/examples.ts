@@ -1,3 +1,4 @@
+import type { UploadView } from '../../../application/uploads/ports.js';
 import type { NodeView, ReplyDetailView, TopicDetailView, UserDetailView, UserView } from '../../../application/read-models.js';
 import { Wire } from '../../presentation/wire.js';
 
@@ -167,6 +168,19 @@ export const examples = {
     },
     { id: 1, role: 'admin' },
   ),
+  upload: {
+    id: 12,
+    user: { id: 2, login: 'alice' },
+    name: 'IMG_0042.jpg',
+    contentType: 'image/jpeg',
+    byteSize: 283_114,
+    sha256: '3f2a7c0d5e9b41a68c1f0e2d3b4a59687766554433221100ffeeddccbbaa9988',
+    width: 4_032,
+    height: 3_024,
+    createdAt: later,
+    key: 'files/3f/3f2a7c0d5e9b41a68c1f0e2d3b4a59687766554433221100ffeeddccbbaa9988.jpg',
+    url: 'http://127.0.0.1:3000/uploads/files/3f/3f2a7c0d5e9b41a68c1f0e2d3b4a59687766554433221100ffeeddccbbaa9988.jpg',
+  } satisfies UploadView,
   search: wire.searchResult(
     {
       type: 'reply',

@@ -3,7 +3,13 @@ import multer from '@koa/multer';
 import multerCore from 'multer';
 import type { Context } from 'koa';
 import { requireUser } from '../../../application/actor.js';
-import { PHOTO_MAX_BYTES, type UploadPhoto } from '../../../application/photos/upload-photo.js';
+import { PHOTO_MAX_BYTES, type UploadPhoto } from '../../../application/uploads/upload-photo.js';
+import type { DeleteUpload, ListOwnUploads } from '../../../application/uploads/manage-uploads.js';
+import { PageParams, readReason } from '../../../application/inputs.js';
+import { IdPath, type Params, pathId, ReasonQuery } from '../params.js';
+import { OK, type Wire } from '../../presentation/wire.js';
+import { OkSchema, UploadSchema } from '../../presentation/schemas.js';
+import { examples } from '../openapi/examples.js';
 import { actorOf, callerInBody, callerMayBeInBody } from '../auth.js';
 import { DomainError } from '../../../domain/shared/errors.js';
 import { BodyRejected } from '../error-mapper.js';
@@ -51,22 +57,33 @@ function uploadError(error: unknown): unknown {
 }
 
 const PhotoBody = z.object({
-  file: z.string().meta({ format: 'binary', description: 'a PNG, JPEG, GIF or WebP image, at most 5 MiB (judged by its bytes)' }),
+  file: z.string().meta({
+    format: 'binary',
+    description:
+      'a PNG, JPEG, GIF or WebP image, at most 5 MiB and 50 megapixels (judged by its bytes); kept without its metadata, ' +
+      'turned upright, at most 4,096 pixels on its long side',
+  }),
   access_token: z.string().optional().meta({
     description:
       'the access token, for clients that send it as a form field (the Authorization header wins; best sent before the file)',
   }),
 });
 
-/** What the photo route calls. */
-export interface PhotoRouteUseCases {
+/** What the upload routes call. */
+export interface UploadRouteUseCases {
   uploadPhoto: UploadPhoto;
+  listOwnUploads: ListOwnUploads;
+  deleteUpload: DeleteUpload;
 }
-export const PhotoRouteUseCases = Symbol.for('PhotoRouteUseCases');
+export const UploadRouteUseCases = Symbol.for('UploadRouteUseCases');
 
-/** `POST /photos` (contract §7): multipart field `file` → `{"image_url": …}`. */
-export function photoRoutes(app: PhotoRouteUseCases, docs: ApiDescription, prefix: string): Router {
+/**
+ * `POST /photos` (contract §7, §19): multipart field `file` → `{"image_url": …}`; the caller's uploads and deleting
+ * one.
+ */
+export function uploadApiRoutes(app: UploadRouteUseCases, wire: Wire, docs: ApiDescription, prefix: string): Router {
   const router = new Router();
+  const params = (ctx: { state: { params: Params } }) => ctx.state.params;
 
   docs.route(
     router,
@@ -75,16 +92,19 @@ export function photoRoutes(app: PhotoRouteUseCases, docs: ApiDescription, prefi
       method: 'post',
       path: '/photos',
       summary: 'Upload a photo',
-      description: 'Stored under a name of the service’s own; served back at image_url. Blocked users: 403.',
+      description:
+        'Cleaned (metadata stripped after applying its orientation, at most 4,096 pixels on its long side, an animation ' +
+        'kept), stored under its content’s hash, and recorded for the caller: the same bytes again give the same ' +
+        'image_url. UPLOADS_PER_DAY a day (429 past it); blocked or silenced users: 403; the store unreachable: 503.',
       tag: 'Uploads',
       access: 'user',
       body: { schema: PhotoBody, media: ['multipart'] },
       response: {
         schema: z.strictObject({ image_url: z.url() }),
-        example: { image_url: 'http://127.0.0.1:3000/uploads/photos/2026/11/0f1e2d3c4b5a69788796a5b4c3d2e1f0.png' },
+        example: { image_url: examples.upload.url },
         description: 'Where the photo is served',
       },
-      errors: [400, 403],
+      errors: [400, 403, 413, 429, 503],
     },
     async (ctx) => {
       let actor = await actorOf(ctx);
@@ -105,8 +125,57 @@ export function photoRoutes(app: PhotoRouteUseCases, docs: ApiDescription, prefi
           throw uploadError(error);
         });
       }
-      const file = (ctx as Context & { file?: { buffer: Buffer } }).file;
-      ctx.body = { image_url: await app.uploadPhoto.execute(actor, file && { bytes: file.buffer }) };
+      const file = (ctx as Context & { file?: { buffer: Buffer; originalname?: string } }).file;
+      ctx.body = {
+        image_url: await app.uploadPhoto.execute(actor, file && { bytes: file.buffer, name: file.originalname ?? null }),
+      };
+    },
+  );
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/users/me/uploads',
+      summary: 'Your uploads',
+      description: 'What you uploaded, newest first: each file’s URL, original name, type, size, SHA-256 and dimensions.',
+      tag: 'Uploads',
+      access: 'user',
+      query: PageParams,
+      response: {
+        schema: z.strictObject({ uploads: z.array(UploadSchema) }),
+        example: { uploads: [wire.upload(examples.upload)] },
+        description: 'A page of uploads',
+      },
+      errors: [400],
+    },
+    async (ctx) => {
+      const uploads = await app.listOwnUploads.execute(await actorOf(ctx), params(ctx));
+      ctx.body = { uploads: uploads.map((upload) => wire.upload(upload)) };
+    },
+  );
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'delete',
+      path: '/uploads/:id',
+      summary: 'Delete an upload',
+      description:
+        'Its uploader or an administrator (someone else’s upload is not found). The file goes with the last record ' +
+        'that names it: the same bytes uploaded by another stay. An administrator’s deletion is audited, with `reason`.',
+      tag: 'Uploads',
+      access: 'user',
+      params: IdPath,
+      query: ReasonQuery,
+      response: { schema: OkSchema, example: examples.ok, description: 'Done' },
+      errors: [400, 404],
+    },
+    async (ctx) => {
+      await app.deleteUpload.execute(await actorOf(ctx), pathId(ctx.params.id), readReason(params(ctx).reason));
+      ctx.body = OK;
     },
   );
 
