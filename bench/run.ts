@@ -8,6 +8,7 @@
 import 'reflect-metadata';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import sharp from 'sharp';
 import { loadConfig } from '../src/config.js';
 import { buildContainer } from '../src/container.js';
 import { Recount } from '../src/application/maintenance/maintenance.js';
@@ -187,6 +188,17 @@ const SCENARIOS: Scenario[] = [
     request: replyRequest,
   },
   {
+    // A phone-sized photo (about 1 MB of JPEG, 1,700 × 1,250), decoded, cleaned and encoded again, stored, recorded.
+    // No reference: the reference server has no images to clean.
+    name: 'POST /photos (1 MB JPEG)',
+    reference: false,
+    target: null,
+    before: async () => {
+      photos ??= await photoBodies();
+    },
+    request: photoRequest,
+  },
+  {
     name: 'POST /topics/:id/replies (no mail)',
     reference: false,
     target: null,
@@ -195,6 +207,58 @@ const SCENARIOS: Scenario[] = [
     request: replyRequest,
   },
 ];
+
+/**
+ * Multipart bodies of distinct photos of noise (so each is a picture of its own, not one stored already), made once,
+ * when the scenario first runs: each request takes one at random.
+ */
+async function photoBodies(): Promise<{ boundary: string; bodies: Buffer[] }> {
+  const boundary = 'forum-bench-boundary';
+  const bodies: Buffer[] = [];
+  for (let i = 0; i < 12; i++) {
+    const photo = await sharp({
+      create: {
+        width: 1_700,
+        height: 1_250,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 30 },
+      },
+    })
+      .jpeg({ quality: 88 })
+      .toBuffer();
+    bodies.push(
+      Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="IMG_${i}.jpg"\r\n` +
+            'Content-Type: image/jpeg\r\n\r\n',
+        ),
+        photo,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    );
+  }
+  return { boundary, bodies };
+}
+
+function photoRequest(f: Fixtures): autocannon.Request {
+  return {
+    method: 'POST',
+    path: '/api/v3/photos',
+    headers: auth(f),
+    setupRequest: (req) => {
+      const { boundary, bodies } = photos!;
+      return {
+        ...req,
+        headers: { ...req.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body: random(bodies),
+      };
+    },
+  };
+}
+
+/** The photo bodies, once made. */
+let photos: Awaited<ReturnType<typeof photoBodies>> | null = null;
 
 function replyRequest(f: Fixtures): autocannon.Request {
   return {

@@ -38,6 +38,9 @@ import { BlockNode, BlockUser, ChangeRole } from '../src/application/users/manag
 import { ManageWebhooks } from '../src/application/webhooks/webhooks.js';
 import { ListReviewItems, ResolveReview, ShowReviewItem } from '../src/application/review/review-queue.js';
 import { DisciplineUser } from '../src/application/users/discipline.js';
+import { DeleteUpload, ListUploads, PurgeOrphanUploads } from '../src/application/uploads/manage-uploads.js';
+import { MigrateUploads } from '../src/application/uploads/migrate-uploads.js';
+import { UploadRecords } from '../src/application/uploads/ports.js';
 import { record } from '../src/container/bind.js';
 import { CliUseCases } from './runtime.js';
 
@@ -51,6 +54,7 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     nodes: NodeReadModel,
     topics: TopicReadModel,
     replies: ReplyReadModel,
+    uploads: UploadRecords,
     listTopics: ListTopics,
     listReplies: ListReplies,
 
@@ -102,5 +106,9 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     listReviewItems: ListReviewItems,
     showReviewItem: ShowReviewItem,
     resolveReview: ResolveReview,
+    listUploads: ListUploads,
+    deleteUpload: DeleteUpload,
+    purgeOrphanUploads: PurgeOrphanUploads,
+    migrateUploads: MigrateUploads,
   });
 });

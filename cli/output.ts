@@ -15,6 +15,7 @@ const EXIT_CODES: Record<ErrorCode, number> = {
   Unauthenticated: EXIT.denied,
   NotFound: EXIT.notFound,
   TooManyRequests: EXIT.failure,
+  Unavailable: EXIT.failure,
 };
 
 export function exitCodeFor(error: unknown): number {

@@ -20,6 +20,7 @@ import { webhooksCommand } from './commands/webhooks.js';
 import { auditCommand } from './commands/audit.js';
 import { mailCommand } from './commands/mail.js';
 import { reviewCommand } from './commands/review.js';
+import { uploadsCommand } from './commands/uploads.js';
 
 /** The whole command tree, testable without a process: tests pass a runtime with captured output. */
 export function buildProgram(runtime: CliRuntime): Command {
@@ -45,6 +46,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     sectionsCommand,
     topicsCommand,
     repliesCommand,
+    uploadsCommand,
     appsCommand,
     tokensCommand,
     maintenanceCommand,

@@ -38,6 +38,9 @@ import type { BlockNode, BlockUser, ChangeRole } from '../src/application/users/
 import type { ManageWebhooks } from '../src/application/webhooks/webhooks.js';
 import type { ListReviewItems, ResolveReview, ShowReviewItem } from '../src/application/review/review-queue.js';
 import type { DisciplineUser } from '../src/application/users/discipline.js';
+import type { DeleteUpload, ListUploads, PurgeOrphanUploads } from '../src/application/uploads/manage-uploads.js';
+import type { MigrateUploads } from '../src/application/uploads/migrate-uploads.js';
+import type { UploadRecords } from '../src/application/uploads/ports.js';
 import type { Wire } from '../src/adapters/presentation/wire.js';
 
 /**
@@ -49,6 +52,8 @@ export interface CliUseCases {
   nodes: NodeReadModel;
   topics: TopicReadModel;
   replies: ReplyReadModel;
+  /** An upload by its id: what `uploads delete` names before it asks. */
+  uploads: Pick<UploadRecords, 'find'>;
   listTopics: ListTopics;
   listReplies: ListReplies;
 
@@ -100,6 +105,10 @@ export interface CliUseCases {
   listReviewItems: ListReviewItems;
   showReviewItem: ShowReviewItem;
   resolveReview: ResolveReview;
+  listUploads: ListUploads;
+  deleteUpload: DeleteUpload;
+  purgeOrphanUploads: PurgeOrphanUploads;
+  migrateUploads: MigrateUploads;
 }
 export const CliUseCases = Symbol.for('CliUseCases');
 

@@ -38,7 +38,7 @@ export const PasswordHasher = Symbol.for('PasswordHasher');
  * holds the same bytes (uploads/ports.ts: fileKey). A store that cannot be reached throws Unavailable.
  */
 export interface UploadStorage {
-  /** Stores `bytes` under `key`; a key already stored is left as it is (its bytes are the same). */
+  /** Stores `bytes` under `key` (a key always holds the same bytes: storing it again changes nothing). */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** The file under `key`, or null when there is none. */
   read(key: string): Promise<{ bytes: Uint8Array; contentType: string } | null>;

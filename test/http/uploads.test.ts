@@ -250,6 +250,23 @@ describe('uploads (contract §19)', () => {
       expect(audit[0]).to.include({ target_type: 'Upload', target_id: bobs, reason: 'spam' });
     });
 
+    it('never leaves a record without its file when the same bytes are uploaded while their last record is deleted', async () => {
+      for (let round = 0; round < 8; round++) {
+        const image = await plain(8, 8, `#00${round}0${round}0`);
+        await upload(alice, image, 'a.png', 'image/png').expect(200);
+        const [{ id }] = await testEnv().sql<{ id: number }>(
+          'select id from uploads where user_id = $1 order by id desc limit 1',
+          [alice.id],
+        );
+        const [bobs] = await Promise.all([
+          upload(bob, image, 'b.png', 'image/png').expect(200),
+          api().delete(`/api/v3/uploads/${id}`).set(alice.auth).expect(200),
+        ]);
+        // Whichever came first, bob's record names a file that is there.
+        await served(bobs.body.image_url);
+      }
+    });
+
     it('puts the uploads in the account export', async () => {
       await upload(alice, await plain(6, 6, '#0f0f0f'), 'mine.png', 'image/png').expect(200);
       const exported = (await api().get('/api/v3/users/me/export').set(alice.auth).expect(200)).body;

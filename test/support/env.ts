@@ -13,6 +13,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { Clock } from '../../src/application/ports.js';
 import { buildContainer } from '../../src/container.js';
 import { record } from '../../src/container/bind.js';
+import { UploadedFilesStore } from '../../src/container/uploads.js';
+import type { UploadedFiles } from '../../src/adapters/http/routes/uploads.js';
 import { forumctlModule } from '../../cli/container.js';
 import { LikeObject } from '../../src/application/likes/like.js';
 import { CreateNode } from '../../src/application/nodes/manage-nodes.js';
@@ -135,7 +137,12 @@ export function configuredWith(changes: Partial<Config>, options: { clock?: Cloc
   container.load(forumctlModule, testModule);
   // A clock of the test's (moved by it): what this container's use cases take for now.
   if (options.clock) container.rebind(Clock).toConstantValue(options.clock);
-  const app = createApp({ ...current.dependencies, useCases: container.get<HttpUseCases>(HttpUseCases) });
+  // Files served from the store this configuration uses (UPLOADS_STORE, UPLOADS_DIR), as its server would.
+  const app = createApp({
+    ...current.dependencies,
+    useCases: container.get<HttpUseCases>(HttpUseCases),
+    uploads: container.get<UploadedFiles>(UploadedFilesStore),
+  });
   return { container, app };
 }
 

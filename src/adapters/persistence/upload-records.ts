@@ -58,6 +58,10 @@ export class SqlUploadRecords implements UploadRecords {
 
   private view = (row: UploadRow): UploadView => uploadView(row, this.urlOf);
 
+  async lockFile(sha256: string): Promise<void> {
+    await this.sql.one('select pg_advisory_xact_lock(hashtextextended($1, 19)) as locked', [`upload:${sha256}`]);
+  }
+
   async add(upload: NewUpload): Promise<{ upload: UploadView; created: boolean }> {
     const { image } = upload;
     const inserted = await this.sql.one<{ id: number }>(

@@ -22,7 +22,8 @@ export function contentTypeOf(key: string): string | null {
 /** A file opened for sending (GET /uploads/…). */
 export interface StoredFile {
   stream: import('node:stream').Readable;
-  size: number;
+  /** Null when the store did not say. */
+  size: number | null;
   modified: Date;
   contentType: string;
 }

@@ -38,6 +38,9 @@ export class S3Storage implements UploadStorage {
       forcePathStyle: true,
       maxAttempts: 2,
       requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+      // Checksums only where S3 requires them: several S3-compatible stores refuse the newer default ones.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       ...(settings.accessKeyId && settings.secretAccessKey
         ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
@@ -47,9 +50,9 @@ export class S3Storage implements UploadStorage {
     this.baseUrl = settings.publicUrl ?? `${publicUrl.replace(/\/+$/, '')}/uploads`;
   }
 
+  /** Written whether or not it is there (the same key is the same bytes): no read first, which needs ListBucket on AWS. */
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     if (!contentTypeOf(key)) throw new Error(`not a storage key: ${key}`);
-    if (await this.exists(key)) return;
     await this.call((s3) =>
       s3.send(
         new PutObjectCommand({
@@ -103,7 +106,7 @@ export class S3Storage implements UploadStorage {
     if (!object) return null;
     return {
       stream: object.Body as Readable,
-      size: object.ContentLength ?? 0,
+      size: object.ContentLength ?? null,
       modified: object.LastModified ?? new Date(0),
       contentType: contentTypeOf(key)!,
     };
@@ -123,27 +126,44 @@ export class S3Storage implements UploadStorage {
     }
   }
 
-  /** One request; the store's own refusals stay errors, a store that does not answer is Unavailable. */
+  /**
+   * One request. A store that does not answer (refused, unknown host, timed out) or answers 5xx is Unavailable (503,
+   * the cause kept); anything else it says (a bucket that does not exist, keys it refuses) is an error of its own,
+   * logged as such, for an operator to fix.
+   */
   private async call<T>(request: (client: S3Client) => Promise<T>): Promise<T> {
     try {
       return await request(this.client);
     } catch (error) {
-      if (error instanceof S3ServiceException && !isServerFault(error)) throw error;
-      throw new Unavailable('The upload store cannot be reached right now; try again shortly', 5);
+      if (!isUnreachable(error)) throw error;
+      throw new Unavailable('The upload store cannot be reached right now; try again shortly', 5, { cause: error });
     }
   }
 }
 
+/** No such key (a HEAD's 404 has no code to tell; a missing bucket answers NoSuchBucket, an error of its own). */
 function isMissing(error: unknown): boolean {
-  return (
-    error instanceof NoSuchKey ||
-    error instanceof NotFound ||
-    (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)
-  );
+  return error instanceof NoSuchKey || error instanceof NotFound;
 }
 
-/** A 5xx from the store (or a throttle): it is there but not serving; anything else it said is an answer. */
-function isServerFault(error: S3ServiceException): boolean {
-  const status = error.$metadata.httpStatusCode ?? 0;
-  return status >= 500 || status === 429;
+/** What the network says when nothing answers. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** The store does not answer, or answers that it cannot serve now (5xx, throttled). */
+function isUnreachable(error: unknown): boolean {
+  if (error instanceof S3ServiceException) {
+    const status = error.$metadata.httpStatusCode ?? 0;
+    return status >= 500 || status === 429;
+  }
+  const { code, name, cause } = error as { code?: string; name?: string; cause?: { code?: string } };
+  return UNREACHABLE.has(code ?? '') || UNREACHABLE.has(cause?.code ?? '') || name === 'TimeoutError';
 }

@@ -30,9 +30,8 @@ export class ListUploads {
 
 /**
  * An upload deleted by its uploader or an administrator (contract §19): its record goes; its file goes with the last
- * record that names it, once the record's deletion is committed (a file is never gone while a record names it). An
- * administrator's deletion of someone else's upload is audited. Someone else's upload is not found, as another
- * user's notification is.
+ * record that names it, the file held meanwhile (a file is never gone while a record names it). An administrator's
+ * deletion of someone else's upload is audited. Someone else's upload is not found, as another user's notification is.
  */
 export class DeleteUpload {
   constructor(
@@ -44,18 +43,19 @@ export class DeleteUpload {
 
   async execute(actor: Actor, id: number, reason: string | null = null): Promise<void> {
     const user = requireUser(actor);
-    const gone = await this.uow.run(async () => {
+    await this.uow.run(async () => {
       const upload = await this.records.find(id);
       if (!upload || !mayDeleteUpload(user, { userId: upload.user.id })) throw new NotFound('upload');
+      await this.records.lockFile(upload.sha256);
       const removed = await this.records.remove(id);
       if (!removed) throw new NotFound('upload');
       if (upload.user.id !== user.id) {
         const target = { type: 'Upload', id } as const;
         await this.events.record(moderationActed('upload.delete', user.id, target, { sha256: [upload.sha256, null] }, reason));
       }
-      return removed.fileInUse ? null : upload.key;
+      // Held: no upload of the same bytes can record itself meanwhile; a store that fails rolls the deletion back.
+      if (!removed.fileInUse) await this.storage.remove(upload.key);
     });
-    if (gone) await this.storage.remove(gone);
   }
 }
 
@@ -84,17 +84,19 @@ export class PurgeOrphanUploads {
     for (;;) {
       const batch = await this.records.orphans(before, 500);
       if (batch.length === 0) break;
-      const keys = await this.uow.run(async () => {
-        const gone: string[] = [];
+      files += await this.uow.run(async () => {
+        let gone = 0;
         for (const upload of batch) {
+          await this.records.lockFile(upload.sha256);
           const removed = await this.records.remove(upload.id);
-          if (removed && !removed.fileInUse) gone.push(upload.key);
+          if (removed && !removed.fileInUse) {
+            await this.storage.remove(upload.key);
+            gone++;
+          }
         }
         return gone;
       });
-      for (const key of new Set(keys)) await this.storage.remove(key);
       uploads += batch.length;
-      files += new Set(keys).size;
     }
     return { uploads, files };
   }

@@ -56,6 +56,11 @@ export interface NewUpload {
 /** The uploads' records (contract §19). */
 export interface UploadRecords {
   /**
+   * Holds a file (by its SHA-256) until the unit of work ends: its uploads and deletions wait for each other, so that a
+   * file is never removed between a new record's writing of it and that record's commit.
+   */
+  lockFile(sha256: string): Promise<void>;
+  /**
    * Adds the record, unless this uploader has one of the same file: that one is answered (`created` false), so the
    * same bytes uploaded again give the same record and URL.
    */

@@ -21,8 +21,7 @@ export interface ReceivedFile {
  * `POST /photos` (contract §7, §19): an image for topics and replies. It is cleaned (image adapter), stored once
  * under its content's SHA-256 whoever uploads it, and recorded for its uploader: the same bytes uploaded again by the
  * same person give the same record and URL. At most UPLOADS_PER_DAY new uploads a day each. A store that cannot be
- * reached answers 503 and leaves no record (the file is written before the record; one written without a record is
- * an orphan the purge finds).
+ * reached answers 503 and leaves no record.
  */
 export class UploadPhoto {
   constructor(
@@ -56,9 +55,14 @@ export class UploadPhoto {
       throw new InvalidInput('file', `file declares more than ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`);
     }
     const key = fileKey(image.sha256, image.extension);
-    await this.storage.put(key, image.bytes, image.contentType);
     const { bytes: _bytes, ...kept } = image;
-    await this.uow.run(() => this.records.add({ userId: user.id, name: uploadName(file.name), image: kept, at: now }));
+    await this.uow.run(async () => {
+      // The file is written while it is held, and recorded before it is let go: a deletion of its last other record
+      // waits, then finds this one (manage-uploads.ts). A store that fails rolls the record back.
+      await this.records.lockFile(image.sha256);
+      await this.storage.put(key, image.bytes, image.contentType);
+      await this.records.add({ userId: user.id, name: uploadName(file.name), image: kept, at: now });
+    });
     return this.storage.urlOf(key);
   }
 }

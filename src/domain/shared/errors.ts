@@ -66,7 +66,8 @@ export class Unavailable extends DomainError {
   constructor(
     message: string,
     readonly retryAfterSeconds = 5,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }

@@ -6,7 +6,7 @@ import type { ApiDescription } from '../openapi/describe.js';
 
 /** Uploaded files as the store in use opens them for sending (the folder's, or the S3-compatible store's). */
 export interface UploadedFiles {
-  open(key: string): Promise<{ stream: Readable; size: number; modified: Date; contentType: string } | null>;
+  open(key: string): Promise<{ stream: Readable; size: number | null; modified: Date; contentType: string } | null>;
 }
 
 const A_YEAR = 365 * 24 * 60 * 60;
@@ -42,7 +42,7 @@ export function uploadRoutes(files: UploadedFiles, docs: ApiDescription): Router
       return;
     }
     ctx.type = file.contentType;
-    ctx.length = file.size;
+    if (file.size !== null) ctx.length = file.size;
     ctx.body = file.stream;
   };
 
