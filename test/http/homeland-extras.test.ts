@@ -189,7 +189,7 @@ describe('homeland API extras', () => {
       const res = await upload(alice, PNG).expect(200);
       expect(res.body).to.have.all.keys('image_url');
       const url: string = res.body.image_url;
-      expect(url).to.match(new RegExp(`^${PUBLIC_URL}/uploads/files/[0-9a-f]{2}/[0-9a-f]{64}\\.png$`));
+      expect(url).to.match(new RegExp(`^${PUBLIC_URL}/uploads/photos/[0-9a-f]{2}/[0-9a-f]{64}\\.png$`));
       const served = await api().get(url.slice(PUBLIC_URL.length)).buffer(true).expect(200);
       // Written again (without its metadata): the same picture, not the same bytes.
       const picture = await sharp(served.body as Buffer).metadata();
@@ -279,7 +279,7 @@ describe('homeland API extras', () => {
         .field('access_token', alice.token)
         .attach('file', PNG, { filename: 'a.png', contentType: 'image/png' })
         .expect(200);
-      expect(before.body.image_url).to.match(/\/uploads\/files\/.+\.png$/);
+      expect(before.body.image_url).to.match(/\/uploads\/photos\/[0-9a-f]{2}\/[0-9a-f]{64}\.png$/);
       const after = await logged
         .post('/api/v3/photos')
         .attach('file', PNG, { filename: 'a.png', contentType: 'image/png' })

@@ -42,7 +42,7 @@ function png(red: number): Promise<Buffer> {
     .toBuffer();
 }
 
-/** `/uploads/files/ab/<sha256>.jpg` of an image_url, and the store's key `files/ab/<sha256>.jpg`. */
+/** `/uploads/photos/ab/<sha256>.jpg` of an image_url, and the store's key `photos/ab/<sha256>.jpg`. */
 function pathOf(url: string): { path: string; key: string } {
   expect(url.startsWith(`${PUBLIC_URL}/uploads/`), url).to.equal(true);
   const urlPath = url.slice(PUBLIC_URL.length);
@@ -100,7 +100,7 @@ describe('Uploads in an S3-compatible store (UPLOADS_STORE=s3)', function () {
     const sent = await phonePhoto(10);
     const res = await upload(alice, sent).expect(200);
     const url: string = res.body.image_url;
-    expect(url).to.match(new RegExp(`^${PUBLIC_URL}/uploads/files/[0-9a-f]{2}/[0-9a-f]{64}\\.jpg$`));
+    expect(url).to.match(new RegExp(`^${PUBLIC_URL}/uploads/photos/[0-9a-f]{2}/[0-9a-f]{64}\\.jpg$`));
     const { path: urlPath, key } = pathOf(url);
 
     // In the bucket, and only there (not in the folder of UPLOADS_DIR).
@@ -109,7 +109,7 @@ describe('Uploads in an S3-compatible store (UPLOADS_STORE=s3)', function () {
     expect(head.ContentType).to.equal('image/jpeg');
     expect(head.CacheControl).to.equal(`public, max-age=${A_YEAR}, immutable`);
     const stored = await objectBytes(s3, server.bucket, key);
-    expect(key).to.equal(`files/${sha256(stored).slice(0, 2)}/${sha256(stored)}.jpg`);
+    expect(key).to.equal(`photos/${sha256(stored).slice(0, 2)}/${sha256(stored)}.jpg`);
     expect(await readFile(path.join(testEnv().config.uploadsDir, key)).catch(() => null)).to.equal(null);
 
     // Served by the service from the bucket: the stored bytes, cleaned (upright, no EXIF), with the headers of §19.
@@ -145,7 +145,7 @@ describe('Uploads in an S3-compatible store (UPLOADS_STORE=s3)', function () {
     }
     await api().get(urlPath).expect(200);
     await api()
-      .get(`/uploads/files/ab/${'ab'.repeat(32)}.png`)
+      .get(`/uploads/photos/ab/${'ab'.repeat(32)}.png`)
       .expect(404, { error: 'ResourceNotFound' });
     await api().get('/uploads/photos/2025/03/0f1e2d3c4b5a69788796a5b4c3d2e1f0.png').expect(404);
   });
@@ -356,7 +356,7 @@ describe('Uploads in an S3-compatible store (UPLOADS_STORE=s3)', function () {
       }
       expect(await server.keys()).to.have.length(2);
       // Neither kept anything in its own folder.
-      for (const folder of folders) expect(await readFile(path.join(folder, 'files')).catch((e) => e.code)).to.equal('ENOENT');
+      for (const folder of folders) expect(await readFile(path.join(folder, 'photos')).catch((e) => e.code)).to.equal('ENOENT');
     });
   });
 });

@@ -127,7 +127,7 @@ describe('uploads (contract §19)', () => {
       expect(record!.byte_size).to.equal(kept.length);
       const sha = (await import('node:crypto')).createHash('sha256').update(kept).digest('hex');
       expect(record!.sha256).to.equal(sha);
-      expect(url).to.equal(`${PUBLIC_URL}/uploads/files/${sha.slice(0, 2)}/${sha}.jpg`);
+      expect(url).to.equal(`${PUBLIC_URL}/uploads/photos/${sha.slice(0, 2)}/${sha}.jpg`);
     });
 
     it('refuses a PNG bomb (a small file declaring 400 megapixels) with 400, before decoding it, storing nothing', async () => {

@@ -14,10 +14,10 @@ import { type S3Server, startS3Server } from '../support/s3-server.js';
 
 const A_YEAR = 365 * 24 * 60 * 60;
 
-/** A key as the service names an upload: `files/<first two hex>/<sha256>.<ext>`. */
+/** A key as the service names an upload: `photos/<first two hex>/<sha256>.<ext>`. */
 function keyOf(bytes: Uint8Array | string, extension = 'png'): string {
   const sha = createHash('sha256').update(bytes).digest('hex');
-  return `files/${sha.slice(0, 2)}/${sha}.${extension}`;
+  return `photos/${sha.slice(0, 2)}/${sha}.${extension}`;
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -103,7 +103,7 @@ describe('S3Storage against a real S3-compatible server (s3rver)', function () {
   it('lists every key of ours, over more than one page of the listing (1,000 keys a page), and nothing else', async () => {
     const ours = Array.from({ length: 1_003 }, (_, i) => keyOf(`file ${i}`, ['png', 'jpg', 'gif', 'webp'][i % 4]));
     ours.push('photos/2025/03/0f1e2d3c4b5a69788796a5b4c3d2e1f0.png'); // a photo from before uploads were records
-    const foreign = ['other/readme.txt', 'files/ab/not-a-hash.png', 'files/ab/' + 'a'.repeat(64) + '.svg'];
+    const foreign = ['other/readme.txt', 'photos/ab/not-a-hash.png', 'photos/ab/' + 'a'.repeat(64) + '.svg'];
     const all = [...ours, ...foreign];
     // Written behind the adapter's back, 50 at a time (1,000 one after the other would take a while).
     for (let i = 0; i < all.length; i += 50) {
@@ -162,12 +162,12 @@ describe('S3Storage against a real S3-compatible server (s3rver)', function () {
     const notOurs = [
       'other/readme.txt',
       '../other/readme.txt',
-      `files/bb/../../other/readme.txt`,
-      `/files/bb/${hash}.png`,
-      `files/bb/${hash}.svg`,
-      `files/bb/${hash}.PNG`,
-      `files/bb/${hash.toUpperCase()}.png`,
-      `files/bb/${hash}.png/../../other/readme.txt`,
+      `photos/bb/../../other/readme.txt`,
+      `/photos/bb/${hash}.png`,
+      `photos/bb/${hash}.svg`,
+      `photos/bb/${hash}.PNG`,
+      `photos/bb/${hash.toUpperCase()}.png`,
+      `photos/bb/${hash}.png/../../other/readme.txt`,
       'photos/2025/3/0f1e2d3c4b5a69788796a5b4c3d2e1f0.png',
       '',
     ];

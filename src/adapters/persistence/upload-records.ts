@@ -39,15 +39,15 @@ function uploadView(row: UploadRow, urlOf: (key: string) => string): UploadView 
 
 /**
  * The files topics and replies name (not deleted; held and hidden ones count), by the hash in their URLs:
- * `…/files/ab/<sha256>.jpg`, whichever host serves them (PUBLIC_URL, or S3_PUBLIC_URL).
+ * `…/photos/ab/<sha256>.jpg`, whichever host serves them (PUBLIC_URL, or S3_PUBLIC_URL).
  */
 const NAMED_FILES = `
   named as (
-    select (regexp_matches(body, 'files/[0-9a-f]{2}/([0-9a-f]{64})\\.', 'g'))[1] as sha256
-    from topics where deleted_at is null and body like '%files/%'
+    select (regexp_matches(body, 'photos/[0-9a-f]{2}/([0-9a-f]{64})\\.', 'g'))[1] as sha256
+    from topics where deleted_at is null and body like '%photos/%'
     union
-    select (regexp_matches(body, 'files/[0-9a-f]{2}/([0-9a-f]{64})\\.', 'g'))[1]
-    from replies where deleted_at is null and body like '%files/%')`;
+    select (regexp_matches(body, 'photos/[0-9a-f]{2}/([0-9a-f]{64})\\.', 'g'))[1]
+    from replies where deleted_at is null and body like '%photos/%')`;
 
 export class SqlUploadRecords implements UploadRecords {
   constructor(

@@ -234,7 +234,7 @@ export const ReviewItemSchema = z
 export const UploadSchema = z
   .strictObject({
     id,
-    url: z.url().meta({ example: 'http://127.0.0.1:3000/uploads/files/3f/3f2a….jpg' }),
+    url: z.url().meta({ example: 'http://127.0.0.1:3000/uploads/photos/3f/3f2a….jpg' }),
     name: z.string().nullable().meta({ description: 'the name the file was sent with', example: 'IMG_0042.jpg' }),
     content_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
     byte_size: z.number().int().min(1),

@@ -1,10 +1,10 @@
 /**
  * The keys an upload store holds, and what each one is: the service chooses every key (never a client's name), so a
  * key of any other shape names no file of ours and never reaches a file system or a bucket.
- * - `files/ab/<sha256>.<ext>`: an upload (contract §19), named by its content;
+ * - `photos/ab/<sha256>.<ext>`: an upload (contract §19), named by its content;
  * - `photos/<yyyy>/<mm>/<32 hex>.<ext>`: a photo uploaded before uploads were records, kept where it was.
  */
-const KEY = /^(?:files\/[0-9a-f]{2}\/[0-9a-f]{64}|photos\/\d{4}\/\d{2}\/[0-9a-f]{32})\.(png|jpg|gif|webp)$/;
+const KEY = /^photos\/(?:[0-9a-f]{2}\/[0-9a-f]{64}|\d{4}\/\d{2}\/[0-9a-f]{32})\.(png|jpg|gif|webp)$/;
 
 const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',

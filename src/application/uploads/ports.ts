@@ -27,7 +27,7 @@ export const ImageProcessor = Symbol.for('ImageProcessor');
 
 /** Where a stored file is kept: its key is its SHA-256, sharded by its first two characters. */
 export function fileKey(sha256: string, extension: string): string {
-  return `files/${sha256.slice(0, 2)}/${sha256}.${extension}`;
+  return `photos/${sha256.slice(0, 2)}/${sha256}.${extension}`;
 }
 
 /** A record of an upload, as it is listed. */

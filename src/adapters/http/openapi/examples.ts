@@ -178,8 +178,8 @@ export const examples = {
     width: 4_032,
     height: 3_024,
     createdAt: later,
-    key: 'files/3f/3f2a7c0d5e9b41a68c1f0e2d3b4a59687766554433221100ffeeddccbbaa9988.jpg',
-    url: 'http://127.0.0.1:3000/uploads/files/3f/3f2a7c0d5e9b41a68c1f0e2d3b4a59687766554433221100ffeeddccbbaa9988.jpg',
+    key: 'photos/3f/3f2a7c0d5e9b41a68c1f0e2d3b4a59687766554433221100ffeeddccbbaa9988.jpg',
+    url: 'http://127.0.0.1:3000/uploads/photos/3f/3f2a7c0d5e9b41a68c1f0e2d3b4a59687766554433221100ffeeddccbbaa9988.jpg',
   } satisfies UploadView,
   search: wire.searchResult(
     {

@@ -51,7 +51,7 @@ export function uploadRoutes(files: UploadedFiles, docs: ApiDescription): Router
     '',
     {
       method: 'get',
-      path: '/uploads/files/:shard/:file',
+      path: '/uploads/photos/:shard/:file',
       summary: 'An uploaded file',
       description:
         'Where image_url points: a name made of its content’s SHA-256, so cached for a year and immutable; ' +
@@ -66,7 +66,7 @@ export function uploadRoutes(files: UploadedFiles, docs: ApiDescription): Router
       otherResponses: { 304: { description: 'Not modified since If-Modified-Since' } },
       errors: [404],
     },
-    (ctx) => send(ctx, `files/${ctx.params.shard}/${ctx.params.file}`),
+    (ctx) => send(ctx, `photos/${ctx.params.shard}/${ctx.params.file}`),
   );
 
   docs.route(
