@@ -4,12 +4,12 @@ import { REVIEW_STATUSES, ResolveReviewParams } from '../../src/application/revi
 import type { ReviewItemView } from '../../src/application/review/ports.js';
 import { requireResolvable } from '../../src/domain/review/review-item.js';
 import { oneOf, read } from '../../src/application/inputs.js';
-import { NotFound } from '../../src/domain/shared/errors.js';
 import type { CliRuntime } from '../runtime.js';
 import { clip, table, when } from '../output.js';
 import {
   action,
   confirmed,
+  namingNotFound,
   idArgument,
   integerOption,
   needing,
@@ -22,15 +22,6 @@ import {
 const NEEDS = 'the review queue is for administrators';
 /** The width of `review list`'s post column. */
 const POST_WIDTH = 44;
-
-/** Work on item `id`, whose not-found names the id, as forumctl's others do (`error: review item 12 not found`). */
-async function aboutItem<T>(id: number, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw error instanceof NotFound && error.what === 'review item' ? new NotFound(`review item ${id}`) : error;
-  }
-}
 
 /**
  * The post of an item, in a few words: `reply 314 in topic 42 "How …"` or `topic 42 "How …"`, the topic's title cut
@@ -148,7 +139,7 @@ export function reviewCommand(runtime: CliRuntime): Command {
       action(runtime, async (context, id: string) => {
         const itemId = idArgument(id, 'id');
         const item = await needing(context, NEEDS, () =>
-          aboutItem(itemId, () => context.session.useCases.showReviewItem.execute(context.actor, itemId)),
+          namingNotFound('review item', itemId, () => context.session.useCases.showReviewItem.execute(context.actor, itemId)),
         );
         const lines = [
           `review item ${item.id}: ${item.kind === 'hold' ? 'a held post, waiting for approval' : 'a flagged post'}`,
@@ -180,7 +171,7 @@ export function reviewCommand(runtime: CliRuntime): Command {
         const reason = reasonOf(options);
         const { useCases } = context.session;
         const shown = await needing(context, NEEDS, () =>
-          aboutItem(itemId, () => useCases.showReviewItem.execute(context.actor, itemId)),
+          namingNotFound('review item', itemId, () => useCases.showReviewItem.execute(context.actor, itemId)),
         );
         const ask = QUESTIONS[verb];
         if (ask) {
@@ -190,7 +181,7 @@ export function reviewCommand(runtime: CliRuntime): Command {
           await confirmed(context, ask(shown, silenceDays));
         }
         await needing(context, NEEDS, () =>
-          aboutItem(itemId, () =>
+          namingNotFound('review item', itemId, () =>
             useCases.resolveReview.execute(context.actor, itemId, { action: verb, reason, silence_days: options.silenceDays }),
           ),
         );

@@ -132,3 +132,15 @@ export async function replyResult(context: ActionContext, id: number, text: stri
 export function positiveSeconds(value: string | undefined): number | undefined {
   return integerOption(value, 'expires-in', 1, 10 * 365 * 86_400);
 }
+
+/**
+ * Work on one record named by its id, whose not-found (the use case's, which says only `what`) names the id, as
+ * forumctl's other commands do: `error: review item 12 not found`.
+ */
+export async function namingNotFound<T>(what: string, id: number, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof NotFound && error.what === what ? new NotFound(`${what} ${id}`) : error;
+  }
+}

@@ -10,6 +10,7 @@ import { clip, type Printable, render, table, when } from '../output.js';
 import {
   action,
   confirmed,
+  namingNotFound,
   idArgument,
   integerOption,
   needing,
@@ -71,15 +72,6 @@ async function deletableUpload(context: ActionContext, id: number): Promise<Uplo
   return upload;
 }
 
-/** Work on upload `id`, whose not-found names the id, as forumctl's others do (`error: upload 12 not found`). */
-async function aboutUpload<T>(id: number, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw error instanceof NotFound && error.what === 'upload' ? new NotFound(`upload ${id}`) : error;
-  }
-}
-
 /** forumctl uploads (contract §19): every upload's record, deleting one, the orphans' purge, and moving the files. */
 export function uploadsCommand(runtime: CliRuntime): Command {
   const uploads = new Command('uploads')
@@ -139,7 +131,9 @@ export function uploadsCommand(runtime: CliRuntime): Command {
         const reason = reasonOf(options);
         const upload = await deletableUpload(context, uploadId);
         await confirmed(context, `Delete ${uploadName(upload)}?`);
-        await aboutUpload(uploadId, () => context.session.useCases.deleteUpload.execute(context.actor, uploadId, reason));
+        await namingNotFound('upload', uploadId, () =>
+          context.session.useCases.deleteUpload.execute(context.actor, uploadId, reason),
+        );
         const name = upload.name === null ? '' : `"${clip(upload.name, 60)}", `;
         return {
           json: context.session.wire.upload(upload),
