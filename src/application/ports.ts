@@ -28,7 +28,10 @@ export const MarkdownRenderer = Symbol.for('MarkdownRenderer');
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
+  /** False for a wrong password and for a hash of a kind it does not know; never throws. */
   verify(hash: string, password: string): Promise<boolean>;
+  /** Whether `hash` is of another kind than `hash` makes (an imported devise hash): to replace once the password is known. */
+  needsRehash(hash: string): boolean;
 }
 export const PasswordHasher = Symbol.for('PasswordHasher');
 

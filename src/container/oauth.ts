@@ -65,7 +65,7 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   useCase(ListTokens, [AccessTokenStore, UserRepository, Clock]);
   useCase(SignOutEverywhere, [AccessTokenStore, WebSessionStore, Clock]);
   useCase(RevokeAllTokens, [SignOutEverywhere, UserRepository, DomainEvents, UnitOfWork]);
-  useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle, Presence, Clock]);
+  useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle, Presence, UnitOfWork, Clock]);
   useCase(CheckAuthorizationRequest, [ClientStore]);
   useCase(ApproveAuthorization, [AuthorizationCodeStore, SecretGenerator, Clock]);
   useCase(RedeemAuthorizationCode, [AuthorizationCodeStore, AccessTokenStore, SecretGenerator, Clock, Presence]);

@@ -7,15 +7,18 @@ import { AppConfig, provide } from './bind.js';
 import { HtmlText, WordSegmenter } from '../application/search/ports.js';
 import { Argon2PasswordHasher } from '../adapters/system/argon2-hasher.js';
 import { SystemClock } from '../adapters/system/clock.js';
+import { DeviseBcryptVerifier } from '../adapters/system/devise-bcrypt-verifier.js';
 import { ParsedHtmlText } from '../adapters/system/html-text.js';
 import { JiebaSegmenter } from '../adapters/system/jieba-segmenter.js';
 import { SanitizingMarkdownRenderer } from '../adapters/system/markdown.js';
+import { PasswordHashers } from '../adapters/system/password-hashers.js';
 import { RandomSecretGenerator } from '../adapters/system/secret-generator.js';
 
 /** The machine's services: time, hashing, secrets and mail-token keys, Markdown, file types, words. */
 export const systemModule = new ContainerModule(({ bind }) => {
   bind(Clock).toConstantValue(new SystemClock());
-  bind(PasswordHasher).toConstantValue(new Argon2PasswordHasher());
+  // argon2id for every new hash; devise's bcrypt hashes imported from homeland (contract §20) still verify.
+  bind(PasswordHasher).toConstantValue(new PasswordHashers(new Argon2PasswordHasher(), new DeviseBcryptVerifier()));
   bind(SecretGenerator).toConstantValue(new RandomSecretGenerator());
   bind(MarkdownRenderer).toConstantValue(new SanitizingMarkdownRenderer());
   bind(WordSegmenter).toConstantValue(new JiebaSegmenter());

@@ -1,7 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import type { PasswordHasher } from '../../application/ports.js';
 
-/** Argon2id, a slow password hash made for the job (prebuilt binary, no install script). */
+/** Argon2id, a slow password hash made for the job (prebuilt binary, no install script): every hash we make. */
 export class Argon2PasswordHasher implements PasswordHasher {
   hash(password: string): Promise<string> {
     return hash(password);
@@ -13,5 +13,10 @@ export class Argon2PasswordHasher implements PasswordHasher {
     } catch {
       return false;
     }
+  }
+
+  /** Whether `passwordHash` is not one of ours (an imported devise hash, contract §20): replace it at the next sign-in. */
+  needsRehash(passwordHash: string): boolean {
+    return !passwordHash.startsWith('$argon2id$');
   }
 }
