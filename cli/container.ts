@@ -39,6 +39,7 @@ import { ManageWebhooks } from '../src/application/webhooks/webhooks.js';
 import { ListReviewItems, ResolveReview, ShowReviewItem } from '../src/application/review/review-queue.js';
 import { DisciplineUser } from '../src/application/users/discipline.js';
 import { DeleteUpload, ListUploads, PurgeOrphanUploads } from '../src/application/uploads/manage-uploads.js';
+import { ImportHomeland } from '../src/application/imports/import-homeland.js';
 import { MigrateUploads } from '../src/application/uploads/migrate-uploads.js';
 import { UploadRecords } from '../src/application/uploads/ports.js';
 import { record } from '../src/container/bind.js';
@@ -110,5 +111,6 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     deleteUpload: DeleteUpload,
     purgeOrphanUploads: PurgeOrphanUploads,
     migrateUploads: MigrateUploads,
+    importHomeland: ImportHomeland,
   });
 });

@@ -21,6 +21,7 @@ import { auditCommand } from './commands/audit.js';
 import { mailCommand } from './commands/mail.js';
 import { reviewCommand } from './commands/review.js';
 import { uploadsCommand } from './commands/uploads.js';
+import { importCommand } from './commands/import.js';
 
 /** The whole command tree, testable without a process: tests pass a runtime with captured output. */
 export function buildProgram(runtime: CliRuntime): Command {
@@ -47,6 +48,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     topicsCommand,
     repliesCommand,
     uploadsCommand,
+    importCommand,
     appsCommand,
     tokensCommand,
     maintenanceCommand,

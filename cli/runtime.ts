@@ -10,6 +10,7 @@ import type { CreateApp, ListApps } from '../src/application/oauth/clients.js';
 import type { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../src/application/read-models.js';
 import type { DeleteReply } from '../src/application/replies/delete-reply.js';
 import type { ListReplies } from '../src/application/replies/list-replies.js';
+import type { ImportHomeland } from '../src/application/imports/import-homeland.js';
 import type { ReindexSearch } from '../src/application/search/reindex.js';
 import type {
   DescribeToken,
@@ -109,6 +110,7 @@ export interface CliUseCases {
   deleteUpload: DeleteUpload;
   purgeOrphanUploads: PurgeOrphanUploads;
   migrateUploads: MigrateUploads;
+  importHomeland: ImportHomeland;
 }
 export const CliUseCases = Symbol.for('CliUseCases');
 

@@ -24,6 +24,7 @@ import { mailModule } from './container/mail.js';
 import { auditModule } from './container/audit.js';
 import { reviewModule } from './container/review.js';
 import { maintenanceModule } from './container/maintenance.js';
+import { importsModule } from './container/imports.js';
 import { httpModule } from './container/http.js';
 
 /** What every container is built from: the ORM and the SQL runner of an open database, and its event feed. */
@@ -70,6 +71,7 @@ export function buildContainer(
     auditModule,
     reviewModule,
     maintenanceModule,
+    importsModule,
     httpModule,
   );
   return container;

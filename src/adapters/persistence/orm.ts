@@ -30,6 +30,7 @@ import { Migration20261126070000_digests } from './migrations/Migration202611260
 import { Migration20261126080000_inbound_mail } from './migrations/Migration20261126080000_inbound_mail.js';
 import { Migration20261128000000_review } from './migrations/Migration20261128000000_review.js';
 import { Migration20261128010000_uploads } from './migrations/Migration20261128010000_uploads.js';
+import { Migration20261128020000_imports } from './migrations/Migration20261128020000_imports.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -70,6 +71,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261126080000_inbound_mail', class: Migration20261126080000_inbound_mail },
   { name: 'Migration20261128000000_review', class: Migration20261128000000_review },
   { name: 'Migration20261128010000_uploads', class: Migration20261128010000_uploads },
+  { name: 'Migration20261128020000_imports', class: Migration20261128020000_imports },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */

@@ -74,6 +74,14 @@ export class Sql {
     return result.rowCount ?? 0;
   }
 
+  /**
+   * A connection of its own, outside any unit of work, for a job that needs the same one throughout (COPY,
+   * temporary tables, a long transaction of its own). The caller releases it (`release(error)` closes it instead).
+   */
+  connect(): Promise<pg.PoolClient> {
+    return this.pool.connect();
+  }
+
   /** Whether a database transaction is under way (a transactional unit of work's). */
   inTransaction(): boolean {
     return this.em.getTransactionContext() !== undefined;
