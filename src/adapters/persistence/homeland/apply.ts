@@ -129,6 +129,16 @@ function upsert(
     select count(*) filter (where inserted)::int as inserted, count(*) filter (where not inserted)::int as updated from written`;
 }
 
+/**
+ * `created_at` and `updated_at` as homeland has them; where it has none (rows older than its timestamps), the time
+ * an earlier run gave them here, else this run's (`$1`): a second run does not see a change in them.
+ */
+function since(table: string, alias: string): string {
+  const here = (column: string) => `(select k.${column} from ${table} k where k.id = ${alias}.id)`;
+  return `coalesce(${alias}.created_at, ${here('created_at')}, $1) as created_at,
+          coalesce(${alias}.updated_at, ${alias}.created_at, ${here('updated_at')}, $1) as updated_at`;
+}
+
 /** Every column updated from the source. */
 const all = (...columns: string[]) => Object.fromEntries(columns.map((column) => [column, '']));
 
@@ -136,8 +146,7 @@ const STEPS: Step[] = [
   {
     table: 'sections',
     ready: 'ready_sections',
-    ready_sql: `select id, null::text as skip, name, sort, coalesce(created_at, $1) as created_at,
-                       coalesce(updated_at, created_at, $1) as updated_at from stage_sections`,
+    ready_sql: `select s.id, null::text as skip, s.name, s.sort, ${since('sections', 's')} from stage_sections s`,
     values: ({ now }) => [now],
     write: upsert(
       'sections',
@@ -156,7 +165,7 @@ const STEPS: Step[] = [
                        coalesce(s.summary, '') as summary, coalesce(s.sort, 0) as sort,
                        (lower(s.name) = lower($2) or s.id = any($3::int[])) as hidden,
                        (select c.id from stage_sections c where c.id = s.section_id) as section_id,
-                       coalesce(s.created_at, $1) as created_at, coalesce(s.updated_at, s.created_at, $1) as updated_at
+                       ${since('nodes', 's')}
                   from stage_nodes s`,
     values: ({ now, settings }) => [now, NO_POINT_NODE_NAME, settings.hiddenNodeIds],
     write: upsert(
@@ -190,7 +199,7 @@ const STEPS: Step[] = [
                        $4 as locale,
                        case when gone then 'none' else 'mentions_and_replies' end as email_notifications,
                        'none' as email_digest, $1::timestamptz as last_seen_at,
-                       coalesce(s.created_at, $1) as created_at, coalesce(s.updated_at, s.created_at, $1) as updated_at
+                       ${since('users', 's')}
                   from stage_users s, lateral (select s.state = -1 as gone) g`,
     values: ({ now, input, adminEmails, settings }) => [now, input.passwordPrefix, adminEmails, settings.locale],
     write: upsert(
@@ -256,8 +265,8 @@ const STEPS: Step[] = [
                        case when s.deleted_at is not null then
                          (select d.id from ready_users d where d.skip is null and lower(d.login) = lower(s.who_deleted) limit 1) end
                          as deleted_by_id,
-                       coalesce(to_timestamp(s.last_active_mark), s.created_at, $1) as last_active_at, s.suggested_at,
-                       coalesce(s.created_at, $1) as created_at, coalesce(s.updated_at, s.created_at, $1) as updated_at
+                       coalesce(to_timestamp(s.last_active_mark), s.created_at, (select k.last_active_at from topics k where k.id = s.id), $1) as last_active_at, s.suggested_at,
+                       ${since('topics', 's')}
                   from stage_topics s
                   left join ready_users u on u.id = s.user_id and u.skip is null
                   left join stage_nodes n on n.id = s.node_id`,
@@ -316,7 +325,7 @@ const STEPS: Step[] = [
                             when t.id is null then 'its topic is not imported'
                             when u.id is null then 'its author is not imported' end as skip,
                        s.topic_id, s.user_id, s.body, coalesce(s.body_html, '') as body_html, s.action, s.deleted_at,
-                       coalesce(s.created_at, $1) as created_at, coalesce(s.updated_at, s.created_at, $1) as updated_at
+                       ${since('replies', 's')}
                   from stage_replies s
                   left join ready_topics t on t.id = s.topic_id and t.skip is null
                   left join ready_users u on u.id = s.user_id and u.skip is null`,
@@ -415,7 +424,7 @@ const STEPS: Step[] = [
                        case when m.needs_reply then n.target_id end as reply_id,
                        case when m.type = 'NodeChanged' then n.second_target_id end as node_id,
                        case when m.type = 'Mention' then n.target_type end as mention_type,
-                       n.read_at, coalesce(n.created_at, $1) as created_at, coalesce(n.updated_at, n.created_at, $1) as updated_at,
+                       n.read_at, ${since('notifications', 'n')},
                        $1::timestamptz as emailed_at
                   from stage_notifications n
                   cross join lateral (
@@ -476,7 +485,8 @@ const STEPS: Step[] = [
                             when u.id is null then 'its owner is not imported'
                             when u.email like 'deleted\\_%@deleted.invalid' then 'its owner''s account was deleted'
                             when d.id <> first_value(d.id) over same_token then 'the same token as a more recent device' end as skip,
-                       d.user_id, p.platform, left(d.token, 255) as token, coalesce(d.created_at, $1) as created_at,
+                       d.user_id, p.platform, left(d.token, 255) as token,
+                       coalesce(d.created_at, (select k.created_at from devices k where k.id = d.id), $1) as created_at,
                        greatest(d.updated_at, d.last_actived_at, d.created_at, $1 - interval '100 years') as updated_at
                   from stage_devices d
                   cross join lateral (select case d.platform when 0 then 'ios' when 1 then 'android' end as platform) p
@@ -502,8 +512,9 @@ const STEPS: Step[] = [
     ready: 'ready_oauth_clients',
     ready_sql: `select id, null::text as skip, left(name, 100) as name, uid,
                        case when confidential then secret_digest end as secret_digest, not confidential as public,
-                       regexp_split_to_array(btrim(redirect_uri), '\\s+') as redirect_uris, coalesce(created_at, $1) as created_at
-                  from stage_oauth_applications`,
+                       regexp_split_to_array(btrim(redirect_uri), '\\s+') as redirect_uris,
+                       coalesce(created_at, (select k.created_at from oauth_clients k where k.id = a.id), $1) as created_at
+                  from stage_oauth_applications a`,
     values: ({ now }) => [now],
     write: upsert(
       'oauth_clients',
