@@ -229,10 +229,13 @@ async function resetData(pool: pg.Pool): Promise<void> {
   await pool.query(`
     truncate login_throttle, devices, user_reply_months, notification_unread_counts, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
       oauth_codes, web_sessions, oauth_clients, webhooks, audit_entries, replies, topics, account_tokens, invites, inbound_mails,
-      notification_mail_queue, flags, review_items, uploads
+      notification_mail_queue, flags, review_items, uploads, import_runs
       restart identity cascade;
     delete from users where login <> 'system';
     delete from nodes where name <> 'NoPoint';
+    -- An import (contract §20) moves the built-ins out of homeland's ids: every other test finds them at 1.
+    update users set id = 1 where login = 'system' and id <> 1;
+    update nodes set id = 1 where name = 'NoPoint' and id <> 1;
     delete from sections;
     update users set topics_count = 0, replies_count = 0, followers_count = 0, following_count = 0, favorites_count = 0;
     update nodes set topics_count = 0;

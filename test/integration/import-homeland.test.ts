@@ -1,0 +1,424 @@
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import sharp from 'sharp';
+import type { HomelandImportReport, ImportedTable } from '../../src/application/imports/ports.js';
+import { api } from '../support/builders.js';
+import { forumctl } from '../support/cli.js';
+import { PUBLIC_URL, testEnv } from '../support/env.js';
+import {
+  addHomelandRows,
+  fillHomeland,
+  type HomelandFixture,
+  inMilliseconds,
+  writeHomelandUploads,
+} from '../support/homeland/factory.js';
+import { createHomelandDatabase, type HomelandDatabase } from '../support/homeland/schema.js';
+
+/**
+ * `forumctl import homeland` (contract §20, issue 36), end to end: a database with homeland's real schema
+ * (test/support/homeland/schema.ts, at the commit it names), filled as homeland's models and factories would
+ * (factory.ts), imported into the test database, and then checked through the HTTP API as a client would see it.
+ */
+
+/** The test database's URL: homeland's databases are made on the same server. */
+function databaseUrl(): string {
+  const url = testEnv().config.databaseUrl;
+  if (!url) throw new Error('the test database has no URL');
+  return url;
+}
+
+async function withSource<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const tableOf = (report: HomelandImportReport, name: string): ImportedTable => {
+  const table = report.tables.find((t) => t.table === name);
+  if (!table) throw new Error(`no table ${name} in the report`);
+  return table;
+};
+
+async function tokenOf(login: string): Promise<Record<string, string>> {
+  const issued = await forumctl(['tokens', 'issue', login, '--json']);
+  expect(issued.code, issued.stderr).to.equal(0);
+  return { Authorization: `Bearer ${issued.json<{ access_token: string }>().access_token}` };
+}
+
+describe('forumctl import homeland (contract §20)', function () {
+  this.timeout(120_000);
+  let source: HomelandDatabase;
+  let fixture: HomelandFixture;
+  let uploads: string;
+
+  before(async () => {
+    source = await createHomelandDatabase(databaseUrl());
+    fixture = await fillHomeland(source.url);
+    uploads = await mkdtemp(path.join(os.tmpdir(), 'homeland-uploads-'));
+    await writeHomelandUploads(uploads, fixture);
+  });
+
+  after(async () => {
+    await source?.drop();
+    if (uploads) await rm(uploads, { recursive: true, force: true });
+  });
+
+  async function importFrom(url: string, ...extra: string[]): Promise<HomelandImportReport> {
+    const run = await forumctl(['import', 'homeland', '--from', url, '--uploads', uploads, '--json', ...extra]);
+    expect(run.code, run.stderr).to.equal(0);
+    return run.json<HomelandImportReport>();
+  }
+
+  describe('a first import', () => {
+    let report: HomelandImportReport;
+    beforeEach(async () => {
+      report = await importFrom(source.url);
+    });
+
+    it('reports, per table, what was read, imported and skipped with why', () => {
+      expect(report.repeated).to.equal(false);
+      expect(report.sourceVersion).to.equal(fixture.schemaVersion);
+      const users = tableOf(report, 'users');
+      expect(users.read).to.equal(fixture.users.length + 1);
+      expect(users.inserted).to.equal(fixture.users.length);
+      expect(users.skipped).to.deep.equal({ 'a team (teams are not kept)': 1 });
+      const replies = tableOf(report, 'replies');
+      expect(replies.read).to.equal(fixture.replies.length);
+      expect(replies.inserted).to.equal(fixture.replies.filter((r) => r.imported).length);
+      expect(Object.values(replies.skipped).reduce((a, b) => a + b, 0)).to.equal(
+        fixture.replies.filter((r) => !r.imported).length,
+      );
+      const tokens = tableOf(report, 'oauth_tokens');
+      expect(tokens.inserted).to.equal(fixture.tokens.filter((t) => t.live).length);
+      expect(tokens.skipped).to.have.property('revoked');
+      expect(tokens.skipped).to.have.property('expired');
+      const notifications = tableOf(report, 'notifications');
+      expect(notifications.inserted).to.equal(fixture.notifications.filter((n) => n.becomes.type !== null).length);
+      for (const table of report.tables) {
+        const skipped = Object.values(table.skipped).reduce((a, b) => a + b, 0);
+        expect(table.inserted + table.updated + table.unchanged + skipped, table.table).to.equal(table.read);
+      }
+      expect(report.notes.join('\n')).to.match(/maintainer/);
+    });
+
+    it('keeps every topic’s id, author, node, title, body and grade; counts are ours', async () => {
+      const noPoint = fixture.maxNodeId + 1;
+      for (const topic of fixture.topics) {
+        const [row] = await testEnv().sql<Record<string, unknown>>(
+          `select user_id, node_id, title, body, grade, lock_node, deleted_at, deleted_by_id, replies_count, last_reply_id,
+                  last_reply_user_login, likes_count, created_at from topics where id = $1`,
+          [topic.id],
+        );
+        expect(row, `topic ${topic.id}`).to.not.equal(undefined);
+        expect(row!.user_id).to.equal(topic.userId);
+        expect(row!.node_id, `topic ${topic.id}'s node`).to.equal(
+          topic.expectedNodeId === 'NoPoint' ? noPoint : topic.expectedNodeId,
+        );
+        expect(row!.title).to.equal(topic.title);
+        expect(row!.grade).to.equal(topic.grade);
+        expect(row!.lock_node).to.equal(topic.expectedLockNode);
+        expect(row!.deleted_by_id).to.equal(topic.expectedDeletedById);
+        expect((row!.created_at as Date).toISOString()).to.equal(inMilliseconds(topic.createdAt));
+        expect(row!.replies_count, `topic ${topic.id}'s replies`).to.equal(topic.expected.repliesCount);
+        expect(row!.last_reply_id).to.equal(topic.expected.lastReplyId);
+        expect(row!.last_reply_user_login).to.equal(topic.expected.lastReplyUserLogin);
+        expect(row!.likes_count, `topic ${topic.id}'s likes`).to.equal(topic.expected.likesCount);
+        if (!fixture.photos.some((photo) => photo.links.some((link) => link.in === 'topic' && link.id === topic.id))) {
+          expect(row!.body).to.equal(topic.body);
+        }
+      }
+      // As a client reads them: a topic that is neither deleted nor banned, with its body rendered by §5's rules.
+      const shown = fixture.topics.find((t) => t.deletedAt === null && t.grade === 'normal' && t.expected.repliesCount > 0)!;
+      const res = await api().get(`/api/v3/topics/${shown.id}`).expect(200);
+      expect(res.body.topic.id).to.equal(shown.id);
+      expect(res.body.topic.title).to.equal(shown.title);
+      expect(res.body.topic.replies_count).to.equal(shown.expected.repliesCount);
+      expect(res.body.topic.body_html).to.be.a('string').and.not.equal('');
+      const replies = await api().get(`/api/v3/topics/${shown.id}/replies?limit=150`).expect(200);
+      const expectedIds = fixture.replies.filter((r) => r.topicId === shown.id && r.imported).map((r) => r.id);
+      expect(replies.body.replies.map((r: { id: number }) => r.id)).to.deep.equal(expectedIds);
+      const events = replies.body.replies.filter((r: { action: string | null }) => r.action !== null);
+      const expectedEvents = fixture.replies.filter((r) => r.topicId === shown.id && r.imported && r.action !== null);
+      expect(events.map((r: { action: string }) => r.action)).to.deep.equal(expectedEvents.map((r) => r.action));
+    });
+
+    it('keeps every account: login, role and state as the mapping says, counters recounted by our rules', async () => {
+      for (const user of fixture.users) {
+        const [row] = await testEnv().sql<Record<string, unknown>>(
+          `select login, email, role, state, password_hash, topics_count, replies_count, followers_count, following_count,
+                  favorites_count, email_digest from users where id = $1`,
+          [user.id],
+        );
+        expect(row, `user ${user.id}`).to.not.equal(undefined);
+        expect(row!.login).to.equal(user.becomes.login);
+        expect(row!.email).to.equal(user.becomes.email);
+        expect(row!.role, `${user.login}'s role`).to.equal(user.becomes.role);
+        expect(row!.state, `${user.login}'s state`).to.equal(user.becomes.state);
+        expect(row!.password_hash !== null, `${user.login}'s password`).to.equal(user.becomes.hasPassword);
+        if (user.becomes.hasPassword) expect(row!.password_hash as string).to.match(/^\$devise-bcrypt\$[A-Za-z0-9_-]+\$2a\$/);
+        expect(row!.email_digest).to.equal('none');
+        expect(
+          [row!.topics_count, row!.replies_count, row!.followers_count, row!.following_count, row!.favorites_count],
+          `${user.login}'s counters`,
+        ).to.deep.equal([
+          user.expected.topicsCount,
+          user.expected.repliesCount,
+          user.expected.followersCount,
+          user.expected.followingCount,
+          user.expected.favoritesCount,
+        ]);
+      }
+      const member = fixture.users.find((u) => !u.becomes.anonymized && u.state === 1 && u.confirmed)!;
+      const res = await api().get(`/api/v3/users/${member.login}`).expect(200);
+      expect(res.body.user.id).to.equal(member.id);
+      expect(res.body.user.topics_count).to.equal(member.expected.topicsCount);
+    });
+
+    it('moves the built-ins out of homeland’s ids: system and NoPoint above them, still working', async () => {
+      const [system] = await testEnv().sql<{ id: number }>(`select id from users where login = 'system'`);
+      expect(system!.id).to.equal(fixture.maxUserId + 1);
+      const [noPoint] = await testEnv().sql<{ id: number; hidden: boolean; topics_count: number }>(
+        `select id, hidden, topics_count from nodes where name = 'NoPoint'`,
+      );
+      expect(noPoint).to.deep.equal({
+        id: fixture.maxNodeId + 1,
+        hidden: true,
+        topics_count: fixture.expectedNoPointTopicsCount,
+      });
+      expect(report.notes.join('\n')).to.include(`moved from id 1 to id ${fixture.maxUserId + 1}`);
+      // Node 1 and user 1 are homeland's now.
+      const [first] = await testEnv().sql<{ name: string }>('select name from nodes where id = 1');
+      expect(first!.name).to.equal(fixture.nodes.find((n) => n.id === 1)!.name);
+      // forumctl's default actor is still the system moderator: a ban lands in NoPoint.
+      const topic = fixture.topics.find((t) => t.deletedAt === null && t.grade === 'normal')!;
+      const ban = await forumctl(['topics', 'ban', String(topic.id), '--yes', '--json']);
+      expect(ban.code, ban.stderr).to.equal(0);
+      const [banned] = await testEnv().sql<{ node_id: number }>('select node_id from topics where id = $1', [topic.id]);
+      expect(banned!.node_id).to.equal(noPoint!.id);
+      // New rows continue after homeland's ids.
+      const made = await forumctl([
+        'users',
+        'create',
+        'newcomer',
+        '--email',
+        'newcomer@example.com',
+        '--password',
+        'a long password here',
+        '--json',
+      ]);
+      expect(made.code, made.stderr).to.equal(0);
+      expect(made.json<{ id: number }>().id).to.be.greaterThan(fixture.maxUserId + 1);
+    });
+
+    it('signs in with a homeland password (and rehashes it), and keeps homeland’s live tokens working, the dead ones dead', async () => {
+      const app = fixture.applications.find((a) => a.confidential)!;
+      const person = fixture.users.find((u) => u.password !== null && u.becomes.hasPassword && u.becomes.state === 'active')!;
+      const token = await api()
+        .post('/oauth/token')
+        .type('form')
+        .send({
+          grant_type: 'password',
+          username: person.login,
+          password: person.password,
+          client_id: app.uid,
+          client_secret: app.secret,
+        })
+        .expect(200);
+      expect(token.body.access_token).to.be.a('string');
+      const [row] = await testEnv().sql<{ password_hash: string }>('select password_hash from users where id = $1', [person.id]);
+      expect(row!.password_hash.startsWith('$argon2id$')).to.equal(true);
+      await api()
+        .post('/oauth/token')
+        .type('form')
+        .send({
+          grant_type: 'password',
+          username: person.login,
+          password: `${person.password}x`,
+          client_id: app.uid,
+          client_secret: app.secret,
+        })
+        .expect(400);
+
+      for (const old of fixture.tokens) {
+        const me = await api().get('/api/v3/users/me').set('Authorization', `Bearer ${old.token}`);
+        if (old.live && old.userId !== null && new Date(old.expiresAt) > new Date()) {
+          expect(me.status, `token ${old.id}: ${old.why}`).to.equal(200);
+          expect(me.body.user.id).to.equal(old.userId);
+        } else if (!old.live) {
+          expect(me.status, `token ${old.id}: ${old.why}`).to.equal(401);
+        }
+      }
+      // A live refresh token renews, as homeland's would.
+      const refreshable = fixture.tokens.find((t) => t.live && t.refreshToken !== null && t.userId !== null)!;
+      const client = fixture.applications.find((a) => a.id === refreshable.applicationId)!;
+      const renewed = await api()
+        .post('/oauth/token')
+        .type('form')
+        .send({
+          grant_type: 'refresh_token',
+          refresh_token: refreshable.refreshToken,
+          client_id: client.uid,
+          client_secret: client.secret,
+        })
+        .expect(200);
+      await api().get('/api/v3/users/me').set('Authorization', `Bearer ${renewed.body.access_token}`).expect(200);
+      // Nothing of a token is stored in clear.
+      const stored = await testEnv().sql<{ access_digest: string }>('select access_digest from oauth_tokens');
+      for (const old of fixture.tokens) expect(stored.map((s) => s.access_digest)).to.not.include(old.token);
+    });
+
+    it('copies the photos into the upload store and rewrites their links in bodies', async () => {
+      for (const photo of fixture.photos.filter((p) => p.file)) {
+        for (const link of photo.links) {
+          const [row] = await testEnv().sql<{ body: string }>(
+            `select body from ${link.in === 'topic' ? 'topics' : 'replies'} where id = $1`,
+            [link.id],
+          );
+          expect(row!.body, `${link.in} ${link.id}`).to.not.include(link.url);
+          const url = /\((http:\/\/forum\.test\/uploads\/photos\/[^)\s]+)\)/.exec(row!.body)?.[1];
+          expect(url, row!.body).to.be.a('string');
+          const served = await api().get(url!.slice(PUBLIC_URL.length)).buffer(true).expect(200);
+          const meta = await sharp(served.body as Buffer).metadata();
+          expect([meta.width, meta.height]).to.deep.equal([photo.width, photo.height]);
+        }
+      }
+      const missing = fixture.photos.filter((p) => !p.file).length;
+      expect(tableOf(report, 'uploads').skipped['file missing'] ?? 0).to.equal(missing);
+    });
+
+    it('copies likes, follows, favorites, blocks and notifications as a client sees them', async () => {
+      const likes = fixture.actions.filter((a) => a.fate.table === 'likes');
+      const [{ n }] = (await testEnv().sql<{ n: number }>('select count(*)::int as n from likes')) as [{ n: number }];
+      expect(n).to.equal(likes.length);
+      for (const table of ['user_follows', 'topic_follows', 'topic_favorites', 'user_blocks', 'node_blocks'] as const) {
+        const [row] = await testEnv().sql<{ n: number }>(`select count(*)::int as n from ${table}`);
+        expect(row!.n, table).to.equal(fixture.actions.filter((a) => a.fate.table === table).length);
+      }
+      const recipient = fixture.notifications.find((x) => x.becomes.type !== null)!.userId;
+      const login = fixture.users.find((u) => u.id === recipient)!.becomes.login;
+      const res = await api()
+        .get('/api/v3/notifications?limit=150')
+        .set(await tokenOf(login))
+        .expect(200);
+      const expected = fixture.notifications.filter((x) => x.userId === recipient && x.becomes.type !== null);
+      expect(res.body.notifications.map((x: { id: number }) => x.id).sort()).to.deep.equal(expected.map((x) => x.id).sort());
+      for (const shown of res.body.notifications as { id: number; type: string; read: boolean }[]) {
+        const one = expected.find((x) => x.id === shown.id)!;
+        expect(shown.type).to.equal(one.becomes.type);
+        expect(shown.read).to.equal(one.read);
+      }
+      // Old news: nothing is queued for mail.
+      const [queued] = await testEnv().sql<{ n: number }>('select count(*)::int as n from notification_mail_queue');
+      expect(queued!.n).to.equal(0);
+    });
+
+    it('a second run changes nothing', async () => {
+      const before = await testEnv().sql(`select md5(string_agg(t::text, '|' order by id)) as h from topics t`);
+      const again = await importFrom(source.url);
+      expect(again.repeated).to.equal(true);
+      for (const table of again.tables) {
+        expect([table.inserted, table.updated, table.removed], table.table).to.deep.equal([0, 0, 0]);
+      }
+      expect(await testEnv().sql(`select md5(string_agg(t::text, '|' order by id)) as h from topics t`)).to.deep.equal(before);
+    });
+  });
+
+  it('after new rows in the source, a run copies just those (and the built-ins move again)', async () => {
+    const changing = await createHomelandDatabase(databaseUrl());
+    try {
+      const base = await fillHomeland(changing.url);
+      await importFrom(changing.url);
+      const changes = await addHomelandRows(changing.url, base);
+      const report = await importFrom(changing.url);
+      expect(tableOf(report, 'users').inserted).to.equal(1);
+      expect(tableOf(report, 'nodes').inserted).to.equal(1);
+      expect(tableOf(report, 'topics').inserted).to.equal(1);
+      expect(tableOf(report, 'topics').updated).to.be.at.least(1);
+      expect(tableOf(report, 'replies').inserted).to.equal(1);
+      expect(tableOf(report, 'likes')).to.include({ inserted: 1, removed: 1 });
+      expect(tableOf(report, 'notifications').inserted).to.equal(1);
+      const [system] = await testEnv().sql<{ id: number }>(`select id from users where login = 'system'`);
+      expect(system!.id).to.equal(changes.expected.systemUserId);
+      const [noPoint] = await testEnv().sql<{ id: number }>(`select id from nodes where name = 'NoPoint'`);
+      expect(noPoint!.id).to.equal(changes.expected.noPointNodeId);
+      const topic2 = await api().get(`/api/v3/topics/${changes.reply.topicId}`).expect(200);
+      expect(topic2.body.topic.replies_count).to.equal(changes.expected.topic2RepliesCount);
+      const [lastReply] = await testEnv().sql<{ last_reply_id: number }>('select last_reply_id from topics where id = $1', [
+        changes.reply.topicId,
+      ]);
+      expect(lastReply!.last_reply_id).to.equal(changes.expected.topic2LastReplyId);
+      const [edited] = await testEnv().sql<{ body: string }>('select body from topics where id = $1', [changes.editedTopic.id]);
+      // The edit is here, its photo link pointing at the photo's copy.
+      const withoutImages = (body: string) => body.replace(/!\[[^\]]*\]\([^)]*\)/g, '![]()');
+      expect(withoutImages(edited!.body)).to.equal(withoutImages(changes.editedTopic.body));
+      expect(edited!.body).to.include(`${PUBLIC_URL}/uploads/photos/`);
+      const [topic1] = await testEnv().sql<{ likes_count: number }>('select likes_count from topics where id = 1');
+      expect(topic1!.likes_count).to.equal(changes.expected.topic1LikesCount);
+      const newcomer = await api().get(`/api/v3/users/${changes.user.login}`).expect(200);
+      expect(newcomer.body.user.id).to.equal(changes.user.id);
+    } finally {
+      await changing.drop();
+    }
+  });
+
+  it('refuses, before writing anything, what cannot be kept as it is; --rename-login settles it', async () => {
+    const odd = await createHomelandDatabase(databaseUrl());
+    try {
+      const base = await fillHomeland(odd.url);
+      const person = base.users.find((u) => !u.becomes.anonymized)!;
+      await withSource(odd.url, (client) => client.query(`update users set login = 'not a login' where id = $1`, [person.id]));
+      const refused = await forumctl(['import', 'homeland', '--from', odd.url]);
+      expect(refused.code).to.equal(2);
+      expect(refused.stderr).to.include(`user ${person.id}`).and.include('--rename-login');
+      const [{ n }] = (await testEnv().sql<{ n: number }>('select count(*)::int as n from users')) as [{ n: number }];
+      expect(n, 'nothing was written').to.equal(1);
+      const [{ id }] = (await testEnv().sql<{ id: number }>(`select id from users where login = 'system'`)) as [{ id: number }];
+      expect(id, 'the built-in did not move').to.equal(1);
+      const renamed = await forumctl([
+        'import',
+        'homeland',
+        '--from',
+        odd.url,
+        '--rename-login',
+        `${person.id}=renamed_one`,
+        '--json',
+      ]);
+      expect(renamed.code, renamed.stderr).to.equal(0);
+      await api().get('/api/v3/users/renamed_one').expect(200);
+    } finally {
+      await odd.drop();
+    }
+  });
+
+  it('refuses a first import into a forum that is already in use', async () => {
+    const made = await forumctl([
+      'users',
+      'create',
+      'someone',
+      '--email',
+      'someone@example.com',
+      '--password',
+      'a long password here',
+    ]);
+    expect(made.code, made.stderr).to.equal(0);
+    const refused = await forumctl(['import', 'homeland', '--from', source.url]);
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr).to.include('fresh database');
+  });
+
+  it('refuses a database that is not homeland’s, and one it cannot reach', async () => {
+    const notHomeland = await forumctl(['import', 'homeland', '--from', databaseUrl()]);
+    expect(notHomeland.code).to.equal(2);
+    expect(notHomeland.stderr).to.include('no homeland database');
+    const unreachable = await forumctl(['import', 'homeland', '--from', 'postgres://nobody@127.0.0.1:1/none']);
+    expect(unreachable.code).to.equal(2);
+    expect(unreachable.stderr).to.include('cannot connect');
+  });
+});
