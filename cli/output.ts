@@ -130,7 +130,7 @@ const widthOf = (text: string) => [...text].reduce((sum, char) => sum + (WIDE.te
  * with rate and time left; only when stderr is a terminal. Ctrl-C stops them first, so the cursor comes back.
  */
 /** Labels are padded to one width, so that the bars of a job line up. */
-const LABEL_WIDTH = 14;
+const LABEL_WIDTH = 20;
 
 export function terminalProgress(): Progress {
   if (!process.stderr.isTTY) return { bar: () => ({ update: () => undefined, stop: () => undefined }), stop: () => undefined };

@@ -99,23 +99,19 @@ export function importCommand(runtime: CliRuntime): Command {
   return imports;
 }
 
+/** The report as a table per table (the reasons for skipped rows under it, one line each), then the notes. */
 function reportText(report: HomelandImportReport) {
-  const rows = report.tables.map((t) => [
-    t.table,
-    t.read,
-    t.inserted,
-    t.updated,
-    t.unchanged,
-    t.removed,
-    Object.entries(t.skipped)
-      .map(([why, n]) => `${n} ${why}`)
-      .join('; '),
-  ]);
+  const total = (skipped: Record<string, number>) => Object.values(skipped).reduce((a, b) => a + b, 0);
+  const rows = report.tables.map((t) => [t.table, t.read, t.inserted, t.updated, t.unchanged, t.removed, total(t.skipped)]);
   const summary = table(['table', 'read', 'new', 'changed', 'unchanged', 'removed', 'skipped'], rows);
+  const reasons = report.tables.flatMap((t) =>
+    Object.entries(t.skipped).map(([why, n]) => `skipped: ${t.table}: ${n.toLocaleString('en')} ${why}`),
+  );
   return (terminal: boolean) =>
     [
       `homeland ${report.sourceVersion}${report.repeated ? ', imported again: only what changed was applied' : ''}`,
       typeof summary === 'string' ? summary : summary(terminal),
+      ...reasons,
       ...report.notes.map((note) => `note: ${note}`),
     ].join('\n');
 }

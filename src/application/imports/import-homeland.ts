@@ -67,11 +67,17 @@ export class ImportHomeland {
       await run.abandon();
       throw error;
     }
-    // Derived by our rules, after the rows are in (each its own short statements, as `maintenance recount` does).
-    report.recounted = await this.recount.execute({
-      onProgress: (family) => progress(`recount ${family}`),
-    });
-    report.indexed = await this.reindex.execute({}, (kind, done, total) => progress(`index ${kind}`)(done, total));
+    // Derived by our rules, after the rows are in (each its own short statements, as `maintenance recount` does);
+    // a run that changed nothing leaves them as the last run made them.
+    const changed = report.tables.some((table) => table.inserted + table.updated + table.removed > 0);
+    if (changed) {
+      report.recounted = await this.timed(report, 'recount', () =>
+        this.recount.execute({ onProgress: (family) => progress(`recount ${family}`) }),
+      );
+      report.indexed = await this.timed(report, 'index', () =>
+        this.reindex.execute({}, (kind, done, total) => progress(`index ${kind}`)(done, total)),
+      );
+    }
     return report;
   }
 
@@ -80,9 +86,11 @@ export class ImportHomeland {
     options: HomelandImportOptions,
     progress: ImportProgress,
   ): Promise<HomelandImportReport> {
+    const seconds: Record<string, number> = {};
+    const report = { seconds } as HomelandImportReport;
     const sourceVersion = await run.sourceVersion();
     const repeated = await run.checkTarget();
-    await run.stage(progress);
+    await this.timed(report, 'read', () => run.stage(progress));
     const conflicts = await run.conflicts(options);
     if (conflicts.length > 0) {
       throw new InvalidInput(
@@ -91,23 +99,34 @@ export class ImportHomeland {
       );
     }
     const notes = await run.makeRoomForBuiltIns();
-    const photos = await this.importPhotos(run, options, progress);
+    const photos = await this.timed(report, 'photos', () => this.importPhotos(run, options, progress));
     notes.push(...photos.notes);
-    for (const kind of ['topics', 'replies'] as const) {
-      if (photos.urls.size > 0) await this.rewritePhotoLinks(run, kind, photos.urls);
-      await this.render(run, kind, progress);
-    }
+    await this.timed(report, 'render', async () => {
+      for (const kind of ['topics', 'replies'] as const) {
+        if (photos.urls.size > 0) await this.rewritePhotoLinks(run, kind, photos.urls);
+        await this.render(run, kind, progress);
+      }
+    });
     const now = this.clock.now();
-    const tables = await run.apply(
-      { options, passwordPrefix: devisePasswordPrefix(options.devisePepper), now, ...this.lifetimes },
-      progress,
+    const tables = await this.timed(report, 'write', () =>
+      run.apply({ options, passwordPrefix: devisePasswordPrefix(options.devisePepper), now, ...this.lifetimes }, progress),
     );
     const photoTable = tables.find((table) => table.table === 'uploads');
     if (photoTable) mergeSkips(photoTable, photos.skipped);
     notes.push(...(await run.accountNotes(options)));
-    const report: HomelandImportReport = { sourceVersion, repeated, tables, notes, recounted: {}, indexed: {} };
-    await run.commit(report);
+    Object.assign(report, { sourceVersion, repeated, tables, notes, recounted: {}, indexed: {} });
+    await this.timed(report, 'commit', () => run.commit(report));
     return report;
+  }
+
+  /** Runs one phase of the run, keeping its wall time in the report (operators plan the last run by them). */
+  private async timed<T>(report: HomelandImportReport, phase: string, work: () => Promise<T>): Promise<T> {
+    const started = this.clock.now().getTime();
+    try {
+      return await work();
+    } finally {
+      report.seconds[phase] = (this.clock.now().getTime() - started) / 1000;
+    }
   }
 
   /**

@@ -47,7 +47,9 @@ export interface HomelandImportReport {
   tables: ImportedTable[];
   /** Where the built-ins went, renames applied, accounts to look at: one sentence each. */
   notes: string[];
-  /** Counters recounted afterwards (rows corrected), and documents indexed. */
+  /** Wall time of each phase: read, photos, render, write, commit, recount, index. */
+  seconds: Record<string, number>;
+  /** Counters recounted afterwards (rows corrected), and documents indexed; empty when the run changed nothing. */
   recounted: Record<string, number>;
   indexed: Record<string, number>;
 }

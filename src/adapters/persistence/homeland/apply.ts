@@ -21,7 +21,7 @@ export async function applyStaged(
   const now = input.now;
   const tables: ImportedTable[] = [];
   const steps = STEPS.length;
-  const bar = progress('apply');
+  const bar = progress('write tables');
   for (const [i, step] of STEPS.entries()) {
     bar(i, steps);
     const values = step.values({ input, settings, adminEmails, now });
