@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
 import type { HomelandImportReport, ImportedTable } from '../../src/application/imports/ports.js';
+import { NodeRepository } from '../../src/domain/nodes/node-repository.js';
 import { api } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
@@ -79,6 +80,9 @@ describe('forumctl import homeland (contract §20)', function () {
   describe('a first import', () => {
     let report: HomelandImportReport;
     beforeEach(async () => {
+      // A process that found NoPoint before the import (a ban) remembers where it was: it must notice the move.
+      const env = testEnv();
+      await env.scope(() => env.container.get<NodeRepository>(NodeRepository).noPoint());
       report = await importFrom(source.url);
     });
 

@@ -15,11 +15,14 @@ export class MikroOrmNodeRepository implements NodeRepository {
     return this.em.findOne(Node, { id });
   }
 
-  /** The NoPoint node never changes id: looked up once, then by primary key. */
+  /**
+   * Looked up by name once, then by primary key while that node is still NoPoint: an import from homeland moves it
+   * out of homeland's ids (contract §20), and the node then found at its old id is one of homeland's.
+   */
   async noPoint(): Promise<Node> {
     if (this.noPointId !== null) {
       const node = await this.findById(this.noPointId);
-      if (node) return node;
+      if (node?.name === NO_POINT_NODE_NAME) return node;
     }
     const node = await this.em.findOneOrFail(Node, { name: NO_POINT_NODE_NAME });
     this.noPointId = node.id;
