@@ -23,6 +23,27 @@ import { applyStaged } from './apply.js';
 import { STAGED_PHOTO_FILES, STAGED_TABLES, type SourceShape } from './staging.js';
 import { settingsOf } from './settings.js';
 
+/** Our tables the import writes. */
+const IMPORTED_TABLES = [
+  'users',
+  'nodes',
+  'sections',
+  'topics',
+  'replies',
+  'likes',
+  'user_follows',
+  'topic_follows',
+  'topic_favorites',
+  'user_blocks',
+  'node_blocks',
+  'notifications',
+  'notification_unread_counts',
+  'devices',
+  'oauth_clients',
+  'oauth_tokens',
+  'uploads',
+];
+
 /** homeland's migrations the import needs: `actions` (2017) and `topics.grade` (2018). */
 const OLDEST_VERSION = '20180614093642';
 
@@ -308,7 +329,13 @@ class PgHomelandImportRun implements HomelandImportRun {
   async commit(report: HomelandImportReport): Promise<void> {
     await this.target.query(`insert into import_runs (source, report) values ('homeland', $1)`, [JSON.stringify(report)]);
     await this.target.query('commit');
-    await this.end();
+    try {
+      // Statistics for what just arrived, before anything reads it (the recount that follows, the service): the
+      // tables grew from nothing in one transaction, and autovacuum would take its time to notice.
+      await this.target.query(`analyze ${IMPORTED_TABLES.join(', ')}`);
+    } finally {
+      await this.end();
+    }
   }
 
   async abandon(): Promise<void> {
