@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { InvalidInput } from '../../src/domain/shared/errors.js';
 import { HOMELAND_DEVISE_PEPPER } from '../../src/application/imports/import-homeland.js';
 import type { HomelandImportReport } from '../../src/application/imports/ports.js';
@@ -7,8 +7,8 @@ import { table } from '../output.js';
 import { action, needing } from './shared.js';
 
 /** `--rename-login 12=alice` (repeatable): a source id and what it becomes. */
-function renames(option: string): (value: string, previous: Map<number, string>) => Map<number, string> {
-  return (value, previous) => {
+function renames(option: string): (value: string, previous?: Map<number, string>) => Map<number, string> {
+  return (value, previous = new Map()) => {
     const match = /^(\d+)=(.+)$/.exec(value);
     if (!match) throw new InvalidInput(option, `${option} takes <homeland id>=<new value>, as in 12=alice`);
     return new Map(previous).set(Number(match[1]), match[2]!);
@@ -32,23 +32,22 @@ export function importCommand(runtime: CliRuntime): Command {
     )
     .requiredOption('--from <url>', "the homeland database's PostgreSQL URL (read only)")
     .option('--uploads <folder>', "homeland's public/uploads folder (photos are read from its photo/ folder)")
-    .option(
-      '--devise-pepper <pepper>',
-      "config.pepper of homeland's config/initializers/devise.rb, if the site changed it",
-      HOMELAND_DEVISE_PEPPER,
+    .addOption(
+      new Option(
+        '--devise-pepper <pepper>',
+        "config.pepper of homeland's config/initializers/devise.rb, if the site changed it",
+      ).default(HOMELAND_DEVISE_PEPPER, "homeland's shipped one"),
     )
-    .option('--admin-emails <list>', "more administrators, by e-mail (comma-separated; as homeland's admin_emails)", '')
+    .option('--admin-emails <list>', "more administrators, by e-mail (comma-separated; as homeland's admin_emails)")
     .option(
       '--rename-login <id=login>',
       'a new login for a homeland user whose login cannot be kept (repeatable)',
       renames('--rename-login'),
-      new Map(),
     )
     .option(
       '--rename-node <id=name>',
       'a new name for a homeland node whose name cannot be kept (repeatable)',
       renames('--rename-node'),
-      new Map(),
     )
     .addHelpText(
       'after',
@@ -66,9 +65,9 @@ export function importCommand(runtime: CliRuntime): Command {
             from: string;
             uploads?: string;
             devisePepper: string;
-            adminEmails: string;
-            renameLogin: Map<number, string>;
-            renameNode: Map<number, string>;
+            adminEmails?: string;
+            renameLogin?: Map<number, string>;
+            renameNode?: Map<number, string>;
           },
         ) => {
           const progress = context.io.progress();
@@ -80,9 +79,9 @@ export function importCommand(runtime: CliRuntime): Command {
                 from: options.from,
                 uploads: options.uploads ?? null,
                 devisePepper: options.devisePepper,
-                adminEmails: options.adminEmails.split(/[\s,]+/).filter((email) => email !== ''),
-                renameLogins: options.renameLogin,
-                renameNodes: options.renameNode,
+                adminEmails: (options.adminEmails ?? '').split(/[\s,]+/).filter((email) => email !== ''),
+                renameLogins: options.renameLogin ?? new Map(),
+                renameNodes: options.renameNode ?? new Map(),
               },
               (label) => (done, total) => {
                 let bar = bars.get(label);
