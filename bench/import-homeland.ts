@@ -1,8 +1,8 @@
 /**
  * `forumctl import homeland` timed (issue 36, contract §20): fills a homeland database of the given size
  * (test/support/homeland/volume.ts), imports it into a fresh database of ours, then imports it again (the idempotent
- * re-run: nothing changed, so nothing should be copied), printing each run's wall time, its JSON report, and rows/s
- * per table where the report gives per-table `read` counts. Both databases are dropped at the end (unless --keep).
+ * re-run: nothing changed, so nothing should be copied), printing each run's wall time, its JSON report, its
+ * phases' times and rows per second. Both databases are dropped at the end (unless --keep).
  *
  *   npm run build:test && node dist/bench/import-homeland.js [--topics 100000 --replies 1000000]
  *   node dist/bench/import-homeland.js --fill-only --topics 10000 --replies 100000
@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { connect, migrate } from '../src/adapters/persistence/orm.js';
+import type { HomelandImportReport } from '../src/application/imports/ports.js';
 import { createHomelandDatabase } from '../test/support/homeland/schema.js';
 import { fillHomelandVolume } from '../test/support/homeland/volume.js';
 import { readArgs } from './args.js';
@@ -147,58 +148,23 @@ function parseReport(stdout: string): unknown {
   }
 }
 
-/**
- * Per-table `read` counts in a report of unknown shape: any object with a numeric `read`, named by its `table` or
- * `name` field or else by its key; with its own duration when it has one (`ms`, `durationMs`, `elapsedMs`, `seconds`).
- */
-function tablesOf(report: unknown): { table: string; read: number; ms: number | null }[] {
-  const found: { table: string; read: number; ms: number | null }[] = [];
-  const walk = (value: unknown, key: string) => {
-    if (Array.isArray(value)) {
-      value.forEach((item, index) => walk(item, `${key}[${index}]`));
-    } else if (value && typeof value === 'object') {
-      const record = value as Record<string, unknown>;
-      if (typeof record.read === 'number') {
-        const name = typeof record.table === 'string' ? record.table : typeof record.name === 'string' ? record.name : key;
-        const ms =
-          typeof record.ms === 'number'
-            ? record.ms
-            : typeof record.durationMs === 'number'
-              ? record.durationMs
-              : typeof record.elapsedMs === 'number'
-                ? record.elapsedMs
-                : typeof record.seconds === 'number'
-                  ? record.seconds * 1000
-                  : null;
-        found.push({ table: name, read: record.read, ms });
-        return;
-      }
-      for (const [child, item] of Object.entries(record)) walk(item, child);
-    }
-  };
-  walk(report, 'report');
-  return found;
-}
-
+/** A run's report, its phases' times, and rows per second: all rows read, and each table's over the run's wall time. */
 function printRun(label: string, run: Run): void {
   console.log(`\n${label}: exit ${run.code}, ${seconds(run.ms)} wall`);
   if (run.report === null) {
     console.log(run.stdout.trim() === '' ? '(no output on stdout)' : `output (not JSON):\n${run.stdout.trim()}`);
     return;
   }
-  console.log(JSON.stringify(run.report, null, 2));
-  const tables = tablesOf(run.report);
-  if (tables.length === 0) return;
-  console.log(`rows/s per table (by the table's own time where the report gives one, else by the run's ${seconds(run.ms)}):`);
-  const total = tables.reduce((sum, { read }) => sum + read, 0);
-  console.log(
-    `  ${'all tables'.padEnd(24)} ${String(total).padStart(10)} read  ${String(Math.round(total / (Math.max(run.ms, 1) / 1000))).padStart(10)}/s`,
-  );
-  for (const { table, read, ms } of tables) {
-    const rate = Math.round(read / (Math.max(ms ?? run.ms, 1) / 1000));
-    console.log(
-      `  ${table.padEnd(24)} ${String(read).padStart(10)} read  ${String(rate).padStart(10)}/s${ms === null ? '' : ` (${seconds(ms)})`}`,
-    );
+  const report = run.report as HomelandImportReport;
+  console.log(JSON.stringify(report, null, 2));
+  const phases = Object.entries(report.seconds).map(([phase, s]) => `${phase} ${s.toFixed(1)} s`);
+  console.log(`phases: ${phases.join(', ')}`);
+  const total = report.tables.reduce((sum, { read }) => sum + read, 0);
+  const rate = (rows: number) => Math.round(rows / (Math.max(run.ms, 1) / 1000));
+  console.log(`rows/s over the run's ${seconds(run.ms)}:`);
+  console.log(`  ${'all tables'.padEnd(24)} ${String(total).padStart(10)} read  ${String(rate(total)).padStart(10)}/s`);
+  for (const { table, read } of report.tables) {
+    console.log(`  ${table.padEnd(24)} ${String(read).padStart(10)} read  ${String(rate(read)).padStart(10)}/s`);
   }
 }
 
