@@ -79,10 +79,13 @@ describe('forumctl import homeland (contract §20)', function () {
 
   describe('a first import', () => {
     let report: HomelandImportReport;
+    /** The event log's last id before the import (the log is not emptied between tests). */
+    let eventsBefore: string;
     beforeEach(async () => {
       // A process that found NoPoint before the import (a ban) remembers where it was: it must notice the move.
       const env = testEnv();
       await env.scope(() => env.container.get<NodeRepository>(NodeRepository).noPoint());
+      [{ last: eventsBefore }] = await env.sql<{ last: string }>('select coalesce(max(id), 0) as last from events');
       report = await importFrom(source.url);
     });
 
@@ -307,10 +310,20 @@ describe('forumctl import homeland (contract §20)', function () {
       }
       const recipient = fixture.notifications.find((x) => x.becomes.type !== null)!.userId;
       const login = fixture.users.find((u) => u.id === recipient)!.becomes.login;
-      const res = await api()
-        .get('/api/v3/notifications?limit=150')
-        .set(await tokenOf(login))
-        .expect(200);
+      const auth = await tokenOf(login);
+      // Old news: nothing is queued for mail, and no live stream is told of them (reading them, below, is news).
+      const [queued] = await testEnv().sql<{ n: number }>('select count(*)::int as n from notification_mail_queue');
+      expect(queued!.n).to.equal(0);
+      const [announced] = await testEnv().sql<{ n: number }>(
+        `select count(*)::int as n from events where id > $1 and type like 'notification.%'`,
+        [eventsBefore],
+      );
+      expect(announced!.n).to.equal(0);
+      // Their unread counts are kept all the same (by the same triggers).
+      const unread = fixture.notifications.filter((x) => x.userId === recipient && x.becomes.type !== null && !x.read).length;
+      const count = await api().get('/api/v3/notifications/unread_count').set(auth).expect(200);
+      expect(count.body.count).to.equal(unread);
+      const res = await api().get('/api/v3/notifications?limit=150').set(auth).expect(200);
       const expected = fixture.notifications.filter((x) => x.userId === recipient && x.becomes.type !== null);
       expect(res.body.notifications.map((x: { id: number }) => x.id).sort()).to.deep.equal(expected.map((x) => x.id).sort());
       for (const shown of res.body.notifications as { id: number; type: string; read: boolean }[]) {
@@ -318,9 +331,6 @@ describe('forumctl import homeland (contract §20)', function () {
         expect(shown.type).to.equal(one.becomes.type);
         expect(shown.read).to.equal(one.read);
       }
-      // Old news: nothing is queued for mail.
-      const [queued] = await testEnv().sql<{ n: number }>('select count(*)::int as n from notification_mail_queue');
-      expect(queued!.n).to.equal(0);
     });
 
     it('a second run changes nothing', async () => {
