@@ -411,6 +411,36 @@ describe('forumctl import homeland (contract §20)', function () {
     }
   });
 
+  it('keeps the sections of a homeland from before 2020, which still has them', async () => {
+    const older = await createHomelandDatabase(databaseUrl());
+    try {
+      const base = await fillHomeland(older.url);
+      // As db/migrate/20160117061547_init_pg_db.rb made them, before 20201224095900_remove_section.rb.
+      await withSource(older.url, async (client) => {
+        await client.query(`create table sections (id serial primary key, name varchar not null, sort integer default 0 not null,
+                              created_at timestamp, updated_at timestamp)`);
+        await client.query(`alter table nodes add column section_id integer`);
+        await client.query(`insert into sections (id, name, sort, created_at, updated_at)
+                            values (1, 'Programming', 10, now(), now()), (2, 'Community', 5, now(), now())`);
+        await client.query('update nodes set section_id = 2 where id = $1', [base.nodes[0]!.id]);
+        await client.query('update nodes set section_id = 1 where id <> $1', [base.nodes[0]!.id]);
+      });
+      const report = await importFrom(older.url);
+      expect(tableOf(report, 'sections').inserted).to.equal(2);
+      const nodes = (await api().get('/api/v3/nodes').expect(200)).body.nodes as {
+        id: number;
+        section_id: number;
+        section_name: string;
+      }[];
+      const first = nodes.find((node) => node.id === base.nodes[0]!.id)!;
+      expect([first.section_id, first.section_name]).to.deep.equal([2, 'Community']);
+      const other = nodes.find((node) => node.id === base.nodes[1]!.id)!;
+      expect([other.section_id, other.section_name]).to.deep.equal([1, 'Programming']);
+    } finally {
+      await older.drop();
+    }
+  });
+
   it('refuses a first import into a forum that is already in use', async () => {
     const made = await forumctl([
       'users',
