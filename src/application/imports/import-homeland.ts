@@ -86,8 +86,8 @@ export class ImportHomeland {
     options: HomelandImportOptions,
     progress: ImportProgress,
   ): Promise<HomelandImportReport> {
-    const seconds: Record<string, number> = {};
-    const report = { seconds } as HomelandImportReport;
+    // Filled as the run goes: its phases' times first, the rest once the rows are in.
+    const report = { seconds: {} } as HomelandImportReport;
     const sourceVersion = await run.sourceVersion();
     const repeated = await run.checkTarget();
     await this.timed(report, 'read', () => run.stage(progress));
@@ -100,7 +100,6 @@ export class ImportHomeland {
     }
     const notes = await run.makeRoomForBuiltIns();
     const photos = await this.timed(report, 'photos', () => this.importPhotos(run, options, progress));
-    notes.push(...photos.notes);
     await this.timed(report, 'render', async () => {
       for (const kind of ['topics', 'replies'] as const) {
         if (photos.urls.size > 0) await this.rewritePhotoLinks(run, kind, photos.urls);
@@ -137,14 +136,14 @@ export class ImportHomeland {
     run: HomelandImportRun,
     options: HomelandImportOptions,
     progress: ImportProgress,
-  ): Promise<{ urls: Map<string, string>; notes: string[]; skipped: Record<string, number> }> {
+  ): Promise<{ urls: Map<string, string>; skipped: Record<string, number> }> {
     const urls = new Map<string, string>();
     const skipped: Record<string, number> = {};
     const { toImport, imported } = await run.photos();
     for (const photo of imported) urls.set(photo.image, this.storage.urlOf(fileKey(photo.sha256, photo.extension)));
     if (options.uploads === null) {
       if (toImport.length > 0) skipped['no --uploads folder given'] = toImport.length;
-      return { urls, notes: [], skipped };
+      return { urls, skipped };
     }
     const bar = progress('photo files');
     const stored: ImportedPhoto[] = [];
@@ -164,7 +163,7 @@ export class ImportHomeland {
       bar(++done, toImport.length);
     }
     await run.recordPhotos(stored);
-    return { urls, notes: [], skipped };
+    return { urls, skipped };
   }
 
   private async rewritePhotoLinks(run: HomelandImportRun, kind: PostKind, urls: ReadonlyMap<string, string>): Promise<void> {
