@@ -1,6 +1,6 @@
 import { ContainerModule } from 'inversify';
-import { ImportFiles, ImportHomeland } from '../application/imports/import-homeland.js';
-import { HomelandImporter } from '../application/imports/ports.js';
+import { ImportHomeland } from '../application/imports/import-homeland.js';
+import { HomelandImporter, ImportFiles } from '../application/imports/ports.js';
 import { Recount } from '../application/maintenance/maintenance.js';
 import { Clock, MarkdownRenderer, UploadStorage } from '../application/ports.js';
 import { ReindexSearch } from '../application/search/reindex.js';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type supertest from 'supertest';
 import { devisePasswordPrefix } from '../../src/application/accounts/devise-passwords.js';
+import { HOMELAND_DEVISE_PEPPER as HOMELAND_PEPPER } from '../../src/application/imports/import-homeland.js';
 import { checkedApi } from '../support/openapi.js';
 import { api } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
@@ -13,8 +14,6 @@ import { type PageForm, formsOf } from '../support/oauth-flow.js';
  */
 
 const PASSWORD = 'correct horse battery';
-const HOMELAND_PEPPER =
-  'c7d4ed7d1ea1a7fee16e8a7ef80ca1d391fc3bb8e79a2da9ca23a68dc5c82e6cf3715a6f3d8369335372ab8be36a526bc2e778f17075ed241a1c14c5b93eea60';
 /** `Devise::Encryptor.digest` of PASSWORD with homeland's pepper and stretches (10), made by Ruby's bcrypt gem 3.1.18. */
 const ENCRYPTED_PASSWORD = '$2a$10$4n0ZnNgYotDqMG27mIHGn.iQvDSOm9hmOoVNpxpzEJLrSvCnflPPi';
 

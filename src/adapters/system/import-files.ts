@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { ImportFiles } from '../../application/imports/import-homeland.js';
+import type { ImportFiles } from '../../application/imports/ports.js';
 
 /** Files of a folder an operator named (homeland's uploads): never a path that leads out of it. */
 export class FolderImportFiles implements ImportFiles {

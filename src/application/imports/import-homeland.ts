@@ -8,6 +8,7 @@ import { fileKey, type ImageProcessor } from '../uploads/ports.js';
 import { photoLinkRewriter } from './photo-links.js';
 import type {
   HomelandImporter,
+  ImportFiles,
   HomelandImportOptions,
   HomelandImportReport,
   HomelandImportRun,
@@ -16,12 +17,6 @@ import type {
   ImportProgress,
   PostKind,
 } from './ports.js';
-
-/** Reads a file of the folder an operator named; null when there is none. */
-export interface ImportFiles {
-  read(folder: string, path: string): Promise<Uint8Array | null>;
-}
-export const ImportFiles = Symbol.for('ImportFiles');
 
 const BODY_BATCH = 2_000;
 

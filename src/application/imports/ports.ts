@@ -132,6 +132,12 @@ export interface ApplyInput {
   refreshTokenSeconds: number;
 }
 
+/** Reads a file of the folder an operator named (homeland's uploads); null when there is none. */
+export interface ImportFiles {
+  read(folder: string, path: string): Promise<Uint8Array | null>;
+}
+export const ImportFiles = Symbol.for('ImportFiles');
+
 export interface HomelandImporter {
   open(from: string): Promise<HomelandImportRun>;
 }

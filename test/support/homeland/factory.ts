@@ -4,6 +4,7 @@ import path from 'node:path';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import pg from 'pg';
 import sharp from 'sharp';
+import { HOMELAND_DEVISE_PEPPER } from '../../../src/application/imports/import-homeland.js';
 
 /**
  * A small, complete, deterministic homeland community (issue 36), written into a database that
@@ -29,9 +30,8 @@ import sharp from 'sharp';
  * `last_active_mark` left null (a row from before the column), two users on one device token.
  */
 
-/** homeland's shipped devise pepper (config/initializers/devise.rb at HOMELAND_COMMIT). */
-export const HOMELAND_PEPPER =
-  'c7d4ed7d1ea1a7fee16e8a7ef80ca1d391fc3bb8e79a2da9ca23a68dc5c82e6cf3715a6f3d8369335372ab8be36a526bc2e778f17075ed241a1c14c5b93eea60';
+/** homeland's shipped devise pepper (config/initializers/devise.rb at HOMELAND_COMMIT): the import's default. */
+export const HOMELAND_PEPPER = HOMELAND_DEVISE_PEPPER;
 
 /** The address homeland's absolute links use in this fixture (`Setting.domain`, from the environment there). */
 export const HOMELAND_SITE_URL = 'https://ruby-china.org';
@@ -1113,7 +1113,7 @@ async function insert(client: pg.Client, table: string, rows: Row[]): Promise<vo
 }
 
 /** Every serial sequence continues past its table's highest id, as homeland's own inserts leave them. */
-async function syncSequences(client: pg.Client): Promise<void> {
+export async function syncSequences(client: pg.ClientBase): Promise<void> {
   await client.query(`
     do $$
     declare item record;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { devisePasswordHash, HOMELAND_MIGRATIONS } from './factory.js';
+import { devisePasswordHash, HOMELAND_MIGRATIONS, syncSequences } from './factory.js';
 
 /**
  * A large homeland community for timing `forumctl import homeland` (issue 36): set-based inserts
@@ -378,20 +378,7 @@ export async function fillHomelandVolume(url: string, plan: HomelandVolumePlan):
     );
 
     for (const index of indexes.rows) await client.query(index.indexdef);
-    await client.query(`
-      do $$
-      declare item record;
-      begin
-        for item in
-          select c.relname as tbl, pg_get_serial_sequence(quote_ident(c.relname), 'id') as seq
-          from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attname = 'id'
-          where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace
-        loop
-          if item.seq is not null then
-            execute format('select setval(%L, coalesce((select max(id) from %I), 0) + 1, false)', item.seq, item.tbl);
-          end if;
-        end loop;
-      end $$`);
+    await syncSequences(client);
     await client.query('commit');
     await client.query('analyze');
 
