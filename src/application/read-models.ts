@@ -36,7 +36,7 @@ export interface TopicView {
   /** When it was pinned; null when it is not. */
   suggestedAt: Date | null;
   closedAt: Date | null;
-  /** Held or hidden (contract §18): shown as it is only to its author and administrators (`seesPost`). */
+  /** Held or hidden (contract §18): shown as it is only to its author and administrators (READERS.post). */
   visibility: Visibility;
   user: UserView;
   /** For the destroy ability; computed only when the viewer is the author (false otherwise). */
@@ -177,7 +177,7 @@ export interface ReplyView {
   body: string;
   bodyHtml: string;
   action: SystemEvent | null;
-  /** Held or hidden (contract §18): anyone but its author and administrators sees it as a deleted reply (`seesPost`). */
+  /** Held or hidden (contract §18): anyone but its author and administrators sees it as a deleted reply (READERS.post). */
   visibility: Visibility;
   likesCount: number;
   likedUserIds: number[];

@@ -44,9 +44,8 @@ export class FakeTopics implements TopicRepository {
   readonly favorites = new Set<string>();
   private nextId = 1;
 
-  async findVisible(id: number) {
-    const topic = this.rows.get(id);
-    return topic && topic.deletedAt === null ? topic : null;
+  async find(id: number) {
+    return this.rows.get(id) ?? null;
   }
   async add(topic: Topic) {
     topic.id = this.nextId++;
@@ -112,8 +111,8 @@ export class FakeNodes implements NodeRepository {
 
 export class FakeReplies implements ReplyRepository {
   readonly rows: Reply[] = [];
-  async findVisible(id: number) {
-    return this.rows.find((r) => r.id === id && r.deletedAt === null) ?? null;
+  async find(id: number) {
+    return this.rows.find((r) => r.id === id) ?? null;
   }
   async save() {}
   async add(reply: Reply) {

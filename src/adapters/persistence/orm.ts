@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { Logger, runMigrations } from 'graphile-worker';
+import { applyDerivedDefinitions } from './derived-definitions.js';
 import { Sql } from './sql.js';
 import { PgEventFeed } from './event-feed.js';
 import { Migrator } from '@mikro-orm/migrations';
@@ -196,7 +197,7 @@ const QUIET_GRAPHILE_LOGGER = new Logger(() => () => undefined);
 
 /**
  * Applies pending migrations under a PostgreSQL advisory lock: the first process applies them, the others wait
- * for it and then find nothing left to do. The job queue's schema (graphile-worker's own migrations) comes
+ * for it and then find nothing left to do; then the definitions derived from code that changed (derived-definitions.ts). The job queue's schema (graphile-worker's own migrations) comes
  * last: the outbox's statement queues webhook deliveries with its SQL API, so every process that writes needs it.
  */
 export async function migrate(orm: MikroORM): Promise<string[]> {
@@ -208,6 +209,7 @@ export async function migrate(orm: MikroORM): Promise<string[]> {
   try {
     await lock.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
     const applied = await migrations.getMigrator().up();
+    await applyDerivedDefinitions(lock);
     await runMigrations({ connectionString: clientUrl, logger: QUIET_GRAPHILE_LOGGER });
     return applied.map((migration) => migration.name);
   } finally {

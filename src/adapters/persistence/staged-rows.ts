@@ -7,7 +7,7 @@ import type { MailJob } from '../../application/mail/mail-jobs.js';
 import { queueMail } from './mail-task.js';
 import type { Sql } from './sql.js';
 import { queueTries } from './webhook-store.js';
-import { publishedReply } from './read-models/visibility.js';
+import { countedReply } from './read-models/visibility.js';
 
 /** What the outbox keeps of an event: ids and dates, not titles and bodies (consumers read those when they need them). */
 export function outboxPayload(event: DomainEvent): Record<string, unknown> {
@@ -154,12 +154,12 @@ function statement(staged: Staged, counters: Tally): { text: string; values: unk
   if (counters.recounts.length > 0) {
     ctes.push(`topics_recounted as (
     update topics t set
-      replies_count = (select count(*) from replies r where r.topic_id = t.id and ${publishedReply('r')}),
+      replies_count = (select count(*) from replies r where r.topic_id = t.id and ${countedReply('r')}),
       last_reply_id = last.id, last_reply_user_id = last.user_id, last_reply_user_login = last.login, replied_at = last.created_at
     from unnest(${p.add(counters.recounts, 'int[]')}) as target(id)
     left join lateral (
       select r.id, r.user_id, u.login, r.created_at from replies r join users u on u.id = r.user_id
-      where r.topic_id = target.id and ${publishedReply('r')}
+      where r.topic_id = target.id and ${countedReply('r')}
       order by r.id desc limit 1
     ) last on true
     where t.id = target.id and ${after(previous === 'topics_added' ? null : topicsLocked)}

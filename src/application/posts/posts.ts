@@ -6,6 +6,14 @@ import { NotFound } from '../../domain/shared/errors.js';
 import type { Topic } from '../../domain/topics/topic.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import type { Viewer } from '../../domain/users/role.js';
+import {
+  ANONYMOUS,
+  READERS,
+  replyFacts,
+  replyVisibleTo,
+  topicFacts,
+  topicVisibleTo,
+} from '../../domain/visibility/visibility.js';
 import type { DomainEvents } from '../events.js';
 import type { Clock } from '../ports.js';
 import { loadReply } from '../replies/load.js';
@@ -44,9 +52,14 @@ export class Posts {
     return reply;
   }
 
-  /** The post review names, unless it was deleted. */
-  find(ref: Pick<PostRef, 'targetType' | 'targetId'>): Promise<AnyPost | null> {
-    return ref.targetType === 'Topic' ? this.topics.findVisible(ref.targetId) : this.replies.findVisible(ref.targetId);
+  /** The post review names, while it stands (READERS.standing: not deleted). */
+  async find(ref: Pick<PostRef, 'targetType' | 'targetId'>): Promise<AnyPost | null> {
+    if (ref.targetType === 'Topic') {
+      const topic = await this.topics.find(ref.targetId);
+      return topic && topicVisibleTo(READERS.standing, ANONYMOUS, topicFacts(topic)) ? topic : null;
+    }
+    const reply = await this.replies.find(ref.targetId);
+    return reply && replyVisibleTo(READERS.standing, ANONYMOUS, replyFacts(reply)) ? reply : null;
   }
 
   ref(post: AnyPost): PostRef {

@@ -10,8 +10,8 @@ export class MikroOrmTopicRepository implements TopicRepository {
     private readonly sql: Sql,
   ) {}
 
-  findVisible(id: number): Promise<Topic | null> {
-    return this.em.findOne(Topic, { id, deletedAt: null });
+  find(id: number): Promise<Topic | null> {
+    return this.em.findOne(Topic, { id });
   }
 
   async add(topic: Topic): Promise<void> {
