@@ -7,6 +7,7 @@ import { createApp, HttpUseCases } from '../adapters/http/app.js';
 import { clusterMetrics } from '../adapters/http/cluster.js';
 import { FrontPageCache } from '../adapters/http/front-page-cache.js';
 import { ServiceMetrics } from '../adapters/http/metrics.js';
+import { ConflictRetries } from '../adapters/persistence/unit-of-work.js';
 import { NotificationStreams } from '../adapters/http/notification-streams.js';
 import { AdminRouteUseCases } from '../adapters/http/routes/admin.js';
 import { ReviewRouteUseCases } from '../adapters/http/routes/review.js';
@@ -75,13 +76,14 @@ export const httpModule = new ContainerModule(({ bind }) => {
   provide(
     bind,
     ServiceMetrics,
-    (server: ServerHost, streams: NotificationStreams, review: ReviewStore) =>
+    (server: ServerHost, streams: NotificationStreams, review: ReviewStore, conflicts: ConflictRetries) =>
       new ServiceMetrics({
         pools: server.database.poolUse,
         openStreams: () => streams.size,
         pendingReviews: () => review.countPending(),
+        conflicts: () => conflicts.all(),
       }),
-    [ServerHost, NotificationStreams, ReviewStore],
+    [ServerHost, NotificationStreams, ReviewStore, ConflictRetries],
   );
 
   provide(

@@ -23,9 +23,10 @@ import { SqlMailFacts } from '../adapters/persistence/mail-facts.js';
 import { SqlMailQueue } from '../adapters/persistence/mail-queue.js';
 import { SqlDigestQueue } from '../adapters/persistence/digest-queue.js';
 import { DIGEST_TASK, MAIL_TASK } from '../adapters/persistence/mail-task.js';
-import { NotificationMailQueue } from '../adapters/persistence/notification-mail-queue.js';
+import { SqlNotificationMailQueue } from '../adapters/persistence/notification-mail-queue.js';
+import { NotificationMailQueue, NotificationMailer } from '../application/mail/notification-mail.js';
 import type { Sql } from '../adapters/persistence/sql.js';
-import { StagedRows } from '../adapters/persistence/staged-rows.js';
+import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
 import type { Config } from '../config.js';
 import { AppConfig, provide, record, ServerHost, SqlRunner, useCaseBinder } from './bind.js';
 
@@ -81,10 +82,14 @@ export const mailModule = new ContainerModule(({ bind }) => {
   provide(bind, DigestQueue, (sql: Sql) => new SqlDigestQueue(sql), [SqlRunner]);
   useCase(QueueDigests, [DigestQueue, Clock]);
 
-  provide(bind, NotificationMailQueue, (sql: Sql, config: Config) => new NotificationMailQueue(sql, config.mail.delayMinutes), [
-    SqlRunner,
-    AppConfig,
-  ]);
+  provide(
+    bind,
+    SqlNotificationMailQueue,
+    (sql: Sql, staged: StagedRows, config: Config) => new SqlNotificationMailQueue(sql, staged, config.mail.delayMinutes),
+    [SqlRunner, StagedRows, AppConfig],
+  );
+  bind(NotificationMailQueue).toService(SqlNotificationMailQueue);
+  provide(bind, NotificationMailer, (queue: NotificationMailQueue) => new NotificationMailer(queue), [NotificationMailQueue]);
   // Reply by e-mail: the endpoint and the SMTP listener both hand each mail to ReceiveMail.
   provide(bind, MailReader, () => new MailparserReader(), []);
   provide(bind, InboundMailLog, (sql: Sql) => new SqlInboundMailLog(sql), [SqlRunner]);
@@ -121,7 +126,7 @@ export const mailModule = new ContainerModule(({ bind }) => {
     StartMailWorker,
     (
       deliver: DeliverMail,
-      due: NotificationMailQueue,
+      due: SqlNotificationMailQueue,
       queueDigests: QueueDigests,
       metrics: ServiceMetrics,
       config: Config,
@@ -143,7 +148,7 @@ export const mailModule = new ContainerModule(({ bind }) => {
             onRun: (queued) => server.logger.info({ queued }, 'digests queued'),
           },
         }),
-    [DeliverMail, NotificationMailQueue, QueueDigests, ServiceMetrics, AppConfig, ServerHost],
+    [DeliverMail, SqlNotificationMailQueue, QueueDigests, ServiceMetrics, AppConfig, ServerHost],
   );
   provide(
     bind,

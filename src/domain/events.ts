@@ -1,3 +1,4 @@
+import type { NewNotification } from './notifications/notification.js';
 import type { Reply } from './replies/reply.js';
 import type { Role } from './users/role.js';
 import type { Topic } from './topics/topic.js';
@@ -78,8 +79,11 @@ export type DomainEvent =
   | ({ type: 'post.flagged'; itemId: number; flaggerId: number; reason: FlagReason } & PostRef)
   /** A review item was resolved (`action`) by `actorId`. */
   | { type: 'review.resolved'; itemId: number; action: ReviewResolution; actorId: number }
-  /** New notifications, each with the user it is for. */
-  | { type: 'notification.created'; notifications: { id: number; userId: number }[] }
+  /**
+   * New notifications, as the notification producer made them: the outbox names each by the id it was written with and
+   * the user it is for (`{ notifications: [{ id, userId }] }`).
+   */
+  | { type: 'notification.created'; notifications: readonly NewNotification[] }
   /** Notifications read or deleted: these users' unread counts may have changed. */
   | { type: 'notification.read' | 'notification.deleted'; userIds: number[] }
   /** A moderation or administration act (contract §14), for the audit log. */

@@ -6,7 +6,8 @@ import { Clock, MailTokenKeys } from '../../src/application/ports.js';
 import { MailWorker } from '../../src/adapters/mail/mail-worker.js';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
 import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
-import { NotificationMailQueue } from '../../src/adapters/persistence/notification-mail-queue.js';
+import { SqlNotificationMailQueue } from '../../src/adapters/persistence/notification-mail-queue.js';
+import { StagedRows } from '../../src/adapters/persistence/staged/staged-rows.js';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { configuredWith, PUBLIC_URL, testEnv } from '../support/env.js';
 import { plainMail, replyFrom } from '../support/inbound-mail.js';
@@ -76,7 +77,7 @@ describe('notification mail (contract §17)', () => {
       replyAddress,
       from: FROM,
     });
-    const due = new NotificationMailQueue(env.persistence.sql, 10);
+    const due = new SqlNotificationMailQueue(env.persistence.sql, env.container.get(StagedRows), 10);
     worker = await MailWorker.start(env.config.databaseUrl!, deliver, {
       task: MAIL_TASK,
       concurrency: 2,
@@ -125,7 +126,7 @@ describe('notification mail (contract §17)', () => {
       `update notification_mail_queue set queued_at = now() - case when user_id = $1 then interval '4 minutes' else interval '2 minutes' end`,
       [alice.id],
     );
-    const due = new NotificationMailQueue(testEnv().persistence.sql, 3);
+    const due = new SqlNotificationMailQueue(testEnv().persistence.sql, testEnv().container.get(StagedRows), 3);
     // Three processes move at once: alice's row goes once, bob's waits a minute more.
     const moved = await Promise.all([due.moveDue(), due.moveDue(), due.moveDue()]);
     expect(moved.reduce((a, b) => a + b, 0)).to.equal(1);

@@ -40,3 +40,9 @@ export async function applyDerivedDefinitions(client: pg.ClientBase): Promise<st
   }
   return changed.map(([name]) => name);
 }
+
+/** Forgets what was applied (a rollback may have put older definitions back): the next migration replays them all. */
+export async function forgetDerivedDefinitions(client: pg.ClientBase): Promise<void> {
+  const { rows } = await client.query<{ known: boolean }>(`select to_regclass('derived_definitions') is not null as known`);
+  if (rows[0]?.known) await client.query('delete from derived_definitions');
+}

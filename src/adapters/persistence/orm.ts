@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { Logger, runMigrations } from 'graphile-worker';
-import { applyDerivedDefinitions } from './derived-definitions.js';
+import { applyDerivedDefinitions, forgetDerivedDefinitions } from './derived-definitions.js';
 import { Sql } from './sql.js';
 import { PgEventFeed } from './event-feed.js';
 import { Migrator } from '@mikro-orm/migrations';
@@ -32,6 +32,7 @@ import { Migration20261126080000_inbound_mail } from './migrations/Migration2026
 import { Migration20261128000000_review } from './migrations/Migration20261128000000_review.js';
 import { Migration20261128010000_uploads } from './migrations/Migration20261128010000_uploads.js';
 import { Migration20261128020000_imports } from './migrations/Migration20261128020000_imports.js';
+import { Migration20261128030000_effects_in_code } from './migrations/Migration20261128030000_effects_in_code.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -73,6 +74,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261128000000_review', class: Migration20261128000000_review },
   { name: 'Migration20261128010000_uploads', class: Migration20261128010000_uploads },
   { name: 'Migration20261128020000_imports', class: Migration20261128020000_imports },
+  { name: 'Migration20261128030000_effects_in_code', class: Migration20261128030000_effects_in_code },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */
@@ -267,6 +269,9 @@ export async function rollback(orm: MikroORM, names: string[]): Promise<string[]
     const fixed = plan.filter((step) => !step.reversible).map((step) => step.name);
     if (fixed.length) throw new Error(`${fixed.join(', ')} cannot be undone (no down migration): nothing was undone`);
     const undone = await migrations.getMigrator().down({ migrations: names });
+    // What the undone migrations left of the derived definitions is not what their digests say: replay them all at
+    // the next migration.
+    await forgetDerivedDefinitions(lock);
     return undone.map((migration) => migration.name);
   } finally {
     await migrations.close(true);

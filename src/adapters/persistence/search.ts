@@ -10,7 +10,7 @@ import type {
 } from '../../application/search/ports.js';
 import type { Sql } from './sql.js';
 import { countedReply, countedTopic } from './read-models/visibility.js';
-import type { StagedRows } from './staged-rows.js';
+import type { StagedRows } from './staged/staged-rows.js';
 import { REPLY_COLUMNS, type ReplyRow, type TopicRow, replyView, topicColumns, topicView } from './read-models/rows.js';
 import { type Timestamp, toDate } from './timestamps.js';
 

@@ -22,7 +22,6 @@ export async function applyStaged(
   const tables: ImportedTable[] = [];
   const steps = STEPS.length;
   const bar = progress('write tables');
-  const [{ last: eventsBefore }] = (await run('select coalesce(max(id), 0) as last from events')) as [{ last: string }];
   for (const [i, step] of STEPS.entries()) {
     bar(i, steps);
     const values = step.values({ input, settings, adminEmails, now });
@@ -53,12 +52,6 @@ export async function applyStaged(
       skipped,
     });
   }
-  // The notifications written are history, not news: the events their statement triggers recorded in this
-  // transaction (notification.created with every id) go before it commits, so that no live stream announces a
-  // million old notifications. The unread counts the same triggers keep stay.
-  await run(`delete from events where id > $1 and type like 'notification.%' and xmin = pg_current_xact_id()::xid`, [
-    eventsBefore,
-  ]);
   for (const table of SEQUENCED) {
     await run(`select setval(pg_get_serial_sequence('${table}', 'id'), coalesce(max(id), 1), max(id) is not null) from ${table}`);
   }

@@ -1,7 +1,7 @@
 import type { Sql } from '../sql.js';
 import type {
   Page,
-  ShownTopic,
+  TopicShowing,
   TopicDetailView,
   TopicListQuery,
   TopicListType,
@@ -15,7 +15,7 @@ import { READERS } from '../../../domain/visibility/visibility.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from '../callers.js';
 import { type TopicRow, topicColumns, topicView } from './rows.js';
-import { SIGNED_OUT, type SqlReader, VIEWER, VIEWER_CTE_READER, readerAs, topicCondition } from './visibility.js';
+import { SIGNED_OUT, type SqlReader, VIEWER, readerAs, topicCondition } from './visibility.js';
 
 /** Topics: the lists, a user's topics and favorites, one topic (rows.ts has what other reads share of them). */
 
@@ -40,7 +40,7 @@ const LIST_SHAPES: Record<TopicListType, { where: string; orderBy: string }> = {
 export const listedTopicFor = (reader: SqlReader) => topicCondition(READERS.topicList, reader, { topic: 't', node: 'n' });
 
 /** A topic `reader` may open, over `t`. */
-const openedBy = (reader: SqlReader, alias = 't') => topicCondition(READERS.post, reader, { topic: alias });
+const openedBy = (reader: SqlReader) => topicCondition(READERS.post, reader, { topic: 't' });
 
 /**
  * Pinned topics lead the first page of the default list of all nodes (contract §16a); later pages, other types and
@@ -137,29 +137,25 @@ export class SqlTopicReadModel implements TopicReadModel {
     return rows[0] ? topicDetailView(rows[0]) : null;
   }
 
-  async show(id: number, caller: CallerRef): Promise<Identified<ShownTopic | null>> {
-    const rows = await this.sql.all<Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns & { marked: number }>(
-      `with ${VIEWER_CTE},
-       t as (update topics set hits = hits + 1
-             where id = $6 and ${openedBy(VIEWER_CTE_READER, 'topics')} returning *),
-       marked as (
-         update notifications set read_at = now(), updated_at = now()
-         where user_id = (select id from viewer) and topic_id = (select id from t) and read_at is null
-         returning 1)
-       select p.*, ${VIEWER_COLUMNS}, (select count(*)::int from marked) as marked
+  async show(id: number, caller: CallerRef): Promise<Identified<TopicShowing | null>> {
+    const rows = await this.sql.all<Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns & { unread: boolean }>(
+      `with ${VIEWER_CTE}
+       select p.*, ${VIEWER_COLUMNS}
        from (select 1) gate left join viewer v on true left join lateral (
          select ${topicColumns('v.id')}, t.body, t.body_html,
            exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = v.id) as followed,
            exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = v.id) as liked,
-           exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = v.id) as favorited
-         from t join users u on u.id = t.user_id join nodes n on n.id = t.node_id) p on true`,
+           exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = v.id) as favorited,
+           exists(select 1 from notifications nt where nt.user_id = v.id and nt.topic_id = t.id and nt.read_at is null) as unread
+         from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+         where t.id = $6 and ${openedBy(VIEWER)}) p on true`,
       [...callerParams(caller), id],
     );
     const row = rows[0]!;
     const viewer = viewerOf(row);
     if (row.id == null) return { viewer, result: null };
     const meta = { followed: row.followed!, liked: row.liked!, favorited: row.favorited! };
-    return { viewer, result: { topic: topicDetailView(row as TopicDetailRow), meta, markedRead: row.marked > 0 } };
+    return { viewer, result: { topic: topicDetailView(row as TopicDetailRow), meta, unreadNotifications: row.unread! } };
   }
 
   async detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null> {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../sql.js';
-import type { StagedRows } from '../staged-rows.js';
+import type { StagedRows } from '../staged/staged-rows.js';
 import { countedReply } from '../read-models/visibility.js';
 import { Reply } from '../../../domain/replies/reply.js';
 import type { ReplyRepository } from '../../../domain/replies/reply-repository.js';
