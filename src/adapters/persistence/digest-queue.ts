@@ -12,8 +12,8 @@ import { SIGNED_OUT, topicCondition } from './read-models/visibility.js';
  * `periods` keeps only a period in which some topic was started that a digest may carry (READERS.digest): on a
  * quiet forum nobody is marked, and the digest due is considered again at the next run rather than a period
  * later. It is evaluated once per period, not per user. `last_active_at` bounds the topics scanned, through the
- * activity index (a topic's activity starts when it is made). The placeholder addresses of the `system` user and
- * of accounts that left (`.invalid`, RFC 2606) receive nothing.
+ * activity index (a topic's activity starts when it is made). Only accounts in use receive one (an account that
+ * left is `left`); the `system` user's placeholder address (`.invalid`, RFC 2606) receives nothing either.
  */
 const STATEMENT = `
   with periods as (

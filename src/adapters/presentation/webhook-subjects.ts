@@ -3,6 +3,7 @@ import type { WebhookSubjects } from '../../application/webhooks/webhooks.js';
 import type { WebhookEvent } from '../../domain/events.js';
 import type { Wire } from './wire.js';
 import { ANONYMOUS, READERS, topicVisibleTo } from '../../domain/visibility/visibility.js';
+import { BAN_GRADE } from '../../domain/topics/topic.js';
 import type { ReviewReadModel } from '../../application/review/ports.js';
 
 /** Who a review item is shown as to a webhook: the queue is an administrator's, and so are webhooks. */
@@ -47,7 +48,7 @@ export class WireWebhookSubjects implements WebhookSubjects {
       userId: topic.user.id,
       visibility: topic.visibility,
       deleted: found.deleted,
-      banned: topic.grade === 'ban',
+      banned: topic.grade === BAN_GRADE,
       nodeId: topic.nodeId,
     };
     const gone = !topicVisibleTo(READERS.post, ANONYMOUS, facts);

@@ -1,5 +1,5 @@
 import type { MailTokenPurpose } from '../../domain/events.js';
-import type { EmailNotifications } from '../../domain/users/user.js';
+import type { AccountState, EmailNotifications } from '../../domain/users/user.js';
 import { mailedTypes, receivesNotificationMail } from '../../domain/notifications/mailing.js';
 import type { Clock, MailList, MailTokenKeys } from '../ports.js';
 import { DIGEST_TOPICS, type DigestTopic } from './digests.js';
@@ -23,7 +23,7 @@ export interface MailAccount {
   name: string | null;
   email: string;
   locale: string;
-  state: 'unverified' | 'pending' | 'active';
+  state: AccountState;
   emailNotifications: EmailNotifications;
   emailDigest: 'weekly' | 'daily' | 'none';
 }

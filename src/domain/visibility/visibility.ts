@@ -1,6 +1,6 @@
 import type { Reply } from '../replies/reply.js';
 import type { Visibility } from '../shared/post.js';
-import type { Topic } from '../topics/topic.js';
+import { BAN_GRADE, type Topic } from '../topics/topic.js';
 import type { Viewer } from '../users/role.js';
 
 /**
@@ -42,7 +42,7 @@ export const topicFacts = (topic: Topic): TopicFacts => ({
   userId: topic.userId,
   visibility: topic.visibility,
   deleted: topic.deletedAt !== null,
-  banned: topic.grade === 'ban',
+  banned: topic.grade === BAN_GRADE,
   nodeId: topic.nodeId,
 });
 

@@ -7,6 +7,7 @@
  */
 
 import type { Viewer } from '../../../domain/users/role.js';
+import { BAN_GRADE } from '../../../domain/topics/topic.js';
 import {
   READERS,
   type ReaderProfile,
@@ -82,7 +83,7 @@ const POST_SQL = {
 
 const TOPIC_SQL: Record<TopicRule, Compiled> = {
   ...POST_SQL,
-  notBanned: ({ post }) => `${post}.grade <> 'ban'`,
+  notBanned: ({ post }) => `${post}.grade <> '${BAN_GRADE}'`,
   nodeListed: (rows, reader) =>
     signedOut(reader) ? `not ${nodeOf(rows)}.hidden` : `(${reader.id} is not null or not ${nodeOf(rows)}.hidden)`,
   nodeNotHidden: (rows) => `not ${nodeOf(rows)}.hidden`,
