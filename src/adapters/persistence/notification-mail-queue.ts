@@ -1,4 +1,4 @@
-import { MAIL_ATTEMPTS, MAIL_TASK } from './mail-task.js';
+import { MAIL_ATTEMPTS, MAIL_FLAGS, MAIL_TASK } from './mail-task.js';
 import type { Sql } from './sql.js';
 import type { StagedRows } from './staged/staged-rows.js';
 import type { NotificationMailCandidate, NotificationMailQueue } from '../../application/mail/notification-mail.js';
@@ -36,7 +36,7 @@ export class SqlNotificationMailQueue implements NotificationMailQueue {
          select count(*)::int as moved,
                 array_agg(row('${MAIL_TASK}',
                               json_build_object('kind', 'notifications', 'userId', user_id, 'topicId', topic_id),
-                              null, now(), ${MAIL_ATTEMPTS}, null, null, null)::graphile_worker.job_spec
+                              null, now(), ${MAIL_ATTEMPTS}, null, null, ${MAIL_FLAGS})::graphile_worker.job_spec
                           order by user_id, topic_id) as specs
          from due)
        select jobs.moved from jobs, lateral (select count(*) from graphile_worker.add_jobs(jobs.specs)) queued
