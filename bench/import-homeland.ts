@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { connect, migrate } from '../src/adapters/persistence/orm.js';
+import { connect, migrate } from '../src/adapters/persistence/database/orm.js';
 import type { HomelandImportReport } from '../src/application/imports/ports.js';
 import { createHomelandDatabase } from '../test/support/homeland/schema.js';
 import { fillHomelandVolume } from '../test/support/homeland/volume.js';

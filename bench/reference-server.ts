@@ -23,7 +23,7 @@ import pg from 'pg';
 import { SanitizingMarkdownRenderer } from '../src/adapters/system/markdown.js';
 import { ParsedHtmlText } from '../src/adapters/system/html-text.js';
 import { JiebaSegmenter } from '../src/adapters/system/jieba-segmenter.js';
-import { searchStatementFor } from '../src/adapters/persistence/search.js';
+import { searchStatementFor } from '../src/adapters/persistence/search/search.js';
 import { highlighter, readerText, resultHighlight } from '../src/application/search/highlight.js';
 import { markedText } from '../src/adapters/presentation/wire.js';
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../src/adapters/persistence/embedded-postgres.js';
+import { freePort } from '../src/adapters/persistence/database/embedded-postgres.js';
 import { treeCpuMicros, treeRssMb } from './proc.js';
 
 /** This service's entry point and the reference server's (bench/reference-server.ts), as `npm run build:test` builds them. */

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Database } from './adapters/persistence/database.js';
-import type { Sql } from './adapters/persistence/sql.js';
+import type { Database } from './adapters/persistence/database/database.js';
+import type { Sql } from './adapters/persistence/database/sql.js';
 import type { Config } from './config.js';
 import { EventFeed } from './application/events.js';
 import { AppConfig, Em, ServerHost, SqlRunner } from './container/bind.js';

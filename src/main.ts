@@ -14,8 +14,8 @@ import { createLogger } from './adapters/http/logger.js';
 import { listen } from './adapters/http/server.js';
 import { Shutdown } from './adapters/http/shutdown.js';
 import { NotificationStreams } from './adapters/http/notification-streams.js';
-import { openDatabase } from './adapters/persistence/database.js';
-import { migrate } from './adapters/persistence/orm.js';
+import { openDatabase } from './adapters/persistence/database/database.js';
+import { migrate } from './adapters/persistence/database/orm.js';
 
 /**
  * HTTP entry. With WEB_CONCURRENCY > 1, this process is the cluster's primary and starts the workers, which each

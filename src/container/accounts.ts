@@ -38,10 +38,10 @@ import { Clock, MailTokenKeys, PasswordHasher, SecretGenerator, UnitOfWork } fro
 import { SignOutEverywhere } from '../application/tokens/access-tokens.js';
 import { CommonPasswords } from '../domain/users/password.js';
 import { UserRepository } from '../domain/users/user-repository.js';
-import { SqlAccountTokenStore } from '../adapters/persistence/account-token-store.js';
-import { SqlInviteStore } from '../adapters/persistence/invite-store.js';
+import { SqlAccountTokenStore } from '../adapters/persistence/accounts/account-token-store.js';
+import { SqlInviteStore } from '../adapters/persistence/accounts/invite-store.js';
 import { SqlPendingAccounts } from '../adapters/persistence/read-models/users.js';
-import type { Sql } from '../adapters/persistence/sql.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
 import { RankedCommonPasswords } from '../adapters/system/common-passwords.js';
 import type { Config } from '../config.js';
 import { AccountRouteUseCases } from '../adapters/http/routes/accounts.js';

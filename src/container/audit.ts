@@ -1,8 +1,8 @@
 import { ContainerModule } from 'inversify';
 import { AuditLog, AuditTrail, ListAudit } from '../application/audit/audit-log.js';
 import { Clock } from '../application/ports.js';
-import { SqlAuditLog } from '../adapters/persistence/audit-log.js';
-import type { Sql } from '../adapters/persistence/sql.js';
+import { SqlAuditLog } from '../adapters/persistence/maintenance/audit-log.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
 import { AdminRouteUseCases } from '../adapters/http/routes/admin.js';
 import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 

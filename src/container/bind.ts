@@ -1,6 +1,6 @@
 import type { ContainerModuleLoadOptions, ServiceIdentifier } from 'inversify';
 import type { Logger } from 'pino';
-import type { Database } from '../adapters/persistence/database.js';
+import type { Database } from '../adapters/persistence/database/database.js';
 
 /**
  * What the modules of the composition root share: the keys of the container's inputs (bound as constants by

@@ -8,7 +8,7 @@ import { NotificationAudience, NotificationProducer } from '../application/notif
 import { SearchIndexer } from '../application/search/indexer.js';
 import { ReviewQueueKeeper } from '../application/review/queue-keeper.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
-import { SqlOutbox } from '../adapters/persistence/outbox.js';
+import { SqlOutbox } from '../adapters/persistence/events/outbox.js';
 import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
 import { provide } from './bind.js';
 

@@ -6,7 +6,7 @@ import { Clock, MarkdownRenderer, UploadStorage } from '../application/ports.js'
 import { ReindexSearch } from '../application/search/reindex.js';
 import { ImageProcessor } from '../application/uploads/ports.js';
 import { PgHomelandImporter } from '../adapters/persistence/homeland/importer.js';
-import type { Sql } from '../adapters/persistence/sql.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
 import { FolderImportFiles } from '../adapters/system/import-files.js';
 import type { Config } from '../config.js';
 import { AppConfig, provide, SqlRunner } from './bind.js';

@@ -9,9 +9,9 @@ import {
 import { DataSeeder, SeedDatabase } from '../application/maintenance/seed.js';
 import { Clock, PasswordHasher, UnitOfWork } from '../application/ports.js';
 import { WordSegmenter } from '../application/search/ports.js';
-import { SqlCounterMaintenance } from '../adapters/persistence/counter-maintenance.js';
-import { SqlDataSeeder } from '../adapters/persistence/seeder.js';
-import type { Sql } from '../adapters/persistence/sql.js';
+import { SqlCounterMaintenance } from '../adapters/persistence/maintenance/counter-maintenance.js';
+import { SqlDataSeeder } from '../adapters/persistence/maintenance/seeder.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
 import { provide, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Maintenance (forumctl): recounting, purging what has expired, seeding a database. */

@@ -12,9 +12,9 @@ import { NotificationReadModel } from '../application/read-models.js';
 import { DomainEvents } from '../application/events.js';
 import { UnitOfWork } from '../application/ports.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
-import { SqlNotificationAudience } from '../adapters/persistence/notification-audience.js';
-import { ReadAudiences } from '../adapters/persistence/reply-targets.js';
-import type { Sql } from '../adapters/persistence/sql.js';
+import { SqlNotificationAudience } from '../adapters/persistence/posts/notification-audience.js';
+import { ReadAudiences } from '../adapters/persistence/posts/reply-targets.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
 import { NotificationRouteUseCases } from '../adapters/http/routes/notifications.js';
 import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 

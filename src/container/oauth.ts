@@ -5,7 +5,7 @@ import { ApproveAuthorization, CheckAuthorizationRequest, RedeemAuthorizationCod
 import { AuthenticateClient, ClientStore, CreateApp, ListApps } from '../application/oauth/clients.js';
 import { CountedCredentialThrottle, CredentialThrottle } from '../application/oauth/credential-throttle.js';
 import { ThrottleCounts } from '../application/throttles/throttle-counts.js';
-import { SqlThrottleCounts } from '../adapters/persistence/throttle-counts.js';
+import { SqlThrottleCounts } from '../adapters/persistence/accounts/throttle-counts.js';
 import { PasswordLogin } from '../application/oauth/password-login.js';
 import { OpenWebSession, ResolveWebSession, SignIn, SignOut, WebSessionStore } from '../application/oauth/web-sessions.js';
 import { Presence } from '../application/accounts/presence.js';
@@ -23,10 +23,10 @@ import {
   RevokeToken,
 } from '../application/tokens/access-tokens.js';
 import { UserRepository } from '../domain/users/user-repository.js';
-import { SqlClientStore } from '../adapters/persistence/oauth-stores.js';
-import { SqlPresence } from '../adapters/persistence/presence.js';
-import type { Sql } from '../adapters/persistence/sql.js';
-import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from '../adapters/persistence/token-stores.js';
+import { SqlClientStore } from '../adapters/persistence/accounts/oauth-stores.js';
+import { SqlPresence } from '../adapters/persistence/accounts/presence.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
+import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from '../adapters/persistence/accounts/token-stores.js';
 import { AuthorizeRouteUseCases } from '../adapters/http/routes/authorize.js';
 import { OAuthRouteUseCases } from '../adapters/http/routes/oauth.js';
 import type { Config } from '../config.js';

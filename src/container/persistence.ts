@@ -14,7 +14,7 @@ import { NotificationRepository } from '../domain/notifications/notification-rep
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
 import { UserRepository } from '../domain/users/user-repository.js';
-import { SqlOutbox } from '../adapters/persistence/outbox.js';
+import { SqlOutbox } from '../adapters/persistence/events/outbox.js';
 import { SqlNodeReadModel } from '../adapters/persistence/read-models/nodes.js';
 import { SqlNotificationReadModel } from '../adapters/persistence/read-models/notifications.js';
 import { SqlReplyReadModel } from '../adapters/persistence/read-models/replies.js';
@@ -26,9 +26,9 @@ import { MikroOrmReplyRepository } from '../adapters/persistence/repositories/re
 import { MikroOrmTopicRepository } from '../adapters/persistence/repositories/topics.js';
 import { MikroOrmUserRepository } from '../adapters/persistence/repositories/users.js';
 import { SqlNotificationRepository } from '../adapters/persistence/repositories/notifications.js';
-import type { Sql } from '../adapters/persistence/sql.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
 import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
-import { ConflictRetries, MikroOrmUnitOfWork, OneStatementUnitOfWork } from '../adapters/persistence/unit-of-work.js';
+import { ConflictRetries, MikroOrmUnitOfWork, OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
 import { Em, provide, SqlRunner } from './bind.js';
 
 /**

@@ -13,10 +13,10 @@ import { Posts } from '../application/posts/posts.js';
 import { PostingRules } from '../application/review/posting-rules.js';
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
-import { ReadAudiences, SqlReplyTargets } from '../adapters/persistence/reply-targets.js';
+import { ReadAudiences, SqlReplyTargets } from '../adapters/persistence/posts/reply-targets.js';
 import { SqlLikeRepository } from '../adapters/persistence/repositories/likes.js';
-import type { Sql } from '../adapters/persistence/sql.js';
-import { OneStatementUnitOfWork } from '../adapters/persistence/unit-of-work.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
+import { OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
 import { ReplyRouteUseCases } from '../adapters/http/routes/replies.js';
 import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 

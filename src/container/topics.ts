@@ -18,7 +18,7 @@ import { PostingRules } from '../application/review/posting-rules.js';
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
-import { OneStatementUnitOfWork } from '../adapters/persistence/unit-of-work.js';
+import { OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
 import { TopicRouteUseCases } from '../adapters/http/routes/topics.js';
 import { record, useCaseBinder } from './bind.js';
 

@@ -11,7 +11,7 @@ import { NodeRepository } from '../domain/nodes/node-repository.js';
 import { UserRepository } from '../domain/users/user-repository.js';
 import { CommonPasswords } from '../domain/users/password.js';
 import { SqlDeviceRegistry } from '../adapters/persistence/repositories/devices.js';
-import type { Sql } from '../adapters/persistence/sql.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
 import { DeviceRouteUseCases } from '../adapters/http/routes/devices.js';
 import { UserRouteUseCases } from '../adapters/http/routes/users.js';
 import { provide, record, SqlRunner, useCaseBinder } from './bind.js';

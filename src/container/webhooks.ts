@@ -9,8 +9,8 @@ import {
   WebhookSubjects,
   WebhookTransport,
 } from '../application/webhooks/webhooks.js';
-import type { Sql } from '../adapters/persistence/sql.js';
-import { DELIVERY_TASK, SqlWebhookStore } from '../adapters/persistence/webhook-store.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
+import { DELIVERY_TASK, SqlWebhookStore } from '../adapters/persistence/webhooks/webhook-store.js';
 import { ServiceMetrics } from '../adapters/http/metrics.js';
 import { WireWebhookSubjects } from '../adapters/presentation/webhook-subjects.js';
 import { Wire } from '../adapters/presentation/wire.js';

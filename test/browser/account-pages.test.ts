@@ -5,7 +5,7 @@ import { listen, type RunningServer } from '../../src/adapters/http/server.js';
 import { DeliverMail } from '../../src/application/mail/deliver-mail.js';
 import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
 import { mailDeliveryTask } from '../../src/adapters/jobs/tasks/mail-delivery.js';
-import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
+import { MAIL_TASK } from '../../src/adapters/persistence/mail/mail-task.js';
 import { until } from '../support/wait.js';
 import { forumctl } from '../support/cli.js';
 import { configuredWith, testEnv } from '../support/env.js';

@@ -6,7 +6,7 @@ import { QueueDigests } from '../../src/application/mail/digests.js';
 import type { Mailer, OutgoingMail } from '../../src/application/mail/mailer.js';
 import { MailFacts, PostHtml } from '../../src/application/mail/deliver-mail.js';
 import { Clock, MailTokenKeys } from '../../src/application/ports.js';
-import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
+import { MAIL_TASK } from '../../src/adapters/persistence/mail/mail-task.js';
 import { launchChromium } from '../support/chromium.js';
 import { makeNode, makeTopic, makeUser } from '../support/builders.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';

@@ -183,7 +183,7 @@ describe('POST /api/v3/inbound-email (reply by e-mail)', () => {
 
     it('a reply of an account that was left (anonymized)', async () => {
       await testEnv().sql(
-        "update users set email = 'deleted_' || id || '@deleted.invalid', login = 'deleted_' || id where id = $1",
+        "update users set email = 'deleted_' || id || '@deleted.invalid', login = 'deleted_' || id, state = 'left' where id = $1",
         [bob.id],
       );
       await refused(

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
-import { ConflictRetries } from '../../src/adapters/persistence/unit-of-work.js';
+import { ConflictRetries } from '../../src/adapters/persistence/database/unit-of-work.js';
 
 describe('notifications over HTTP', () => {
   let alice: TestUser;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
-import { SqlSearchIndex, SqlSearchReadModel, walkWindows } from '../../src/adapters/persistence/search.js';
+import { SqlSearchIndex, SqlSearchReadModel, walkWindows } from '../../src/adapters/persistence/search/search.js';
 import { StagedRows } from '../../src/adapters/persistence/staged/staged-rows.js';
 
 /**

@@ -9,7 +9,7 @@ import { WebhookReceiver, type ReceivedDelivery } from '../support/webhook-recei
 import { until } from '../support/wait.js';
 import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
 import { webhookDeliveryTask } from '../../src/adapters/jobs/tasks/webhook-delivery.js';
-import { DELIVERY_TASK } from '../../src/adapters/persistence/webhook-store.js';
+import { DELIVERY_TASK } from '../../src/adapters/persistence/webhooks/webhook-store.js';
 import { startJobs } from '../support/jobs.js';
 
 const SECRET = 'a shared secret';

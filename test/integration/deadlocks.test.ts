@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { api, makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
-import { ConflictRetries } from '../../src/adapters/persistence/unit-of-work.js';
+import { ConflictRetries } from '../../src/adapters/persistence/database/unit-of-work.js';
 
 /** PostgreSQL's code for a transaction aborted by its deadlock detector. */
 const DEADLOCK = '40P01';

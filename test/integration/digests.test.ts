@@ -11,7 +11,7 @@ import { Clock, MailTokenKeys } from '../../src/application/ports.js';
 import { digestsTask } from '../../src/adapters/jobs/tasks/digests.js';
 import { mailDeliveryTask } from '../../src/adapters/jobs/tasks/mail-delivery.js';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
-import { DIGEST_TASK, MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
+import { DIGEST_TASK, MAIL_TASK } from '../../src/adapters/persistence/mail/mail-task.js';
 import { makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';

@@ -6,9 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/adapters/persistence/database.js';
-import { EmbeddedPostgres, unreachableFolder } from '../../src/adapters/persistence/embedded-postgres.js';
-import { connect, migrate, MIGRATIONS } from '../../src/adapters/persistence/orm.js';
+import { openDatabase } from '../../src/adapters/persistence/database/database.js';
+import { EmbeddedPostgres, unreachableFolder } from '../../src/adapters/persistence/database/embedded-postgres.js';
+import { connect, migrate, MIGRATIONS } from '../../src/adapters/persistence/database/orm.js';
 import { createTestDatabase } from '../support/database.js';
 
 const isRoot = process.getuid?.() === 0;

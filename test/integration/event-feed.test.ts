@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { PgEventFeed } from '../../src/adapters/persistence/event-feed.js';
+import { PgEventFeed } from '../../src/adapters/persistence/events/event-feed.js';
 import { testEnv } from '../support/env.js';
 import { until } from '../support/wait.js';
 

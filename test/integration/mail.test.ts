@@ -14,7 +14,7 @@ import { EmlFolder } from '../../src/adapters/mail/eml-folder.js';
 import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
 import { mailDeliveryTask } from '../../src/adapters/jobs/tasks/mail-delivery.js';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
-import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
+import { MAIL_TASK } from '../../src/adapters/persistence/mail/mail-task.js';
 import { makeUser, type TestUser } from '../support/builders.js';
 import { startJobs } from '../support/jobs.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';

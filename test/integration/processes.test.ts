@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import pg from 'pg';
-import { MIGRATION_LOCK } from '../../src/adapters/persistence/orm.js';
+import { MIGRATION_LOCK } from '../../src/adapters/persistence/database/orm.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 import { spawnServerProcess, startServerProcess, type ServerProcess } from '../support/server-process.js';

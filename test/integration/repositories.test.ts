@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { makeNode, makeTopic, makeUser } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
-import { MIGRATIONS, migrationStatus } from '../../src/adapters/persistence/orm.js';
+import { MIGRATIONS, migrationStatus } from '../../src/adapters/persistence/database/orm.js';
 
 describe('migrations', () => {
   it('are all applied, and the first one created NoPoint (hidden) and the system moderator', async () => {

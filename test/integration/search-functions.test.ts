@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import type { AbstractSqlDriver } from '@mikro-orm/postgresql';
 import { makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
-import { SEARCH_FUNCTIONS, SEARCH_FUNCTIONS_SCRIPT } from '../../src/adapters/persistence/search-functions.js';
+import { SEARCH_FUNCTIONS, SEARCH_FUNCTIONS_SCRIPT } from '../../src/adapters/persistence/search/search-functions.js';
 import { Migration20261126000000_search_functions_module } from '../../src/adapters/persistence/migrations/Migration20261126000000_search_functions_module.js';
 
 /**
- * The search's PL/pgSQL functions (src/adapters/persistence/search-functions.ts), called through SQL on the test
+ * The search's PL/pgSQL functions (src/adapters/persistence/search/search-functions.ts), called through SQL on the test
  * database, not through HTTP: that they are what the module says, and what they find for whom.
  */
 

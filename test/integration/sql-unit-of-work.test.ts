@@ -7,7 +7,7 @@ import { UnitOfWork } from '../../src/application/ports.js';
 import { SearchIndex } from '../../src/application/search/ports.js';
 import { ReplyRepository } from '../../src/domain/replies/reply-repository.js';
 import { Reply } from '../../src/domain/replies/reply.js';
-import { OneStatementUnitOfWork } from '../../src/adapters/persistence/unit-of-work.js';
+import { OneStatementUnitOfWork } from '../../src/adapters/persistence/database/unit-of-work.js';
 
 /**
  * The rows a unit of work stages (new replies with their counters, the outbox, search documents, notifications)

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { testEnv } from '../support/env.js';
-import { connect } from '../../src/adapters/persistence/orm.js';
+import { connect } from '../../src/adapters/persistence/database/orm.js';
 
 describe('Sql (the raw SQL runner of repositories and read models)', () => {
   it('leaves a ? in a string literal and the JSONB ? operators alone, outside a transaction', async () => {

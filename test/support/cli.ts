@@ -1,6 +1,6 @@
 import { runForumctl } from '../../cli/program.js';
 import { type CliRuntime, CliUseCases } from '../../cli/runtime.js';
-import { migrate, migrationStatus, rollback, rollbackPlan } from '../../src/adapters/persistence/orm.js';
+import { migrate, migrationStatus, rollback, rollbackPlan } from '../../src/adapters/persistence/database/orm.js';
 import { testEnv } from './env.js';
 
 export interface CliResult {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { EmbeddedPostgres } from '../../src/adapters/persistence/embedded-postgres.js';
+import { EmbeddedPostgres } from '../../src/adapters/persistence/database/embedded-postgres.js';
 
 /**
  * A throwaway database for one test run: on the server that TEST_DATABASE_URL (or DATABASE_URL) names when set,

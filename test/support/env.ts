@@ -35,9 +35,9 @@ import { CreateUser } from '../../src/application/users/create-user.js';
 import { ChangeRole } from '../../src/application/users/manage-users.js';
 import { DeliverWebhook } from '../../src/application/webhooks/webhooks.js';
 import { createApp, type HttpDependencies, HttpUseCases } from '../../src/adapters/http/app.js';
-import { connect, migrate, type Persistence } from '../../src/adapters/persistence/orm.js';
+import { connect, migrate, type Persistence } from '../../src/adapters/persistence/database/orm.js';
 import { Wire } from '../../src/adapters/presentation/wire.js';
-import { isDatabaseUnavailable } from '../../src/adapters/persistence/unavailable.js';
+import { isDatabaseUnavailable } from '../../src/adapters/persistence/database/unavailable.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export const PUBLIC_URL = 'http://forum.test';

@@ -7,7 +7,7 @@ import {
   type WebhookSubjects,
   type WebhookTransport,
 } from '../../src/application/webhooks/webhooks.js';
-import { DELIVERY_ATTEMPTS } from '../../src/adapters/persistence/webhook-store.js';
+import { DELIVERY_ATTEMPTS } from '../../src/adapters/persistence/webhooks/webhook-store.js';
 
 const NOW = new Date('2026-11-24T10:00:00Z');
 

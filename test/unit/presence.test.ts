@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { SqlPresence } from '../../src/adapters/persistence/presence.js';
-import type { Sql } from '../../src/adapters/persistence/sql.js';
+import { SqlPresence } from '../../src/adapters/persistence/accounts/presence.js';
+import type { Sql } from '../../src/adapters/persistence/database/sql.js';
 
 const HOUR = 3_600_000;
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { toDate } from '../../src/adapters/persistence/timestamps.js';
+import { toDate } from '../../src/adapters/persistence/database/timestamps.js';
 
 /** The general reading: the text made ISO 8601 and parsed by Date. */
 const general = (text: string) => new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));

@@ -1,4 +1,4 @@
-import type { Sql } from './sql.js';
+import type { Sql } from './database/sql.js';
 
 /**
  * The rate limiter's counts, shared by every process through the `rate_limit_counts` table: the shape of the HTTP

@@ -45,7 +45,7 @@ export interface DueDelivery {
 
 /**
  * Webhooks and their deliveries. Deliveries are not added here: the outbox creates them, and queues their first
- * try, in the transaction of the change (src/adapters/persistence/outbox.ts).
+ * try, in the transaction of the change (src/adapters/persistence/events/outbox.ts).
  */
 export interface WebhookStore {
   add(webhook: { url: string; events: string[]; secret: string; createdAt: Date }): Promise<Webhook>;

@@ -18,7 +18,7 @@ import type {
   StagedBody,
   StagedPhoto,
 } from '../../../application/imports/ports.js';
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import { applyStaged } from './apply.js';
 import { STAGED_PHOTO_FILES, STAGED_TABLES, type SourceShape } from './staging.js';
 import { settingsOf } from './settings.js';

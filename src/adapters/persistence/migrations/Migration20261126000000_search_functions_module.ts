@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { SEARCH_FUNCTIONS_SCRIPT } from '../search-functions.js';
+import { SEARCH_FUNCTIONS_SCRIPT } from '../search/search-functions.js';
 
 /**
  * The search's functions as search-functions.ts defines them, replayed with `create or replace`: from here on that

@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { SEARCH_FUNCTIONS_SCRIPT } from '../search-functions.js';
+import { SEARCH_FUNCTIONS_SCRIPT } from '../search/search-functions.js';
 
 /**
  * Flags, holds and the review queue (contract §18).

@@ -1,5 +1,5 @@
 import type { AccountExport, AuthoredContent } from '../../../application/accounts/leaving.js';
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import { READERS } from '../../../domain/visibility/visibility.js';
 import { SIGNED_OUT, replyCondition, topicCondition } from './visibility.js';
 

@@ -1,4 +1,4 @@
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import type { NodeReadModel, NodeView, SectionListItem } from '../../../application/read-models.js';
 import { NODE_COLUMNS, type NodeRow, nodeView } from './rows.js';
 

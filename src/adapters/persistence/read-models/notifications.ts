@@ -1,9 +1,9 @@
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import type { NotificationReadModel, NotificationView } from '../../../application/read-models.js';
 import type { Viewer } from '../../../domain/users/role.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
-import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, viewerOf } from '../callers.js';
-import { type Timestamp, toDate } from '../timestamps.js';
+import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, viewerOf } from './callers.js';
+import { type Timestamp, toDate } from '../database/timestamps.js';
 import {
   NODE_COLUMNS,
   type NodeRow,

@@ -1,7 +1,7 @@
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import type { Page, ReplyDetailView, ReplyPage, ReplyReadModel } from '../../../application/read-models.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
-import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, viewerOf } from '../callers.js';
+import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, viewerOf } from './callers.js';
 import { REPLY_COLUMNS, type ReplyRow, replyView } from './rows.js';
 import { type SqlReader, VIEWER, readerAs, replyCondition, topicCondition } from './visibility.js';
 import { READERS } from '../../../domain/visibility/visibility.js';

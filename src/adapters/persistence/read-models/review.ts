@@ -2,8 +2,8 @@ import type { ReviewItemView, ReviewReadModel } from '../../../application/revie
 import type { Page, UserView } from '../../../application/read-models.js';
 import type { FlagReason, PostRef, ReviewResolution } from '../../../domain/events.js';
 import type { ReviewItem } from '../../../domain/review/review-item.js';
-import type { Sql } from '../sql.js';
-import { type Timestamp, toDate } from '../timestamps.js';
+import type { Sql } from '../database/sql.js';
+import { type Timestamp, toDate } from '../database/timestamps.js';
 import { REPLY_COLUMNS, type ReplyRow, replyView, topicColumns } from './rows.js';
 import { type TopicDetailRow, topicDetailView } from './topics.js';
 

@@ -1,5 +1,5 @@
 import type { NodeView, ReplyView, TopicView } from '../../../application/read-models.js';
-import { type Timestamp, toDate } from '../timestamps.js';
+import { type Timestamp, toDate } from '../database/timestamps.js';
 import type { Grade } from '../../../domain/topics/topic.js';
 import type { Visibility } from '../../../domain/shared/post.js';
 import { countedReply } from './visibility.js';

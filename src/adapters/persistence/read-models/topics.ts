@@ -1,4 +1,4 @@
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import type {
   Page,
   TopicShowing,
@@ -13,7 +13,7 @@ import type {
 import type { Viewer } from '../../../domain/users/role.js';
 import { READERS } from '../../../domain/visibility/visibility.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
-import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from '../callers.js';
+import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from './callers.js';
 import { type TopicRow, topicColumns, topicView } from './rows.js';
 import { SIGNED_OUT, type SqlReader, VIEWER, readerAs, topicCondition } from './visibility.js';
 

@@ -1,4 +1,4 @@
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import type {
   FollowDirection,
   Page,
@@ -15,7 +15,7 @@ import {
   type MailPreferences,
 } from '../../../domain/users/user.js';
 import type { PendingAccount, PendingAccounts } from '../../../application/accounts/approval.js';
-import { type Timestamp, toDate } from '../timestamps.js';
+import { type Timestamp, toDate } from '../database/timestamps.js';
 
 /** Users: profiles, relations between two users, follows, blocks, the most active. */
 

@@ -1,4 +1,4 @@
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 
 /*
  * Aggregates go through `em`, MikroORM's context-aware manager, and raw SQL through `Sql`; inside a unit of work

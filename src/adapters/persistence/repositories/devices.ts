@@ -1,4 +1,4 @@
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import type { DevicePlatform, DeviceRegistry } from '../../../application/devices/devices.js';
 
 export class SqlDeviceRegistry implements DeviceRegistry {

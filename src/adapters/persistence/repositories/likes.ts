@@ -1,4 +1,4 @@
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import type { LikeRepository, LikeTarget } from '../../../domain/likes/like-repository.js';
 import { changed } from './changed.js';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import { NO_POINT_NODE_NAME, Node } from '../../../domain/nodes/node.js';
 import type { NodeRepository } from '../../../domain/nodes/node-repository.js';
 

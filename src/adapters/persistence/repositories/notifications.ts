@@ -1,4 +1,4 @@
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import type { StagedRows } from '../staged/staged-rows.js';
 import type { NewNotification } from '../../../domain/notifications/notification.js';
 import type { NotificationRepository } from '../../../domain/notifications/notification-repository.js';

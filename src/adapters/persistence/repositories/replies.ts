@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import type { StagedRows } from '../staged/staged-rows.js';
 import { countedReply } from '../read-models/visibility.js';
 import { Reply } from '../../../domain/replies/reply.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import { Section } from '../../../domain/nodes/section.js';
 import type { SectionRepository } from '../../../domain/nodes/section-repository.js';
 

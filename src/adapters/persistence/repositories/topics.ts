@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import { Topic } from '../../../domain/topics/topic.js';
 import type { TopicRepository } from '../../../domain/topics/topic-repository.js';
 import { changed } from './changed.js';

@@ -1,6 +1,6 @@
 import { raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import { couldBeLogin, User } from '../../../domain/users/user.js';
 import { EmailTaken, LoginTaken, type UserRepository } from '../../../domain/users/user-repository.js';
 import { changed } from './changed.js';

@@ -5,7 +5,7 @@ import type { CounterMove, CounterMoves, UserCounter } from '../../../applicatio
 import type { MailJob } from '../../../application/mail/mail-jobs.js';
 import type { NotificationMailCandidate } from '../../../application/mail/notification-mail.js';
 import type { SearchDocument } from '../../../application/search/ports.js';
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import { type Staged, type Tally, nothingStaged } from './staged.js';
 import { Statement } from './statement.js';
 import { WRITERS } from './writers.js';

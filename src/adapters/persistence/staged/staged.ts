@@ -5,7 +5,7 @@ import type { CounterMove, UserCounter } from '../../../application/counters.js'
 import type { MailJob } from '../../../application/mail/mail-jobs.js';
 import type { NotificationMailCandidate } from '../../../application/mail/notification-mail.js';
 import type { SearchDocument } from '../../../application/search/ports.js';
-import type { Sql } from '../sql.js';
+import type { Sql } from '../database/sql.js';
 import type { Statement } from './statement.js';
 
 /** The counter moves of a unit of work, summed by row as they are staged: what the counter writers apply. */

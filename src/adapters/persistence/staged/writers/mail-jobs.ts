@@ -1,4 +1,4 @@
-import { queueMail } from '../../mail-task.js';
+import { queueMail } from '../../mail/mail-task.js';
 import type { StagedWriter } from '../staged.js';
 
 /** Mail jobs (contract §17), on the job queue, sent once the unit of work commits. */

@@ -1,5 +1,5 @@
 import { type DomainEvent, WEBHOOK_EVENTS } from '../../../../domain/events.js';
-import { queueTries } from '../../webhook-store.js';
+import { queueTries } from '../../webhooks/webhook-store.js';
 import type { StagedWriter } from '../staged.js';
 
 /** What the outbox keeps of an event: ids and dates, not titles and bodies (consumers read those when they need them). */
