@@ -9,6 +9,10 @@
  *     --a /tmp/before/dist/src/main.js --b dist/src/main.js --path '/api/v3/topics?limit=1' --header 'Origin: https://app.example'
  *
  * A write: `--method POST --path '/api/v3/topics/{id}/replies' --id-max 100000 --body '{"body":"…"}'` with a token header.
+ *
+ * Two builds whose schemas differ (B's migrations changed what A's code relies on) each get a copy of the data:
+ * `--a-database postgres://…/forum_bench_a --b-database postgres://…/forum_bench_b` (e.g. `create database
+ * forum_bench_b template forum_bench_a`); each server migrates its own.
  */
 import autocannon from 'autocannon';
 import { readArgs } from './args.js';
@@ -17,7 +21,8 @@ import { type RunningServer, startServer } from './servers.js';
 
 const USAGE =
   'usage: BENCH_DATABASE_URL=… npm run bench:ab -- --a <entry.js> --b <entry.js> [--path p]… [--header h]… ' +
-  '[--method POST --body json --id-max n] [--env NAME=value]… [--rounds 3] [--duration 10] [--connections 32] [--server-cpus 1]';
+  '[--method POST --body json --id-max n] [--env NAME=value]… [--rounds 3] [--duration 10] [--connections 32] [--server-cpus 1] ' +
+  '[--a-database url --b-database url]';
 const args = readArgs(
   {
     a: { type: 'string' },
@@ -31,6 +36,9 @@ const args = readArgs(
     'id-max': { type: 'string', default: '1000' },
     header: { type: 'string', multiple: true, default: [] },
     env: { type: 'string', multiple: true, default: [] },
+    /** Each build on a database of its own (the same data), when their schemas differ; BENCH_DATABASE_URL otherwise. */
+    'a-database': { type: 'string' },
+    'b-database': { type: 'string' },
     rounds: { type: 'string', default: '3' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
@@ -39,7 +47,7 @@ const args = readArgs(
   },
   USAGE,
 );
-if (!args.a || !args.b || !process.env.BENCH_DATABASE_URL) {
+if (!args.a || !args.b || !((args['a-database'] && args['b-database']) || process.env.BENCH_DATABASE_URL)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -76,9 +84,9 @@ async function load(server: RunningServer, duration: number): Promise<AbFigures>
   };
 }
 
-const start = (entry: string) =>
-  startServer(entry, process.env.BENCH_DATABASE_URL!, { env: extraEnv, cpus: args['server-cpus'] });
-const servers = { a: await start(args.a), b: await start(args.b) };
+const start = (entry: string, database: string | undefined) =>
+  startServer(entry, database ?? process.env.BENCH_DATABASE_URL!, { env: extraEnv, cpus: args['server-cpus'] });
+const servers = { a: await start(args.a, args['a-database']), b: await start(args.b, args['b-database']) };
 try {
   for (const server of Object.values(servers)) await load(server, 2); // warm-up
   const rounds: Record<'a' | 'b', AbFigures[]> = { a: [], b: [] };

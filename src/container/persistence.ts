@@ -46,7 +46,7 @@ export const persistenceModule = new ContainerModule(({ bind }) => {
       new MikroOrmUnitOfWork(em, () => staged.flush(), conflicts),
     [Em, StagedRows, ConflictRetries],
   );
-  // Use cases whose every write is staged (reply create, a topic's show) take this one: no transaction.
+  // Use cases whose every write is staged (reply create) take this one: no transaction.
   provide(
     bind,
     OneStatementUnitOfWork,
@@ -56,12 +56,7 @@ export const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, UserRepository, (em: EntityManager, sql: Sql) => new MikroOrmUserRepository(em, sql), [Em, SqlRunner]);
   provide(bind, NodeRepository, (em: EntityManager, sql: Sql) => new MikroOrmNodeRepository(em, sql), [Em, SqlRunner]);
   provide(bind, SectionRepository, (em: EntityManager, sql: Sql) => new MikroOrmSectionRepository(em, sql), [Em, SqlRunner]);
-  provide(
-    bind,
-    TopicRepository,
-    (em: EntityManager, sql: Sql, staged: StagedRows) => new MikroOrmTopicRepository(em, sql, staged),
-    [Em, SqlRunner, StagedRows],
-  );
+  provide(bind, TopicRepository, (em: EntityManager, sql: Sql) => new MikroOrmTopicRepository(em, sql), [Em, SqlRunner]);
   provide(
     bind,
     ReplyRepository,

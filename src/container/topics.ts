@@ -8,7 +8,9 @@ import { ListTopics } from '../application/topics/list-topics.js';
 import { MoveNodeTopics } from '../application/topics/move-node-topics.js';
 import { MoveTopic } from '../application/topics/move-topic.js';
 import { TopicRelocation } from '../application/topics/relocation.js';
-import { ShowTopic } from '../application/topics/show-topic.js';
+import { ShowTopic, TopicViews } from '../application/topics/show-topic.js';
+import { SqlTopicViews } from '../adapters/persistence/posts/topic-views.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
 import { TopicAction } from '../application/topics/topic-action.js';
 import { FavoriteTopic, FollowTopic } from '../application/topics/topic-relations.js';
 import { UpdateTopic } from '../application/topics/update-topic.js';
@@ -20,14 +22,15 @@ import { TopicRepository } from '../domain/topics/topic-repository.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
 import { TopicRouteUseCases } from '../adapters/http/routes/topics.js';
-import { record, useCaseBinder } from './bind.js';
+import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Topics: listing, reading, writing, following, moderating and moving them. */
 export const topicsModule = new ContainerModule(({ bind }) => {
   const useCase = useCaseBinder(bind);
   useCase(TopicRelocation, [NodeRepository, DomainEvents]);
   useCase(ListTopics, [TopicReadModel]);
-  useCase(ShowTopic, [TopicReadModel, TopicRepository, NotificationRepository, DomainEvents, OneStatementUnitOfWork]);
+  provide(bind, TopicViews, (sql: Sql) => new SqlTopicViews(sql), [SqlRunner]);
+  useCase(ShowTopic, [TopicViews, NotificationRepository, DomainEvents, OneStatementUnitOfWork]);
   useCase(CreateTopic, [TopicRepository, TopicRelocation, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(UpdateTopic, [TopicRepository, TopicRelocation, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(DeleteTopic, [TopicRepository, ReplyRepository, Posts, DomainEvents, UnitOfWork]);

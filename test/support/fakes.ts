@@ -51,10 +51,7 @@ export class FakeTopics implements TopicRepository {
     topic.id = this.nextId++;
     this.rows.set(topic.id, topic);
   }
-  readonly views = new Map<number, number>();
-  async countView(topicId: number) {
-    this.views.set(topicId, (this.views.get(topicId) ?? 0) + 1);
-  }
+
   async authoredBy(userId: number) {
     return [...this.rows.values()].filter((t) => t.userId === userId && t.deletedAt === null);
   }

@@ -1,38 +1,44 @@
 import { NotFound } from '../../domain/shared/errors.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
-import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import type { CallerRef, Identified } from '../actor.js';
 import type { DomainEvents } from '../events.js';
 import type { UnitOfWork } from '../ports.js';
-import type { ShownTopic, TopicReadModel } from '../read-models.js';
+import type { ShownTopic, TopicShowing } from '../read-models.js';
+
+/** Where a topic's views are counted. */
+export interface TopicViews {
+  /**
+   * Counts a view of the topic (its hit) by the caller, identified by the same statement, if they may open it; the
+   * topic as it is then, with their meta. Null when they may not (nothing is counted).
+   */
+  count(id: number, caller: CallerRef): Promise<Identified<TopicShowing | null>>;
+}
+export const TopicViews = Symbol.for('TopicViews');
 
 /**
  * Showing a topic is a write: it counts a hit and, for a user, reads their notifications about the topic (contract
- * §6), which their live streams hear of (`notification.read`). One read (the caller identified in it), then the
- * writes, staged for the one statement that ends the unit of work.
+ * §6), which their live streams hear of (`notification.read`). Two units of work, each atomic: the view, counted as
+ * it is read in one statement; then, only when the caller has unread notifications about it, their reading with its
+ * event, in one statement too (most shows have none: they cost one statement, and no unit of work's bookkeeping).
  */
 export class ShowTopic {
   constructor(
-    private readonly topics: TopicReadModel,
-    private readonly topicRows: TopicRepository,
+    private readonly views: TopicViews,
     private readonly notifications: NotificationRepository,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
   ) {}
 
-  execute(caller: CallerRef, id: number): Promise<Identified<ShownTopic>> {
-    return this.uow.run(async () => {
-      const { viewer, result } = await this.topics.show(id, caller);
-      if (!result) throw new NotFound('topic');
-      await this.topicRows.countView(id);
-      const markedRead = viewer !== null && result.unreadNotifications;
-      if (markedRead) {
+  async execute(caller: CallerRef, id: number): Promise<Identified<ShownTopic>> {
+    const { viewer, result } = await this.views.count(id, caller);
+    if (!result) throw new NotFound('topic');
+    const markedRead = viewer !== null && result.unreadNotifications;
+    if (markedRead) {
+      await this.uow.run(async () => {
         await this.notifications.markReadAbout(viewer.id, id);
         await this.events.record({ type: 'notification.read', userIds: [viewer.id] });
-      }
-      // The view it shows counts itself, as the hit it adds.
-      const topic = { ...result.topic, hits: result.topic.hits + 1 };
-      return { viewer, result: { topic, meta: result.meta, markedRead } };
-    });
+      });
+    }
+    return { viewer, result: { topic: result.topic, meta: result.meta, markedRead } };
   }
 }

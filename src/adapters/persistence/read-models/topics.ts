@@ -59,6 +59,31 @@ export function topicDetailView(row: TopicDetailRow): TopicDetailView {
   return { ...topicView(row), body: row.body, bodyHtml: row.body_html };
 }
 
+/** A topic as its show gives it, with the caller's meta: a row of `showingOf`. */
+export type ShowingRow = Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns & { unread: boolean };
+
+/**
+ * The select of a topic's show for the caller of VIEWER_CTE (joined as `v`): the topic `t` of `from` where `where`
+ * holds, with its detail, the caller's meta, and whether they have unread notifications about it. One row, with no
+ * topic when none is found (the caller is still named).
+ */
+export const showingOf = (from: string, where: string) => `select p.*, ${VIEWER_COLUMNS}
+       from (select 1) gate left join viewer v on true left join lateral (
+         select ${topicColumns('v.id')}, t.body, t.body_html,
+           exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = v.id) as followed,
+           exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = v.id) as liked,
+           exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = v.id) as favorited,
+           exists(select 1 from notifications nt where nt.user_id = v.id and nt.topic_id = t.id and nt.read_at is null) as unread
+         from ${from} join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+         where ${where}) p on true`;
+
+export function showing(row: ShowingRow): Identified<TopicShowing | null> {
+  const viewer = viewerOf(row);
+  if (row.id == null) return { viewer, result: null };
+  const meta = { followed: row.followed!, liked: row.liked!, favorited: row.favorited! };
+  return { viewer, result: { topic: topicDetailView(row as TopicDetailRow), meta, unreadNotifications: row.unread! } };
+}
+
 export class SqlTopicReadModel implements TopicReadModel {
   constructor(private readonly sql: Sql) {}
 
@@ -138,24 +163,12 @@ export class SqlTopicReadModel implements TopicReadModel {
   }
 
   async show(id: number, caller: CallerRef): Promise<Identified<TopicShowing | null>> {
-    const rows = await this.sql.all<Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns & { unread: boolean }>(
+    const rows = await this.sql.all<ShowingRow>(
       `with ${VIEWER_CTE}
-       select p.*, ${VIEWER_COLUMNS}
-       from (select 1) gate left join viewer v on true left join lateral (
-         select ${topicColumns('v.id')}, t.body, t.body_html,
-           exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = v.id) as followed,
-           exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = v.id) as liked,
-           exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = v.id) as favorited,
-           exists(select 1 from notifications nt where nt.user_id = v.id and nt.topic_id = t.id and nt.read_at is null) as unread
-         from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-         where t.id = $6 and ${openedBy(VIEWER)}) p on true`,
+       ${showingOf('topics t', `t.id = $6 and ${openedBy(VIEWER)}`)}`,
       [...callerParams(caller), id],
     );
-    const row = rows[0]!;
-    const viewer = viewerOf(row);
-    if (row.id == null) return { viewer, result: null };
-    const meta = { followed: row.followed!, liked: row.liked!, favorited: row.favorited! };
-    return { viewer, result: { topic: topicDetailView(row as TopicDetailRow), meta, unreadNotifications: row.unread! } };
+    return showing(rows[0]!);
   }
 
   async detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null> {

@@ -3,13 +3,11 @@ import type { Sql } from '../database/sql.js';
 import { Topic } from '../../../domain/topics/topic.js';
 import type { TopicRepository } from '../../../domain/topics/topic-repository.js';
 import { changed } from './changed.js';
-import type { StagedRows } from '../staged/staged-rows.js';
 
 export class MikroOrmTopicRepository implements TopicRepository {
   constructor(
     private readonly em: EntityManager,
     private readonly sql: Sql,
-    private readonly staged: StagedRows,
   ) {}
 
   find(id: number): Promise<Topic | null> {
@@ -20,10 +18,6 @@ export class MikroOrmTopicRepository implements TopicRepository {
     await this.em.persist(topic).flush();
   }
 
-  /** Staged with the unit of work's other rows, at the topics' place in the lock order. */
-  countView(topicId: number): Promise<void> {
-    return this.staged.hit(topicId);
-  }
 
   authoredBy(userId: number): Promise<Topic[]> {
     return this.em.find(Topic, { userId, deletedAt: null }, { orderBy: { id: 'asc' } });

@@ -15,7 +15,7 @@ import { WRITERS } from './writers.js';
  * counters they move, the outbox's events, review items, mail jobs, search documents, notifications and their mail.
  * Writing them at the end, in that statement, in the order of `WRITERS`, is what gives every writer the same lock
  * order; it is also one round trip however many rows (a reply that notifies ten users is one statement). The unit
- * of work calls `flush` just before it commits; a unit of work with no other write (reply create, a topic's show)
+ * of work calls `flush` just before it commits; a unit of work with no other write (reply create)
  * needs no transaction at all, since one statement is atomic by itself. Outside a unit of work, rows are written
  * at once.
  *
@@ -35,11 +35,6 @@ export class StagedRows implements CounterMoves {
 
   move(moves: readonly CounterMove[]): Promise<void> {
     return this.stage((staged) => addMoves(staged.counters, moves));
-  }
-
-  /** A view of a topic (its hits). */
-  hit(topicId: number): Promise<void> {
-    return this.stage(({ counters: { hits } }) => hits.set(topicId, (hits.get(topicId) ?? 0) + 1));
   }
 
   events(events: readonly DomainEvent[]): Promise<void> {

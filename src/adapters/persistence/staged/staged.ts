@@ -12,8 +12,6 @@ import type { Statement } from './statement.js';
 export interface Tally {
   added: Extract<CounterMove, { kind: 'reply.added' }>[];
   recounts: number[];
-  /** Views of each topic (hits). */
-  hits: Map<number, number>;
   nodes: Map<number, number>;
   users: Map<number, Record<UserCounter, number>>;
   months: { userId: number; at: Date; delta: number }[];
@@ -43,7 +41,7 @@ export interface Staged {
 
 export const nothingStaged = (): Staged => ({
   replies: [],
-  counters: { added: [], recounts: [], hits: new Map(), nodes: new Map(), users: new Map(), months: [] },
+  counters: { added: [], recounts: [], nodes: new Map(), users: new Map(), months: [] },
   events: [],
   holds: [],
   mail: [],

@@ -2,15 +2,12 @@ import { countedReply } from '../../read-models/visibility.js';
 import type { Staged, StagedWriter } from '../staged.js';
 
 const recounted = (staged: Staged) => staged.counters.recounts;
-const touched = (staged: Staged) => [
-  ...new Set([...staged.counters.added.map((m) => m.topicId), ...recounted(staged), ...staged.counters.hits.keys()]),
-];
+const touched = (staged: Staged) => [...new Set([...staged.counters.added.map((m) => m.topicId), ...recounted(staged)])];
 
 /**
  * A topic's counters: a new reply moves its count and its last reply (never back to an earlier reply: replies of one
  * topic may commit out of order); a deleted one has the topic recounted (READERS.counted), on a snapshot taken after
- * the topic was locked (`prepare`, in a statement of its own), so that no concurrent reply is missed; a view adds to
- * its hits. Several topics are locked in id order first (`topics_locked`): a lock taken first and then again by the
+ * the topic was locked (`prepare`, in a statement of its own), so that no concurrent reply is missed. Several topics are locked in id order first (`topics_locked`): a lock taken first and then again by the
  * update costs a contended row about a tenth of reply create's throughput, so a single row is left to its update.
  */
 export const topicCounters: StagedWriter = {
@@ -23,7 +20,7 @@ export const topicCounters: StagedWriter = {
     await sql.all('select id from topics where id = any($1::int[]) order by id for no key update', [recounted(staged)]);
   },
   write(staged, s) {
-    const { added, recounts, hits } = staged.counters;
+    const { added, recounts } = staged.counters;
     const topics = touched(staged);
     const locked = topics.length > 1 ? 'topics_locked' : null;
     if (locked) {
@@ -71,17 +68,6 @@ export const topicCounters: StagedWriter = {
     returning t.id`,
       );
       s.locked('topics_recounted');
-    }
-    if (hits.size > 0) {
-      const taken = s.lastLocked === 'topics_added' || s.lastLocked === 'topics_recounted';
-      s.cte(
-        'topics_hit',
-        `update topics t set hits = t.hits + m.views
-    from unnest(${s.param([...hits.keys()], 'int[]')}, ${s.param([...hits.values()], 'int[]')}) as m(id, views)
-    where t.id = m.id and ${s.after(taken ? null : locked)}
-    returning t.id`,
-      );
-      s.locked('topics_hit');
     }
   },
 };
