@@ -33,16 +33,26 @@ module.exports = {
     },
     {
       name: 'core-never-imports-adapters',
-      comment: 'src/domain and src/application never import an adapter, the composition root or the CLI',
+      comment: 'src/domain and src/application never import an adapter, the composition root, the server or the CLI',
       severity: 'error',
       from: { path: '^src/(domain|application)/' },
-      to: { path: ['^src/adapters/', '^src/(config|container|main)\\.ts$', '^src/container/', '^cli/'] },
+      to: { path: ['^src/adapters/', '^src/(config|container|main)\\.ts$', '^src/(container|server)/', '^cli/'] },
     },
     {
       name: 'adapters-never-import-the-composition-root',
-      comment: 'adapters are given what they need; only the composition root (and the entry points) know the container',
+      comment:
+        'adapters are given what they need; only the composition root (and the entry points) know the container, ' +
+        'and the server (src/server: processes, the listener, the one app made of the adapters) composes adapters, ' +
+        'never the other way round',
       severity: 'error',
       from: { path: '^src/adapters/' },
+      to: { path: ['^src/(container|main)\\.ts$', '^src/(container|server)/'] },
+    },
+    {
+      name: 'the-server-does-not-know-the-container',
+      comment: 'src/server is handed what it runs (by main.ts and the container); it never reaches into the container',
+      severity: 'error',
+      from: { path: '^src/server/' },
       to: { path: ['^src/(container|main)\\.ts$', '^src/container/'] },
     },
     {

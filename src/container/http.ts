@@ -4,7 +4,7 @@ import { EventFeed } from '../application/events.js';
 import { LiveNotifications } from '../application/notifications/live-notifications.js';
 import { Authenticate } from '../application/tokens/access-tokens.js';
 import { createApp, HttpUseCases } from '../adapters/http/app.js';
-import { clusterMetrics } from '../adapters/http/cluster.js';
+import { clusterMetrics } from '../server/cluster.js';
 import { FrontPageCache } from '../adapters/http/front-page-cache.js';
 import { ServiceMetrics } from '../adapters/http/metrics.js';
 import { NotificationStreams } from '../adapters/http/notification-streams.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
-import { listen, type RunningServer } from '../../src/adapters/http/server.js';
+import { listen, type RunningServer } from '../../src/server/server.js';
 import { DeliverMail } from '../../src/application/mail/deliver-mail.js';
 import { MailWorker } from '../../src/adapters/mail/mail-worker.js';
 import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { DeliverMail, MailFacts, PostHtml } from '../../src/application/mail/deliver-mail.js';
 import type { Mailer, OutgoingMail } from '../../src/application/mail/mailer.js';
 import { Clock, MailTokenKeys } from '../../src/application/ports.js';
-import { listen } from '../../src/adapters/http/server.js';
+import { listen } from '../../src/server/server.js';
 import { makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { launchChromium } from '../support/chromium.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
