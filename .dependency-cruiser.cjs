@@ -3,9 +3,11 @@
  * imports included (`npm run lint:deps`, needs no build; first thing in `npm test`): the domain imports nothing
  * outside itself; the application only the domain and zod (the one vocabulary for values that come in: pure,
  * no I/O); the core never imports an adapter, the composition root (src/container.ts and its modules in
- * src/container/) or the CLI; no adapter imports the composition root; config.ts never imports the application;
- * each adapter folder imports inward and never another adapter folder, except that the HTTP adapter (like
- * forumctl) reads the wire shapes of src/adapters/presentation; nothing goes round in a circle.
+ * src/container/), the server (src/server) or the CLI; no adapter imports the composition root or the server;
+ * the server never imports the container; config.ts never imports the application; each adapter folder imports
+ * inward and never another adapter folder, except the shared src/adapters/presentation, which only the delivery
+ * adapters (the JSON API, the pages, the mail composer) import; the API and the pages never import each other;
+ * nothing goes round in a circle.
  *
  * dependency-cruiser reads TypeScript with the compiler's JavaScript API, which TypeScript 7 no longer has, or
  * with swc: the sources are parsed with swc (a dev dependency), which keeps `import type` as an import.
@@ -72,18 +74,31 @@ module.exports = {
     {
       name: 'adapters-stay-apart',
       comment:
-        'each adapter folder (http, persistence, presentation, storage, system, webhooks) imports inward, never ' +
-        'another adapter folder; what two adapters share belongs in the application (a port) or the composition root',
+        'each adapter folder (api, web, mail, persistence, presentation, storage, system, webhooks) imports inward, ' +
+        'never another adapter folder, but the shared presentation (below); what two adapters share otherwise ' +
+        'belongs in the application (a port) or the composition root',
       severity: 'error',
-      from: { path: '^src/adapters/([^/]+)/', pathNot: '^src/adapters/http/' },
-      to: { path: '^src/adapters/', pathNot: '^src/adapters/$1/' },
+      from: { path: '^src/adapters/([^/]+)/' },
+      to: { path: '^src/adapters/', pathNot: ['^src/adapters/$1/', '^src/adapters/presentation/'] },
     },
     {
-      name: 'http-shares-only-presentation',
-      comment: 'the HTTP adapter imports, of the other adapters, only the wire shapes of src/adapters/presentation',
+      name: 'presentation-serves-delivery',
+      comment:
+        'src/adapters/presentation (the wire shapes, the words of each language, the HTML renderer, locale ' +
+        'negotiation) is shared by the adapters that show things to people and programs: the JSON API, the pages ' +
+        'and the mail composer (and forumctl); the others (persistence, storage, system, webhooks) never need it',
       severity: 'error',
-      from: { path: '^src/adapters/http/' },
-      to: { path: '^src/adapters/', pathNot: '^src/adapters/(http|presentation)/' },
+      from: { path: '^src/adapters/', pathNot: '^src/adapters/(api|web|mail|presentation)/' },
+      to: { path: '^src/adapters/presentation/' },
+    },
+    {
+      name: 'api-and-web-stay-apart',
+      comment:
+        'the JSON API (src/adapters/api) and the pages (src/adapters/web) never import each other: src/server ' +
+        'composes them into one app (the pages declare their routes in the document through a RouteDeclarer it hands them)',
+      severity: 'error',
+      from: { path: '^src/adapters/(api|web)/' },
+      to: { path: '^src/adapters/(api|web)/', pathNot: '^src/adapters/$1/' },
     },
     {
       name: 'no-circular',

@@ -45,8 +45,8 @@ import type { Sql } from '../adapters/persistence/sql.js';
 import { RankedCommonPasswords } from '../adapters/system/common-passwords.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
-import { AccountRouteUseCases } from '../adapters/http/routes/accounts.js';
-import { AccountPageUseCases, RegistrationSetting } from '../adapters/http/routes/account-pages.js';
+import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
+import { AccountPageUseCases, RegistrationSetting } from '../adapters/web/routes/account-pages.js';
 import { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../application/oauth/web-sessions.js';
 import { AppConfig, Em, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 

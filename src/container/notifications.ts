@@ -13,7 +13,7 @@ import { NotificationRepository } from '../domain/notifications/notification-rep
 import { SqlNotificationAudience } from '../adapters/persistence/notification-audience.js';
 import { ReadAudiences } from '../adapters/persistence/reply-targets.js';
 import type { Sql } from '../adapters/persistence/sql.js';
-import { NotificationRouteUseCases } from '../adapters/http/routes/notifications.js';
+import { NotificationRouteUseCases } from '../adapters/api/routes/notifications.js';
 import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Notifications: who hears of an event (the producer runs among the domain events' consumers), reading them. */

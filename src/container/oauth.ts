@@ -26,8 +26,8 @@ import { PostgresCredentialThrottle, SqlClientStore } from '../adapters/persiste
 import { SqlPresence } from '../adapters/persistence/presence.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from '../adapters/persistence/token-stores.js';
-import { AuthorizeRouteUseCases } from '../adapters/http/routes/authorize.js';
-import { OAuthRouteUseCases } from '../adapters/http/routes/oauth.js';
+import { AuthorizeRouteUseCases } from '../adapters/web/routes/authorize.js';
+import { OAuthRouteUseCases } from '../adapters/api/routes/oauth.js';
 import type { Config } from '../config.js';
 import { AppConfig, Em, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 

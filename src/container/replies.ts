@@ -17,7 +17,7 @@ import { ReadAudiences, SqlReplyTargets } from '../adapters/persistence/reply-ta
 import { SqlLikeRepository } from '../adapters/persistence/repositories/likes.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { OneStatementUnitOfWork } from '../adapters/persistence/unit-of-work.js';
-import { ReplyRouteUseCases } from '../adapters/http/routes/replies.js';
+import { ReplyRouteUseCases } from '../adapters/api/routes/replies.js';
 import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Replies, and likes (of topics and replies). */

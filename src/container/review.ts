@@ -19,7 +19,7 @@ import { SqlReviewReadModel } from '../adapters/persistence/read-models/review.j
 import { SqlReviewStore } from '../adapters/persistence/review-store.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { StagedRows } from '../adapters/persistence/staged-rows.js';
-import { ReviewRouteUseCases } from '../adapters/http/routes/review.js';
+import { ReviewRouteUseCases } from '../adapters/api/routes/review.js';
 import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /**

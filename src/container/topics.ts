@@ -17,7 +17,7 @@ import { Posts } from '../application/posts/posts.js';
 import { PostingRules } from '../application/review/posting-rules.js';
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
-import { TopicRouteUseCases } from '../adapters/http/routes/topics.js';
+import { TopicRouteUseCases } from '../adapters/api/routes/topics.js';
 import { record, useCaseBinder } from './bind.js';
 
 /** Topics: listing, reading, writing, following, moderating and moving them. */

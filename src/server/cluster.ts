@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { AggregatorRegistry, type Registry } from 'prom-client';
-import type { MetricsText } from '../adapters/http/metrics.js';
+import type { MetricsText } from '../adapters/api/metrics.js';
 
 /** A worker asks the primary for every worker's metrics, summed; the primary asks them all (this one included). */
 const METRICS_REQUEST = 'forum:metrics';

@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { appDependencies, testEnv } from '../support/env.js';
 import { listen, type RunningServer } from '../../src/server/server.js';
-import { createApp } from '../../src/adapters/http/app.js';
-import { NotificationStreams } from '../../src/adapters/http/notification-streams.js';
+import { createApp } from '../../src/server/app.js';
+import { NotificationStreams } from '../../src/adapters/api/notification-streams.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 /**

@@ -2,13 +2,13 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Unsubscribe } from '../../../application/mail/unsubscribe.js';
-import { browserPages } from '../browser-pages.js';
-import { localeOf } from '../locale.js';
-import type { ApiDescription } from '../openapi/describe.js';
-import type { Params } from '../params.js';
+import { browserPages } from '../browser.js';
+import { localeOf } from '../../presentation/locale.js';
+import type { RouteDeclarer } from '../docs.js';
+import type { Params } from '../forms.js';
 import type { Frame } from '../views/account-pages.js';
 import { badUnsubscribePage, unsubscribedPage, unsubscribePage } from '../views/unsubscribe-page.js';
-import { htmlPage, Lang, page } from './page-docs.js';
+import { htmlPage, Lang, page } from '../docs.js';
 
 const Key = z.string().meta({ description: 'The unsubscribe key of the mail (`List-Unsubscribe`)' });
 
@@ -20,7 +20,7 @@ const Key = z.string().meta({ description: 'The unsubscribe key of the mail (`Li
  * body of `List-Unsubscribe=One-Click`, form-encoded or multipart, sent without cookies). Both answer 200 once done,
  * again and again, as RFC 8058 wants a POST answered.
  */
-export function unsubscribeRoutes(unsubscribe: Unsubscribe, docs: ApiDescription, options: { secureCookies: boolean }): Router {
+export function unsubscribeRoutes(unsubscribe: Unsubscribe, docs: RouteDeclarer, options: { secureCookies: boolean }): Router {
   const router = new Router();
   const { show } = browserPages(options);
   const frameOf = (ctx: Context): Frame => ({ locale: localeOf(ctx) });

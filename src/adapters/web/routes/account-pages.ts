@@ -20,10 +20,10 @@ import type { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../../.
 import type { UserReadModel } from '../../../application/read-models.js';
 import type { Unsubscribe } from '../../../application/mail/unsubscribe.js';
 import { Forbidden, InvalidInput, RuleViolated, TooManyRequests } from '../../../domain/shared/errors.js';
-import { authorizeReturn, browserPages } from '../browser-pages.js';
-import { localeOf } from '../locale.js';
-import type { ApiDescription } from '../openapi/describe.js';
-import type { Params } from '../params.js';
+import { authorizeReturn, browserPages } from '../browser.js';
+import { localeOf } from '../../presentation/locale.js';
+import type { RouteDeclarer } from '../docs.js';
+import type { Params } from '../forms.js';
 import type { AccountStrings } from '../views/account-strings.js';
 import { ACCOUNT_STRINGS } from '../views/account-strings.js';
 import {
@@ -41,7 +41,7 @@ import {
   resetPage,
   signUpPage,
 } from '../views/account-pages.js';
-import { Csrf, htmlPage, Lang, page } from './page-docs.js';
+import { Csrf, htmlPage, Lang, page } from '../docs.js';
 
 /**
  * The pages of joining (contract §16b), for a person in a browser: sign up, confirm an address from the mailed
@@ -114,7 +114,7 @@ const ResetForm = z.object({
 
 const text = (params: Params, name: string): string => (typeof params[name] === 'string' ? (params[name] as string) : '');
 
-export function accountPageRoutes(app: AccountPageUseCases, docs: ApiDescription, options: { secureCookies: boolean }): Router {
+export function accountPageRoutes(app: AccountPageUseCases, docs: RouteDeclarer, options: { secureCookies: boolean }): Router {
   const router = new Router();
   const pages = browserPages(options);
   const { show } = pages;

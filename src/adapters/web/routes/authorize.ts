@@ -12,11 +12,11 @@ import {
 import { type ResolveWebSession, type SignIn, type SignOut } from '../../../application/oauth/web-sessions.js';
 import { TooManyRequests } from '../../../domain/shared/errors.js';
 import { AccountNotActive } from '../../../application/oauth/password-login.js';
-import type { Params } from '../params.js';
-import type { ApiDescription } from '../openapi/describe.js';
-import { SESSION_COOKIE, browserPages, secretsMatch, sessionCsrf } from '../browser-pages.js';
+import type { Params } from '../forms.js';
+import type { RouteDeclarer } from '../docs.js';
+import { SESSION_COOKIE, browserPages, secretsMatch, sessionCsrf } from '../browser.js';
 import { authorizationQuery, consentPage, errorPage, signInPage, signedOutPage } from '../views/authorize-pages.js';
-import { Page } from './page-docs.js';
+import { Page } from '../docs.js';
 
 /**
  * The authorization endpoint of the authorization code grant (contract §10), as a person meets it in a browser:
@@ -55,7 +55,7 @@ export interface AuthorizeRouteUseCases {
 }
 export const AuthorizeRouteUseCases = Symbol.for('AuthorizeRouteUseCases');
 
-export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: ApiDescription, options: { secureCookies: boolean }): Router {
+export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: RouteDeclarer, options: { secureCookies: boolean }): Router {
   const router = new Router();
 
   const pages = browserPages(options);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ForgotPasswordParams, type RequestPasswordReset } from '../../../application/accounts/password-reset.js';
 import { type SignUp, SignUpParams } from '../../../application/accounts/sign-up.js';
 import { type ResendVerification, ResendVerificationParams } from '../../../application/accounts/verification.js';
-import { localeOf } from '../locale.js';
+import { localeOf } from '../../presentation/locale.js';
 import { type MailPreferencesOf, PreferencesParams } from '../../../application/accounts/preferences.js';
 import { EMAIL_DIGESTS, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
 import { actorOf, bearerToken } from '../auth.js';

@@ -6,10 +6,10 @@ import { AccountNotActive } from '../../../application/oauth/password-login.js';
 import { ChangeEmailParams, UpdateProfileParams } from '../../../application/accounts/profile.js';
 import { PreferencesParams } from '../../../application/accounts/preferences.js';
 import { InvalidInput, RuleViolated, TooManyRequests } from '../../../domain/shared/errors.js';
-import { SESSION_COOKIE, browserPages, secretsMatch, sessionCsrf } from '../browser-pages.js';
-import { localeOf } from '../locale.js';
-import type { ApiDescription } from '../openapi/describe.js';
-import type { Params } from '../params.js';
+import { SESSION_COOKIE, browserPages, secretsMatch, sessionCsrf } from '../browser.js';
+import { localeOf } from '../../presentation/locale.js';
+import type { RouteDeclarer } from '../docs.js';
+import type { Params } from '../forms.js';
 import { ACCOUNT_STRINGS, type AccountStrings } from '../views/account-strings.js';
 import { type Frame, actionFor, messagePage } from '../views/account-pages.js';
 import {
@@ -22,7 +22,7 @@ import {
   signInPage,
 } from '../views/settings-pages.js';
 import type { AccountPageUseCases } from './account-pages.js';
-import { Csrf, htmlPage, Lang, page } from './page-docs.js';
+import { Csrf, htmlPage, Lang, page } from '../docs.js';
 
 /**
  * The settings page of a signed-in person (contract §16b: profile, e-mail, password, mail preferences, leaving),
@@ -57,7 +57,7 @@ const PROFILE_FIELDS = ['name', 'location', 'company', 'twitter', 'github', 'web
 
 export function accountSettingsRoutes(
   app: AccountPageUseCases,
-  docs: ApiDescription,
+  docs: RouteDeclarer,
   options: { secureCookies: boolean },
 ): Router {
   const router = new Router();

@@ -1,14 +1,20 @@
-import type { Context } from 'koa';
 import type { Locale } from '../../domain/users/user.js';
+
+/** What the language of an answer is read from: a request's query and its headers (a Koa context is one). */
+export interface AskingRequest {
+  query: Record<string, unknown>;
+  get(header: string): string;
+}
 
 /**
  * The language to answer a person in (contract §16b): `lang` in the query when it names one we write, else the
- * first language of Accept-Language we write (any Chinese is Simplified Chinese), else English.
+ * first language of Accept-Language we write (any Chinese is Simplified Chinese), else English. The pages and the
+ * API's sign-up (the language of an account's mail) read it alike.
  */
-export function localeOf(ctx: Context): Locale {
-  const asked = typeof ctx.query.lang === 'string' ? known(ctx.query.lang) : null;
+export function localeOf(request: AskingRequest): Locale {
+  const asked = typeof request.query.lang === 'string' ? known(request.query.lang) : null;
   if (asked) return asked;
-  const header = ctx.get('Accept-Language');
+  const header = request.get('Accept-Language');
   const ranked = header
     .split(',')
     .map((part, index) => {
