@@ -1,7 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
+import type { VNode } from 'preact';
 import { WEB_SESSION_SECONDS } from '../../application/oauth/web-sessions.js';
-import { STYLE_SOURCE } from './views/page.js';
+import { renderDocument } from '../presentation/html.js';
+import { STYLE_SOURCE } from './views/style.js';
 
 /**
  * What every page of the service for a person in a browser shares (the /oauth and /account pages): the session
@@ -60,7 +62,7 @@ export interface BrowserPages {
   /** Sets the browser session's cookie (a session's secret), or clears it (null). */
   setSession(ctx: Context, session: string | null): void;
   /** Answers with a page. `redirectUri`: a form on it may also send the browser there. */
-  show(ctx: Context, status: number, markup: string, redirectUri?: string): void;
+  show(ctx: Context, status: number, page: VNode, redirectUri?: string): void;
   /** A 303 to a page of this service (after a form). */
   seeOther(ctx: Context, location: string): void;
   /** The double-submit CSRF token of this browser (its cookie, or a new one). */
@@ -96,7 +98,7 @@ export function browserPages(options: { secureCookies: boolean }): BrowserPages 
       });
     },
 
-    show(ctx, status, markup, redirectUri) {
+    show(ctx, status, page, redirectUri) {
       ctx.status = status;
       ctx.type = 'text/html; charset=utf-8';
       ctx.set({
@@ -106,7 +108,7 @@ export function browserPages(options: { secureCookies: boolean }): BrowserPages 
         'Referrer-Policy': 'no-referrer',
         'X-Content-Type-Options': 'nosniff',
       });
-      ctx.body = markup;
+      ctx.body = renderDocument(page);
     },
 
     seeOther(ctx, location) {

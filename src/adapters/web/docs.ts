@@ -22,7 +22,9 @@ export interface PageOperation {
   body?: { schema: z.ZodType; media: readonly ('form' | 'multipart')[] };
   response: { schema: z.ZodType; example: unknown; description: string; media?: string };
   /** The pages, redirects and refusals besides the 200. */
-  otherResponses?: Partial<Record<302 | 303 | 400 | 403 | 404 | 429, { schema?: z.ZodType; description: string; media?: string }>>;
+  otherResponses?: Partial<
+    Record<302 | 303 | 400 | 403 | 404 | 429, { schema?: z.ZodType; description: string; media?: string }>
+  >;
   /** The API's error bodies a page answers with: none (a page refuses with a page). */
   errors: readonly [];
 }

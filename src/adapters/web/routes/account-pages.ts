@@ -24,23 +24,22 @@ import { authorizeReturn, browserPages } from '../browser.js';
 import { localeOf } from '../../presentation/locale.js';
 import type { RouteDeclarer } from '../docs.js';
 import type { Params } from '../forms.js';
-import type { AccountStrings } from '../views/account-strings.js';
-import { ACCOUNT_STRINGS } from '../views/account-strings.js';
+import { type AccountWords, wordsOf } from '../../presentation/words/index.js';
+import type { Frame } from '../views/layout.js';
 import {
-  type Frame,
-  badLinkPage,
-  badResetLinkPage,
-  checkMailPage,
-  confirmPage,
-  confirmedPage,
-  forgotPage,
-  forgotSentPage,
-  messagePage,
-  resentPage,
-  resetDonePage,
-  resetPage,
-  signUpPage,
-} from '../views/account-pages.js';
+  BadLinkPage as badLinkPage,
+  BadResetLinkPage as badResetLinkPage,
+  CheckMailPage as checkMailPage,
+  ConfirmPage as confirmPage,
+  ConfirmedPage as confirmedPage,
+  ForgotPage as forgotPage,
+  ForgotSentPage as forgotSentPage,
+  MessagePage as messagePage,
+  ResentPage as resentPage,
+  ResetDonePage as resetDonePage,
+  ResetPage as resetPage,
+  SignUpPage as signUpPage,
+} from '../views/joining.js';
 import { Csrf, htmlPage, Lang, page } from '../docs.js';
 
 /**
@@ -128,10 +127,10 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: RouteDeclarer,
     return { locale: localeOf(ctx), here: rest ? `${ctx.path}?${rest}` : ctx.path };
   }
 
-  const stringsOf = (ctx: Context): AccountStrings => ACCOUNT_STRINGS[localeOf(ctx)];
+  const stringsOf = (ctx: Context): AccountWords => wordsOf(localeOf(ctx)).account;
 
   function expiredForm(ctx: Context): void {
-    show(ctx, 403, messagePage({ frame: frameOf(ctx), title: (t) => t.expiredTitle, message: (t) => t.expired }));
+    show(ctx, 403, messagePage({ frame: frameOf(ctx), title: (t) => t.expiredTitle, message: stringsOf(ctx).expired }));
   }
 
   /** A refusal of the core as a message for the form, and its status; anything else goes on up. */
@@ -173,7 +172,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: RouteDeclarer,
   }
 
   const closed = (ctx: Context) =>
-    show(ctx, 403, messagePage({ frame: frameOf(ctx), title: (t) => t.closedTitle, message: (t) => t.closedMessage }));
+    show(ctx, 403, messagePage({ frame: frameOf(ctx), title: (t) => t.closedTitle, message: stringsOf(ctx).closedMessage }));
 
   // ---- sign up ---------------------------------------------------------------------------------------------
 
@@ -312,7 +311,7 @@ export function accountPageRoutes(app: AccountPageUseCases, docs: RouteDeclarer,
         await app.resendVerification.execute({ login: text(params, 'login') }, { address: ctx.ip });
       } catch (error) {
         const { status, message } = refusal(ctx, error);
-        return show(ctx, status, messagePage({ frame, title: (t) => t.resentTitle, message: () => message }));
+        return show(ctx, status, messagePage({ frame, title: (t) => t.resentTitle, message }));
       }
       show(ctx, 200, resentPage({ frame }));
     },

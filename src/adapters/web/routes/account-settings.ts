@@ -10,17 +10,18 @@ import { SESSION_COOKIE, browserPages, secretsMatch, sessionCsrf } from '../brow
 import { localeOf } from '../../presentation/locale.js';
 import type { RouteDeclarer } from '../docs.js';
 import type { Params } from '../forms.js';
-import { ACCOUNT_STRINGS, type AccountStrings } from '../views/account-strings.js';
-import { type Frame, actionFor, messagePage } from '../views/account-pages.js';
+import { type AccountWords, wordsOf } from '../../presentation/words/index.js';
+import { type Frame, actionFor } from '../views/layout.js';
+import { MessagePage as messagePage } from '../views/joining.js';
 import {
   type ProfileValues,
   SETTINGS_FORMS,
   type SettingsForm,
   type SettingsInput,
-  farewellPage,
-  settingsPage,
-  signInPage,
-} from '../views/settings-pages.js';
+  FarewellPage as farewellPage,
+  SettingsPage as settingsPage,
+  SignInPage as signInPage,
+} from '../views/settings.js';
 import type { AccountPageUseCases } from './account-pages.js';
 import { Csrf, htmlPage, Lang, page } from '../docs.js';
 
@@ -67,11 +68,11 @@ export function accountSettingsRoutes(
   function frameOf(ctx: Context): Frame {
     return ctx.method === 'GET' ? { locale: localeOf(ctx), here: ctx.path } : { locale: localeOf(ctx) };
   }
-  const stringsOf = (ctx: Context): AccountStrings => ACCOUNT_STRINGS[localeOf(ctx)];
+  const stringsOf = (ctx: Context): AccountWords => wordsOf(localeOf(ctx)).account;
   const toSignIn = (ctx: Context) => pages.seeOther(ctx, actionFor('/account/sign-in', localeOf(ctx)));
 
   function expiredForm(ctx: Context): void {
-    show(ctx, 403, messagePage({ frame: frameOf(ctx), title: (t) => t.expiredTitle, message: (t) => t.expired }));
+    show(ctx, 403, messagePage({ frame: frameOf(ctx), title: (t) => t.expiredTitle, message: stringsOf(ctx).expired }));
   }
 
   async function sessionUser(ctx: Context): Promise<{ session: string; user: ActingUser } | null> {

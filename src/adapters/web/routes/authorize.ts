@@ -15,8 +15,15 @@ import { AccountNotActive } from '../../../application/oauth/password-login.js';
 import type { Params } from '../forms.js';
 import type { RouteDeclarer } from '../docs.js';
 import { SESSION_COOKIE, browserPages, secretsMatch, sessionCsrf } from '../browser.js';
-import { authorizationQuery, consentPage, errorPage, signInPage, signedOutPage } from '../views/authorize-pages.js';
+import {
+  AuthorizeErrorPage as errorPage,
+  AuthorizeSignInPage as signInPage,
+  ConsentPage as consentPage,
+  SignedOutPage as signedOutPage,
+  authorizationQuery,
+} from '../views/authorize.js';
 import { Page } from '../docs.js';
+import { wordsOf } from '../../presentation/words/index.js';
 
 /**
  * The authorization endpoint of the authorization code grant (contract §10), as a person meets it in a browser:
@@ -81,18 +88,14 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: RouteDeclarer
       ctx.redirect(refused.redirectTo);
       return;
     }
-    show(ctx, 400, errorPage({ title: 'This sign-in link cannot be used', message: refused.description }));
+    show(ctx, 400, errorPage({ title: (w) => w.badRequestTitle, message: refused.description }));
   }
 
   function expiredForm(ctx: Context): void {
     show(
       ctx,
       403,
-      errorPage({
-        title: 'This form has expired',
-        message: 'The form was not sent from this page, or it is too old (its security token does not match).',
-        hint: 'Go back to the application and sign in again.',
-      }),
+      errorPage({ title: (w) => w.expiredTitle, message: wordsOf('en').authorize.expired, hint: (w) => w.signInAgain }),
     );
   }
 
@@ -207,7 +210,7 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: RouteDeclarer
         return;
       }
       if (params.step !== 'approve' && params.step !== 'deny') {
-        return show(ctx, 400, errorPage({ title: 'This form cannot be used', message: 'The form sent no step.' }));
+        return show(ctx, 400, errorPage({ title: (w) => w.noStepTitle, message: wordsOf('en').authorize.noStep }));
       }
       const signedIn = await sessionUser(ctx);
       if (!signedIn) return showSignIn(ctx, request, 200, { error: 'Your session ended. Sign in again.' });

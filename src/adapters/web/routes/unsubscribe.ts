@@ -6,8 +6,12 @@ import { browserPages } from '../browser.js';
 import { localeOf } from '../../presentation/locale.js';
 import type { RouteDeclarer } from '../docs.js';
 import type { Params } from '../forms.js';
-import type { Frame } from '../views/account-pages.js';
-import { badUnsubscribePage, unsubscribedPage, unsubscribePage } from '../views/unsubscribe-page.js';
+import type { Frame } from '../views/layout.js';
+import {
+  BadUnsubscribePage as badUnsubscribePage,
+  UnsubscribedPage as unsubscribedPage,
+  UnsubscribePage as unsubscribePage,
+} from '../views/unsubscribe.js';
 import { htmlPage, Lang, page } from '../docs.js';
 
 const Key = z.string().meta({ description: 'The unsubscribe key of the mail (`List-Unsubscribe`)' });

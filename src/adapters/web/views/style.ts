@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { html, SafeHtml } from './html.js';
 
 /**
- * The chrome every page of the service wears (the /oauth and /account pages): one small inline style sheet,
- * allowed by its hash in the Content-Security-Policy, laid out for a phone first; no scripts.
+ * The pages' one style sheet: small, inline, laid out for a phone first, allowed by its hash in the
+ * Content-Security-Policy (no other style, no script). Its text goes into the page exactly as it is here, as the
+ * hash is of these bytes.
  */
 
-const STYLE = `
+export const STYLE = `
 :root { color-scheme: light dark; --accent: #2563eb; --line: #d4d4d8; --muted: #71717a; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC",
@@ -46,51 +46,5 @@ form + .muted, form + form > .muted, form + p { margin-top: 1rem; }
 code { font-size: .875em; overflow-wrap: anywhere; }
 `;
 
-/**
- * The style element goes in whole, as it is: it is ours, and its text must be exactly what was hashed (a
- * formatter that re-indents the page template must not be able to add a byte inside it).
- */
-const STYLE_ELEMENT = new SafeHtml(`<style>${STYLE}</style>`);
-
 /** For the Content-Security-Policy: the one inline style sheet, by its digest. */
 export const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
-
-/** A whole page: its title, its body, in a language (the `lang` attribute). */
-export function page(title: string, body: SafeHtml, lang = 'en'): string {
-  return html`<!doctype html>
-    <html lang="${lang}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${title}</title>
-        ${STYLE_ELEMENT}
-      </head>
-      <body>
-        <main>
-          <div class="site">forum</div>
-          ${body}
-        </main>
-      </body>
-    </html> `.markup;
-}
-
-/**
- * The login (or login-or-e-mail) field every sign-in, sign-up and forgot form starts with, focused, never
- * capitalized or spell-checked by a phone.
- */
-export function loginField(label: string, value: string | undefined, extra: SafeHtml = new SafeHtml('')): SafeHtml {
-  return html`<label for="login">${label}</label>
-    <input
-      type="text"
-      id="login"
-      name="login"
-      value="${value ?? ''}"
-      autocomplete="username"
-      autocapitalize="none"
-      spellcheck="false"
-      ${extra}
-      required
-      autofocus
-    />`;
-}
