@@ -46,7 +46,7 @@ import { RankedCommonPasswords } from '../adapters/system/common-passwords.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
-import { AccountPageUseCases, RegistrationSetting } from '../adapters/web/routes/account-pages.js';
+import { AccountPageUseCases, RegistrationSetting } from '../adapters/web/routes/account.js';
 import { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../application/oauth/web-sessions.js';
 import { AppConfig, Em, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 

@@ -23,7 +23,7 @@ import { SearchRouteUseCases } from '../adapters/api/routes/search.js';
 import { TopicRouteUseCases } from '../adapters/api/routes/topics.js';
 import { UserRouteUseCases } from '../adapters/api/routes/users.js';
 import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
-import { AccountPageUseCases } from '../adapters/web/routes/account-pages.js';
+import { AccountPageUseCases } from '../adapters/web/routes/account.js';
 import { SharedCounters, WindowLimiter } from '../adapters/api/window-limiter.js';
 import { SqlSharedCounters } from '../adapters/persistence/shared-counters.js';
 import type { Sql } from '../adapters/persistence/sql.js';

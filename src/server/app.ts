@@ -3,12 +3,13 @@ import type { Logger } from 'pino';
 import {
   API_PREFIX,
   type ApiUseCases,
-  apiRoutes,
   corsFor,
   inboundRoutes,
   serializeJson,
+  resourceRoutes,
   serviceRoutes,
   stripJsonSuffix,
+  tokenRoutes,
   unrouted,
 } from '../adapters/api/app.js';
 import { resolveActor } from '../adapters/api/auth.js';
@@ -102,8 +103,11 @@ export function createApp(dependencies: HttpDependencies): Koa {
   if (dependencies.rateLimits) app.use(rateLimit(dependencies.rateLimits, API_PREFIX));
   app.use(resolveActor(useCases.authenticate, API_PREFIX));
 
-  app.use(apiRoutes(useCases, docs, dependencies).routes());
-  app.use(webRoutes({ useCases, docs, scope, secureCookies: info.publicUrl.startsWith('https:') }).routes());
+  // Made in the order the document lists them: the token endpoints, the pages, the API's resources.
+  const tokens = tokenRoutes(useCases, docs, dependencies);
+  const pages = webRoutes({ useCases, docs, scope, secureCookies: info.publicUrl.startsWith('https:') });
+  const resources = resourceRoutes(useCases, docs, dependencies);
+  for (const router of [tokens, resources, pages]) app.use(router.routes());
   app.use(unrouted);
   return app;
 }

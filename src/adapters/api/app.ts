@@ -148,21 +148,24 @@ export function inboundRoutes(
   return inbound;
 }
 
-/** The OAuth token endpoints and every resource under /api/v3, each router with its own use cases. */
-export function apiRoutes(
+/** The OAuth token endpoints (token, revoke, introspect). */
+export function tokenRoutes(
   useCases: ApiUseCases,
   docs: ApiDescription,
-  options: {
-    wire: Wire;
-    tokenLifetimes: { accessSeconds: number; refreshSeconds: number };
-    notificationStreams: NotificationStreams;
-    frontPage?: FrontPageCache;
-  },
+  options: { tokenLifetimes: { accessSeconds: number; refreshSeconds: number } },
+): Router {
+  return oauthRoutes(useCases.oauth, options.tokenLifetimes, docs);
+}
+
+/** Every resource under /api/v3, each router with its own use cases. */
+export function resourceRoutes(
+  useCases: ApiUseCases,
+  docs: ApiDescription,
+  options: { wire: Wire; notificationStreams: NotificationStreams; frontPage?: FrontPageCache },
 ): Router {
   const { wire } = options;
   const prefix = API_PREFIX;
   const api = new Router();
-  api.use(oauthRoutes(useCases.oauth, options.tokenLifetimes, docs).routes());
   for (const routes of [
     topicRoutes(useCases.topics, wire, docs, prefix, options.frontPage),
     replyRoutes(useCases.replies, wire, docs, prefix),

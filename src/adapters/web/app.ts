@@ -1,9 +1,13 @@
 import Router from '@koa/router';
-import { accountPageRoutes, type AccountPageUseCases } from './routes/account-pages.js';
-import { accountSettingsRoutes } from './routes/account-settings.js';
-import { authorizeRoutes, type AuthorizeRouteUseCases } from './routes/authorize.js';
-import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import type { RouteDeclarer } from './docs.js';
+import { refusals } from './forms.js';
+import type { AccountPageUseCases } from './routes/account.js';
+import { authorizeRoutes, type AuthorizeRouteUseCases } from './routes/authorize.js';
+import { joiningRoutes } from './routes/joining.js';
+import { passwordRoutes } from './routes/password.js';
+import { settingsRoutes } from './routes/settings.js';
+import { signInRoutes } from './routes/sign-in.js';
+import { unsubscribeRoutes } from './routes/unsubscribe.js';
 
 /**
  * The pages a person sees in a browser (contract §10's sign-in and consent, §16b's account pages, §17's
@@ -15,7 +19,7 @@ import type { RouteDeclarer } from './docs.js';
 export interface WebUseCases {
   /** The sign-in and consent pages of the authorization code grant. */
   authorize: AuthorizeRouteUseCases;
-  /** The pages of joining, settings and unsubscribing (/account). */
+  /** The pages of joining, signing in, settings and unsubscribing (/account). */
   accountPages: AccountPageUseCases;
 }
 
@@ -32,13 +36,21 @@ export interface WebDependencies {
 export function webRoutes(dependencies: WebDependencies): Router {
   const { useCases, docs, scope } = dependencies;
   const options = { secureCookies: dependencies.secureCookies };
+  const account = useCases.accountPages;
   const web = new Router();
   // A form's POST has its persistence context already (every write has, src/server/app.ts); the pages read a
   // mailed link's account through its repository, GET included: every page has one.
   web.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? scope(next) : next()));
-  web.use(authorizeRoutes(useCases.authorize, docs, options).routes());
-  web.use(accountPageRoutes(useCases.accountPages, docs, options).routes());
-  web.use(accountSettingsRoutes(useCases.accountPages, docs, options).routes());
-  web.use(unsubscribeRoutes(useCases.accountPages.unsubscribe, docs, options).routes());
+  // The one refusal path: a refused form is shown again (forms.ts).
+  web.use(refusals);
+  for (const routes of [
+    authorizeRoutes(useCases.authorize, docs, options),
+    joiningRoutes(account, docs, options),
+    passwordRoutes(account, docs, options),
+    signInRoutes(account, docs, options),
+    settingsRoutes(account, docs, options),
+    unsubscribeRoutes(account.unsubscribe, docs, options),
+  ])
+    web.use(routes.routes());
   return web;
 }

@@ -27,7 +27,7 @@ const COOKIE_PATH = '/';
  */
 const LEGACY_PATH = '/oauth';
 
-export function secretsMatch(expected: string, given: unknown): boolean {
+function secretsMatch(expected: string, given: unknown): boolean {
   if (typeof given !== 'string' || given === '') return false;
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
@@ -69,6 +69,8 @@ export interface BrowserPages {
   browserCsrf(ctx: Context): string;
   /** Whether a form carried this browser's double-submit CSRF token. */
   browserCsrfMatches(ctx: Context, given: unknown): boolean;
+  /** Whether a form carried the token of this signed-in browser's session. */
+  sessionCsrfMatches(session: string, given: unknown): boolean;
 }
 
 export function browserPages(options: { secureCookies: boolean }): BrowserPages {
@@ -128,33 +130,10 @@ export function browserPages(options: { secureCookies: boolean }): BrowserPages 
     browserCsrfMatches(ctx, given) {
       return secretsMatch(ctx.cookies.get(CSRF_COOKIE) ?? '', given);
     },
+
+    sessionCsrfMatches(session, given) {
+      return secretsMatch(sessionCsrf(session), given);
+    },
   };
   return pages;
-}
-
-/** The parameters of an authorization request (contract §10), as the way back to it keeps them. */
-const AUTHORIZE_FIELDS = [
-  'response_type',
-  'client_id',
-  'redirect_uri',
-  'state',
-  'scope',
-  'code_challenge',
-  'code_challenge_method',
-] as const;
-
-/**
- * The query of an authorization request to return to (after signing up from its sign-in page), kept to its own
- * parameters; undefined when there is none. Only ever put after `/oauth/authorize?`, which checks it again: it
- * cannot send the browser anywhere else.
- */
-export function authorizeReturn(raw: unknown): string | undefined {
-  if (typeof raw !== 'string' || raw === '' || raw.length > 4000) return undefined;
-  const given = new URLSearchParams(raw);
-  const kept = new URLSearchParams();
-  for (const name of AUTHORIZE_FIELDS) {
-    const value = given.get(name);
-    if (value !== null) kept.set(name, value);
-  }
-  return kept.has('client_id') ? kept.toString() : undefined;
 }

@@ -7,7 +7,7 @@ import { Alert, type Frame, LocalizedPage, Notice, actionFor } from './layout.js
  * the link changes nothing: mail scanners open links).
  */
 
-export function UnsubscribePage(props: { frame: Frame; key: string; list: MailList }) {
+export function UnsubscribePage(props: { frame: Frame; unsubscribeKey: string; list: MailList }) {
   const w = wordsOf(props.frame.locale).unsubscribe;
   return (
     <LocalizedPage frame={props.frame} title={w.title}>
@@ -15,7 +15,7 @@ export function UnsubscribePage(props: { frame: Frame; key: string; list: MailLi
       <p>{w.ask(w.what[props.list])}</p>
       <form
         method="post"
-        action={`${actionFor('/account/unsubscribe', props.frame.locale)}&key=${encodeURIComponent(props.key)}`}
+        action={`${actionFor('/account/unsubscribe', props.frame.locale)}&key=${encodeURIComponent(props.unsubscribeKey)}`}
       >
         <input type="hidden" name="List-Unsubscribe" value="One-Click" />
         <button type="submit">{w.button}</button>

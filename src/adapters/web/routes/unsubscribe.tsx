@@ -3,18 +3,13 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Unsubscribe } from '../../../application/mail/unsubscribe.js';
 import { browserPages } from '../browser.js';
-import { localeOf } from '../../presentation/locale.js';
-import type { RouteDeclarer } from '../docs.js';
-import type { Params } from '../forms.js';
-import type { Frame } from '../views/layout.js';
-import {
-  BadUnsubscribePage as badUnsubscribePage,
-  UnsubscribedPage as unsubscribedPage,
-  UnsubscribePage as unsubscribePage,
-} from '../views/unsubscribe.js';
-import { htmlPage, Lang, page } from '../docs.js';
+import { htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
+import { paramsOf } from '../forms.js';
+import { frameOf } from '../frame.js';
+import { BadUnsubscribePage, UnsubscribedPage, UnsubscribePage } from '../views/unsubscribe.js';
 
 const Key = z.string().meta({ description: 'The unsubscribe key of the mail (`List-Unsubscribe`)' });
+const KeyParam = z.object({ key: z.string().catch('') });
 
 /**
  * The link in a notification mail's or a digest's `List-Unsubscribe` (contract §17). Its key names the person and
@@ -27,11 +22,8 @@ const Key = z.string().meta({ description: 'The unsubscribe key of the mail (`Li
 export function unsubscribeRoutes(unsubscribe: Unsubscribe, docs: RouteDeclarer, options: { secureCookies: boolean }): Router {
   const router = new Router();
   const { show } = browserPages(options);
-  const frameOf = (ctx: Context): Frame => ({ locale: localeOf(ctx) });
-  const keyOf = (ctx: Context) => {
-    const key = (ctx.state.params as Params).key;
-    return typeof key === 'string' ? key : '';
-  };
+  /** The key of the link: a value that is not text is no key (a link that cannot be used). */
+  const keyOf = (ctx: Context) => KeyParam.parse(paramsOf(ctx)).key;
 
   docs.route(
     router,
@@ -53,11 +45,8 @@ export function unsubscribeRoutes(unsubscribe: Unsubscribe, docs: RouteDeclarer,
     async (ctx) => {
       const key = keyOf(ctx);
       const named = unsubscribe.describe(key);
-      const query = new URLSearchParams(ctx.querystring);
-      query.delete('lang');
-      const frame: Frame = { ...frameOf(ctx), here: `${ctx.path}?${query.toString()}` };
-      if (!named) return show(ctx, 404, badUnsubscribePage({ frame }));
-      show(ctx, 200, unsubscribePage({ frame, key, list: named.list }));
+      if (!named) return show(ctx, 404, <BadUnsubscribePage frame={frameOf(ctx)} />);
+      show(ctx, 200, <UnsubscribePage frame={frameOf(ctx)} unsubscribeKey={key} list={named.list} />);
     },
   );
 
@@ -88,8 +77,8 @@ export function unsubscribeRoutes(unsubscribe: Unsubscribe, docs: RouteDeclarer,
     },
     async (ctx) => {
       const done = await unsubscribe.execute(keyOf(ctx));
-      if (!done) return show(ctx, 404, badUnsubscribePage({ frame: frameOf(ctx) }));
-      show(ctx, 200, unsubscribedPage({ frame: frameOf(ctx), list: done.list }));
+      if (!done) return show(ctx, 404, <BadUnsubscribePage frame={frameOf(ctx)} />);
+      show(ctx, 200, <UnsubscribedPage frame={frameOf(ctx)} list={done.list} />);
     },
   );
 

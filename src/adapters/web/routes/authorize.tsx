@@ -1,7 +1,6 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import { z } from 'zod';
-import type { ActingUser } from '../../../application/actor.js';
 import {
   type ApproveAuthorization,
   type CheckAuthorizationRequest,
@@ -9,28 +8,20 @@ import {
   type AuthorizationRequest,
   deniedRedirect,
 } from '../../../application/oauth/authorization.js';
-import { type ResolveWebSession, type SignIn, type SignOut } from '../../../application/oauth/web-sessions.js';
-import { TooManyRequests } from '../../../domain/shared/errors.js';
-import { AccountNotActive } from '../../../application/oauth/password-login.js';
-import type { Params } from '../forms.js';
-import type { RouteDeclarer } from '../docs.js';
-import { SESSION_COOKIE, browserPages, secretsMatch, sessionCsrf } from '../browser.js';
-import {
-  AuthorizeErrorPage as errorPage,
-  AuthorizeSignInPage as signInPage,
-  ConsentPage as consentPage,
-  SignedOutPage as signedOutPage,
-  authorizationQuery,
-} from '../views/authorize.js';
-import { Page } from '../docs.js';
-import { wordsOf } from '../../presentation/words/index.js';
+import type { ResolveWebSession, SignIn, SignOut } from '../../../application/oauth/web-sessions.js';
+import { type AuthorizeWords, wordsOf } from '../../presentation/words/index.js';
+import { type BrowserPages, browserPages, sessionCsrf } from '../browser.js';
+import { Page, type RouteDeclarer } from '../docs.js';
+import { paramsOf, readForm } from '../forms.js';
+import { signedInUser, signInWithPassword } from '../sign-in.js';
+import { AuthorizeErrorPage, AuthorizeSignInPage, authorizationQuery, ConsentPage, SignedOutPage } from '../views/authorize.js';
 
 /**
  * The authorization endpoint of the authorization code grant (contract §10), as a person meets it in a browser:
  * GET shows the sign-in form (no session yet) or the consent form; the forms post back here. The rules of the
  * request live in the application (CheckAuthorizationRequest); this module is the browser's side of them:
- * cookies, CSRF, pages, redirects (browser-pages.ts). The sign-in form's token is the browser's double-submit
- * token; the consent and sign-out forms' is derived from the session.
+ * cookies, CSRF, pages, redirects (browser.ts). The sign-in form's token is the browser's double-submit token;
+ * the consent and sign-out forms' is derived from the session. The pages are in English (views/authorize.tsx).
  */
 
 const AuthorizeQuery = z.object({
@@ -50,6 +41,9 @@ const AuthorizeForm = AuthorizeQuery.extend({
   password: z.string().optional().meta({ description: 'sign-in' }),
 });
 
+/** The sign-in step's own fields. */
+const SignInStep = AuthorizeForm.pick({ login: true, password: true });
+
 const SignOutForm = AuthorizeQuery.partial().extend({ csrf_token: z.string() });
 
 /** What the authorization pages call. */
@@ -62,58 +56,48 @@ export interface AuthorizeRouteUseCases {
 }
 export const AuthorizeRouteUseCases = Symbol.for('AuthorizeRouteUseCases');
 
+const words = (): AuthorizeWords => wordsOf('en').authorize;
+
+/** Where an authorization request's pages are: GET /oauth/authorize with it. */
+const authorizeUrl = (request: AuthorizationRequest) => `/oauth/authorize?${new URLSearchParams(authorizationQuery(request))}`;
+
+/**
+ * A request that cannot be used, however it was sent: the application is told by redirect when that is safe,
+ * else the person sees why (a page, 400). In front of every route of this module.
+ */
+function refusedRequests(browser: BrowserPages) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next();
+    } catch (error) {
+      if (!(error instanceof AuthorizationRefused)) throw error;
+      if (error.redirectTo) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.redirect(error.redirectTo);
+        return;
+      }
+      browser.show(ctx, 400, <AuthorizeErrorPage title={(w) => w.badRequestTitle} message={error.description} />);
+    }
+  };
+}
+
 export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: RouteDeclarer, options: { secureCookies: boolean }): Router {
   const router = new Router();
-
-  const pages = browserPages(options);
-  const { show, browserCsrf } = pages;
+  const browser = browserPages(options);
+  const { show } = browser;
+  router.use(refusedRequests(browser));
 
   function showSignIn(
     ctx: Context,
     request: AuthorizationRequest,
     status = 200,
-    extra: { login?: string; error?: string; unverified?: boolean } = {},
+    extra: { login?: string | undefined; error?: string; unverified?: boolean } = {},
   ) {
-    show(ctx, status, signInPage({ request, csrf: browserCsrf(ctx), ...extra }));
-  }
-
-  function showConsent(ctx: Context, request: AuthorizationRequest, session: string, user: ActingUser) {
-    show(ctx, 200, consentPage({ request, csrf: sessionCsrf(session), login: user.login }), request.redirectUri);
-  }
-
-  /** A refused request: the application is told by redirect when that is safe, else the person sees why. */
-  function refuse(ctx: Context, refused: AuthorizationRefused): void {
-    if (refused.redirectTo) {
-      ctx.set('Cache-Control', 'no-store');
-      ctx.redirect(refused.redirectTo);
-      return;
-    }
-    show(ctx, 400, errorPage({ title: (w) => w.badRequestTitle, message: refused.description }));
+    show(ctx, status, <AuthorizeSignInPage request={request} csrf={browser.browserCsrf(ctx)} {...extra} />);
   }
 
   function expiredForm(ctx: Context): void {
-    show(
-      ctx,
-      403,
-      errorPage({ title: (w) => w.expiredTitle, message: wordsOf('en').authorize.expired, hint: (w) => w.signInAgain }),
-    );
-  }
-
-  /** The checked request, or null when it was refused (and the response says so). */
-  async function checked(ctx: Context): Promise<AuthorizationRequest | null> {
-    try {
-      return await app.checkAuthorizationRequest.execute(ctx.state.params as Params);
-    } catch (error) {
-      if (!(error instanceof AuthorizationRefused)) throw error;
-      refuse(ctx, error);
-      return null;
-    }
-  }
-
-  async function sessionUser(ctx: Context): Promise<{ session: string; user: ActingUser } | null> {
-    const session = ctx.cookies.get(SESSION_COOKIE);
-    const user = await app.resolveWebSession.execute(session);
-    return session && user ? { session, user } : null;
+    show(ctx, 403, <AuthorizeErrorPage title={(w) => w.expiredTitle} message={words().expired} hint={(w) => w.signInAgain} />);
   }
 
   docs.route(
@@ -144,11 +128,15 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: RouteDeclarer
       errors: [],
     },
     async (ctx) => {
-      const request = await checked(ctx);
-      if (!request) return;
-      const signedIn = await sessionUser(ctx);
-      if (signedIn) showConsent(ctx, request, signedIn.session, signedIn.user);
-      else showSignIn(ctx, request);
+      const request = await app.checkAuthorizationRequest.execute(paramsOf(ctx));
+      const signedIn = await signedInUser(ctx, app.resolveWebSession);
+      if (!signedIn) return showSignIn(ctx, request);
+      show(
+        ctx,
+        200,
+        <ConsentPage request={request} csrf={sessionCsrf(signedIn.session)} login={signedIn.user.login} />,
+        request.redirectUri,
+      );
     },
   );
 
@@ -183,38 +171,30 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: RouteDeclarer
       errors: [],
     },
     async (ctx) => {
-      const params = ctx.state.params as Params;
-      const request = await checked(ctx);
-      if (!request) return;
+      const params = paramsOf(ctx);
+      const request = await app.checkAuthorizationRequest.execute(params);
       if (params.step === 'sign-in') {
-        if (!pages.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx);
-        const login = typeof params.login === 'string' ? params.login : '';
-        const password = typeof params.password === 'string' ? params.password : '';
-        let signedIn: Awaited<ReturnType<typeof app.signIn.execute>>;
-        try {
-          signedIn = login && password ? await app.signIn.execute({ username: login, password, address: ctx.ip }) : null;
-        } catch (error) {
-          if (error instanceof AccountNotActive) {
-            return showSignIn(ctx, request, 200, { login, error: error.message, unverified: error.state === 'unverified' });
-          }
-          if (!(error instanceof TooManyRequests)) throw error;
-          ctx.set('Retry-After', String(error.retryAfterSeconds));
-          const error_ = `Too many failed attempts. Try again in ${error.retryAfterSeconds} seconds.`;
-          return showSignIn(ctx, request, 429, { login, error: error_ });
-        }
-        if (!signedIn) return showSignIn(ctx, request, 200, { login, error: 'Wrong login or password.' });
-        pages.setSession(ctx, signedIn.session);
-        ctx.status = 303;
-        ctx.set('Cache-Control', 'no-store');
-        ctx.redirect(`/oauth/authorize?${new URLSearchParams(authorizationQuery(request))}`);
-        return;
+        if (!browser.browserCsrfMatches(ctx, params.csrf_token)) return expiredForm(ctx);
+        const form = readForm(ctx, SignInStep, {
+          words: words(),
+          again: (refusal, typed) =>
+            showSignIn(ctx, request, refusal.status, {
+              login: typed.login ?? '',
+              error: refusal.message,
+              unverified: refusal.unverified,
+            }),
+        });
+        return signInWithPassword(ctx, browser, app.signIn, form, {
+          wrongLogin: words().wrongLogin,
+          next: authorizeUrl(request),
+        });
       }
       if (params.step !== 'approve' && params.step !== 'deny') {
-        return show(ctx, 400, errorPage({ title: (w) => w.noStepTitle, message: wordsOf('en').authorize.noStep }));
+        return show(ctx, 400, <AuthorizeErrorPage title={(w) => w.noStepTitle} message={words().noStep} />);
       }
-      const signedIn = await sessionUser(ctx);
-      if (!signedIn) return showSignIn(ctx, request, 200, { error: 'Your session ended. Sign in again.' });
-      if (!secretsMatch(sessionCsrf(signedIn.session), params.csrf_token)) return expiredForm(ctx);
+      const signedIn = await signedInUser(ctx, app.resolveWebSession);
+      if (!signedIn) return showSignIn(ctx, request, 200, { error: words().sessionEnded });
+      if (!browser.sessionCsrfMatches(signedIn.session, params.csrf_token)) return expiredForm(ctx);
       ctx.set('Cache-Control', 'no-store');
       ctx.redirect(
         params.step === 'approve' ? await app.approveAuthorization.execute(request, signedIn.user) : deniedRedirect(request),
@@ -243,25 +223,23 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: RouteDeclarer
       errors: [],
     },
     async (ctx) => {
-      const params = ctx.state.params as Params;
-      const signedIn = await sessionUser(ctx);
+      const params = paramsOf(ctx);
+      const signedIn = await signedInUser(ctx, app.resolveWebSession);
       if (signedIn) {
-        if (!secretsMatch(sessionCsrf(signedIn.session), params.csrf_token)) return expiredForm(ctx);
+        if (!browser.sessionCsrfMatches(signedIn.session, params.csrf_token)) return expiredForm(ctx);
         await app.signOut.execute(signedIn.session);
       }
-      pages.setSession(ctx, null);
+      browser.setSession(ctx, null);
       if (typeof params.client_id === 'string') {
+        // Back to the sign-in page of the same request, with its own parameters only.
         const query = new URLSearchParams(
           Object.entries(params).filter(
             (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] in AuthorizeQuery.shape,
           ),
         );
-        ctx.status = 303;
-        ctx.set('Cache-Control', 'no-store');
-        ctx.redirect(`/oauth/authorize?${query}`);
-        return;
+        return browser.seeOther(ctx, `/oauth/authorize?${query}`);
       }
-      show(ctx, 200, signedOutPage());
+      show(ctx, 200, <SignedOutPage />);
     },
   );
 
