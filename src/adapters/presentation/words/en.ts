@@ -3,6 +3,9 @@ import type { Words } from './words.js';
 /** A message as a sentence: the core's end without a full stop. */
 const sentence = (message: string) => (/[.!?。）)]$/.test(message) ? message : `${message}.`);
 
+/** A count and its noun: `1 reply`, `2 replies`. */
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
 /** English. */
 export const en: Words = {
   languageName: 'English',
@@ -186,5 +189,91 @@ export const en: Words = {
     suspended: (until) => `This account is suspended until ${until}`,
     tooMany: (seconds) => `Too many failed attempts. Try again in ${seconds} seconds.`,
     rule: (message) => message,
+  },
+  mail: {
+    greeting: (name) => `Hi ${name},`,
+    copyLink: 'If the button does not work, copy this link into your browser:',
+    colon: ':',
+    sentAutomatically: (site) => `This mail was sent automatically by ${site}; replies are not read.`,
+    verify: {
+      subject: (site) => `Confirm your e-mail address at ${site}`,
+      intro: (site, login) =>
+        `Someone, hopefully you, signed up at ${site} as ${login} with this address. Confirm it to finish signing up:`,
+      button: 'Confirm my address',
+      after: (hours) =>
+        `The link works for ${hours} ${hours === 1 ? 'hour' : 'hours'}. If you did not sign up, ignore this mail.`,
+    },
+    reset: {
+      subject: (site) => `Reset your password at ${site}`,
+      intro: (site, login) =>
+        `Someone asked to reset the password of ${login} at ${site}. To choose a new password, open this link:`,
+      button: 'Choose a new password',
+      after: (hours) =>
+        `The link works once, for ${hours} ${hours === 1 ? 'hour' : 'hours'}. If you did not ask, ignore this mail: your password stays as it is.`,
+    },
+    emailChange: {
+      subject: (site) => `Confirm your new e-mail address at ${site}`,
+      intro: (site, login) => `The account ${login} at ${site} asked to use this address from now on. Confirm it:`,
+      button: 'Confirm this address',
+      after: (hours) =>
+        `Until it is confirmed, mail keeps going to the previous address. The link works for ${hours} ${hours === 1 ? 'hour' : 'hours'}. If you did not ask, ignore this mail.`,
+    },
+    emailChanged: {
+      subject: (site) => `The e-mail address of your account at ${site} was changed`,
+      changed: (site, login) =>
+        `The e-mail address of your account ${login} at ${site} was changed from this address to another one. Mail from ${site} now goes to the new address.`,
+      ifNotYou:
+        'If you did not make this change, someone else may be using your account: choose a new password at once and tell the administrators.',
+      button: 'Reset my password',
+    },
+    passwordChanged: {
+      subject: (site) => `Your password at ${site} was changed`,
+      changed: (site, login) =>
+        `The password of your account ${login} at ${site} was just changed, and every other session of the account was signed out.`,
+      ifNotYou: 'If you did this, there is nothing more to do. If you did not, choose a new password now:',
+      button: 'Reset my password',
+    },
+    signUpRepeated: {
+      subject: (site) => `Someone tried to sign up at ${site} with your address`,
+      tried: (site, login) =>
+        `Someone tried to sign up at ${site} with this e-mail address, which already belongs to your account ${login}. No new account was made.`,
+      ifYou: 'If it was you and you have forgotten your password, you can choose a new one:',
+      button: 'Reset my password',
+      ifNotYou: 'If it was not you, ignore this mail: your account is unchanged.',
+    },
+    approved: {
+      subject: (site) => `Your account at ${site} is ready`,
+      approved: (site, login) => `An administrator approved your account ${login} at ${site}. You can sign in now.`,
+      button: (site) => `Go to ${site}`,
+    },
+    notifications: {
+      newPosts: (count, title) => `${count} new posts in “${title}”:`,
+      mentionedIn: (login, title) => `${login} mentioned you in “${title}”:`,
+      repliedIn: (login, title) => `${login} replied in “${title}”:`,
+      mentioned: (login) => `${login} mentioned you`,
+      replied: (login) => `${login} replied`,
+      button: 'View the topic',
+      replyByMail: 'Reply to this mail to post your answer in the topic.',
+      noReplies: 'Replies to this mail are not read: answer in the topic.',
+      why: (site) => `You get this mail because you asked ${site} to tell you of replies and mentions.`,
+      unsubscribe: 'Unsubscribe',
+      settings: 'Mail settings',
+    },
+    digest: {
+      subject: (period, site, first, count) =>
+        `${period === 'daily' ? 'Today' : 'This week'} at ${site}: ${first}${
+          count > 1 ? ` and ${plural(count - 1, 'more topic', 'more topics')}` : ''
+        }`,
+      intro: (count, site) =>
+        `Here ${count === 1 ? 'is the most active topic' : `are the ${count} most active topics`} started at ${site} since you were last there:`,
+      about: (topic) =>
+        `${topic.nodeName} · ${topic.author} · ${plural(topic.repliesCount, 'reply', 'replies')}` +
+        (topic.likesCount > 0 ? ` · ${plural(topic.likesCount, 'like', 'likes')}` : ''),
+      button: (site) => `Visit ${site}`,
+      why: (period, site) =>
+        `You get this ${period} digest because you have not visited ${site} for a while. It stops coming while you visit.`,
+      unsubscribe: 'Unsubscribe from these digests',
+      settings: 'Mail settings',
+    },
   },
 };

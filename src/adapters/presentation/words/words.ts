@@ -16,6 +16,8 @@ export interface Words {
   unsubscribe: UnsubscribeWords;
   /** The sign-in and consent pages of the authorization code grant (/oauth/authorize). */
   authorize: AuthorizeWords;
+  /** What the mail says (contract §16b, §17). */
+  mail: MailWords;
 }
 
 /** A phrase around a part that is not plain text (a login in bold, a host in code), in the language's order. */
@@ -197,6 +199,92 @@ export interface AuthorizeWords extends RefusalWords {
   signedOutTitle: string;
   signedOutHeading: string;
   closePage: string;
+}
+
+/** A digest's period, as its words name it. */
+export type Period = 'daily' | 'weekly';
+
+/**
+ * The words of the mail: the frame every letter shares (greeting, the copy of the button's link, the closing), then
+ * each mail's. Which paragraphs a mail has, and where its links go, is the mail's (adapters/mail/compose); what they
+ * say is the language's.
+ */
+export interface MailWords {
+  greeting: (name: string) => string;
+  /** Under the button: its link to copy. */
+  copyLink: string;
+  /** What ends a label before its link in the text part. */
+  colon: string;
+  /** The closing of a mail nobody answers. */
+  sentAutomatically: (site: string) => string;
+  verify: {
+    subject: (site: string) => string;
+    intro: (site: string, login: string) => string;
+    button: string;
+    after: (hours: number) => string;
+  };
+  reset: {
+    subject: (site: string) => string;
+    intro: (site: string, login: string) => string;
+    button: string;
+    after: (hours: number) => string;
+  };
+  emailChange: {
+    subject: (site: string) => string;
+    intro: (site: string, login: string) => string;
+    button: string;
+    after: (hours: number) => string;
+  };
+  emailChanged: {
+    subject: (site: string) => string;
+    changed: (site: string, login: string) => string;
+    ifNotYou: string;
+    button: string;
+  };
+  passwordChanged: {
+    subject: (site: string) => string;
+    changed: (site: string, login: string) => string;
+    ifNotYou: string;
+    button: string;
+  };
+  signUpRepeated: {
+    subject: (site: string) => string;
+    tried: (site: string, login: string) => string;
+    ifYou: string;
+    button: string;
+    ifNotYou: string;
+  };
+  approved: {
+    subject: (site: string) => string;
+    approved: (site: string, login: string) => string;
+    button: (site: string) => string;
+  };
+  notifications: {
+    /** The lead of a mail with several posts of a topic. */
+    newPosts: (count: number, title: string) => string;
+    /** The lead of a mail with one post, and each post's heading among several. */
+    mentionedIn: (login: string, title: string) => string;
+    repliedIn: (login: string, title: string) => string;
+    mentioned: (login: string) => string;
+    replied: (login: string) => string;
+    button: string;
+    replyByMail: string;
+    noReplies: string;
+    why: (site: string) => string;
+    unsubscribe: string;
+    settings: string;
+  };
+  digest: {
+    /** `count` topics, the first of them `first`. */
+    subject: (period: Period, site: string, first: string, count: number) => string;
+    intro: (count: number, site: string) => string;
+    /** The line under a topic's title. */
+    about: (topic: { nodeName: string; author: string; repliesCount: number; likesCount: number }) => string;
+    button: (site: string) => string;
+    why: (period: Period, site: string) => string;
+    unsubscribe: string;
+    settings: string;
+  };
 }
 
 /** One language's words, by its locale. */

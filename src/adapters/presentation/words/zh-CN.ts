@@ -205,4 +205,79 @@ export const zhCN: Words = {
     tooMany: (seconds) => `登录失败次数太多，请在 ${seconds} 秒后再试。`,
     rule: (message) => message,
   },
+  mail: {
+    greeting: (name) => `${name}，你好：`,
+    copyLink: '如果按钮无法使用，请把这个链接复制到浏览器中打开：',
+    colon: '：',
+    sentAutomatically: (site) => `这封邮件由 ${site} 自动发送，回复不会有人阅读。`,
+    verify: {
+      subject: (site) => `确认你在 ${site} 的邮箱地址`,
+      intro: (site, login) => `有人（希望是你）用这个邮箱地址在 ${site} 注册了账号 ${login}。请确认地址以完成注册：`,
+      button: '确认邮箱地址',
+      after: (hours) => `链接在 ${hours} 小时内有效。如果不是你本人注册的，请忽略这封邮件。`,
+    },
+    reset: {
+      subject: (site) => `重置你在 ${site} 的密码`,
+      intro: (site, login) => `有人请求重置 ${site} 上账号 ${login} 的密码。要设置新密码，请打开这个链接：`,
+      button: '设置新密码',
+      after: (hours) => `链接只能使用一次，在 ${hours} 小时内有效。如果不是你本人的请求，请忽略这封邮件，你的密码不会改变。`,
+    },
+    emailChange: {
+      subject: (site) => `确认你在 ${site} 的新邮箱地址`,
+      intro: (site, login) => `${site} 上的账号 ${login} 请求今后使用这个邮箱地址。请确认：`,
+      button: '确认这个地址',
+      after: (hours) => `确认之前，邮件仍会发往原来的地址。链接在 ${hours} 小时内有效。如果不是你本人的请求，请忽略这封邮件。`,
+    },
+    emailChanged: {
+      subject: (site) => `你在 ${site} 的账号邮箱地址已更改`,
+      changed: (site, login) =>
+        `你在 ${site} 的账号 ${login} 的邮箱地址已从这个地址改为另一个地址，今后 ${site} 的邮件将发往新地址。`,
+      ifNotYou: '如果这不是你本人的操作，可能有人正在使用你的账号：请立即设置新密码，并告知管理员。',
+      button: '重置密码',
+    },
+    passwordChanged: {
+      subject: (site) => `你在 ${site} 的密码已更改`,
+      changed: (site, login) => `你在 ${site} 的账号 ${login} 的密码刚刚被更改，该账号的其他登录会话都已退出。`,
+      ifNotYou: '如果是你本人操作，无需再做什么。如果不是，请立即设置新密码：',
+      button: '重置密码',
+    },
+    signUpRepeated: {
+      subject: (site) => `有人尝试用你的邮箱地址在 ${site} 注册`,
+      tried: (site, login) => `有人尝试用这个邮箱地址在 ${site} 注册，但这个地址已属于你的账号 ${login}，所以没有创建新账号。`,
+      ifYou: '如果是你本人并且忘记了密码，可以设置新密码：',
+      button: '重置密码',
+      ifNotYou: '如果不是你，请忽略这封邮件，你的账号没有任何变化。',
+    },
+    approved: {
+      subject: (site) => `你在 ${site} 的账号已通过审核`,
+      approved: (site, login) => `管理员已通过你在 ${site} 的账号 ${login}。现在可以登录了。`,
+      button: (site) => `前往 ${site}`,
+    },
+    notifications: {
+      newPosts: (count, title) => `《${title}》有 ${count} 条新内容：`,
+      mentionedIn: (login, title) => `${login} 在《${title}》中提到了你：`,
+      repliedIn: (login, title) => `${login} 在《${title}》中回复了：`,
+      mentioned: (login) => `${login} 提到了你`,
+      replied: (login) => `${login} 回复了`,
+      button: '查看话题',
+      replyByMail: '直接回复这封邮件，即可在话题中发表回复。',
+      noReplies: '这封邮件的回复不会有人阅读，请到话题中回复。',
+      why: (site) => `你收到这封邮件，是因为你在 ${site} 开启了回复和提及的邮件通知。`,
+      unsubscribe: '退订',
+      settings: '邮件设置',
+    },
+    digest: {
+      subject: (period, site, first, count) =>
+        `${site} ${period === 'daily' ? '今日' : '本周'}热门：${first}${count > 1 ? ` 等 ${count} 个话题` : ''}`,
+      intro: (count, site) => `自你上次访问以来，${site} 上最活跃的${count === 1 ? '新话题' : ` ${count} 个新话题`}：`,
+      about: (topic) =>
+        `${topic.nodeName} · ${topic.author} · ${topic.repliesCount} 条回复` +
+        (topic.likesCount > 0 ? ` · ${topic.likesCount} 个赞` : ''),
+      button: (site) => `访问 ${site}`,
+      why: (period, site) =>
+        `你有一段时间没有访问 ${site} 了，所以收到这封${period === 'daily' ? '每日' : '每周'}摘要。你访问期间不会收到摘要。`,
+      unsubscribe: '退订摘要邮件',
+      settings: '邮件设置',
+    },
+  },
 };

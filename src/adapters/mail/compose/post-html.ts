@@ -1,6 +1,5 @@
 import juice from 'juice';
 import sanitizeHtml from 'sanitize-html';
-import type { PostHtml } from '../../application/mail/deliver-mail.js';
 
 /**
  * How a post looks in mail: the rules a forum page's stylesheet would give it, written into each element's
@@ -27,7 +26,7 @@ const POST_CSS = `
  * A post's sanitized HTML (the API's `body_html`) made fit for mail: links and images absolute against
  * PUBLIC_URL (a mention is `/login` on the forum, nothing in a mailbox), then styles inlined.
  */
-export class InlinedPostHtml implements PostHtml {
+export class InlinedPostHtml {
   constructor(private readonly publicUrl: string) {}
 
   forMail(html: string): string {
