@@ -53,3 +53,12 @@ export const Lang = z.enum(['en', 'zh-CN']).optional().meta({ description: 'The 
 
 /** The CSRF token every form carries. */
 export const Csrf = z.string().meta({ description: 'The token the page put in the form' });
+
+/** The query of a mailed link's page. */
+export const LinkQuery = z.object({ token: z.string().meta({ description: 'The token of the mailed link' }), lang: Lang });
+
+/** The authorization request a person left for an /account page, to go back to (sign-in.ts). */
+export const Authorize = z
+  .string()
+  .optional()
+  .meta({ description: 'The query of the /oauth/authorize request the person came from, to return to once verified' });

@@ -139,7 +139,8 @@ export async function refusals(ctx: Context, next: Next): Promise<void> {
     const page = (ctx.state as WithForm)[FORM];
     const refusal = page ? refusalOf(error, page, ctx) : null;
     if (!page || !refusal) throw error;
-    await page.again(refusal, typedOf(paramsOf(ctx)));
+    const typed = Object.entries(typedOf(paramsOf(ctx))).filter(([name]) => !name.includes('password'));
+    await page.again(refusal, Object.fromEntries(typed));
   }
 }
 

@@ -1,10 +1,11 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { z } from 'zod';
 import { SignUpParams } from '../../../application/accounts/sign-up.js';
 import { ResendVerificationParams } from '../../../application/accounts/verification.js';
 import { localeOf } from '../../presentation/locale.js';
 import { browserPages } from '../browser.js';
-import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
+import { Authorize, Csrf, htmlPage, Lang, LinkQuery, page, type RouteDeclarer } from '../docs.js';
 import { handleForm, linkTokenOf, paramsOf, readForm, refuse, typedIn } from '../forms.js';
 import { frameOf } from '../frame.js';
 import { authorizeReturn, keepReturn, signInFromLink } from '../sign-in.js';
@@ -17,11 +18,6 @@ import { type AccountPageUseCases, accountForm, accountWords, expiredForm } from
  * link signs the browser in, and goes back to the authorization request the person came from (sign-in.ts).
  */
 
-const Authorize = z
-  .string()
-  .optional()
-  .meta({ description: 'The query of the /oauth/authorize request the person came from, to return to once verified' });
-
 const SignUpQuery = z.object({
   lang: Lang,
   invite: z.string().optional().meta({ description: 'An invite code (REGISTRATION=invite): fills the field' }),
@@ -33,16 +29,15 @@ const SignUpForm = SignUpParams.extend({
   authorize: Authorize,
 });
 const ResendForm = ResendVerificationParams.extend({ csrf_token: Csrf });
-const TokenQuery = z.object({ token: z.string().meta({ description: 'The token of the mailed link' }), lang: Lang });
 const VerifyForm = z.object({ token: z.string().meta({ description: 'The token of the mailed link' }), csrf_token: Csrf });
 
 export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, options: { secureCookies: boolean }): Router {
   const router = new Router();
   const browser = browserPages(options);
   const { show } = browser;
-  const csrfMatches = (ctx: Parameters<typeof expiredForm>[0]) => browser.browserCsrfMatches(ctx, paramsOf(ctx).csrf_token);
+  const csrfMatches = (ctx: Context) => browser.browserCsrfMatches(ctx, paramsOf(ctx).csrf_token);
 
-  const closed = (ctx: Parameters<typeof expiredForm>[0]) =>
+  const closed = (ctx: Context) =>
     show(ctx, 403, <MessagePage frame={frameOf(ctx)} title={(t) => t.closedTitle} message={accountWords(ctx).closedMessage} />);
 
   docs.route(
@@ -135,6 +130,7 @@ export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opt
           { missing: t.fillRequired, forbidden: t.inviteRefused },
         ),
       );
+      // The page asks for all three at once (the core would refuse a blank one in its own words, one at a time).
       if (!form.login || !form.email || !form.password) refuse(t.fillRequired);
       const sent = () =>
         show(ctx, 200, <CheckMailPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} email={form.email} />);
@@ -205,7 +201,7 @@ export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opt
         'used or expired token: a page saying so (404), offering to send a new link.',
       tag: 'Accounts',
       access: 'browser',
-      query: TokenQuery,
+      query: LinkQuery,
       response: htmlPage('The Confirm button'),
       otherResponses: { 404: page('The link is unknown, used or expired') },
       errors: [],

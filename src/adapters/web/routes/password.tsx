@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { ForgotPasswordParams } from '../../../application/accounts/password-reset.js';
 import { browserPages } from '../browser.js';
-import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
+import { Authorize, Csrf, htmlPage, Lang, LinkQuery, page, type RouteDeclarer } from '../docs.js';
 import { linkTokenOf, paramsOf, readForm, refuse, typedIn } from '../forms.js';
 import { frameOf } from '../frame.js';
 import { authorizeReturn, keepReturn, signInFromLink } from '../sign-in.js';
@@ -16,12 +16,6 @@ import { type AccountPageUseCases, accountForm, accountWords, expiredForm } from
  * came from, if any).
  */
 
-const Authorize = z
-  .string()
-  .optional()
-  .meta({ description: 'The query of the /oauth/authorize request the person came from, to return to once verified' });
-
-const TokenQuery = z.object({ token: z.string().meta({ description: 'The token of the mailed link' }), lang: Lang });
 const ForgotQuery = z.object({ lang: Lang, authorize: Authorize });
 const ForgotForm = ForgotPasswordParams.extend({ csrf_token: Csrf, authorize: Authorize });
 const ResetForm = z.object({
@@ -131,7 +125,7 @@ export function passwordRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
         'token: a page saying so (404), offering to ask for a new link.',
       tag: 'Accounts',
       access: 'browser',
-      query: TokenQuery,
+      query: LinkQuery,
       response: htmlPage('The form'),
       otherResponses: { 404: page('The link is unknown, used or expired') },
       errors: [],
