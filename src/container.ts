@@ -21,6 +21,7 @@ import { uploadsModule } from './container/uploads.js';
 import { searchModule } from './container/search.js';
 import { webhooksModule } from './container/webhooks.js';
 import { mailModule } from './container/mail.js';
+import { jobsModule } from './container/jobs.js';
 import { auditModule } from './container/audit.js';
 import { reviewModule } from './container/review.js';
 import { maintenanceModule } from './container/maintenance.js';
@@ -37,7 +38,7 @@ export interface ContainerPersistence {
 /**
  * The one composition root, shared by the HTTP server, forumctl and the tests: one module per concern
  * (src/container/), each use case bound once, in its feature's module. A serving process also gives its own
- * (logger, version, place in a cluster): then the container builds the HTTP app and the webhook and mail workers too.
+ * (logger, version, place in a cluster): then the container builds the HTTP app and the job runtime too.
  */
 export function buildContainer(persistence: ContainerPersistence, config: Config): Container;
 export function buildContainer(database: Database, config: Config, server: Omit<ServerHost, 'database'>): Container;
@@ -68,6 +69,7 @@ export function buildContainer(
     searchModule,
     webhooksModule,
     mailModule,
+    jobsModule,
     auditModule,
     reviewModule,
     maintenanceModule,

@@ -8,8 +8,8 @@ import { FrontPageCache } from './adapters/api/front-page-cache.js';
 import { WindowLimiter } from './adapters/api/window-limiter.js';
 import { buildContainer } from './container.js';
 import { HttpApp } from './container/http.js';
-import { StartWebhookWorker } from './container/webhooks.js';
-import { StartInboundSmtp, StartMailWorker } from './container/mail.js';
+import { StartJobRuntime } from './container/jobs.js';
+import { StartInboundSmtp } from './container/mail.js';
 import { createLogger } from './server/logger.js';
 import { listen } from './server/server.js';
 import { Shutdown } from './server/shutdown.js';
@@ -56,14 +56,9 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     const syncLimits = setInterval(() => void database.scope(() => limiter.sync()), 250).unref();
     shutdown.keep(() => clearInterval(syncLimits));
     const app = container.get<HttpApp>(HttpApp);
-    if (config.webhooks.concurrency > 0) {
-      const webhookWorker = await container.get<StartWebhookWorker>(StartWebhookWorker)();
-      if (!shutdown.keep(() => webhookWorker.stop())) return;
-    }
-    if (config.mail.concurrency > 0) {
-      const mailWorker = await container.get<StartMailWorker>(StartMailWorker)();
-      if (!shutdown.keep(() => mailWorker.stop())) return;
-    }
+    // Background work (mail, webhook deliveries and their schedules): one runtime, with what this process runs.
+    const jobs = await container.get<StartJobRuntime>(StartJobRuntime)();
+    if (!shutdown.keep(() => jobs.stop())) return;
     // Reply by e-mail's SMTP listener. With WEB_CONCURRENCY > 1 every worker listens, as each does on PORT: node's
     // cluster module has the primary hold the one socket and hand each connection to a worker, so the port is
     // bound once and a worker that dies leaves the others taking mail.

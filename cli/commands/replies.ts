@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { Forbidden, NotFound } from '../../src/domain/shared/errors.js';
 import { policy } from '../../src/domain/shared/policy.js';
-import { seesPost } from '../../src/domain/shared/post.js';
+import { READERS, readerOf, replyVisibleTo } from '../../src/domain/visibility/visibility.js';
 import type { Viewer } from '../../src/domain/users/role.js';
 import { readAll } from '../../src/application/inputs.js';
 import { ListRepliesParams } from '../../src/application/replies/list-replies.js';
@@ -25,7 +25,12 @@ import {
  * Whether the actor sees the reply as deleted: it is, or it is held or hidden from them (contract §18), as over HTTP.
  */
 const deletedFor = (actor: Viewer, reply: ReplyView) =>
-  reply.deleted || !seesPost(actor, { userId: reply.user.id, visibility: reply.visibility });
+  !replyVisibleTo(READERS.post, readerOf(actor), {
+    userId: reply.user.id,
+    visibility: reply.visibility,
+    deleted: reply.deleted,
+    systemEvent: reply.action !== null,
+  });
 
 /**
  * What a reply is, besides a reply, to the actor: deleted, held or hidden (to those who see it so), or the record of

@@ -12,9 +12,13 @@ export interface DomainEvents {
 }
 export const DomainEvents = Symbol.for('DomainEvents');
 
-/** Something that must be true together with the change: it runs in the unit of work that records the event. */
+/**
+ * Something that must be true together with the change: it runs in the unit of work that records the event. What it
+ * returns are the facts its own work made (the notification producer's `notification.created`): they are recorded
+ * in turn, like any other, once every consumer has handled the event that caused them.
+ */
 export interface InTransactionConsumer {
-  handle(event: DomainEvent): Promise<void>;
+  handle(event: DomainEvent): Promise<void | readonly DomainEvent[]>;
 }
 
 /** Hands each recorded event to the in-transaction consumers, in order; a consumer that fails fails the change. */
@@ -23,7 +27,9 @@ export class DispatchInTransaction implements DomainEvents {
 
   async record(event: DomainEvent | null): Promise<void> {
     if (event === null) return;
-    for (const consumer of this.consumers) await consumer.handle(event);
+    const followUps: DomainEvent[] = [];
+    for (const consumer of this.consumers) followUps.push(...((await consumer.handle(event)) ?? []));
+    for (const followUp of followUps) await this.record(followUp);
   }
 }
 

@@ -55,7 +55,14 @@ export interface UploadStorage {
 }
 export const UploadStorage = Symbol.for('UploadStorage');
 
-/** Opaque random secrets (tokens, client secrets) and their one-way digests for storage. */
+/**
+ * How a secret is kept (tokens, client secrets): the digest of its UTF-8 bytes by this algorithm, in this encoding.
+ * One definition for the code that digests (SecretGenerator) and the statements that do (the homeland import digests
+ * homeland's tokens where they are, so that none leaves its database in clear).
+ */
+export const SECRET_DIGEST = { algorithm: 'sha256', encoding: 'hex' } as const;
+
+/** Opaque random secrets (tokens, client secrets) and their one-way digests for storage (SECRET_DIGEST). */
 export interface SecretGenerator {
   generate(): string;
   digest(secret: string): string;

@@ -36,7 +36,7 @@ export interface TopicView {
   /** When it was pinned; null when it is not. */
   suggestedAt: Date | null;
   closedAt: Date | null;
-  /** Held or hidden (contract §18): shown as it is only to its author and administrators (`seesPost`). */
+  /** Held or hidden (contract §18): shown as it is only to its author and administrators (READERS.post). */
   visibility: Visibility;
   user: UserView;
   /** For the destroy ability; computed only when the viewer is the author (false otherwise). */
@@ -54,6 +54,15 @@ export interface TopicViewerMeta {
   favorited: boolean;
 }
 
+/** A topic as its show reads it for the caller. */
+export interface TopicShowing {
+  topic: TopicDetailView;
+  meta: TopicViewerMeta;
+  /** Whether the caller has unread notifications about the topic (showing it reads them). */
+  unreadNotifications: boolean;
+}
+
+/** A topic as showing it left it: its hit counted, the caller's notifications about it read. */
 export interface ShownTopic {
   topic: TopicDetailView;
   meta: TopicViewerMeta;
@@ -88,11 +97,10 @@ export interface TopicReadModel {
   favoritesOf(userId: number, page: Page, viewer: Viewer | null): Promise<TopicView[]>;
   detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null>;
   /**
-   * What showing a topic does, in one statement: identifies the caller, counts one hit, marks the caller's
-   * notifications about the topic read, and returns the detail (the hit included) with the caller's meta.
-   * Null when there is no such visible topic (then nothing is counted or marked).
+   * What showing a topic reads, in one statement: the caller (identified by the statement itself), the detail with
+   * the caller's meta, and whether they have unread notifications about it. Null when they may not open it.
    */
-  show(id: number, caller: CallerRef): Promise<Identified<ShownTopic | null>>;
+  show(id: number, caller: CallerRef): Promise<Identified<TopicShowing | null>>;
   /** A topic whatever its state, deleted, held or hidden included (what a webhook reports about it). */
   detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null>;
 }
@@ -177,7 +185,7 @@ export interface ReplyView {
   body: string;
   bodyHtml: string;
   action: SystemEvent | null;
-  /** Held or hidden (contract §18): anyone but its author and administrators sees it as a deleted reply (`seesPost`). */
+  /** Held or hidden (contract §18): anyone but its author and administrators sees it as a deleted reply (READERS.post). */
   visibility: Visibility;
   likesCount: number;
   likedUserIds: number[];

@@ -1,5 +1,6 @@
 import { ContainerModule, type ServiceIdentifier } from 'inversify';
-import { AccountThrottle } from '../application/accounts/account-throttle.js';
+import { ACCOUNT_THROTTLE_LIMITS, AccountThrottle, CountedAccountThrottle } from '../application/accounts/account-throttle.js';
+import { ThrottleCounts } from '../application/throttles/throttle-counts.js';
 import { AccountTokenStore } from '../application/accounts/account-tokens.js';
 import {
   ApproveAccount,
@@ -37,18 +38,16 @@ import { Clock, MailTokenKeys, PasswordHasher, SecretGenerator, UnitOfWork } fro
 import { SignOutEverywhere } from '../application/tokens/access-tokens.js';
 import { CommonPasswords } from '../domain/users/password.js';
 import { UserRepository } from '../domain/users/user-repository.js';
-import { ACCOUNT_THROTTLE_LIMITS, PostgresAccountThrottle } from '../adapters/persistence/account-throttle.js';
 import { SqlAccountTokenStore } from '../adapters/persistence/account-token-store.js';
 import { SqlInviteStore } from '../adapters/persistence/invite-store.js';
 import { SqlPendingAccounts } from '../adapters/persistence/read-models/users.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { RankedCommonPasswords } from '../adapters/system/common-passwords.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
 import { AccountPageUseCases, RegistrationSetting } from '../adapters/web/routes/account.js';
 import { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../application/oauth/web-sessions.js';
-import { AppConfig, Em, provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 type Last<T extends readonly unknown[]> = T extends readonly [...unknown[], infer L] ? L : never;
 
@@ -58,7 +57,12 @@ export const accountsModule = new ContainerModule(({ bind }) => {
   provide(bind, AccountTokenStore, (sql: Sql) => new SqlAccountTokenStore(sql), [SqlRunner]);
   provide(bind, InviteStore, (sql: Sql) => new SqlInviteStore(sql), [SqlRunner]);
   provide(bind, PendingAccounts, (sql: Sql) => new SqlPendingAccounts(sql), [SqlRunner]);
-  provide(bind, AccountThrottle, (em: EntityManager) => new PostgresAccountThrottle(em, ACCOUNT_THROTTLE_LIMITS), [Em]);
+  provide(
+    bind,
+    AccountThrottle,
+    (counts: ThrottleCounts, clock: Clock) => new CountedAccountThrottle(counts, ACCOUNT_THROTTLE_LIMITS, clock),
+    [ThrottleCounts, Clock],
+  );
 
   const useCase = useCaseBinder(bind);
   useCase(MailLinks, [AccountTokenStore, MailTokenKeys, DomainEvents]);

@@ -11,7 +11,7 @@ export const Em = Symbol.for('EntityManager');
 export const SqlRunner = Symbol.for('Sql');
 export const AppConfig = Symbol.for('Config');
 
-/** What only a serving process has (forumctl and most tests have none): for the HTTP app and the webhook worker. */
+/** What only a serving process has (forumctl and most tests have none): for the HTTP app and the job runtime. */
 export interface ServerHost {
   /** The open database: its per-request context, its readiness and its pools. */
   database: Database;

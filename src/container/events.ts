@@ -3,12 +3,13 @@ import { AuditTrail } from '../application/audit/audit-log.js';
 import { CounterKeeper } from '../application/counters.js';
 import { DispatchInTransaction, DomainEvents } from '../application/events.js';
 import { MailProducer } from '../application/mail/mail-jobs.js';
+import { NotificationMailer } from '../application/mail/notification-mail.js';
 import { NotificationAudience, NotificationProducer } from '../application/notifications/producer.js';
 import { SearchIndexer } from '../application/search/indexer.js';
 import { ReviewQueueKeeper } from '../application/review/queue-keeper.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { SqlOutbox } from '../adapters/persistence/outbox.js';
-import { StagedRows } from '../adapters/persistence/staged-rows.js';
+import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
 import { provide } from './bind.js';
 
 /**
@@ -28,6 +29,7 @@ export const eventsModule = new ContainerModule(({ bind }) => {
       outbox: SqlOutbox,
       mail: MailProducer,
       review: ReviewQueueKeeper,
+      notificationMail: NotificationMailer,
     ) =>
       new DispatchInTransaction([
         new CounterKeeper(counters),
@@ -37,6 +39,7 @@ export const eventsModule = new ContainerModule(({ bind }) => {
         outbox,
         mail,
         review,
+        notificationMail,
       ]),
     [
       StagedRows,
@@ -47,6 +50,7 @@ export const eventsModule = new ContainerModule(({ bind }) => {
       SqlOutbox,
       MailProducer,
       ReviewQueueKeeper,
+      NotificationMailer,
     ],
   );
 });

@@ -7,6 +7,7 @@ import { createApp, HttpUseCases } from '../server/app.js';
 import { clusterMetrics } from '../server/cluster.js';
 import { FrontPageCache } from '../adapters/api/front-page-cache.js';
 import { ServiceMetrics } from '../adapters/api/metrics.js';
+import { ConflictRetries } from '../adapters/persistence/unit-of-work.js';
 import { NotificationStreams } from '../adapters/api/notification-streams.js';
 import { AdminRouteUseCases } from '../adapters/api/routes/admin.js';
 import { ReviewRouteUseCases } from '../adapters/api/routes/review.js';
@@ -75,13 +76,14 @@ export const httpModule = new ContainerModule(({ bind }) => {
   provide(
     bind,
     ServiceMetrics,
-    (server: ServerHost, streams: NotificationStreams, review: ReviewStore) =>
+    (server: ServerHost, streams: NotificationStreams, review: ReviewStore, conflicts: ConflictRetries) =>
       new ServiceMetrics({
         pools: server.database.poolUse,
         openStreams: () => streams.size,
         pendingReviews: () => review.countPending(),
+        conflicts: () => conflicts.all(),
       }),
-    [ServerHost, NotificationStreams, ReviewStore],
+    [ServerHost, NotificationStreams, ReviewStore, ConflictRetries],
   );
 
   provide(

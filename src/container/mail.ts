@@ -19,21 +19,21 @@ import { ServiceMetrics } from '../adapters/api/metrics.js';
 import { EmlFolder } from '../adapters/mail/eml-folder.js';
 import { LetterMailComposer } from '../adapters/mail/compose/composer.js';
 import { InlinedPostHtml } from '../adapters/mail/compose/post-html.js';
-import { MailWorker } from '../adapters/mail/mail-worker.js';
 import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import { SqlMailFacts } from '../adapters/persistence/mail-facts.js';
 import { SqlMailQueue } from '../adapters/persistence/mail-queue.js';
 import { SqlDigestQueue } from '../adapters/persistence/digest-queue.js';
-import { DIGEST_TASK, MAIL_TASK } from '../adapters/persistence/mail-task.js';
-import { NotificationMailQueue } from '../adapters/persistence/notification-mail-queue.js';
+import { DIGEST_TASK, DUE_MAIL_TASK, MAIL_TASK } from '../adapters/persistence/mail-task.js';
+import { SqlNotificationMailQueue } from '../adapters/persistence/notification-mail-queue.js';
+import { NotificationMailQueue, NotificationMailer } from '../application/mail/notification-mail.js';
 import type { Sql } from '../adapters/persistence/sql.js';
-import { StagedRows } from '../adapters/persistence/staged-rows.js';
+import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
 import type { Config } from '../config.js';
+import { digestsTask } from '../adapters/jobs/tasks/digests.js';
+import { dueMailTask } from '../adapters/jobs/tasks/due-mail.js';
+import { mailDeliveryTask } from '../adapters/jobs/tasks/mail-delivery.js';
 import { AppConfig, provide, record, ServerHost, SqlRunner, useCaseBinder } from './bind.js';
-
-/** Starts this server process's mail sending (its share of the queue); stop it before the database. */
-export type StartMailWorker = () => Promise<MailWorker>;
-export const StartMailWorker = Symbol.for('StartMailWorker');
+import { registerJobTasks } from './jobs.js';
 
 /** The inbound endpoint's settings (InboundMailRouteUseCases' `endpoint`), from the configuration. */
 const InboundEndpoint = Symbol.for('InboundEndpoint');
@@ -44,8 +44,8 @@ export const StartInboundSmtp = Symbol.for('StartInboundSmtp');
 
 /**
  * Mail (contract §17): the consumer that queues a job for each account event (run by DispatchInTransaction,
- * events.ts), the sender and its worker, and the data folder's mail for forumctl; reply by e-mail's ReceiveMail,
- * which its endpoint and its SMTP listener share, and the record of received mail.
+ * events.ts), the sender and its background tasks, and the data folder's mail for forumctl; reply by e-mail's
+ * ReceiveMail, which its endpoint and its SMTP listener share, and the record of received mail.
  */
 export const mailModule = new ContainerModule(({ bind }) => {
   provide(bind, MailQueue, (staged: StagedRows) => new SqlMailQueue(staged), [StagedRows]);
@@ -88,10 +88,14 @@ export const mailModule = new ContainerModule(({ bind }) => {
   provide(bind, DigestQueue, (sql: Sql) => new SqlDigestQueue(sql), [SqlRunner]);
   useCase(QueueDigests, [DigestQueue, Clock]);
 
-  provide(bind, NotificationMailQueue, (sql: Sql, config: Config) => new NotificationMailQueue(sql, config.mail.delayMinutes), [
-    SqlRunner,
-    AppConfig,
-  ]);
+  provide(
+    bind,
+    SqlNotificationMailQueue,
+    (sql: Sql, staged: StagedRows, config: Config) => new SqlNotificationMailQueue(sql, staged, config.mail.delayMinutes),
+    [SqlRunner, StagedRows, AppConfig],
+  );
+  bind(NotificationMailQueue).toService(SqlNotificationMailQueue);
+  provide(bind, NotificationMailer, (queue: NotificationMailQueue) => new NotificationMailer(queue), [NotificationMailQueue]);
   // Reply by e-mail: the endpoint and the SMTP listener both hand each mail to ReceiveMail.
   provide(bind, MailReader, () => new MailparserReader(), []);
   provide(bind, InboundMailLog, (sql: Sql) => new SqlInboundMailLog(sql), [SqlRunner]);
@@ -123,34 +127,38 @@ export const mailModule = new ContainerModule(({ bind }) => {
   );
   record<InboundMailRouteUseCases>(bind, InboundMailRouteUseCases, { receiveMail: ReceiveMail, endpoint: InboundEndpoint });
 
-  provide(
+  // Mail's background work, in the processes that send mail (MAIL_CONCURRENCY above 0): sending, the digests'
+  // schedule, and moving the notification mail whose delay is over onto the queue.
+  registerJobTasks(
     bind,
-    StartMailWorker,
     (
       deliver: DeliverMail,
-      due: NotificationMailQueue,
+      due: SqlNotificationMailQueue,
       queueDigests: QueueDigests,
       metrics: ServiceMetrics,
       config: Config,
       server: ServerHost,
-    ): StartMailWorker =>
-      () =>
-        MailWorker.start(server.database.orm.config.get('clientUrl') as string, deliver, {
-          task: MAIL_TASK,
+    ) => {
+      if (config.mail.concurrency === 0) return [];
+      const notice = (message: string, details?: Record<string, unknown>) => server.logger.warn(details ?? {}, message);
+      return [
+        mailDeliveryTask(deliver, {
+          identifier: MAIL_TASK,
           concurrency: config.mail.concurrency,
-          scope: server.database.scope,
           onOutcome: (outcome) => metrics.mailTries.inc({ outcome }),
-          notice: (message, details) => server.logger.warn(details ?? {}, message),
-          // Every 10 seconds: a notification mail goes out at most that long after its delay.
-          dueMail: { everyMs: 10_000, move: () => due.moveDue() },
-          digests: {
-            task: DIGEST_TASK,
-            schedule: DIGEST_SCHEDULE,
-            run: () => queueDigests.execute(),
-            onRun: (queued) => server.logger.info({ queued }, 'digests queued'),
-          },
+          notice,
         }),
-    [DeliverMail, NotificationMailQueue, QueueDigests, ServiceMetrics, AppConfig, ServerHost],
+        digestsTask({
+          identifier: DIGEST_TASK,
+          schedule: DIGEST_SCHEDULE,
+          run: () => queueDigests.execute(),
+          onRun: (queued) => server.logger.info({ queued }, 'digests queued'),
+        }),
+        // Every 10 seconds: a notification mail goes out at most that long after its delay.
+        dueMailTask({ identifier: DUE_MAIL_TASK, everyMs: 10_000, move: () => due.moveDue(), notice }),
+      ];
+    },
+    [DeliverMail, SqlNotificationMailQueue, QueueDigests, ServiceMetrics, AppConfig, ServerHost],
   );
   provide(
     bind,

@@ -9,6 +9,8 @@ import {
 } from '../application/notifications/manage-notifications.js';
 import { NotificationAudience } from '../application/notifications/producer.js';
 import { NotificationReadModel } from '../application/read-models.js';
+import { DomainEvents } from '../application/events.js';
+import { UnitOfWork } from '../application/ports.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { SqlNotificationAudience } from '../adapters/persistence/notification-audience.js';
 import { ReadAudiences } from '../adapters/persistence/reply-targets.js';
@@ -27,9 +29,9 @@ export const notificationsModule = new ContainerModule(({ bind }) => {
   useCase(ListNotifications, [NotificationReadModel]);
   useCase(CountUnreadNotifications, [NotificationReadModel]);
   useCase(LiveNotifications, [NotificationReadModel]);
-  useCase(MarkNotificationsRead, [NotificationRepository]);
-  useCase(DeleteNotification, [NotificationRepository]);
-  useCase(DeleteAllNotifications, [NotificationRepository]);
+  useCase(MarkNotificationsRead, [NotificationRepository, DomainEvents, UnitOfWork]);
+  useCase(DeleteNotification, [NotificationRepository, DomainEvents, UnitOfWork]);
+  useCase(DeleteAllNotifications, [NotificationRepository, DomainEvents, UnitOfWork]);
 
   record<NotificationRouteUseCases>(bind, NotificationRouteUseCases, {
     listNotifications: ListNotifications,

@@ -1,10 +1,11 @@
 import { ContainerModule } from 'inversify';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainEvents } from '../application/events.js';
 import { AuthorizationCodeStore } from '../application/oauth/authorization-codes.js';
 import { ApproveAuthorization, CheckAuthorizationRequest, RedeemAuthorizationCode } from '../application/oauth/authorization.js';
 import { AuthenticateClient, ClientStore, CreateApp, ListApps } from '../application/oauth/clients.js';
-import { CredentialThrottle } from '../application/oauth/credential-throttle.js';
+import { CountedCredentialThrottle, CredentialThrottle } from '../application/oauth/credential-throttle.js';
+import { ThrottleCounts } from '../application/throttles/throttle-counts.js';
+import { SqlThrottleCounts } from '../adapters/persistence/throttle-counts.js';
 import { PasswordLogin } from '../application/oauth/password-login.js';
 import { OpenWebSession, ResolveWebSession, SignIn, SignOut, WebSessionStore } from '../application/oauth/web-sessions.js';
 import { Presence } from '../application/accounts/presence.js';
@@ -22,14 +23,14 @@ import {
   RevokeToken,
 } from '../application/tokens/access-tokens.js';
 import { UserRepository } from '../domain/users/user-repository.js';
-import { PostgresCredentialThrottle, SqlClientStore } from '../adapters/persistence/oauth-stores.js';
+import { SqlClientStore } from '../adapters/persistence/oauth-stores.js';
 import { SqlPresence } from '../adapters/persistence/presence.js';
 import type { Sql } from '../adapters/persistence/sql.js';
 import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from '../adapters/persistence/token-stores.js';
 import { AuthorizeRouteUseCases } from '../adapters/web/routes/authorize.js';
 import { OAuthRouteUseCases } from '../adapters/api/routes/oauth.js';
 import type { Config } from '../config.js';
-import { AppConfig, Em, provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Tokens, applications and signing in (contract §10): their stores, use cases and routes. */
 export const oauthModule = new ContainerModule(({ bind }) => {
@@ -39,11 +40,12 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   provide(bind, ClientStore, (sql: Sql) => new SqlClientStore(sql), [SqlRunner]);
   // One per process: its memo is what keeps authenticated requests from writing (presence.ts).
   provide(bind, Presence, (sql: Sql) => new SqlPresence(sql), [SqlRunner]);
+  provide(bind, ThrottleCounts, (sql: Sql) => new SqlThrottleCounts(sql), [SqlRunner]);
   provide(
     bind,
     CredentialThrottle,
-    (em: EntityManager, config: Config) => new PostgresCredentialThrottle(em, config.loginThrottle),
-    [Em, AppConfig],
+    (counts: ThrottleCounts, config: Config, clock: Clock) => new CountedCredentialThrottle(counts, config.loginThrottle, clock),
+    [ThrottleCounts, AppConfig, Clock],
   );
 
   const useCase = useCaseBinder(bind);

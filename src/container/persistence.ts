@@ -27,8 +27,8 @@ import { MikroOrmTopicRepository } from '../adapters/persistence/repositories/to
 import { MikroOrmUserRepository } from '../adapters/persistence/repositories/users.js';
 import { SqlNotificationRepository } from '../adapters/persistence/repositories/notifications.js';
 import type { Sql } from '../adapters/persistence/sql.js';
-import { StagedRows } from '../adapters/persistence/staged-rows.js';
-import { MikroOrmUnitOfWork, OneStatementUnitOfWork } from '../adapters/persistence/unit-of-work.js';
+import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
+import { ConflictRetries, MikroOrmUnitOfWork, OneStatementUnitOfWork } from '../adapters/persistence/unit-of-work.js';
 import { Em, provide, SqlRunner } from './bind.js';
 
 /**
@@ -38,19 +38,30 @@ import { Em, provide, SqlRunner } from './bind.js';
 export const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, StagedRows, (sql: Sql) => new StagedRows(sql), [SqlRunner]);
   provide(bind, SqlOutbox, (staged: StagedRows) => new SqlOutbox(staged), [StagedRows]);
-  provide(bind, UnitOfWork, (em: EntityManager, staged: StagedRows) => new MikroOrmUnitOfWork(em, () => staged.flush()), [
-    Em,
-    StagedRows,
-  ]);
-  // Use cases whose every write is staged (reply create) take this one: no transaction.
-  provide(bind, OneStatementUnitOfWork, (sql: Sql, staged: StagedRows) => new OneStatementUnitOfWork(sql, () => staged.flush()), [
-    SqlRunner,
-    StagedRows,
-  ]);
+  provide(bind, ConflictRetries, () => new ConflictRetries(), []);
+  provide(
+    bind,
+    UnitOfWork,
+    (em: EntityManager, staged: StagedRows, conflicts: ConflictRetries) =>
+      new MikroOrmUnitOfWork(em, () => staged.flush(), conflicts),
+    [Em, StagedRows, ConflictRetries],
+  );
+  // Use cases whose every write is staged (reply create, a topic's show) take this one: no transaction.
+  provide(
+    bind,
+    OneStatementUnitOfWork,
+    (sql: Sql, staged: StagedRows, conflicts: ConflictRetries) => new OneStatementUnitOfWork(sql, () => staged.flush(), conflicts),
+    [SqlRunner, StagedRows, ConflictRetries],
+  );
   provide(bind, UserRepository, (em: EntityManager, sql: Sql) => new MikroOrmUserRepository(em, sql), [Em, SqlRunner]);
   provide(bind, NodeRepository, (em: EntityManager, sql: Sql) => new MikroOrmNodeRepository(em, sql), [Em, SqlRunner]);
   provide(bind, SectionRepository, (em: EntityManager, sql: Sql) => new MikroOrmSectionRepository(em, sql), [Em, SqlRunner]);
-  provide(bind, TopicRepository, (em: EntityManager, sql: Sql) => new MikroOrmTopicRepository(em, sql), [Em, SqlRunner]);
+  provide(
+    bind,
+    TopicRepository,
+    (em: EntityManager, sql: Sql, staged: StagedRows) => new MikroOrmTopicRepository(em, sql, staged),
+    [Em, SqlRunner, StagedRows],
+  );
   provide(
     bind,
     ReplyRepository,

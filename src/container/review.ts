@@ -9,7 +9,6 @@ import { ReviewQueueKeeper } from '../application/review/queue-keeper.js';
 import { ListReviewItems, ResolveReview, ShowReviewItem } from '../application/review/review-queue.js';
 import { SignOutEverywhere } from '../application/tokens/access-tokens.js';
 import { DisciplineUser } from '../application/users/discipline.js';
-import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
 import { UserRepository } from '../domain/users/user-repository.js';
@@ -18,7 +17,7 @@ import { SqlPostingFacts } from '../adapters/persistence/posting-facts.js';
 import { SqlReviewReadModel } from '../adapters/persistence/read-models/review.js';
 import { SqlReviewStore } from '../adapters/persistence/review-store.js';
 import type { Sql } from '../adapters/persistence/sql.js';
-import { StagedRows } from '../adapters/persistence/staged-rows.js';
+import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
 import { ReviewRouteUseCases } from '../adapters/api/routes/review.js';
 import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
@@ -42,7 +41,7 @@ export const reviewModule = new ContainerModule(({ bind }) => {
   ]);
 
   const useCase = useCaseBinder(bind);
-  useCase(Posts, [TopicRepository, ReplyRepository, NotificationRepository, DomainEvents, Clock]);
+  useCase(Posts, [TopicRepository, ReplyRepository, DomainEvents, Clock]);
   useCase(DisciplineUser, [UserRepository, SignOutEverywhere, DomainEvents, UnitOfWork, Clock]);
   provide(
     bind,

@@ -5,7 +5,7 @@ import { ReindexSearch } from '../application/search/reindex.js';
 import { SearchContent } from '../application/search/search.js';
 import { SqlSearchIndex, SqlSearchReadModel } from '../adapters/persistence/search.js';
 import type { Sql } from '../adapters/persistence/sql.js';
-import { StagedRows } from '../adapters/persistence/staged-rows.js';
+import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
 import { SearchRouteUseCases } from '../adapters/api/routes/search.js';
 import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 

@@ -17,6 +17,8 @@ import { Posts } from '../application/posts/posts.js';
 import { PostingRules } from '../application/review/posting-rules.js';
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
+import { NotificationRepository } from '../domain/notifications/notification-repository.js';
+import { OneStatementUnitOfWork } from '../adapters/persistence/unit-of-work.js';
 import { TopicRouteUseCases } from '../adapters/api/routes/topics.js';
 import { record, useCaseBinder } from './bind.js';
 
@@ -25,7 +27,7 @@ export const topicsModule = new ContainerModule(({ bind }) => {
   const useCase = useCaseBinder(bind);
   useCase(TopicRelocation, [NodeRepository, DomainEvents]);
   useCase(ListTopics, [TopicReadModel]);
-  useCase(ShowTopic, [TopicReadModel]);
+  useCase(ShowTopic, [TopicReadModel, TopicRepository, NotificationRepository, DomainEvents, OneStatementUnitOfWork]);
   useCase(CreateTopic, [TopicRepository, TopicRelocation, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(UpdateTopic, [TopicRepository, TopicRelocation, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(DeleteTopic, [TopicRepository, ReplyRepository, Posts, DomainEvents, UnitOfWork]);

@@ -14,16 +14,13 @@ import { DELIVERY_TASK, SqlWebhookStore } from '../adapters/persistence/webhook-
 import { ServiceMetrics } from '../adapters/api/metrics.js';
 import { WireWebhookSubjects } from '../adapters/presentation/webhook-subjects.js';
 import { Wire } from '../adapters/presentation/wire.js';
-import { WebhookWorker } from '../adapters/webhooks/delivery-worker.js';
 import { HttpWebhookTransport } from '../adapters/webhooks/http-transport.js';
 import type { Config } from '../config.js';
+import { webhookDeliveryTask } from '../adapters/jobs/tasks/webhook-delivery.js';
 import { AppConfig, provide, ServerHost, SqlRunner, useCaseBinder } from './bind.js';
+import { registerJobTasks } from './jobs.js';
 
-/** Starts this server process's webhook deliveries (its share of the queue); stop it before the database. */
-export type StartWebhookWorker = () => Promise<WebhookWorker>;
-export const StartWebhookWorker = Symbol.for('StartWebhookWorker');
-
-/** Webhooks (contract §13): the subscriptions, what a delivery says and how it leaves, the worker that sends it. */
+/** Webhooks (contract §13): the subscriptions, what a delivery says and how it leaves, the task that sends it. */
 export const webhooksModule = new ContainerModule(({ bind }) => {
   provide(bind, WebhookStore, (sql: Sql) => new SqlWebhookStore(sql), [SqlRunner]);
   provide(
@@ -44,18 +41,20 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
   useCase(ManageWebhooks, [WebhookStore, WebhookTransport, SecretGenerator, Clock]);
   useCase(DeliverWebhook, [WebhookStore, WebhookSubjects, WebhookTransport, Clock]);
 
-  provide(
+  // Deliveries, in the processes that deliver (WEBHOOKS_CONCURRENCY above 0).
+  registerJobTasks(
     bind,
-    StartWebhookWorker,
-    (deliver: DeliverWebhook, metrics: ServiceMetrics, config: Config, server: ServerHost): StartWebhookWorker =>
-      () =>
-        WebhookWorker.start(server.database.orm.config.get('clientUrl') as string, deliver, {
-          task: DELIVERY_TASK,
-          concurrency: config.webhooks.concurrency,
-          scope: server.database.scope,
-          onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
-          notice: (message, details) => server.logger.warn(details ?? {}, message),
-        }),
+    (deliver: DeliverWebhook, metrics: ServiceMetrics, config: Config, server: ServerHost) =>
+      config.webhooks.concurrency === 0
+        ? []
+        : [
+            webhookDeliveryTask(deliver, {
+              identifier: DELIVERY_TASK,
+              concurrency: config.webhooks.concurrency,
+              onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+              notice: (message, details) => server.logger.warn(details ?? {}, message),
+            }),
+          ],
     [DeliverWebhook, ServiceMetrics, AppConfig, ServerHost],
   );
 });

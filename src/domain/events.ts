@@ -1,7 +1,9 @@
+import type { NewNotification } from './notifications/notification.js';
 import type { Reply } from './replies/reply.js';
 import type { Role } from './users/role.js';
 import type { Topic } from './topics/topic.js';
 import type { Post } from './shared/post.js';
+import { isPublished } from './visibility/visibility.js';
 
 /**
  * Facts about what changed, as plain data: named in the past tense, with the ids and values their consumers
@@ -77,8 +79,11 @@ export type DomainEvent =
   | ({ type: 'post.flagged'; itemId: number; flaggerId: number; reason: FlagReason } & PostRef)
   /** A review item was resolved (`action`) by `actorId`. */
   | { type: 'review.resolved'; itemId: number; action: ReviewResolution; actorId: number }
-  /** New notifications, each with the user it is for. */
-  | { type: 'notification.created'; notifications: { id: number; userId: number }[] }
+  /**
+   * New notifications, as the notification producer made them: the outbox names each by the id it was written with and
+   * the user it is for (`{ notifications: [{ id, userId }] }`).
+   */
+  | { type: 'notification.created'; notifications: readonly NewNotification[] }
   /** Notifications read or deleted: these users' unread counts may have changed. */
   | { type: 'notification.read' | 'notification.deleted'; userIds: number[] }
   /** A moderation or administration act (contract §14), for the audit log. */
@@ -219,14 +224,14 @@ export const replyRef = (reply: Reply): PostRef => ({
 /*
  * What happens to a post, as facts. One rule of contract §18 lives here, for every consumer at once (notifications
  * and their mail, counters, the search index, webhooks, live events, caches): **a post that is not yet public sets
- * off nothing**. Of a held post only its hold (`post.held`) and its removal (`post.discarded`) are recorded; an edit
+ * off nothing** (the visibility policy's `isPublished`). Of a held post only its hold (`post.held`) and its removal (`post.discarded`) are recorded; an edit
  * or a move of it is no fact anyone hears of (null). Approved, it is published as if posted at that moment: its
  * `*.created` is recorded then (`topicCreated`, `replyCreated` on the published post). A hidden post was public: its
  * effects happened; what readers see of it is the read models' business.
  */
 
 /** Of a held post, nothing; of any other, the fact. */
-const unlessHeld = (post: Post, fact: () => DomainEvent): DomainEvent | null => (post.isHeld() ? null : fact());
+const unlessHeld = (post: Post, fact: () => DomainEvent): DomainEvent | null => (isPublished(post) ? fact() : null);
 
 const topicContent = (topic: Topic) => ({
   topicId: topic.id,
@@ -249,7 +254,7 @@ const replyContent = (reply: Reply) => ({
  * found them. Held, it is only waiting.
  */
 export const topicCreated = (topic: Topic, mentions: readonly string[]): DomainEvent =>
-  topic.isHeld()
+  !isPublished(topic)
     ? { type: 'post.held', ...topicRef(topic) }
     : { type: 'topic.created', userId: topic.userId, nodeId: topic.nodeId, mentions: [...mentions], ...topicContent(topic) };
 export const topicUpdated = (topic: Topic): DomainEvent | null =>
@@ -266,19 +271,19 @@ export const topicMoved = (topic: Topic, fromNodeId: number, actor: { id: number
     byAdmin: actor.role === 'admin',
   }));
 export const topicDeleted = (topic: Topic, actorId: number): DomainEvent =>
-  topic.isHeld()
+  !isPublished(topic)
     ? { type: 'post.discarded', actorId, ...topicRef(topic) }
     : { type: 'topic.deleted', topicId: topic.id, ownerId: topic.userId, nodeId: topic.nodeId, actorId };
 
 /** A new reply, or one just approved; `mentions` as for a topic. Held, it is only waiting. */
 export const replyCreated = (reply: Reply, mentions: readonly string[]): DomainEvent =>
-  reply.isHeld()
+  !isPublished(reply)
     ? { type: 'post.held', ...replyRef(reply) }
     : { type: 'reply.created', userId: reply.userId, mentions: [...mentions], ...replyContent(reply) };
 export const replyUpdated = (reply: Reply): DomainEvent | null =>
   unlessHeld(reply, () => ({ type: 'reply.updated', ...replyContent(reply) }));
 export const replyDeleted = (reply: Reply, actorId: number): DomainEvent =>
-  reply.isHeld()
+  !isPublished(reply)
     ? { type: 'post.discarded', actorId, ...replyRef(reply) }
     : {
         type: 'reply.deleted',

@@ -3,11 +3,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
 import { listen, type RunningServer } from '../../src/server/server.js';
 import { DeliverMail } from '../../src/application/mail/deliver-mail.js';
-import { MailWorker } from '../../src/adapters/mail/mail-worker.js';
+import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
+import { mailDeliveryTask } from '../../src/adapters/jobs/tasks/mail-delivery.js';
 import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
 import { until } from '../support/wait.js';
 import { forumctl } from '../support/cli.js';
 import { configuredWith, testEnv } from '../support/env.js';
+import { startJobs } from '../support/jobs.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pkcePair } from '../support/oauth-flow.js';
@@ -78,7 +80,7 @@ describe('Joining the forum, in a browser', function () {
   this.timeout(90_000);
   let browser: Browser;
   let context: BrowserContext;
-  let mailWorker: MailWorker;
+  let mailWorker: JobRuntime;
 
   before(async () => {
     server = await listen(testEnv().app, 0, '127.0.0.1');
@@ -90,12 +92,7 @@ describe('Joining the forum, in a browser', function () {
        where task_id in (select id from graphile_worker._private_tasks where identifier = $1)`,
       [MAIL_TASK],
     );
-    mailWorker = await MailWorker.start(env.config.databaseUrl!, env.container.get(DeliverMail), {
-      task: MAIL_TASK,
-      concurrency: 1,
-      pollIntervalMs: 100,
-      scope: env.scope,
-    });
+    mailWorker = await startJobs([mailDeliveryTask(env.container.get(DeliverMail), { identifier: MAIL_TASK, concurrency: 1 })]);
   });
 
   afterEach(async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
+import { ConflictRetries } from '../../src/adapters/persistence/unit-of-work.js';
 
 describe('notifications over HTTP', () => {
   let alice: TestUser;
@@ -322,6 +323,9 @@ describe('notifications over HTTP', () => {
       const topics = [await makeTopic(alice, general, 'one'), await makeTopic(bob, general, 'two')];
       for (const topicId of topics) await api().post(`/api/v3/topics/${topicId}/follow`).set(carol.auth).expect(200);
       const bodies = ['@alice @bob @carol', '@carol @bob @alice', '@bob @carol @alice'];
+      // Counted, not only answered: the unit of work would try a deadlocked write again and hide it.
+      const conflicts = testEnv().container.get(ConflictRetries);
+      const deadlocksBefore = conflicts.count('40P01');
       const statuses = await Promise.all(
         Array.from({ length: 36 }, (_, i) =>
           api()
@@ -332,6 +336,7 @@ describe('notifications over HTTP', () => {
         ),
       );
       expect(statuses).to.deep.equal(Array(36).fill(200));
+      expect(conflicts.count('40P01') - deadlocksBefore, 'deadlocks').to.equal(0);
       await expectExact();
       // Each reply notifies alice, bob and carol once each (author, follower or mention: one notification a reply).
       expect([await unread(alice), await unread(bob), await unread(carol)]).to.deep.equal([36, 36, 36]);

@@ -3,7 +3,7 @@ import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '..
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 import { SqlSearchIndex, SqlSearchReadModel, walkWindows } from '../../src/adapters/persistence/search.js';
-import { StagedRows } from '../../src/adapters/persistence/staged-rows.js';
+import { StagedRows } from '../../src/adapters/persistence/staged/staged-rows.js';
 
 /**
  * Search (contract §11) on real PostgreSQL, with Chinese, English, Japanese, Korean and mixed text: what is

@@ -7,8 +7,10 @@ import { testEnv } from '../support/env.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { WebhookReceiver, type ReceivedDelivery } from '../support/webhook-receiver.js';
 import { until } from '../support/wait.js';
-import { WebhookWorker } from '../../src/adapters/webhooks/delivery-worker.js';
+import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
+import { webhookDeliveryTask } from '../../src/adapters/jobs/tasks/webhook-delivery.js';
 import { DELIVERY_TASK } from '../../src/adapters/persistence/webhook-store.js';
+import { startJobs } from '../support/jobs.js';
 
 const SECRET = 'a shared secret';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -68,16 +70,12 @@ describe('webhooks (contract §13)', () => {
   });
 
   describe('delivered by a worker in this process', () => {
-    let worker: WebhookWorker;
+    let worker: JobRuntime;
 
     before(async () => {
-      const env = testEnv();
-      worker = await WebhookWorker.start(env.config.databaseUrl!, env.useCases.deliverWebhook, {
-        task: DELIVERY_TASK,
-        concurrency: 2,
-        pollIntervalMs: 100,
-        scope: env.scope,
-      });
+      worker = await startJobs([
+        webhookDeliveryTask(testEnv().useCases.deliverWebhook, { identifier: DELIVERY_TASK, concurrency: 2 }),
+      ]);
     });
 
     after(async () => {
@@ -205,13 +203,9 @@ describe('webhooks (contract §13)', () => {
 
     it('shares the work between workers without sending anything twice', async function () {
       this.timeout(20_000);
-      const env = testEnv();
-      const second = await WebhookWorker.start(env.config.databaseUrl!, env.useCases.deliverWebhook, {
-        task: DELIVERY_TASK,
-        concurrency: 2,
-        pollIntervalMs: 100,
-        scope: env.scope,
-      });
+      const second = await startJobs([
+        webhookDeliveryTask(testEnv().useCases.deliverWebhook, { identifier: DELIVERY_TASK, concurrency: 2 }),
+      ]);
       try {
         await createWebhook(receiver.url, 'reply.created');
         const topic = await makeTopic(alice, node);
@@ -286,7 +280,7 @@ describe('webhooks (contract §13)', () => {
   });
 
   describe('a try left locked by a process that died mid-try', () => {
-    let worker: WebhookWorker | null = null;
+    let worker: JobRuntime | null = null;
 
     afterEach(async () => {
       await worker?.stop();
@@ -307,13 +301,9 @@ describe('webhooks (contract §13)', () => {
     }
 
     const startWorker = async () => {
-      const env = testEnv();
-      worker = await WebhookWorker.start(env.config.databaseUrl!, env.useCases.deliverWebhook, {
-        task: DELIVERY_TASK,
-        concurrency: 1,
-        pollIntervalMs: 100,
-        scope: env.scope,
-      });
+      worker = await startJobs([
+        webhookDeliveryTask(testEnv().useCases.deliverWebhook, { identifier: DELIVERY_TASK, concurrency: 1 }),
+      ]);
     };
 
     it('is released for another worker once held longer than a try can take (5 minutes)', async () => {

@@ -84,7 +84,8 @@ describe('reads that identify their caller themselves', () => {
         ])
       )[0]!.n;
 
-    const asRevoked = await env.useCases.topics.show(visibleTopic, byToken(await revoked(bob)));
+    const revokedToken = await revoked(bob);
+    const asRevoked = await env.scope(() => env.useCases.showTopic.execute(byToken(revokedToken), visibleTopic));
     expect(asRevoked.viewer).to.equal(null);
     expect(await unread(bob)).to.equal(1);
 

@@ -9,12 +9,14 @@ import { QueueDigests } from '../../src/application/mail/digests.js';
 import type { MailJob } from '../../src/application/mail/mail-jobs.js';
 import type { Mailer } from '../../src/application/mail/mailer.js';
 import { Clock, MailTokenKeys } from '../../src/application/ports.js';
-import { MailWorker } from '../../src/adapters/mail/mail-worker.js';
+import { digestsTask } from '../../src/adapters/jobs/tasks/digests.js';
+import { mailDeliveryTask } from '../../src/adapters/jobs/tasks/mail-delivery.js';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
 import { DIGEST_TASK, MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
 import { makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
+import { startJobs } from '../support/jobs.js';
 import { MailSink, type ReceivedMail } from '../support/mail-sink.js';
 import { until } from '../support/wait.js';
 
@@ -330,13 +332,10 @@ describe('digests (contract §17)', () => {
       await makeTopic(writer, general, 'For the folder');
       const reader = await makeUser('reader');
       await away(reader, 8 * 24);
-      const worker = await MailWorker.start(env.config.databaseUrl!, service(DeliverMail), {
-        task: MAIL_TASK,
-        concurrency: 2,
-        pollIntervalMs: 100,
-        scope: env.scope,
-        digests: { task: DIGEST_TASK, schedule: '0 * * * *', run: () => service<QueueDigests>(QueueDigests).execute() },
-      });
+      const worker = await startJobs([
+        mailDeliveryTask(service(DeliverMail), { identifier: MAIL_TASK, concurrency: 2 }),
+        digestsTask({ identifier: DIGEST_TASK, schedule: '0 * * * *', run: () => service<QueueDigests>(QueueDigests).execute() }),
+      ]);
       try {
         // Registered with graphile-worker's cron, which adds the task's job at the top of each hour, once for all processes.
         await until(

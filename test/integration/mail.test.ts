@@ -12,10 +12,12 @@ import { Mailer } from '../../src/application/mail/mailer.js';
 import { Clock, MailTokenKeys, UnitOfWork } from '../../src/application/ports.js';
 import type { DomainEvent, MailTokenPurpose } from '../../src/domain/events.js';
 import { EmlFolder } from '../../src/adapters/mail/eml-folder.js';
-import { MailWorker } from '../../src/adapters/mail/mail-worker.js';
+import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
+import { mailDeliveryTask } from '../../src/adapters/jobs/tasks/mail-delivery.js';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
 import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
 import { makeUser, type TestUser } from '../support/builders.js';
+import { startJobs } from '../support/jobs.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
 import { freePort, MailSink, SINK_PASSWORD, SINK_USER, type ReceivedMail } from '../support/mail-sink.js';
 import { startServerProcess } from '../support/server-process.js';
@@ -89,14 +91,8 @@ async function mailJobs(): Promise<QueuedJob[]> {
   );
 }
 
-async function startWorker(deliver: DeliverMail): Promise<MailWorker> {
-  const env = testEnv();
-  return MailWorker.start(env.config.databaseUrl!, deliver, {
-    task: MAIL_TASK,
-    concurrency: 2,
-    pollIntervalMs: 100,
-    scope: env.scope,
-  });
+async function startWorker(deliver: DeliverMail): Promise<JobRuntime> {
+  return startJobs([mailDeliveryTask(deliver, { identifier: MAIL_TASK, concurrency: 2 })]);
 }
 
 const address = (field: AddressObject | AddressObject[] | undefined) =>
@@ -187,7 +183,7 @@ describe('mail (contract §17)', () => {
 
   describe('sent over SMTP to a real server', () => {
     let sink: MailSink;
-    let worker: MailWorker | null = null;
+    let worker: JobRuntime | null = null;
 
     beforeEach(async () => {
       sink = await MailSink.start();

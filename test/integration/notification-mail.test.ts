@@ -4,13 +4,17 @@ import type { AddressObject } from 'mailparser';
 import { DeliverMail, MailFacts } from '../../src/application/mail/deliver-mail.js';
 import { MailComposer } from '../../src/application/mail/mail-composer.js';
 import { Clock, MailTokenKeys } from '../../src/application/ports.js';
-import { MailWorker } from '../../src/adapters/mail/mail-worker.js';
+import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
+import { dueMailTask } from '../../src/adapters/jobs/tasks/due-mail.js';
+import { mailDeliveryTask } from '../../src/adapters/jobs/tasks/mail-delivery.js';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
-import { MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
-import { NotificationMailQueue } from '../../src/adapters/persistence/notification-mail-queue.js';
+import { DUE_MAIL_TASK, MAIL_TASK } from '../../src/adapters/persistence/mail-task.js';
+import { SqlNotificationMailQueue } from '../../src/adapters/persistence/notification-mail-queue.js';
+import { StagedRows } from '../../src/adapters/persistence/staged/staged-rows.js';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { configuredWith, PUBLIC_URL, testEnv } from '../support/env.js';
 import { plainMail, replyFrom } from '../support/inbound-mail.js';
+import { startJobs } from '../support/jobs.js';
 import { checkedApi } from '../support/openapi.js';
 import { MailSink, SINK_PASSWORD, SINK_USER } from '../support/mail-sink.js';
 import { until } from '../support/wait.js';
@@ -58,7 +62,7 @@ const addresses = (field: AddressObject | AddressObject[] | undefined) =>
 
 describe('notification mail (contract §17)', () => {
   let sink: MailSink;
-  let worker: MailWorker | null = null;
+  let worker: JobRuntime | null = null;
   let alice: TestUser;
   let bob: TestUser;
   let carol: TestUser;
@@ -77,14 +81,11 @@ describe('notification mail (contract §17)', () => {
       replyAddress,
       from: FROM,
     });
-    const due = new NotificationMailQueue(env.persistence.sql, 10);
-    worker = await MailWorker.start(env.config.databaseUrl!, deliver, {
-      task: MAIL_TASK,
-      concurrency: 2,
-      pollIntervalMs: 100,
-      scope: env.scope,
-      dueMail: { everyMs: 100, move: () => due.moveDue() },
-    });
+    const due = new SqlNotificationMailQueue(env.persistence.sql, env.container.get(StagedRows), 10);
+    worker = await startJobs([
+      mailDeliveryTask(deliver, { identifier: MAIL_TASK, concurrency: 2 }),
+      dueMailTask({ identifier: DUE_MAIL_TASK, everyMs: 100, move: () => due.moveDue() }),
+    ]);
   }
 
   /** Every mail whose delay passed has been tried (sent or dropped). */
@@ -126,7 +127,7 @@ describe('notification mail (contract §17)', () => {
       `update notification_mail_queue set queued_at = now() - case when user_id = $1 then interval '4 minutes' else interval '2 minutes' end`,
       [alice.id],
     );
-    const due = new NotificationMailQueue(testEnv().persistence.sql, 3);
+    const due = new SqlNotificationMailQueue(testEnv().persistence.sql, testEnv().container.get(StagedRows), 3);
     // Three processes move at once: alice's row goes once, bob's waits a minute more.
     const moved = await Promise.all([due.moveDue(), due.moveDue(), due.moveDue()]);
     expect(moved.reduce((a, b) => a + b, 0)).to.equal(1);

@@ -89,7 +89,7 @@ describe('the event outbox', () => {
       'select type, payload from events where id > $1 order by id',
       [last],
     );
-    // The notifications' event is written by their statement's trigger, at the end of the one statement.
+    // The notifications' event is written with the ids their statement drew, after the reply's, in the one statement.
     expect(rows.map((row) => row.type)).to.deep.equal(['reply.created', 'notification.created']);
     const written = await env.sql<{ id: number; userId: number }>(
       'select id, user_id as "userId" from notifications where reply_id = $1 order by id',
@@ -159,5 +159,17 @@ describe('the event outbox', () => {
       },
       { type: 'topic.deleted', payload: { topicId: moved, ownerId: alice.id, nodeId: other, actorId: root.id } },
     ]);
+  });
+});
+
+describe('the events log has one writer', () => {
+  it('has no trigger function that writes events or decides who is mailed: the code records, the database stores', async () => {
+    const functions = await testEnv().sql<{ name: string }>(
+      `select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname = current_schema() and p.prolang = (select oid from pg_language where lanname = 'plpgsql')
+         and exists (select 1 from pg_trigger t where t.tgfoid = p.oid)
+         and (p.prosrc ~* 'insert\\s+into\\s+events' or p.prosrc ~* 'notification_mail_queue')`,
+    );
+    expect(functions.map((row) => row.name)).to.deep.equal([]);
   });
 });

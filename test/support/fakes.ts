@@ -44,13 +44,16 @@ export class FakeTopics implements TopicRepository {
   readonly favorites = new Set<string>();
   private nextId = 1;
 
-  async findVisible(id: number) {
-    const topic = this.rows.get(id);
-    return topic && topic.deletedAt === null ? topic : null;
+  async find(id: number) {
+    return this.rows.get(id) ?? null;
   }
   async add(topic: Topic) {
     topic.id = this.nextId++;
     this.rows.set(topic.id, topic);
+  }
+  readonly views = new Map<number, number>();
+  async countView(topicId: number) {
+    this.views.set(topicId, (this.views.get(topicId) ?? 0) + 1);
   }
   async authoredBy(userId: number) {
     return [...this.rows.values()].filter((t) => t.userId === userId && t.deletedAt === null);
@@ -112,8 +115,8 @@ export class FakeNodes implements NodeRepository {
 
 export class FakeReplies implements ReplyRepository {
   readonly rows: Reply[] = [];
-  async findVisible(id: number) {
-    return this.rows.find((r) => r.id === id && r.deletedAt === null) ?? null;
+  async find(id: number) {
+    return this.rows.find((r) => r.id === id) ?? null;
   }
   async save() {}
   async add(reply: Reply) {
@@ -143,14 +146,14 @@ export class FakeNotifications implements NotificationRepository {
   async deleteAll() {
     return false;
   }
-  async deleteForReply(replyId: number) {
-    this.remove((row) => row.replyId === replyId);
+  async markReadAbout(userId: number, topicId: number) {
+    this.readFor.push(`${userId}:${topicId}`);
   }
-  async deleteForTopic(topicId: number) {
-    this.remove((row) => row.topicId === topicId);
-  }
-  private remove(gone: (row: NewNotification) => boolean): void {
+  async deleteAbout(about: { topicId: number } | { replyId: number }) {
+    const gone = (row: NewNotification) => ('topicId' in about ? row.topicId === about.topicId : row.replyId === about.replyId);
+    const users = [...new Set(this.rows.filter(gone).map((row) => row.userId))];
     for (let i = this.rows.length - 1; i >= 0; i--) if (gone(this.rows[i]!)) this.rows.splice(i, 1);
+    return users;
   }
 }
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Reply } from '../../src/domain/replies/reply.js';
 import { RuleViolated } from '../../src/domain/shared/errors.js';
-import { type Visibility, seesPost } from '../../src/domain/shared/post.js';
+import type { Visibility } from '../../src/domain/shared/post.js';
+import { READERS, readerOf, replyVisibleTo, topicVisibleTo } from '../../src/domain/visibility/visibility.js';
 import { TOPIC_HELD, Topic } from '../../src/domain/topics/topic.js';
 import type { Viewer } from '../../src/domain/users/role.js';
 
@@ -30,7 +31,16 @@ function reply(visibility?: Visibility): Reply {
   return reply;
 }
 
-describe('seesPost', () => {
+/** Whether `viewer` opens a post of `authorId` as it is (READERS.post), as a topic and as a reply alike. */
+function seesPost(viewer: Viewer | null, post: { userId: number; visibility: Visibility }): boolean {
+  const reader = readerOf(viewer);
+  const asTopic = topicVisibleTo(READERS.post, reader, { ...post, deleted: false, banned: false, nodeId: 4 });
+  const asReply = replyVisibleTo(READERS.post, reader, { ...post, deleted: false, systemEvent: false });
+  expect(asTopic, 'a topic and a reply alike').to.equal(asReply);
+  return asTopic;
+}
+
+describe('the visibility policy: who opens a held or hidden post (READERS.post)', () => {
   it('shows a public post to everyone, anonymous callers included', () => {
     const post = { userId: authorId, visibility: 'public' as const };
     for (const viewer of [null, other, author, admin]) expect(seesPost(viewer, post)).to.equal(true);

@@ -49,7 +49,7 @@ function world() {
   const events = Object.assign(new DispatchInTransaction([counters, producer, recorded]), { recorded: recorded.recorded });
   const relocation = new TopicRelocation(nodes, events);
   const rules = postingRules();
-  const posts = new Posts(topics, replies, notifications, events, fixedClock);
+  const posts = new Posts(topics, replies, events, fixedClock);
   return {
     events,
     topics,

@@ -3,6 +3,7 @@ import type { CallerRef } from '../../application/actor.js';
 import type { EventFeed, PublishedEvent } from '../../application/events.js';
 import { callerRefOf } from './auth.js';
 import { keepCompressed } from './compression.js';
+import { readsAsEveryone } from '../../domain/visibility/visibility.js';
 
 /**
  * A cached answer is served for at most this long after the read that made it began: the staleness rule (at most
@@ -109,12 +110,12 @@ export interface TopicListPage {
 }
 
 /**
- * The key of the cached page that answers a topic list, or null when the list is read afresh: everyone signed out
- * sees the same first pages, while a caller with a token (live or not) and any later page are read every time.
- * `page` (the list's parameters) is read only for a caller signed out.
+ * The key of the cached page that answers a topic list, or null when the list is read afresh: those who read as
+ * everyone (the visibility policy's `readsAsEveryone`: signed out) see the same first pages, while a caller with a
+ * token (live or not) and any later page are read every time. `page` (the list's parameters) is read only for them.
  */
 export function frontPageKey(caller: CallerRef, page: () => TopicListPage): string | null {
-  if (!('actor' in caller) || caller.actor !== null) return null;
+  if (!('actor' in caller) || !readsAsEveryone(caller.actor)) return null;
   const { type, nodeId, offset, limit } = page();
   return offset === 0 ? `${type}|${nodeId ?? ''}|${limit}` : null;
 }

@@ -17,6 +17,8 @@ export interface MetricsSources {
   openStreams?: () => number;
   /** Items waiting in the review queue (contract §18), read from the database at each scrape. */
   pendingReviews?: () => Promise<number>;
+  /** Units of work aborted as conflicts so far in this process, by PostgreSQL's code (each tried again). */
+  conflicts?: () => [code: string, count: number][];
 }
 
 /** Where a scrape gets its text: this process's registry, or (under WEB_CONCURRENCY) every worker's, summed. */
@@ -81,6 +83,22 @@ export class ServiceMetrics {
         registers,
         collect() {
           this.set(openStreams());
+        },
+      });
+    }
+    const conflicts = sources.conflicts;
+    if (conflicts) {
+      const seen = new Map<string, number>();
+      new client.Counter({
+        name: 'forum_unit_of_work_conflicts_total',
+        help: 'Units of work PostgreSQL aborted as a deadlock (40P01) or a serialization failure (40001), each tried again',
+        labelNames: ['code'],
+        registers,
+        collect() {
+          for (const [code, count] of conflicts()) {
+            this.inc({ code }, count - (seen.get(code) ?? 0));
+            seen.set(code, count);
+          }
         },
       });
     }

@@ -1,7 +1,7 @@
 import type { CounterFamily, CounterMaintenance, PurgedLog } from '../../application/maintenance/maintenance.js';
 import type { UnitOfWork } from '../../application/ports.js';
 import type { Sql } from './sql.js';
-import { publishedReply, publishedTopic } from './read-models/visibility.js';
+import { countedReply, countedTopic } from './read-models/visibility.js';
 
 /**
  * For each family: lock the batch's rows, then recompute from a fresh snapshot (a second statement) and write
@@ -17,14 +17,14 @@ const RECOUNTS: Record<CounterFamily, Recount> = {
     table: 'topics',
     fresh: `
       select t.id,
-        (select count(*)::int from replies r where r.topic_id = t.id and ${publishedReply('r')}) as replies_count,
+        (select count(*)::int from replies r where r.topic_id = t.id and ${countedReply('r')}) as replies_count,
         last.id as last_reply_id, last.user_id as last_reply_user_id, last.login as last_reply_user_login,
         last.created_at as replied_at,
         (select count(*)::int from likes l where l.target_type = 'topic' and l.target_id = t.id) as likes_count
       from topics t
       left join lateral (
         select r.id, r.user_id, u.login, r.created_at from replies r join users u on u.id = r.user_id
-        where r.topic_id = t.id and ${publishedReply('r')} order by r.id desc limit 1
+        where r.topic_id = t.id and ${countedReply('r')} order by r.id desc limit 1
       ) last on true
       where t.id between $1 and $2`,
     columns: ['replies_count', 'last_reply_id', 'last_reply_user_id', 'last_reply_user_login', 'replied_at', 'likes_count'],
@@ -39,7 +39,7 @@ const RECOUNTS: Record<CounterFamily, Recount> = {
   nodes: {
     table: 'nodes',
     fresh: `
-      select n.id, (select count(*)::int from topics t where t.node_id = n.id and ${publishedTopic('t')}) as topics_count
+      select n.id, (select count(*)::int from topics t where t.node_id = n.id and ${countedTopic('t')}) as topics_count
       from nodes n where n.id between $1 and $2`,
     columns: ['topics_count'],
   },
@@ -47,8 +47,8 @@ const RECOUNTS: Record<CounterFamily, Recount> = {
     table: 'users',
     fresh: `
       select u.id,
-        (select count(*)::int from topics t where t.user_id = u.id and ${publishedTopic('t')}) as topics_count,
-        (select count(*)::int from replies r where r.user_id = u.id and ${publishedReply('r')}) as replies_count,
+        (select count(*)::int from topics t where t.user_id = u.id and ${countedTopic('t')}) as topics_count,
+        (select count(*)::int from replies r where r.user_id = u.id and ${countedReply('r')}) as replies_count,
         (select count(*)::int from user_follows f where f.followee_id = u.id) as followers_count,
         (select count(*)::int from user_follows f where f.follower_id = u.id) as following_count,
         (select count(*)::int from topic_favorites f where f.user_id = u.id) as favorites_count
@@ -60,7 +60,7 @@ const RECOUNTS: Record<CounterFamily, Recount> = {
     fix: `
       with fresh as (
         select user_id, date_trunc('month', created_at at time zone 'UTC')::date as month, count(*)::int as replies
-        from replies r where r.user_id between $1 and $2 and ${publishedReply('r')} group by 1, 2),
+        from replies r where r.user_id between $1 and $2 and ${countedReply('r')} group by 1, 2),
       stored as (select user_id, month, replies from user_reply_months where user_id between $1 and $2),
       wrong as (
         select coalesce(f.user_id, s.user_id) as user_id, coalesce(f.month, s.month) as month,

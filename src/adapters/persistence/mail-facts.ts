@@ -1,7 +1,7 @@
 import type { MailAccount, MailFacts, MailTokenRow, PendingNotice, TopicNotices } from '../../application/mail/deliver-mail.js';
 import type { DigestTopic } from '../../application/mail/digests.js';
-import { listedTopicFor } from './read-models/topics.js';
-import { isPublic } from './read-models/visibility.js';
+import { READERS } from '../../domain/visibility/visibility.js';
+import { SIGNED_OUT, memberAt, replyCondition, topicCondition } from './read-models/visibility.js';
 import type { Sql } from './sql.js';
 import { type Timestamp, toDate } from './timestamps.js';
 
@@ -42,16 +42,16 @@ export class SqlMailFacts implements MailFacts {
   }
 
   async digestTopics(userId: number, since: Date, limit: number): Promise<DigestTopic[]> {
-    // The topic list's rule (listedTopicFor) as for a member (public topics: the reader's own are left out anyway),
-    // and no hidden node at all (a mail is no place for what a site keeps out of the way). `last_active_at >= since` is implied by `created_at >= since` (activity starts with the
-    // topic) and lets the scan walk the activity index over the period's topics only. The text is the one the
-    // search index keeps of the body (what a reader sees, on one line), or the source if it has none yet.
+    // What a digest may carry to this member (READERS.digest); their own topics are no news to them.
+    // `last_active_at >= since` is implied by `created_at >= since` (activity starts with the topic) and lets the scan
+    // walk the activity index over the period's topics only. The text is the one the search index keeps of the body
+    // (what a reader sees, on one line), or the source if it has none yet.
     const rows = await this.sql.all<DigestTopicRow>(
       `select t.id, t.title, n.name as node_name, u.login as user_login, u.name as user_name, t.replies_count,
               t.likes_count, left(coalesce(d.text, t.body), $4) as text
        from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
          left join search_documents d on d.topic_id = t.id and d.reply_id is null
-       where ${listedTopicFor({ id: '$1::int', admin: 'false' })} and not n.hidden and t.user_id <> $1
+       where ${topicCondition(READERS.digest, memberAt('$1::int'), { topic: 't', node: 'n' })} and t.user_id <> $1
          and t.last_active_at >= $2 and t.created_at >= $2
        order by t.replies_count + t.likes_count desc, t.id desc
        limit $3`,
@@ -86,12 +86,12 @@ export class SqlMailFacts implements MailFacts {
 
   async noticesOf(userId: number, topicId: number, types: readonly PendingNotice['type'][]): Promise<TopicNotices | null> {
     const topic = await this.sql.one<{ id: number; title: string }>(
-      `select id, title from topics t where id = $1 and deleted_at is null and ${isPublic('t')}`,
+      `select id, title from topics t where id = $1 and ${topicCondition(READERS.post, SIGNED_OUT, { topic: 't' })}`,
       [topicId],
     );
     if (!topic) return null;
-    // A mention in the topic itself has no reply: its post is the topic's body, by the topic's author. Mail goes to
-    // everyone alike: only what is public (a reply hidden meanwhile is not mailed).
+    // A mention in the topic itself has no reply: its post is the topic's body, by the topic's author. Mail shows what
+    // is shown to everyone alike (a reply hidden meanwhile is not mailed).
     const notices = await this.sql.all<PendingNotice>(
       `select n.id as "notificationId", n.type, n.reply_id as "replyId", a.login as "authorLogin",
               coalesce(r.body, t.body) as body, coalesce(r.body_html, t.body_html) as "bodyHtml"
@@ -101,7 +101,7 @@ export class SqlMailFacts implements MailFacts {
        join users a on a.id = coalesce(r.user_id, t.user_id)
        where n.user_id = $1 and n.topic_id = $2 and n.type = any($3::text[])
          and n.read_at is null and n.emailed_at is null
-         and (n.reply_id is null or (r.deleted_at is null and r.action is null and ${isPublic('r')}))
+         and (n.reply_id is null or (${replyCondition(READERS.post, SIGNED_OUT, 'r')}))
        order by n.id`,
       [userId, topicId, types],
     );

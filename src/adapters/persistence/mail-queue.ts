@@ -1,5 +1,5 @@
 import type { MailJob, MailQueue } from '../../application/mail/mail-jobs.js';
-import type { StagedRows } from './staged-rows.js';
+import type { StagedRows } from './staged/staged-rows.js';
 
 /**
  * Mail jobs go with the unit of work's staged rows (staged-rows.ts): queued in the statement that ends it, so in

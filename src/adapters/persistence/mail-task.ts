@@ -13,9 +13,22 @@ export const MAIL_TASK = 'mail_delivery';
  */
 export const MAIL_ATTEMPTS = 12;
 
+/**
+ * The flags of a mail job: its task's name, by which the job runtime keeps MAIL_CONCURRENCY
+ * (adapters/jobs/limits.ts). Every mail job is queued with them.
+ */
+export const MAIL_FLAGS = `array['${MAIL_TASK}']`;
+
 /** Queues a job for each mail of `jobs` (a CTE with a json `payload`). */
 export const queueMail = (jobs: string) =>
-  `select graphile_worker.add_job('${MAIL_TASK}', ${jobs}.payload, max_attempts := ${MAIL_ATTEMPTS}) from ${jobs}`;
+  `select graphile_worker.add_job('${MAIL_TASK}', ${jobs}.payload, max_attempts := ${MAIL_ATTEMPTS}, flags := ${MAIL_FLAGS})
+   from ${jobs}`;
 
 /** The graphile-worker task of the digest schedule (contract §17): one run queues the digests due (QueueDigests). */
 export const DIGEST_TASK = 'mail_digests';
+
+/**
+ * The graphile-worker task that moves the notification mail whose delay is over onto the queue
+ * (NotificationMailQueue.moveDue), every 10 seconds, in the job runtime of the processes that send mail.
+ */
+export const DUE_MAIL_TASK = 'mail_due';

@@ -1,18 +1,26 @@
-import { MAIL_ATTEMPTS, MAIL_TASK } from './mail-task.js';
+import { MAIL_ATTEMPTS, MAIL_FLAGS, MAIL_TASK } from './mail-task.js';
 import type { Sql } from './sql.js';
+import type { StagedRows } from './staged/staged-rows.js';
+import type { NotificationMailCandidate, NotificationMailQueue } from '../../application/mail/notification-mail.js';
 
 /**
  * The notification mail waiting out its delay (contract §17): rows of `notification_mail_queue`, one per
- * recipient and topic, written by the statement that inserts the notifications
- * (Migration20261126060000_notification_mail). Once a row is EMAIL_DELAY_MINUTES old, it is moved onto the job
- * queue as a `notifications` mail job, in one statement: deleted and queued together, so that a mail is neither
- * lost nor queued twice, whichever processes move at once (`skip locked`: each row goes to one of them).
+ * recipient and topic, held with the notifications they follow (`hold`, staged: staged/writers/notification-mail.ts
+ * applies the rule of who is mailed). Once a row is EMAIL_DELAY_MINUTES old, it is moved onto the job queue as a
+ * `notifications` mail job, in one statement: deleted and queued together, so that a mail is neither lost nor queued
+ * twice, whichever processes move at once (`skip locked`: each row goes to one of them).
  */
-export class NotificationMailQueue {
+export class SqlNotificationMailQueue implements NotificationMailQueue {
   constructor(
     private readonly sql: Sql,
+    private readonly staged: StagedRows,
     private readonly delayMinutes: number,
   ) {}
+
+  /** With the unit of work's other rows, after its notifications. */
+  hold(candidates: readonly NotificationMailCandidate[]): Promise<void> {
+    return this.staged.notificationMail(candidates);
+  }
 
   /** Moves what is due onto the job queue, at most `limit` rows; how many it moved. */
   async moveDue(limit = 1_000): Promise<number> {
@@ -28,7 +36,7 @@ export class NotificationMailQueue {
          select count(*)::int as moved,
                 array_agg(row('${MAIL_TASK}',
                               json_build_object('kind', 'notifications', 'userId', user_id, 'topicId', topic_id),
-                              null, now(), ${MAIL_ATTEMPTS}, null, null, null)::graphile_worker.job_spec
+                              null, now(), ${MAIL_ATTEMPTS}, null, null, ${MAIL_FLAGS})::graphile_worker.job_spec
                           order by user_id, topic_id) as specs
          from due)
        select jobs.moved from jobs, lateral (select count(*) from graphile_worker.add_jobs(jobs.specs)) queued

@@ -1,10 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Sql } from './sql.js';
-import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import type { ClientApp, ClientStore } from '../../application/oauth/clients.js';
-import type { CredentialThrottle } from '../../application/oauth/credential-throttle.js';
-import { TooManyRequests } from '../../domain/shared/errors.js';
 import { type Timestamp, toDate } from './timestamps.js';
 
 interface ClientRow {
@@ -71,59 +66,4 @@ export interface ThrottleLimits {
   /** Failures allowed per client address within the window, whatever credential they were for. */
   perAddress: number;
   windowSeconds: number;
-}
-
-/**
- * The table's keys are at most 255 characters of text: longer names, and names with a NUL (which text cannot
- * hold), hostile ones both, are stored by their digest.
- */
-function storable(key: string): string {
-  return key.length <= 200 && !key.includes('\u0000') ? key : createHash('sha256').update(key).digest('hex');
-}
-
-/**
- * rate-limiter-flexible over the `login_throttle` table (created by a migration, so `tableCreated`), on MikroORM's
- * own knex: every server process sees the same counts.
- */
-export class PostgresCredentialThrottle implements CredentialThrottle {
-  private readonly pairs: RateLimiterPostgres;
-  private readonly addresses: RateLimiterPostgres;
-
-  constructor(em: EntityManager, limits: ThrottleLimits) {
-    const common = {
-      storeClient: em.getKnex(),
-      storeType: 'knex',
-      tableName: 'login_throttle',
-      tableCreated: true,
-      clearExpiredByTimeout: false,
-      duration: limits.windowSeconds,
-    };
-    this.pairs = new RateLimiterPostgres({ ...common, keyPrefix: 'pair', points: limits.perAccount });
-    this.addresses = new RateLimiterPostgres({ ...common, keyPrefix: 'address', points: limits.perAddress });
-  }
-
-  async ensureAllowed(credential: string, address: string, limits = { address: true }): Promise<void> {
-    const [byPair, byAddress] = await Promise.all([
-      this.pairs.get(pairKey(credential, address)),
-      limits.address ? this.addresses.get(storable(address)) : null,
-    ]);
-    const waits = [
-      byPair && byPair.consumedPoints >= this.pairs.points ? byPair.msBeforeNext : 0,
-      byAddress && byAddress.consumedPoints >= this.addresses.points ? byAddress.msBeforeNext : 0,
-    ];
-    const wait = Math.max(...waits);
-    if (wait > 0) throw new TooManyRequests(Math.ceil(wait / 1000), 'Too many failed attempts, try again later');
-  }
-
-  async recordFailure(credential: string, address: string): Promise<void> {
-    await Promise.all([this.pairs.penalty(pairKey(credential, address), 1), this.addresses.penalty(storable(address), 1)]);
-  }
-
-  async recordSuccess(credential: string, address: string): Promise<void> {
-    await this.pairs.delete(pairKey(credential, address));
-  }
-}
-
-function pairKey(credential: string, address: string): string {
-  return storable(`${credential}|${address}`);
 }

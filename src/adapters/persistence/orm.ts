@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { Logger, runMigrations } from 'graphile-worker';
+import { applyDerivedDefinitions, forgetDerivedDefinitions } from './derived-definitions.js';
 import { Sql } from './sql.js';
 import { PgEventFeed } from './event-feed.js';
 import { Migrator } from '@mikro-orm/migrations';
@@ -31,6 +32,9 @@ import { Migration20261126080000_inbound_mail } from './migrations/Migration2026
 import { Migration20261128000000_review } from './migrations/Migration20261128000000_review.js';
 import { Migration20261128010000_uploads } from './migrations/Migration20261128010000_uploads.js';
 import { Migration20261128020000_imports } from './migrations/Migration20261128020000_imports.js';
+import { Migration20261128030000_effects_in_code } from './migrations/Migration20261128030000_effects_in_code.js';
+import { Migration20261128040000_left_accounts } from './migrations/Migration20261128040000_left_accounts.js';
+import { Migration20261128050000_throttle_counts } from './migrations/Migration20261128050000_throttle_counts.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -72,6 +76,9 @@ export const MIGRATIONS = [
   { name: 'Migration20261128000000_review', class: Migration20261128000000_review },
   { name: 'Migration20261128010000_uploads', class: Migration20261128010000_uploads },
   { name: 'Migration20261128020000_imports', class: Migration20261128020000_imports },
+  { name: 'Migration20261128030000_effects_in_code', class: Migration20261128030000_effects_in_code },
+  { name: 'Migration20261128040000_left_accounts', class: Migration20261128040000_left_accounts },
+  { name: 'Migration20261128050000_throttle_counts', class: Migration20261128050000_throttle_counts },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */
@@ -196,7 +203,7 @@ const QUIET_GRAPHILE_LOGGER = new Logger(() => () => undefined);
 
 /**
  * Applies pending migrations under a PostgreSQL advisory lock: the first process applies them, the others wait
- * for it and then find nothing left to do. The job queue's schema (graphile-worker's own migrations) comes
+ * for it and then find nothing left to do; then the definitions derived from code that changed (derived-definitions.ts). The job queue's schema (graphile-worker's own migrations) comes
  * last: the outbox's statement queues webhook deliveries with its SQL API, so every process that writes needs it.
  */
 export async function migrate(orm: MikroORM): Promise<string[]> {
@@ -208,6 +215,7 @@ export async function migrate(orm: MikroORM): Promise<string[]> {
   try {
     await lock.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
     const applied = await migrations.getMigrator().up();
+    await applyDerivedDefinitions(lock);
     await runMigrations({ connectionString: clientUrl, logger: QUIET_GRAPHILE_LOGGER });
     return applied.map((migration) => migration.name);
   } finally {
@@ -265,6 +273,9 @@ export async function rollback(orm: MikroORM, names: string[]): Promise<string[]
     const fixed = plan.filter((step) => !step.reversible).map((step) => step.name);
     if (fixed.length) throw new Error(`${fixed.join(', ')} cannot be undone (no down migration): nothing was undone`);
     const undone = await migrations.getMigrator().down({ migrations: names });
+    // What the undone migrations left of the derived definitions is not what their digests say: replay them all at
+    // the next migration.
+    await forgetDerivedDefinitions(lock);
     return undone.map((migration) => migration.name);
   } finally {
     await migrations.close(true);

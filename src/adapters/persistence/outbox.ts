@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../domain/events.js';
 import type { InTransactionConsumer } from '../../application/events.js';
-import type { StagedRows } from './staged-rows.js';
+import type { StagedRows } from './staged/staged-rows.js';
 
 /**
  * Writes events to the `events` table in the transaction of the change: a rolled-back change leaves no event.

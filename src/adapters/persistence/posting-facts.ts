@@ -2,6 +2,8 @@ import type { PostingFacts } from '../../application/review/posting-rules.js';
 import type { Author, PostKind, PostingHistory } from '../../domain/review/posting.js';
 import type { Role } from '../../domain/users/role.js';
 import type { Sql } from './sql.js';
+import { READERS } from '../../domain/visibility/visibility.js';
+import { SIGNED_OUT, replyCondition, topicCondition } from './read-models/visibility.js';
 import { type Timestamp, toDate } from './timestamps.js';
 
 interface AuthorRow {
@@ -15,23 +17,26 @@ interface AuthorRow {
 
 /**
  * A new account's history, in one statement, each part only when asked (`case` evaluates what it needs): what it
- * posted of the kind in the window, whether the same body went to another topic in it (both read through the
- * author's index, over the few posts of an account's first day), and how many of its posts were published, counted
+ * posted of the kind in the window (READERS.written: every post it made), whether the same body went to another topic in it (both read through the
+ * author's index, over the few posts of an account's first day), and how many of its posts were published (READERS.authored), counted
  * only up to the number that still matters (a prolific author costs as little as a new one).
  */
+const made = (alias: string) => replyCondition(READERS.written, SIGNED_OUT, alias);
 const HISTORY = `
   select
     case when not $5 then 0
-         when $2 = 'topic' then (select count(*)::int from topics where user_id = $1 and created_at > $3)
-         else (select count(*)::int from replies where user_id = $1 and action is null and created_at > $3) end as recent,
+         when $2 = 'topic' then (select count(*)::int from topics t where t.user_id = $1 and t.created_at > $3)
+         else (select count(*)::int from replies r where r.user_id = $1 and ${made('r')} and r.created_at > $3) end as recent,
     case when not $5 then false else exists(
-      select 1 from topics where user_id = $1 and created_at > $3 and body = $4 and id is distinct from $6
+      select 1 from topics t where t.user_id = $1 and t.created_at > $3 and t.body = $4 and t.id is distinct from $6
       union all
-      select 1 from replies where user_id = $1 and action is null and created_at > $3 and body = $4
-        and topic_id is distinct from $6) end as repeated,
-    (select count(*)::int from (select 1 from topics where user_id = $1 and visibility <> 'held' limit $7) t)
+      select 1 from replies r where r.user_id = $1 and ${made('r')} and r.created_at > $3 and r.body = $4
+        and r.topic_id is distinct from $6) end as repeated,
+    (select count(*)::int from (
+       select 1 from topics t where t.user_id = $1 and ${topicCondition(READERS.authored, SIGNED_OUT, { topic: 't' })} limit $7) t)
       + (select count(*)::int from (
-           select 1 from replies where user_id = $1 and action is null and visibility <> 'held' limit $7) r) as published`;
+           select 1 from replies r where r.user_id = $1 and ${replyCondition(READERS.authored, SIGNED_OUT, 'r')} limit $7) r)
+      as published`;
 
 export class SqlPostingFacts implements PostingFacts {
   constructor(private readonly sql: Sql) {}

@@ -4,6 +4,8 @@ import type { Sql } from './sql.js';
 import type { Visibility } from '../../domain/shared/post.js';
 import type { Role } from '../../domain/users/role.js';
 import { type Timestamp, toDate } from './timestamps.js';
+import { READERS } from '../../domain/visibility/visibility.js';
+import { readerOf, topicCondition } from './read-models/visibility.js';
 
 interface TargetRow {
   topic_id: number | null;
@@ -54,8 +56,8 @@ export const replyAudienceKey = (topicId: number, replierId: number, logins: rea
   `${topicId}:${replierId}:${logins.join(' ')}`;
 
 /**
- * The topic, the replier (as the reply shows them and as the posting rules know them) and the reply's audience in one
- * statement; the reply's id is drawn for a topic that exists. The audience (the topic's author and followers, the mentioned users, who of them blocked the replier)
+ * The topic (if the replier may open it: READERS.post), the replier (as the reply shows them and as the posting rules
+ * know them) and the reply's audience in one statement; the reply's id is drawn for a topic that is found. The audience (the topic's author and followers, the mentioned users, who of them blocked the replier)
  * is what the notification producer will ask for: it is kept for it (`ReadAudiences`).
  */
 export class SqlReplyTargets implements ReplyTargets {
@@ -67,7 +69,8 @@ export class SqlReplyTargets implements ReplyTargets {
   async find(topicId: number, replierId: number, mentionedLogins: readonly string[]): Promise<ReplyTarget | null> {
     const row = await this.sql.one<TargetRow>(
       `with topic as (
-         select id, user_id, title, closed_at is not null as closed, visibility from topics where id = $1 and deleted_at is null),
+         select id, user_id, title, closed_at is not null as closed, visibility from topics t
+         where id = $1 and ${topicCondition(READERS.post, readerOf('$2::int'), { topic: 't' })}),
        followers as (select f.user_id from topic_follows f join topic t on t.id = f.topic_id),
        mentioned as (select id, lower(login) as login from users where lower(login) = any($3::text[]))
        select t.id as topic_id, t.user_id as topic_user_id, t.title as topic_title, t.closed as topic_closed,

@@ -2,7 +2,7 @@ import type { NewFlag, ReviewStore } from '../../application/review/ports.js';
 import type { PostRef, ReviewResolution } from '../../domain/events.js';
 import type { ReviewItem } from '../../domain/review/review-item.js';
 import type { Sql } from './sql.js';
-import type { StagedRows } from './staged-rows.js';
+import type { StagedRows } from './staged/staged-rows.js';
 
 interface ItemRow {
   id: number;

@@ -10,14 +10,11 @@
  * statement has one sensible plan whatever the values: a walk reads its index in `created_at` order, a match
  * asks the GIN index.
  *
- * This module is where they are defined: each function's `create or replace` statement. Migrations replay them
- * (Migration20261126000000_search_functions_module runs every one); the type they pass around, `search_hit`, is
- * migration 20261124080000's, which first created them. To change a function, change it here and add a migration
- * that replays it: databases that ran the earlier migrations get it too, and a fresh database ends with this
- * version (a migration that already ran is history, never edited). A change of a function's arguments or result is
- * not a replacement: that migration drops the old function first. The statements are indented as migration
- * 20261124080000 wrote them: a function keeps the text between its `$$` byte for byte, so replaying them changed
- * nothing on a database that had them.
+ * This module is where they are defined: each function's `create or replace` statement, generated from the
+ * visibility policy's compiler. They are derived definitions (derived-definitions.ts): every migration run replays
+ * them when their text changed, so a change here or in the policy reaches every database with no migration of its
+ * own. The type they pass around, `search_hit`, is migration 20261124080000's, which first created them. A change of
+ * a function's arguments or result is not a replacement: a migration drops the old function first.
  *
  * A branch is the documents of one kind of match, best first:
  * - `titles`: topics whose title matches;
@@ -25,7 +22,8 @@
  * - `replies`: replies whose body matches;
  * - `bodies`: the two before together.
  */
-import { readerOf, shownTo } from './read-models/visibility.js';
+import { READERS } from '../../domain/visibility/visibility.js';
+import { readerOf, replyCondition, topicCondition } from './read-models/visibility.js';
 
 interface Branch {
   /** Its documents, as the condition of the index its walk reads. */
@@ -74,28 +72,20 @@ const BRANCHES: Record<string, Branch> = {
   },
 };
 
-/** Who searches: the functions' `viewer` argument (visibility.ts's rule of who sees a held or hidden post). */
+/** Who searches: the functions' `viewer` argument (null when signed out; their role is looked up). */
 const SEARCHER = readerOf('viewer');
 
 /**
- * Joins documents `d` to what decides whether `viewer` may find them, and keeps those they may (the topic list's rule,
- * and the posts shown to them: visibility.ts). A change there changes these functions only when a migration replays
- * them.
+ * Joins documents `d` to what decides whether `viewer` may find them, and keeps those they may: the search reader of
+ * the visibility policy (READERS.search), compiled by the one compiler (read-models/visibility.ts). A change to the
+ * policy changes this text, and the functions are replayed at the next migration (derived-definitions.ts).
  */
 function visible(replies: boolean): string {
-  const shownReply = `(d.reply_id is null or (r.deleted_at is null and ${shownTo('r', SEARCHER)}))`;
-  const topic = `join topics t on t.id = d.topic_id join nodes n on n.id = t.node_id
+  const topic = topicCondition(READERS.search, SEARCHER, { topic: 't', node: 'n' });
+  const reply = replies ? `and (d.reply_id is null or (${replyCondition(READERS.search, SEARCHER, 'r')}))` : '';
+  return `join topics t on t.id = d.topic_id join nodes n on n.id = t.node_id
         ${replies ? 'left join replies r on r.id = d.reply_id' : ''}
-        where t.deleted_at is null and not n.hidden and ${shownTo('t', SEARCHER)} ${replies ? `and ${shownReply}` : ''}
-          and (viewer is null or (
-            not exists (select 1 from node_blocks b where b.user_id = viewer and b.node_id = t.node_id)
-            and not exists (select 1 from user_blocks b where b.user_id = viewer and b.blocked_user_id = t.user_id)`;
-  const reply = replies
-    ? `
-            and (d.reply_id is null
-                 or not exists (select 1 from user_blocks b where b.user_id = viewer and b.blocked_user_id = r.user_id))`
-    : '';
-  return `${topic}${reply}))`;
+        where ${topic} ${reply}`;
 }
 
 /** An if/elsif over the branches, one statement each. */

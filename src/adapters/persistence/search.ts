@@ -9,8 +9,8 @@ import type {
   SearchSourceKind,
 } from '../../application/search/ports.js';
 import type { Sql } from './sql.js';
-import { publishedReply, publishedTopic } from './read-models/visibility.js';
-import type { StagedRows } from './staged-rows.js';
+import { countedReply, countedTopic } from './read-models/visibility.js';
+import type { StagedRows } from './staged/staged-rows.js';
 import { REPLY_COLUMNS, type ReplyRow, type TopicRow, replyView, topicColumns, topicView } from './read-models/rows.js';
 import { type Timestamp, toDate } from './timestamps.js';
 
@@ -42,9 +42,9 @@ export class SqlSearchIndex implements SearchIndex {
     }>(
       kind === 'topics'
         ? `select id as topic_id, null::int as reply_id, title, body_html, created_at, updated_at
-           from topics t where t.id > $1 and ${publishedTopic('t')} order by t.id limit $2`
+           from topics t where t.id > $1 and ${countedTopic('t')} order by t.id limit $2`
         : `select topic_id, id as reply_id, null as title, body_html, created_at, updated_at
-           from replies r where r.id > $1 and ${publishedReply('r')} order by r.id limit $2`,
+           from replies r where r.id > $1 and ${countedReply('r')} order by r.id limit $2`,
       [afterId, limit],
     );
     return rows.map((row) => ({
@@ -65,8 +65,8 @@ export class SqlSearchIndex implements SearchIndex {
   async countSources(kind: SearchSourceKind): Promise<number> {
     const row = await this.sql.one<{ n: number }>(
       kind === 'topics'
-        ? `select count(*)::int as n from topics t where ${publishedTopic('t')}`
-        : `select count(*)::int as n from replies r where ${publishedReply('r')}`,
+        ? `select count(*)::int as n from topics t where ${countedTopic('t')}`
+        : `select count(*)::int as n from replies r where ${countedReply('r')}`,
     );
     return row!.n;
   }

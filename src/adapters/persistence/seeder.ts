@@ -1,6 +1,7 @@
 import type { DataSeeder, SeedPlan, SeedStep, SeedTexts } from '../../application/maintenance/seed.js';
 import type { UnitOfWork } from '../../application/ports.js';
 import type { Sql } from './sql.js';
+import { countedReply, countedTopic } from './read-models/visibility.js';
 
 /** Rows per statement: large enough to be fast, small enough to show progress and keep each statement short. */
 const CHUNK = 100_000;
@@ -184,7 +185,7 @@ export class SqlDataSeeder implements DataSeeder {
     await run(`
       update topics t set replies_count = c.n, last_reply_id = c.last_id, last_active_at = greatest(t.last_active_at, c.last_at)
       from (select topic_id, count(*)::int as n, max(id) as last_id, max(created_at) as last_at
-            from replies where action is null and deleted_at is null group by topic_id) c
+            from replies r where ${countedReply('r')} group by topic_id) c
       where t.id = c.topic_id`);
     await run(`
       update topics t set last_reply_user_id = r.user_id, last_reply_user_login = u.login, replied_at = r.created_at
@@ -198,18 +199,18 @@ export class SqlDataSeeder implements DataSeeder {
       where r.id = c.target_id`);
     onStep('counters', 4, 5);
     await run(`
-      update nodes n set topics_count = c.n from (select node_id, count(*)::int as n from topics where deleted_at is null group by node_id) c
+      update nodes n set topics_count = c.n from (select node_id, count(*)::int as n from topics t where ${countedTopic('t')} group by node_id) c
       where n.id = c.node_id`);
     await run(`
       update users u set topics_count = coalesce(t.n, 0), replies_count = coalesce(r.n, 0)
       from users x
-      left join (select user_id, count(*)::int as n from topics where deleted_at is null group by user_id) t on t.user_id = x.id
-      left join (select user_id, count(*)::int as n from replies where action is null and deleted_at is null group by user_id) r on r.user_id = x.id
+      left join (select user_id, count(*)::int as n from topics t where ${countedTopic('t')} group by user_id) t on t.user_id = x.id
+      left join (select user_id, count(*)::int as n from replies r where ${countedReply('r')} group by user_id) r on r.user_id = x.id
       where u.id = x.id`);
     await run(
       `insert into user_reply_months (user_id, month, replies)
        select user_id, date_trunc('month', created_at at time zone 'UTC')::date, count(*)::int
-       from replies where id >= $1 and action is null and deleted_at is null group by 1, 2
+       from replies r where r.id >= $1 and ${countedReply('r')} group by 1, 2
        on conflict (user_id, month) do update set replies = user_reply_months.replies + excluded.replies`,
       [firstReply],
     );

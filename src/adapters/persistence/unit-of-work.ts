@@ -18,10 +18,11 @@ export class MikroOrmUnitOfWork implements UnitOfWork {
     private readonly em: EntityManager,
     /** Runs at the end of the work, in the transaction, just before it commits (the staged rows). */
     private readonly beforeCommit: () => Promise<void> = async () => undefined,
+    private readonly conflicts: ConflictRetries = new ConflictRetries(),
   ) {}
 
   run<T>(work: () => Promise<T>): Promise<T> {
-    return retryingConflicts(() => this.once(work));
+    return retryingConflicts(() => this.once(work), this.conflicts);
   }
 
   private async once<T>(work: () => Promise<T>): Promise<T> {
@@ -67,12 +68,37 @@ export class OneStatementUnitOfWork implements UnitOfWork {
     private readonly sql: Sql,
     /** Writes the staged rows that no statement took. */
     private readonly afterWork: () => Promise<void>,
+    private readonly conflicts: ConflictRetries = new ConflictRetries(),
   ) {}
 
   run<T>(work: () => Promise<T>): Promise<T> {
     // Inside a transaction already, it joins it: the transaction's own unit of work tries again, not this one.
     if (this.sql.unitOfWork()) return work();
-    return retryingConflicts(() => this.sql.oneStatement(work, this.afterWork));
+    return retryingConflicts(() => this.sql.oneStatement(work, this.afterWork), this.conflicts);
+  }
+}
+
+/**
+ * How many units of work PostgreSQL aborted as conflicts in this process (deadlocks, serialization failures), by
+ * its code: each was tried again (or answered 503 after the last try). Deadlocks should never happen (the lock
+ * order, staged/writers.ts), so a count that grows is a broken order; `/metrics` shows it
+ * (`forum_unit_of_work_conflicts_total`), and the tests that write concurrently assert it stays still.
+ */
+export class ConflictRetries {
+  private readonly counts = new Map<string, number>();
+
+  record(code: string): void {
+    this.counts.set(code, (this.counts.get(code) ?? 0) + 1);
+  }
+
+  /** Conflicts of `code` so far (`40P01`: deadlock_detected; `40001`: serialization_failure). */
+  count(code: string): number {
+    return this.counts.get(code) ?? 0;
+  }
+
+  /** Every code seen, with its count. */
+  all(): [code: string, count: number][] {
+    return [...this.counts];
   }
 }
 
@@ -87,21 +113,25 @@ export const CONFLICT_TRIES = 3;
  * nothing of it was kept, and a second try usually goes through. The lock order (staged-rows.ts) makes deadlocks
  * rare; this keeps the rest from reaching users as errors.
  */
-async function retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
+async function retryingConflicts<T>(run: () => Promise<T>, conflicts: ConflictRetries): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (error) {
-      if (attempt >= CONFLICT_TRIES || !isConflict(error)) throw error;
+      const code = conflictOf(error);
+      if (code === null) throw error;
+      conflicts.record(code);
+      if (attempt >= CONFLICT_TRIES) throw error;
     }
   }
 }
 
-function isConflict(error: unknown): boolean {
+/** The conflict's code, or null when the error is no conflict. */
+function conflictOf(error: unknown): string | null {
   for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
     const { code } = cause as { code?: unknown };
-    if (typeof code === 'string' && CONFLICTS.has(code)) return true;
+    if (typeof code === 'string' && CONFLICTS.has(code)) return code;
     if (cause === (cause as { cause?: unknown }).cause) break;
   }
-  return false;
+  return null;
 }

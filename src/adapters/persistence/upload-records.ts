@@ -2,6 +2,8 @@ import type { Page } from '../../application/read-models.js';
 import { type NewUpload, type UploadRecords, type UploadView, fileKey } from '../../application/uploads/ports.js';
 import type { Sql } from './sql.js';
 import { type Timestamp, toDate } from './timestamps.js';
+import { READERS } from '../../domain/visibility/visibility.js';
+import { SIGNED_OUT, replyCondition, topicCondition } from './read-models/visibility.js';
 
 interface UploadRow {
   id: number;
@@ -38,16 +40,16 @@ function uploadView(row: UploadRow, urlOf: (key: string) => string): UploadView 
 }
 
 /**
- * The files topics and replies name (not deleted; held and hidden ones count), by the hash in their URLs:
+ * The files that topics and replies still standing name (READERS.standing: held and hidden ones count), by the hash in their URLs:
  * `…/photos/ab/<sha256>.jpg`, whichever host serves them (PUBLIC_URL, or S3_PUBLIC_URL).
  */
 const NAMED_FILES = `
   named as (
     select (regexp_matches(body, 'photos/[0-9a-f]{2}/([0-9a-f]{64})\\.', 'g'))[1] as sha256
-    from topics where deleted_at is null and body like '%photos/%'
+    from topics t where ${topicCondition(READERS.standing, SIGNED_OUT, { topic: 't' })} and body like '%photos/%'
     union
     select (regexp_matches(body, 'photos/[0-9a-f]{2}/([0-9a-f]{64})\\.', 'g'))[1]
-    from replies where deleted_at is null and body like '%photos/%')`;
+    from replies r where ${replyCondition(READERS.standing, SIGNED_OUT, 'r')} and body like '%photos/%')`;
 
 export class SqlUploadRecords implements UploadRecords {
   constructor(

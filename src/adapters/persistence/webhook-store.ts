@@ -23,10 +23,13 @@ export const DELIVERY_TASK = 'webhook_delivery';
  */
 export const DELIVERY_ATTEMPTS = 10;
 
-/** Queues a try of each delivery of `deliveries` (a CTE with an `id`); one job per delivery, keyed by its id. */
+/**
+ * Queues a try of each delivery of `deliveries` (a CTE with an `id`); one job per delivery, keyed by its id, and
+ * flagged with its task's name, by which the job runtime keeps WEBHOOKS_CONCURRENCY (adapters/jobs/limits.ts).
+ */
 export const queueTries = (deliveries: string) =>
   `select graphile_worker.add_job('${DELIVERY_TASK}', json_build_object('delivery', ${deliveries}.id),
-     max_attempts := ${DELIVERY_ATTEMPTS}, job_key := ${deliveries}.id::text)
+     max_attempts := ${DELIVERY_ATTEMPTS}, job_key := ${deliveries}.id::text, flags := array['${DELIVERY_TASK}'])
    from ${deliveries}`;
 
 interface WebhookRow {

@@ -2,7 +2,8 @@ import type { ReplyReadModel, TopicReadModel, UserReadModel } from '../../applic
 import type { WebhookSubjects } from '../../application/webhooks/webhooks.js';
 import type { WebhookEvent } from '../../domain/events.js';
 import type { Wire } from './wire.js';
-import { seesPost } from '../../domain/shared/post.js';
+import { ANONYMOUS, READERS, topicVisibleTo } from '../../domain/visibility/visibility.js';
+import { BAN_GRADE } from '../../domain/topics/topic.js';
 import type { ReviewReadModel } from '../../application/review/ports.js';
 
 /** Who a review item is shown as to a webhook: the queue is an administrator's, and so are webhooks. */
@@ -11,8 +12,8 @@ const ADMINISTRATOR = { id: 0, role: 'admin' } as const;
 /**
  * The `data` of a delivery (contract §13): the Topic, Reply or User as the API shows it to someone signed out
  * (abilities all false), in its state when the delivery is first tried. A deleted topic or reply shows
- * `deleted: true` and no text, as the API shows a deleted reply; so does one that someone signed out may not see
- * (held or hidden, contract §18). What is gone altogether is sent as its id. A review event's data is its review item
+ * `deleted: true` and no text, as the API shows a deleted reply; so does one that someone signed out may not open
+ * (READERS.post read by ANONYMOUS: held or hidden, contract §18). What is gone altogether is sent as its id. A review event's data is its review item
  * as the review queue shows it (webhooks are an administrator's).
  */
 export class WireWebhookSubjects implements WebhookSubjects {
@@ -42,7 +43,15 @@ export class WireWebhookSubjects implements WebhookSubjects {
     const found = await this.topics.detailInAnyState(id);
     if (!found) return { id };
     const shown = this.wire.topicDetail(found.topic, null);
-    const gone = found.deleted || !seesPost(null, { userId: found.topic.user.id, visibility: found.topic.visibility });
+    const { topic } = found;
+    const facts = {
+      userId: topic.user.id,
+      visibility: topic.visibility,
+      deleted: found.deleted,
+      banned: topic.grade === BAN_GRADE,
+      nodeId: topic.nodeId,
+    };
+    const gone = !topicVisibleTo(READERS.post, ANONYMOUS, facts);
     return gone ? { ...shown, deleted: true, body: '', body_html: '' } : shown;
   }
 

@@ -14,7 +14,7 @@ import escapeHtml from 'escape-html';
 import type { HighlightPart } from '../../application/search/highlight.js';
 import type { SearchResult } from '../../application/search/search.js';
 import { policy } from '../../domain/shared/policy.js';
-import { seesPost } from '../../domain/shared/post.js';
+import { READERS, readerOf, replyVisibleTo } from '../../domain/visibility/visibility.js';
 import type { Viewer } from '../../domain/users/role.js';
 import type { AuditEntry } from '../../application/audit/audit-log.js';
 import type { CreatedReply } from '../../application/replies/create-reply.js';
@@ -109,11 +109,12 @@ export class Wire {
   }
 
   /**
-   * A deleted reply keeps its place in the stream but shows no text; so does a held or hidden one (contract §18) to
-   * anyone but its author and administrators.
+   * A reply the viewer may not open (READERS.post: deleted, or held or hidden from them, contract §18) keeps its place
+   * in the stream but shows no text.
    */
   reply(reply: ReplyView, viewer: Viewer | null): z.infer<typeof ReplySchema> {
-    const deleted = reply.deleted || !seesPost(viewer, { userId: reply.user.id, visibility: reply.visibility });
+    const facts = { userId: reply.user.id, visibility: reply.visibility, deleted: reply.deleted, systemEvent: reply.action !== null };
+    const deleted = !replyVisibleTo(READERS.post, readerOf(viewer), facts);
     return {
       id: reply.id,
       body: deleted ? '' : reply.body,

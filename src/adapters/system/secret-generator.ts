@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { SecretGenerator } from '../../application/ports.js';
+import { SECRET_DIGEST, type SecretGenerator } from '../../application/ports.js';
 
 /**
  * 256-bit random tokens, in hex: safe in URLs, headers and shells, and never starting with "-" (which a command
@@ -12,6 +12,6 @@ export class RandomSecretGenerator implements SecretGenerator {
   }
 
   digest(secret: string): string {
-    return createHash('sha256').update(secret).digest('hex');
+    return createHash(SECRET_DIGEST.algorithm).update(secret, 'utf8').digest(SECRET_DIGEST.encoding);
   }
 }

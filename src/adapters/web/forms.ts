@@ -115,6 +115,8 @@ function refusalOf(error: unknown, page: FormPage, ctx: Context): Refusal | null
       unverified: () => words.notConfirmed,
       pending: () => words.awaitingApproval,
       suspended: () => words.suspended(error.until!.toISOString()),
+      // No password opens an account that left: should one ever be refused so, it is told as a wrong password.
+      left: () => words.wrongLogin,
     }[error.state]();
     // The password was right: the page answers as to a wrong one (200), with what the account waits for.
     return refusal(200, said, error.state === 'unverified');

@@ -17,7 +17,8 @@ export const RESEND_AFTER_SECONDS = 60;
 /** What a link confirmed, for the page that follows. */
 export interface Confirmed {
   user: ActingUser;
-  state: AccountState;
+  /** Where the account now stands (one that left follows no link). */
+  state: Exclude<AccountState, 'left'>;
   /** `email_change`: the address now in use. */
   email: string | null;
 }
@@ -43,7 +44,7 @@ export class ConfirmAddress {
       const row = await this.links.take(token, ['verify', 'email_change'], now);
       if (!row) return null;
       const user = await this.users.findById(row.userId);
-      if (!user) return null;
+      if (!user || user.state === 'left') return null;
       if (row.purpose === 'verify') {
         user.confirmAddress(this.approvalRequired, now);
       } else {
@@ -55,7 +56,7 @@ export class ConfirmAddress {
       }
       return {
         user: { id: user.id, login: user.login, role: user.role },
-        state: user.state,
+        state: user.state as Confirmed['state'],
         email: row.purpose === 'email_change' ? user.email : null,
       };
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIKE_TARGETS, type LikeRepository, type LikeTarget } from '../../domain/likes/like-repository.js';
+import { LIKE_TARGETS, type LikeRepository, type LikeTarget, likeCounts } from '../../domain/likes/like-repository.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, requireUser } from '../actor.js';
@@ -41,7 +41,7 @@ export class LikeObject {
           ? (await loadTopic(this.topics, id, user)).userId
           : (await loadReply(this.replies, this.topics, id, user)).reply.userId;
       let count: number;
-      if (ownerId !== user.id && (await (like ? this.likes.add(type, id, user.id) : this.likes.remove(type, id, user.id)))) {
+      if (likeCounts(ownerId, user.id) && (await (like ? this.likes.add(type, id, user.id) : this.likes.remove(type, id, user.id)))) {
         count = await this.likes.adjustCount(type, id, like ? +1 : -1);
       } else {
         count = await this.likes.count(type, id);

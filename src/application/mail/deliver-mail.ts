@@ -1,5 +1,6 @@
 import type { MailTokenPurpose } from '../../domain/events.js';
-import { LOCALES, type EmailNotifications, type Locale } from '../../domain/users/user.js';
+import { LOCALES, type AccountState, type EmailNotifications, type Locale } from '../../domain/users/user.js';
+import { mailedTypes, receivesNotificationMail } from '../../domain/notifications/mailing.js';
 import type { Clock, MailList, MailTokenKeys } from '../ports.js';
 import { DIGEST_TOPICS, type DigestTopic } from './digests.js';
 import type { ComposedMail, MailComposer, MailContent, MailRecipient } from './mail-composer.js';
@@ -13,7 +14,7 @@ export interface MailAccount {
   name: string | null;
   email: string;
   locale: string;
-  state: 'unverified' | 'pending' | 'active';
+  state: AccountState;
   emailNotifications: EmailNotifications;
   emailDigest: 'weekly' | 'daily' | 'none';
 }
@@ -79,13 +80,6 @@ export interface MailAddresses {
   from: string;
 }
 
-/** Which notifications each preference mails (contract §17). */
-const MAILED_TYPES: Record<EmailNotifications, PendingNotice['type'][]> = {
-  mentions_and_replies: ['TopicReply', 'Mention'],
-  mentions: ['Mention'],
-  none: [],
-};
-
 /** `sent`, or `dropped` when nothing is to be sent any more (a spent or expired link, a gone account, a digest with nothing new). */
 export type MailOutcome = 'sent' | 'dropped';
 
@@ -147,8 +141,8 @@ export class DeliverMail {
    * send that fails is tried again whole; one that succeeds but cannot be marked may come twice, never not at all.
    */
   private async notify(account: MailAccount, topicId: number): Promise<MailOutcome> {
-    const types = MAILED_TYPES[account.emailNotifications];
-    if (account.state !== 'active' || types.length === 0) return 'dropped';
+    const types = mailedTypes(account.emailNotifications);
+    if (!receivesNotificationMail(account.state) || types.length === 0) return 'dropped';
     const pending = await this.facts.noticesOf(account.id, topicId, types);
     if (!pending || pending.notices.length === 0) return 'dropped';
     // A reply that both answers the recipient's topic and mentions them is shown once, as the mention.

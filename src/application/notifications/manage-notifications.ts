@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { NotFound } from '../../domain/shared/errors.js';
+import type { DomainEvent } from '../../domain/events.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
+import type { DomainEvents } from '../events.js';
+import type { UnitOfWork } from '../ports.js';
 import { type Actor, type CallerRef, type Identified, requireUser } from '../actor.js';
 import { type RawParam, Ids, PageParams, read, readAll } from '../inputs.js';
 import type { NotificationReadModel, NotificationView } from '../read-models.js';
@@ -31,31 +34,54 @@ export class CountUnreadNotifications {
   }
 }
 
+/** What a change to the caller's notifications records: their unread count may have moved (live streams send it). */
+const changedFor = (type: 'notification.read' | 'notification.deleted', userId: number): DomainEvent => ({ type, userIds: [userId] });
+
 /** `ids` is required and must be an array; ids of other users' notifications are ignored; an empty array does nothing. */
 export class MarkNotificationsRead {
-  constructor(private readonly notifications: NotificationRepository) {}
+  constructor(
+    private readonly notifications: NotificationRepository,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
+  ) {}
 
   async execute(actor: Actor, ids: RawParam): Promise<void> {
     const user = requireUser(actor);
     const wanted = [...new Set(read(MarkReadParams.shape.ids, ids, 'ids'))];
-    await this.notifications.markRead(user.id, wanted);
+    await this.uow.run(async () => {
+      if (await this.notifications.markRead(user.id, wanted)) await this.events.record(changedFor('notification.read', user.id));
+    });
   }
 }
 
 export class DeleteNotification {
-  constructor(private readonly notifications: NotificationRepository) {}
+  constructor(
+    private readonly notifications: NotificationRepository,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
+  ) {}
 
   /** Another user's notification is not found, exactly like one that does not exist. */
   async execute(actor: Actor, id: number): Promise<void> {
     const user = requireUser(actor);
-    if (!(await this.notifications.deleteOne(user.id, id))) throw new NotFound('notification');
+    await this.uow.run(async () => {
+      if (!(await this.notifications.deleteOne(user.id, id))) throw new NotFound('notification');
+      await this.events.record(changedFor('notification.deleted', user.id));
+    });
   }
 }
 
 export class DeleteAllNotifications {
-  constructor(private readonly notifications: NotificationRepository) {}
+  constructor(
+    private readonly notifications: NotificationRepository,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
+  ) {}
 
   async execute(actor: Actor): Promise<void> {
-    await this.notifications.deleteAll(requireUser(actor).id);
+    const user = requireUser(actor);
+    await this.uow.run(async () => {
+      if (await this.notifications.deleteAll(user.id)) await this.events.record(changedFor('notification.deleted', user.id));
+    });
   }
 }

@@ -1,5 +1,11 @@
 import type { DomainEvent } from '../../domain/events.js';
-import { whoHearsOfMove, whoHearsOfReply, whoHearsOfTopic, whoHearsOfFollow } from '../../domain/notifications/notification.js';
+import {
+  type NewNotification,
+  whoHearsOfFollow,
+  whoHearsOfMove,
+  whoHearsOfReply,
+  whoHearsOfTopic,
+} from '../../domain/notifications/notification.js';
 import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import type { InTransactionConsumer } from '../events.js';
 
@@ -36,10 +42,16 @@ export interface NotificationAudience {
 }
 export const NotificationAudience = Symbol.for('NotificationAudience');
 
+/** The fact that `notifications` were made (the outbox names each by its id once written). */
+const created = (notifications: readonly NewNotification[]): DomainEvent[] =>
+  notifications.length === 0 ? [] : [{ type: 'notification.created', notifications }];
+
 /**
  * The one producer of notifications (issue 30): every notification is derived here, from the domain event of
- * what happened, by the domain's rules (domain/notifications/notification.ts), in the unit of work of the change.
- * A new kind of notification, or a new rule about who hears of what (a block, a hold), is added here once.
+ * what happened, by the domain's rules (domain/notifications/notification.ts), in the unit of work of the change;
+ * a deleted topic or reply takes its notifications with it. It records what it did (`notification.created`,
+ * `notification.deleted`) like any other change. A new kind of notification, or a new rule about who hears of what
+ * (a block, a hold), is added here once.
  */
 export class NotificationProducer implements InTransactionConsumer {
   constructor(
@@ -47,32 +59,46 @@ export class NotificationProducer implements InTransactionConsumer {
     private readonly notifications: NotificationRepository,
   ) {}
 
-  async handle(event: DomainEvent): Promise<void> {
+  async handle(event: DomainEvent): Promise<readonly DomainEvent[]> {
+    const made = await this.made(event);
+    if (made.length > 0) await this.notifications.addAll(made);
+    const removed = await this.removed(event);
+    return [...created(made), ...(removed.length > 0 ? [{ type: 'notification.deleted' as const, userIds: removed }] : [])];
+  }
+
+  /** The notifications `event` makes. */
+  private async made(event: DomainEvent): Promise<NewNotification[]> {
     switch (event.type) {
       case 'topic.created': {
         const audience = await this.audience.ofTopic(event.userId, mentionedLogins(event.mentions));
         const { followerIds: authorFollowerIds, mentionedIds, blockedActorFor } = audience;
-        return this.notifications.addAll(
-          whoHearsOfTopic({ topicId: event.topicId, authorId: event.userId, authorFollowerIds, mentionedIds, blockedActorFor }),
-        );
+        return whoHearsOfTopic({ topicId: event.topicId, authorId: event.userId, authorFollowerIds, mentionedIds, blockedActorFor });
       }
       case 'reply.created': {
         const audience = await this.audience.ofReply(event.topicId, event.userId, mentionedLogins(event.mentions));
-        return this.notifications.addAll(
-          whoHearsOfReply({ topicId: event.topicId, replyId: event.replyId, replierId: event.userId, ...audience }),
-        );
+        return whoHearsOfReply({ topicId: event.topicId, replyId: event.replyId, replierId: event.userId, ...audience });
       }
       case 'topic.moved':
-        if (!event.byAdmin) return;
-        return this.notifications.addAll(
-          whoHearsOfMove({ topicId: event.topicId, ownerId: event.ownerId, actorId: event.actorId, nodeId: event.toNodeId }),
-        );
+        if (!event.byAdmin) return [];
+        return whoHearsOfMove({ topicId: event.topicId, ownerId: event.ownerId, actorId: event.actorId, nodeId: event.toNodeId });
       case 'user.followed': {
         const blockedActor = (await this.audience.whoBlocked(event.followerId, [event.followeeId])).length > 0;
-        return this.notifications.addAll(
-          whoHearsOfFollow({ followerId: event.followerId, followeeId: event.followeeId, blockedActor }),
-        );
+        return whoHearsOfFollow({ followerId: event.followerId, followeeId: event.followeeId, blockedActor });
       }
+      default:
+        return [];
+    }
+  }
+
+  /** The users whose notifications `event` removes: a deleted topic's or reply's go with it. */
+  private removed(event: DomainEvent): Promise<number[]> {
+    switch (event.type) {
+      case 'topic.deleted':
+        return this.notifications.deleteAbout({ topicId: event.topicId });
+      case 'reply.deleted':
+        return this.notifications.deleteAbout({ replyId: event.replyId });
+      default:
+        return Promise.resolve([]);
     }
   }
 }

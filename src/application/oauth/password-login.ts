@@ -26,6 +26,9 @@ export class AccountNotActive extends Error {
         return 'The e-mail address of this account is not confirmed yet: follow the link in the verification mail';
       case 'pending':
         return 'This account is waiting for an administrator’s approval';
+      case 'left':
+        // No password opens an account that left: nobody is ever told this, but the cases are all named.
+        return 'This account was deleted';
       case 'suspended':
         return `This account is suspended until ${refusal.until.toISOString()}`;
     }

@@ -1,11 +1,18 @@
 import { type PostRef, replyDeleted, replyRef, topicDeleted, topicRef } from '../../domain/events.js';
-import type { NotificationRepository } from '../../domain/notifications/notification-repository.js';
 import { Reply } from '../../domain/replies/reply.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import { NotFound } from '../../domain/shared/errors.js';
 import type { Topic } from '../../domain/topics/topic.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import type { Viewer } from '../../domain/users/role.js';
+import {
+  ANONYMOUS,
+  READERS,
+  replyFacts,
+  replyVisibleTo,
+  topicFacts,
+  topicVisibleTo,
+} from '../../domain/visibility/visibility.js';
 import type { DomainEvents } from '../events.js';
 import type { Clock } from '../ports.js';
 import { loadReply } from '../replies/load.js';
@@ -22,8 +29,8 @@ export interface PostTarget {
 
 /**
  * Topics and replies where they are handled alike: found, named, saved, and deleted, whoever asks (its author, a
- * moderator, a review). Deleting is soft, recorded with who did it; its notifications go, and its event is recorded,
- * from which counters, search, webhooks and the review queue follow (a held post's deletion sets off nothing but its
+ * moderator, a review). Deleting is soft, recorded with who did it, and its event is recorded, from which its
+ * notifications, counters, search, webhooks and the review queue follow (a held post's deletion sets off nothing but its
  * discard: domain/events.ts). Inside the caller's unit of work; the caller checks the permission and keeps the audit
  * entry its act needs.
  */
@@ -31,7 +38,6 @@ export class Posts {
   constructor(
     private readonly topics: TopicRepository,
     private readonly replies: ReplyRepository,
-    private readonly notifications: NotificationRepository,
     private readonly events: DomainEvents,
     private readonly clock: Clock,
   ) {}
@@ -44,9 +50,14 @@ export class Posts {
     return reply;
   }
 
-  /** The post review names, unless it was deleted. */
-  find(ref: Pick<PostRef, 'targetType' | 'targetId'>): Promise<AnyPost | null> {
-    return ref.targetType === 'Topic' ? this.topics.findVisible(ref.targetId) : this.replies.findVisible(ref.targetId);
+  /** The post review names, while it stands (READERS.standing: not deleted). */
+  async find(ref: Pick<PostRef, 'targetType' | 'targetId'>): Promise<AnyPost | null> {
+    if (ref.targetType === 'Topic') {
+      const topic = await this.topics.find(ref.targetId);
+      return topic && topicVisibleTo(READERS.standing, ANONYMOUS, topicFacts(topic)) ? topic : null;
+    }
+    const reply = await this.replies.find(ref.targetId);
+    return reply && replyVisibleTo(READERS.standing, ANONYMOUS, replyFacts(reply)) ? reply : null;
   }
 
   ref(post: AnyPost): PostRef {
@@ -76,10 +87,8 @@ export class Posts {
     post.softDelete(actorId, now);
     if (post instanceof Reply) {
       await this.replies.save(post);
-      await this.notifications.deleteForReply(post.id);
       await this.events.record(replyDeleted(post, actorId));
     } else {
-      await this.notifications.deleteForTopic(post.id);
       await this.events.record(topicDeleted(post, actorId));
     }
     return now;

@@ -3,7 +3,6 @@ import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js
 import { DENIED, policy } from '../../domain/shared/policy.js';
 import { Reply } from '../../domain/replies/reply.js';
 import { TOPIC_CLOSED, TOPIC_IN_REVIEW } from '../../domain/topics/topic.js';
-import { seesPost } from '../../domain/shared/post.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
 import { replyCreated } from '../../domain/events.js';
 import { type Actor, requireUser } from '../actor.js';
@@ -47,7 +46,7 @@ export class CreateReply {
     const rendered = this.renderIfValid(input.body);
     return this.uow.run(async () => {
       const target = await this.targets.find(input.topicId, user.id, mentionedLogins(rendered?.mentions ?? []));
-      if (!target || !seesPost(user, target.topic)) throw new NotFound('topic');
+      if (!target) throw new NotFound('topic');
       const body = read(CreateReplyParams.shape.body, input.body, 'body');
       if (!policy.createReply(user)) throw new Forbidden(DENIED.createReply);
       this.rules.requireMayPost(target.author);

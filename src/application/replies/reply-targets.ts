@@ -13,7 +13,8 @@ export interface ReplyTarget {
 }
 
 /**
- * Where a new reply goes: the topic (null when it does not exist or is deleted), read at once with the replier.
+ * Where a new reply goes: the topic (null when the replier may not open it: READERS.post of the visibility policy),
+ * read at once with the replier.
  * `mentionedLogins` (as `mentionedLogins` gives them) let the same read serve the notification producer's
  * question about the reply's audience, which follows at once (an adapter may answer both in one round trip).
  */

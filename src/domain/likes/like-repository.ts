@@ -5,6 +5,9 @@ export function isLikeTarget(value: string): value is LikeTarget {
   return (LIKE_TARGETS as readonly string[]).includes(value);
 }
 
+/** Whether a like counts: liking one's own post is ignored (contract §7). */
+export const likeCounts = (ownerId: number, likerId: number): boolean => ownerId !== likerId;
+
 /** Likes of topics and replies, with the target's counter moved atomically alongside. */
 export interface LikeRepository {
   /** Idempotent: returns whether the like was new. */

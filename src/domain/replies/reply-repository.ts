@@ -1,8 +1,8 @@
 import type { Reply } from './reply.js';
 
 export interface ReplyRepository {
-  /** A reply that is not deleted, or null. (Whether its topic is visible is the caller's question.) */
-  findVisible(id: number): Promise<Reply | null>;
+  /** A reply in any state (deleted too), or null: who may see it is the visibility policy's question. */
+  find(id: number): Promise<Reply | null>;
   /**
    * A new reply, written with the unit of work: with it move its topic's replies count and last reply and its
    * author's replies count (a system event moves none). It has its id once the unit of work is done, if not before.

@@ -1,21 +1,14 @@
-import type { Viewer } from '../users/role.js';
-
 /**
  * Where a post (a topic or a reply) stands for its readers (contract §18): `public`; `held`, a new member's post
  * waiting for an administrator's approval; `hidden`, flagged by enough people (or once by an administrator) and
  * waiting for review. A post that is not public is shown to its author and to administrators as before, and to
  * anyone else as if it were deleted: a topic is 404 and out of every list, a reply keeps its floor as a deleted one.
  *
- * The read models apply this rule in SQL, in one place (adapters/persistence/read-models/visibility.ts). What a post
- * that is not yet public sets off (nothing) is decided where its events are made (domain/events.ts).
+ * Who sees a post in which state is the visibility policy's (domain/visibility/visibility.ts). What a post that is
+ * not yet public sets off (nothing) is decided where its events are made (domain/events.ts).
  */
 export const VISIBILITIES = ['public', 'held', 'hidden'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
-
-/** Whether `viewer` sees `post` as it is: it is public, or theirs, or they are an administrator. */
-export function seesPost(viewer: Viewer | null, post: { userId: number; visibility: Visibility }): boolean {
-  return post.visibility === 'public' || (viewer !== null && (viewer.id === post.userId || viewer.role === 'admin'));
-}
 
 /**
  * What topics and replies share: an author, a place among what readers see (above), and soft deletion. Counters are

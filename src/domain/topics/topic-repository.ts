@@ -1,9 +1,11 @@
 import type { Topic } from './topic.js';
 
 export interface TopicRepository {
-  /** A topic that is not deleted, or null. */
-  findVisible(id: number): Promise<Topic | null>;
+  /** A topic in any state (deleted too), or null: who may see it is the visibility policy's question. */
+  find(id: number): Promise<Topic | null>;
   add(topic: Topic): Promise<void>;
+  /** A view of the topic, counted (its hits) at the end of the unit of work. */
+  countView(topicId: number): Promise<void>;
   /** A user's topics that are not deleted, by id (a spammer's, to delete them all). */
   authoredBy(userId: number): Promise<Topic[]>;
   /** Up to `limit` visible topics of a node with ids above `afterId`, by id (for batch jobs). */

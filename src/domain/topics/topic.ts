@@ -5,6 +5,9 @@ import { requireText } from '../shared/text.js';
 /** `ban` is what a ban sets (homeland's grade for it); `excellent` and `normal` are set by their actions. */
 export type Grade = 'normal' | 'excellent' | 'ban';
 
+/** The grade of a banned topic: what makes it banned (the visibility policy's `notBanned` reads it). */
+export const BAN_GRADE = 'ban' satisfies Grade;
+
 /** A closed topic takes no new reply and no change to one, refused with homeland's words (contract §6). */
 export const TOPIC_CLOSED = 'Topic has been closed, no longer accepting create or update replies.';
 
@@ -96,10 +99,10 @@ export class Topic extends Post {
    */
   ban(noPointNodeId: number, now: Date): boolean {
     this.requireReviewed();
-    if (this.nodeId === noPointNodeId && this.lockNode && this.grade === 'ban') return false;
+    if (this.nodeId === noPointNodeId && this.lockNode && this.grade === BAN_GRADE) return false;
     this.nodeId = noPointNodeId;
     this.lockNode = true;
-    this.grade = 'ban';
+    this.grade = BAN_GRADE;
     this.updatedAt = now;
     return true;
   }

@@ -10,11 +10,40 @@ export function couldBeLogin(value: string): boolean {
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * Where an account stands (contract §16b): signed up but its address not confirmed; confirmed and waiting for an
- * administrator's approval (REGISTRATION=approval); active. Only an active account gets tokens.
+ * Where an account stands (contract §16b, §16c): signed up but its address not confirmed; confirmed and waiting for an
+ * administrator's approval (REGISTRATION=approval); active; left (anonymized: `LEFT_ACCOUNT`). Only an active account
+ * gets tokens.
  */
-export const ACCOUNT_STATES = ['unverified', 'pending', 'active'] as const;
+export const ACCOUNT_STATES = ['unverified', 'pending', 'active', 'left'] as const;
 export type AccountState = (typeof ACCOUNT_STATES)[number];
+
+/**
+ * What an account that left is (contract §16c): anonymized, not erased, so that what it wrote keeps an author. Its
+ * login becomes `deleted_<id>`, its address a placeholder nobody receives (RFC 2606's `.invalid`), its name and
+ * profile empty, no password opens it, nothing is mailed to it, and it is no administrator. `User.anonymize` makes
+ * one; the homeland import makes homeland's deleted accounts the same, from these values.
+ */
+export const LEFT_ACCOUNT = {
+  state: 'left',
+  loginPrefix: 'deleted_',
+  emailDomain: 'deleted.invalid',
+  emailNotifications: 'none',
+  emailDigest: 'none',
+  role: 'member',
+} as const satisfies {
+  state: AccountState;
+  loginPrefix: string;
+  emailDomain: string;
+  emailNotifications: EmailNotifications;
+  emailDigest: EmailDigest;
+  role: Role;
+};
+
+/** The login and address an account that left has. */
+export const leftAccountNames = (id: number) => ({
+  login: `${LEFT_ACCOUNT.loginPrefix}${id}`,
+  email: `${LEFT_ACCOUNT.loginPrefix}${id}@${LEFT_ACCOUNT.emailDomain}`,
+});
 
 /** The languages the service writes mail and pages in. */
 export const LOCALES = ['en', 'zh-CN'] as const;
@@ -65,7 +94,7 @@ export interface NewUser {
 }
 
 /** Why an account may not sign in now: not confirmed, waiting for approval, or suspended (contract §16b, §18). */
-export type SignInRefusal = { reason: 'unverified' | 'pending' } | { reason: 'suspended'; until: Date };
+export type SignInRefusal = { reason: 'unverified' | 'pending' | 'left' } | { reason: 'suspended'; until: Date };
 
 /** An end (of a silence, a suspension) still ahead of `now`, or null. */
 const inForce = (end: Date | null, now: Date): Date | null => (end !== null && end > now ? end : null);
@@ -260,21 +289,21 @@ export class User {
    * profile empty, and no password opens it. It can no longer act as anyone special.
    */
   anonymize(now: Date): void {
-    this.login = `deleted_${this.id}`;
-    this.email = `deleted_${this.id}@deleted.invalid`;
+    Object.assign(this, leftAccountNames(this.id));
+    this.state = LEFT_ACCOUNT.state;
     this.name = null;
     this.passwordHash = null;
     this.profile = new Profile();
     // Nobody is there to mail: no notification mail, no digest.
-    this.emailNotifications = 'none';
-    this.emailDigest = 'none';
-    if (this.role === 'admin') this.role = 'member';
+    this.emailNotifications = LEFT_ACCOUNT.emailNotifications;
+    this.emailDigest = LEFT_ACCOUNT.emailDigest;
+    if (this.role === 'admin') this.role = LEFT_ACCOUNT.role;
     this.updatedAt = now;
   }
 
   /** Whether the account was left (anonymize): nobody receives its placeholder address, so nobody writes from it. */
   isAnonymized(): boolean {
-    return this.email === `deleted_${this.id}@deleted.invalid`;
+    return this.state === LEFT_ACCOUNT.state;
   }
 
   /** A new address takes effect once a link mailed to it was followed; that proves it too. */

@@ -106,7 +106,7 @@ export interface FixtureUser {
   /** Ours after the import: role, account state, whether anonymized (state -1), login and e-mail then. */
   becomes: {
     role: 'admin' | 'member' | 'blocked';
-    state: 'active' | 'unverified';
+    state: 'active' | 'unverified' | 'left';
     anonymized: boolean;
     login: string;
     email: string;
@@ -846,7 +846,7 @@ function describeFixture(now: Date, settingsStyle: 'admin-page' | 'console'): Ho
       createdAt: iso(user.created),
       becomes: {
         role: adminBy && !deleted ? 'admin' : user.state === 2 ? 'blocked' : 'member',
-        state: user.confirmed ? 'active' : 'unverified',
+        state: deleted ? 'left' : user.confirmed ? 'active' : 'unverified',
         anonymized: deleted,
         login: deleted ? `deleted_${user.id}` : user.login,
         email: deleted ? `deleted_${user.id}@deleted.invalid` : user.email,

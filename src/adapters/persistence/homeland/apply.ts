@@ -1,5 +1,9 @@
 import type pg from 'pg';
 import { NO_POINT_NODE_NAME } from '../../../domain/nodes/node.js';
+import { likeCounts } from '../../../domain/likes/like-repository.js';
+import { BAN_GRADE } from '../../../domain/topics/topic.js';
+import type { Role } from '../../../domain/users/role.js';
+import { LEFT_ACCOUNT } from '../../../domain/users/user.js';
 import type { ApplyInput, ImportedTable, ImportProgress } from '../../../application/imports/ports.js';
 import type { HomelandSettings } from './settings.js';
 
@@ -22,7 +26,6 @@ export async function applyStaged(
   const tables: ImportedTable[] = [];
   const steps = STEPS.length;
   const bar = progress('write tables');
-  const [{ last: eventsBefore }] = (await run('select coalesce(max(id), 0) as last from events')) as [{ last: string }];
   for (const [i, step] of STEPS.entries()) {
     bar(i, steps);
     const values = step.values({ input, settings, adminEmails, now });
@@ -53,12 +56,6 @@ export async function applyStaged(
       skipped,
     });
   }
-  // The notifications written are history, not news: the events their statement triggers recorded in this
-  // transaction (notification.created with every id) go before it commits, so that no live stream announces a
-  // million old notifications. The unread counts the same triggers keep stay.
-  await run(`delete from events where id > $1 and type like 'notification.%' and xmin = pg_current_xact_id()::xid`, [
-    eventsBefore,
-  ]);
   for (const table of SEQUENCED) {
     await run(`select setval(pg_get_serial_sequence('${table}', 'id'), coalesce(max(id), 1), max(id) is not null) from ${table}`);
   }
@@ -186,16 +183,16 @@ const STEPS: Step[] = [
   {
     table: 'users',
     ready: 'ready_users',
-    // homeland's deleted accounts (state -1) arrive as our left accounts do (User.anonymize, contract §16c).
+    // homeland's deleted accounts (state -1) arrive as our left accounts are (LEFT_ACCOUNT, contract §16c).
     ready_sql: `select s.id, case when s.type = 'Team' then 'a team (teams are not kept)' end as skip,
-                       case when gone then 'deleted_' || s.id else s.login end as login,
+                       case when gone then $5 || s.id else s.login end as login,
                        case when gone then null else nullif(btrim(s.name), '') end as name,
-                       case when gone then 'deleted_' || s.id || '@deleted.invalid' else s.email end as email,
+                       case when gone then $5 || s.id || '@' || $6 else s.email end as email,
                        case when not gone and s.encrypted_password ~ '^\\$2[aby]\\$[0-9]{2}\\$[./A-Za-z0-9]{53}$'
                             then $2 || s.encrypted_password end as password_hash,
-                       case when gone then 'member' when s.state = 99 or lower(s.email) = any($3::text[]) then 'admin'
-                            when s.state = 2 then 'blocked' else 'member' end as role,
-                       case when gone or s.confirmed then 'active' else 'unverified' end as state,
+                       case when gone then $10 when s.state = 99 or lower(s.email) = any($3::text[]) then $11
+                            when s.state = 2 then $12 else $13 end as role,
+                       case when gone then $7 when s.confirmed then 'active' else 'unverified' end as state,
                        case when gone then null else left(s.location, 255) end as location,
                        case when gone then null else left(s.company, 255) end as company,
                        case when gone then null else left(s.twitter, 255) end as twitter,
@@ -204,11 +201,23 @@ const STEPS: Step[] = [
                        case when gone then null else left(s.tagline, 255) end as tagline,
                        not gone and coalesce(s.email_public, false) as email_public,
                        $4 as locale,
-                       case when gone then 'none' else 'mentions_and_replies' end as email_notifications,
-                       'none' as email_digest, $1::timestamptz as last_seen_at,
+                       case when gone then $8 else 'mentions_and_replies' end as email_notifications,
+                       case when gone then $9 else 'none' end as email_digest, $1::timestamptz as last_seen_at,
                        ${since('users', 's')}
                   from stage_users s, lateral (select s.state = -1 as gone) g`,
-    values: ({ now, input, adminEmails, settings }) => [now, input.passwordPrefix, adminEmails, settings.locale],
+    values: ({ now, input, adminEmails, settings }) => [
+      now,
+      input.passwordPrefix,
+      adminEmails,
+      settings.locale,
+      LEFT_ACCOUNT.loginPrefix,
+      LEFT_ACCOUNT.emailDomain,
+      LEFT_ACCOUNT.state,
+      LEFT_ACCOUNT.emailNotifications,
+      LEFT_ACCOUNT.emailDigest,
+      LEFT_ACCOUNT.role,
+      ...(['admin', 'blocked', 'member'] as const satisfies readonly Role[]),
+    ],
     write: upsert(
       'users',
       'ready_users',
@@ -260,14 +269,14 @@ const STEPS: Step[] = [
   {
     table: 'topics',
     ready: 'ready_topics',
-    // A banned topic goes where our bans put topics (contract §6): NoPoint, its node locked.
+    // A banned topic is what our bans make (Topic#ban, contract §6): in NoPoint, its node locked, graded BAN_GRADE.
     ready_sql: `select s.id,
                        case when u.id is null then 'its author is not imported'
                             when n.id is null then 'its node is not in the source' end as skip,
                        s.user_id, case when s.grade = -1 then (select id from nodes where name = $2) else s.node_id end as node_id,
                        left(s.title, 255) as title, s.body, coalesce(s.body_html, '') as body_html,
                        coalesce(s.lock_node, false) or s.grade = -1 as lock_node,
-                       case s.grade when -1 then 'ban' when 1 then 'excellent' else 'normal' end as grade,
+                       case s.grade when -1 then $3 when 1 then 'excellent' else 'normal' end as grade,
                        s.closed_at, s.deleted_at,
                        case when s.deleted_at is not null then
                          (select d.id from ready_users d where d.skip is null and lower(d.login) = lower(s.who_deleted) limit 1) end
@@ -277,7 +286,7 @@ const STEPS: Step[] = [
                   from stage_topics s
                   left join ready_users u on u.id = s.user_id and u.skip is null
                   left join stage_nodes n on n.id = s.node_id`,
-    values: ({ now }) => [now, NO_POINT_NODE_NAME],
+    values: ({ now }) => [now, NO_POINT_NODE_NAME, BAN_GRADE],
     write: upsert(
       'topics',
       'ready_topics',
@@ -355,9 +364,11 @@ const STEPS: Step[] = [
     kinds: `a.action_type = 'like' and a.target_type in ('Topic', 'Reply')`,
     columns: { target_type: 'lower(a.target_type)', target_id: 'a.target_id', user_id: 'a.user_id' },
     key: ['target_type', 'target_id', 'user_id'],
+    // Whether a like of one's own post counts is the likes' rule (likeCounts), asked of it.
     skip: `case when u.id is null then 'its user is not imported'
                 when coalesce(t.id, r.id) is null then 'what it likes is not imported'
-                when coalesce(t.user_id, r.user_id) = a.user_id then 'a like of one''s own post' end`,
+                when coalesce(t.user_id, r.user_id) = a.user_id and not $2 then 'a like of one''s own post' end`,
+    values: [likeCounts(1, 1)],
     joins: `left join ready_topics t on a.target_type = 'Topic' and t.id = a.target_id and t.skip is null
             left join ready_replies r on a.target_type = 'Reply' and r.id = a.target_id and r.skip is null`,
   }),
@@ -490,7 +501,7 @@ const STEPS: Step[] = [
     ready_sql: `select d.id,
                        case when p.platform is null then 'an unknown platform'
                             when u.id is null then 'its owner is not imported'
-                            when u.email like 'deleted\\_%@deleted.invalid' then 'its owner''s account was deleted'
+                            when u.state = $2 then 'its owner''s account was deleted'
                             when d.id <> first_value(d.id) over same_token then 'the same token as a more recent device' end as skip,
                        d.user_id, p.platform, left(d.token, 255) as token,
                        coalesce(d.created_at, (select k.created_at from devices k where k.id = d.id), $1) as created_at,
@@ -500,7 +511,7 @@ const STEPS: Step[] = [
                   left join ready_users u on u.id = d.user_id and u.skip is null
                 window same_token as (partition by p.platform, left(d.token, 255)
                                       order by greatest(d.updated_at, d.last_actived_at, d.created_at) desc nulls last, d.id desc)`,
-    values: ({ now }) => [now],
+    values: ({ now }) => [now, LEFT_ACCOUNT.state],
     before: [
       `delete from devices t using ready_devices r where r.skip is null and t.platform = r.platform and t.token = r.token and t.id <> r.id`,
     ],
@@ -540,7 +551,7 @@ const STEPS: Step[] = [
                             when s.refresh_digest is null and s.expires_in is not null
                                  and s.created_at + s.expires_in * interval '1 second' <= $1 then 'expired'
                             when c.id is null then 'its application is not in the source'
-                            when s.user_id is not null and (u.id is null or u.state <> 'active' or u.email like 'deleted\\_%@deleted.invalid')
+                            when s.user_id is not null and (u.id is null or u.state <> 'active')
                               then 'its owner cannot sign in here' end as skip,
                        s.access_digest, s.refresh_digest, s.application_id as client_id, s.user_id, 'all' as scope,
                        case when s.expires_in is null then $1 + $2 * interval '1 second'
@@ -607,6 +618,8 @@ function relation(spec: {
   key: string[];
   skip: string;
   joins: string;
+  /** Values the skip reads as $2, $3…, after the run's time. */
+  values?: unknown[];
 }): Step {
   const names = Object.keys(spec.columns);
   const ready = `ready_${spec.table}`;
@@ -623,7 +636,7 @@ function relation(spec: {
                   ${spec.joins}
                  where a.user_type = 'User' and ${spec.kinds}
                  order by ${pair}, a.created_at`,
-    values: ({ now }) => [now],
+    values: ({ now }) => [now, ...(spec.values ?? [])],
     write: upsert(spec.table, ready, [...names, 'created_at'], `(${spec.key.join(', ')})`, null),
     remove: `delete from ${spec.table} t where not exists (select 1 from ${ready} r where r.skip is null and ${spec.key
       .map((column) => `r.${column} = t.${column}`)

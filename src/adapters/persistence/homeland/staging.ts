@@ -5,6 +5,7 @@
  * client secret, which leaves the source only as its SHA-256 (as this service keeps its own, so that neither the
  * staging tables nor anything written here ever holds one in clear).
  */
+import { SECRET_DIGEST } from '../../../application/ports.js';
 
 /** Columns some homeland sources lack (older schemas), asked of the source before reading. */
 export interface SourceShape {
@@ -28,7 +29,9 @@ export interface StagedTable {
 }
 
 const utc = (column: string) => `(${column} at time zone 'UTC')`;
-const digest = (column: string) => `encode(sha256(convert_to(${column}, 'UTF8')), 'hex')`;
+/** The digest of a secret, as our code makes it (SECRET_DIGEST), computed where the secret is. */
+const digest = (column: string) =>
+  `encode(${SECRET_DIGEST.algorithm}(convert_to(${column}, 'UTF8')), '${SECRET_DIGEST.encoding}')`;
 
 export const STAGED_TABLES: StagedTable[] = [
   {

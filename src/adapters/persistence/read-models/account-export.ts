@@ -1,5 +1,7 @@
 import type { AccountExport, AuthoredContent } from '../../../application/accounts/leaving.js';
 import type { Sql } from '../sql.js';
+import { READERS } from '../../../domain/visibility/visibility.js';
+import { SIGNED_OUT, replyCondition, topicCondition } from './visibility.js';
 
 /**
  * A user's data export (contract §16c) in one statement: each part a JSON array built by PostgreSQL, in the
@@ -72,7 +74,7 @@ export class SqlAccountExport implements AccountExport, AuthoredContent {
 
   async topicIds(userId: number): Promise<number[]> {
     const rows = await this.sql.all<{ id: number }>(
-      'select id from topics where user_id = $1 and deleted_at is null order by id',
+      `select id from topics t where t.user_id = $1 and ${topicCondition(READERS.standing, SIGNED_OUT, { topic: 't' })} order by id`,
       [userId],
     );
     return rows.map((row) => row.id);
@@ -80,7 +82,7 @@ export class SqlAccountExport implements AccountExport, AuthoredContent {
 
   async replyIds(userId: number): Promise<number[]> {
     const rows = await this.sql.all<{ id: number }>(
-      'select id from replies where user_id = $1 and deleted_at is null and action is null order by id',
+      `select id from replies r where r.user_id = $1 and ${replyCondition(READERS.standing, SIGNED_OUT, 'r')} order by id`,
       [userId],
     );
     return rows.map((row) => row.id);

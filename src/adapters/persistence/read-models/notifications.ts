@@ -15,7 +15,8 @@ import {
   topicColumns,
   topicView,
 } from './rows.js';
-import { type Reader, readerAs, readerOf, shownTo } from './visibility.js';
+import { type SqlReader, readerAs, readerOf, replyCondition, topicCondition } from './visibility.js';
+import { READERS } from '../../../domain/visibility/visibility.js';
 
 /** Notifications: a user's, those after one, by id for the live streams, and the unread counts. */
 
@@ -66,7 +67,7 @@ export class SqlNotificationReadModel implements NotificationReadModel {
    * absent, as contract §5 says of deleted ones; so is a reply of a topic they may not see.
    */
   private async select(
-    reader: Reader,
+    reader: SqlReader,
     where: string,
     params: unknown[],
   ): Promise<{ userId: number; notification: NotificationView }[]> {
@@ -75,11 +76,11 @@ export class SqlNotificationReadModel implements NotificationReadModel {
          case when a.id is null then null else jsonb_build_object('id', a.id, 'login', a.login, 'name', a.name) end as actor,
          (select to_jsonb(x) from (
             select ${topicColumns(reader.id)} from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-            where t.id = nt.topic_id and t.deleted_at is null and ${shownTo('t', reader)}) x) as topic,
+            where t.id = nt.topic_id and ${topicCondition(READERS.post, reader, { topic: 't' })}) x) as topic,
          (select to_jsonb(x) from (
             select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
-            where r.id = nt.reply_id and r.deleted_at is null and ${shownTo('r', reader)}
-              and t.deleted_at is null and ${shownTo('t', reader)}) x) as reply,
+            where r.id = nt.reply_id and ${replyCondition(READERS.post, reader, 'r')}
+              and ${topicCondition(READERS.post, reader, { topic: 't' })}) x) as reply,
          (select to_jsonb(x) from (select ${NODE_COLUMNS} from nodes where id = nt.node_id) x) as node
        from notifications nt left join users a on a.id = nt.actor_id
        where ${where}`,

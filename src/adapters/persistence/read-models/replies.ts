@@ -3,10 +3,15 @@ import type { Page, ReplyDetailView, ReplyPage, ReplyReadModel } from '../../../
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, viewerOf } from '../callers.js';
 import { REPLY_COLUMNS, type ReplyRow, replyView } from './rows.js';
-import { VIEWER, readerAs, shownTo } from './visibility.js';
+import { type SqlReader, VIEWER, readerAs, replyCondition, topicCondition } from './visibility.js';
+import { READERS } from '../../../domain/visibility/visibility.js';
 import type { Viewer } from '../../../domain/users/role.js';
 
 /** Replies: a topic's page of them, one reply, a user's replies. */
+
+/** A reply `r` of topic `t` that `reader` may open. */
+const openedBy = (reader: SqlReader) =>
+  `${replyCondition(READERS.post, reader, 'r')} and ${topicCondition(READERS.post, reader, { topic: 't' })}`;
 
 export class SqlReplyReadModel implements ReplyReadModel {
   constructor(private readonly sql: Sql) {}
@@ -17,7 +22,7 @@ export class SqlReplyReadModel implements ReplyReadModel {
     caller: CallerRef,
   ): Promise<Identified<ReplyPage | null>> {
     // No row at all when the topic is not visible; one row without a reply when its page is empty. Every reply keeps
-    // its floor: a held or hidden one is masked where it is shown (wire.ts, by the domain's seesPost).
+    // its floor: one the reader may not open is masked where it is shown (wire.ts, by the same policy).
     const rows = await this.sql.all<Partial<ReplyRow & { liked: boolean }> & ViewerColumns>(
       `with ${VIEWER_CTE}
        select p.*, ${VIEWER_COLUMNS}
@@ -28,7 +33,7 @@ export class SqlReplyReadModel implements ReplyReadModel {
          where r.topic_id = t.id
          order by r.id
          limit $7 offset $8) p on true
-       where t.id = $6 and t.deleted_at is null and ${shownTo('t', VIEWER)}`,
+       where t.id = $6 and ${topicCondition(READERS.post, VIEWER, { topic: 't' })}`,
       [...callerParams(caller), topicId, page.limit, page.offset],
     );
     const viewer = viewerOf(rows[0]);
@@ -45,8 +50,7 @@ export class SqlReplyReadModel implements ReplyReadModel {
     const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
       `select ${REPLY_COLUMNS}, t.title as topic_title
        from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
-       where r.id = $1 and r.deleted_at is null and t.deleted_at is null
-         and ${shownTo('r', reader)} and ${shownTo('t', reader)}`,
+       where r.id = $1 and ${openedBy(reader)}`,
       [id, viewer?.id ?? null],
     );
     return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;
@@ -67,8 +71,7 @@ export class SqlReplyReadModel implements ReplyReadModel {
     const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
       `select ${REPLY_COLUMNS}, t.title as topic_title
        from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
-       where r.user_id = $1 and r.deleted_at is null and r.action is null and t.deleted_at is null
-         and ${shownTo('r', reader)} and ${shownTo('t', reader)}
+       where r.user_id = $1 and r.action is null and ${openedBy(reader)}
        order by r.id desc
        limit $2 offset $3`,
       [userId, page.limit, page.offset, viewer?.id ?? null],

@@ -2,6 +2,7 @@ import type { NodeView, ReplyView, TopicView } from '../../../application/read-m
 import { type Timestamp, toDate } from '../timestamps.js';
 import type { Grade } from '../../../domain/topics/topic.js';
 import type { Visibility } from '../../../domain/shared/post.js';
+import { countedReply } from './visibility.js';
 
 /**
  * The read side (this folder): one SQL statement per request, straight into views. Every value travels as a bound
@@ -18,7 +19,7 @@ export const topicColumns = (viewer: string) => `
   t.last_reply_user_id, t.last_reply_user_login, t.grade, t.likes_count, t.hits, t.lock_node, t.suggested_at, t.closed_at,
   t.visibility, u.id as user_id, u.login as user_login, u.name as user_name,
   case when t.user_id = ${viewer} then exists(
-    select 1 from replies r where r.topic_id = t.id and r.user_id <> t.user_id and r.action is null and r.deleted_at is null
+    select 1 from replies r where r.topic_id = t.id and r.user_id <> t.user_id and ${countedReply('r')}
   ) else false end as has_replies_from_others`;
 
 export interface TopicRow {

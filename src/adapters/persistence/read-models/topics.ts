@@ -1,7 +1,7 @@
 import type { Sql } from '../sql.js';
 import type {
   Page,
-  ShownTopic,
+  TopicShowing,
   TopicDetailView,
   TopicListQuery,
   TopicListType,
@@ -11,11 +11,11 @@ import type {
   UserTopicOrder,
 } from '../../../application/read-models.js';
 import type { Viewer } from '../../../domain/users/role.js';
-import { NO_POINT_NODE_NAME } from '../../../domain/nodes/node.js';
+import { READERS } from '../../../domain/visibility/visibility.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from '../callers.js';
 import { type TopicRow, topicColumns, topicView } from './rows.js';
-import { type Reader, SIGNED_OUT, VIEWER, VIEWER_CTE_READER, readerAs, shownTo } from './visibility.js';
+import { SIGNED_OUT, type SqlReader, VIEWER, readerAs, topicCondition } from './visibility.js';
 
 /** Topics: the lists, a user's topics and favorites, one topic (rows.ts has what other reads share of them). */
 
@@ -36,18 +36,11 @@ const LIST_SHAPES: Record<TopicListType, { where: string; orderBy: string }> = {
   excellent: { where: "and t.grade = 'excellent'", orderBy: 't.id desc' },
 };
 
-/**
- * Which topics a reader finds listed, over `t` (topics) and `n` (its node): not deleted; shown to them (a held or
- * hidden topic only to its author and administrators: visibility.ts); not banned (in NoPoint: left out for everyone,
- * as homeland's without_ban does); in a hidden node only when signed in; in no node the reader blocked and by no user
- * they blocked. The one rule for every list of topics made for a person (the topic list, the digest), so that a new
- * kind of visibility is added here once.
- */
-export const listedTopicFor = (reader: Reader) => `t.deleted_at is null and ${shownTo('t', reader)}
-  and n.name <> '${NO_POINT_NODE_NAME}'
-  and (${reader.id} is not null or not n.hidden)
-  and not exists (select 1 from node_blocks b where b.user_id = ${reader.id} and b.node_id = t.node_id)
-  and not exists (select 1 from user_blocks b where b.user_id = ${reader.id} and b.blocked_user_id = t.user_id)`;
+/** The topics `reader` finds in the lists across nodes (READERS.topicList), over `t` (topics) and `n` (its node). */
+export const listedTopicFor = (reader: SqlReader) => topicCondition(READERS.topicList, reader, { topic: 't', node: 'n' });
+
+/** A topic `reader` may open, over `t`. */
+const openedBy = (reader: SqlReader) => topicCondition(READERS.post, reader, { topic: 't' });
 
 /**
  * Pinned topics lead the first page of the default list of all nodes (contract §16a); later pages, other types and
@@ -78,14 +71,14 @@ export class SqlTopicReadModel implements TopicReadModel {
     if (query.nodeId !== null) {
       // No row at all when the node does not exist; one row without a topic when its page is empty.
       gate = '(select 1 from nodes where id = $8) gate';
-      scope = `t.deleted_at is null and t.node_id = $8 and ${shownTo('t', VIEWER)}`;
+      scope = `t.node_id = $8 and ${topicCondition(READERS.nodeTopics, VIEWER, { topic: 't' })}`;
       params.push(query.nodeId);
     } else if (mayBeSignedIn(caller)) {
       // Asking for NoPoint by node_id lists it (above); a token that turned out not to be live lists as the
       // signed-out do (`v.id` is null: NoPoint and every hidden node left out).
       scope = listedTopicFor(VIEWER);
     } else {
-      scope = `t.deleted_at is null and not n.hidden and ${shownTo('t', SIGNED_OUT)}`;
+      scope = listedTopicFor(SIGNED_OUT);
     }
     const from = `from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
          where ${scope} ${shape.where}`;
@@ -114,7 +107,7 @@ export class SqlTopicReadModel implements TopicReadModel {
     const rows = await this.sql.all<TopicRow>(
       `select ${TOPIC_COLUMNS}
        from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-       where t.user_id = $2 and t.deleted_at is null and ${shownTo('t', readerAs(viewer, '$1::int'))}
+       where t.user_id = $2 and ${openedBy(readerAs(viewer, '$1::int'))}
        order by ${USER_TOPIC_ORDER[order]}
        limit $3 offset $4`,
       [viewer?.id ?? null, userId, page.limit, page.offset],
@@ -126,7 +119,7 @@ export class SqlTopicReadModel implements TopicReadModel {
     const rows = await this.sql.all<TopicRow>(
       `select ${TOPIC_COLUMNS}
        from topic_favorites f join topics t on t.id = f.topic_id join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-       where f.user_id = $2 and t.deleted_at is null and ${shownTo('t', readerAs(viewer, '$1::int'))}
+       where f.user_id = $2 and ${openedBy(readerAs(viewer, '$1::int'))}
        order by f.created_at desc, t.id desc
        limit $3 offset $4`,
       [viewer?.id ?? null, userId, page.limit, page.offset],
@@ -138,35 +131,31 @@ export class SqlTopicReadModel implements TopicReadModel {
     const rows = await this.sql.all<TopicDetailRow>(
       `select ${TOPIC_COLUMNS}, t.body, t.body_html
        from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-       where t.id = $2 and t.deleted_at is null and ${shownTo('t', readerAs(viewer, '$1::int'))}`,
+       where t.id = $2 and ${openedBy(readerAs(viewer, '$1::int'))}`,
       [viewer?.id ?? null, id],
     );
     return rows[0] ? topicDetailView(rows[0]) : null;
   }
 
-  async show(id: number, caller: CallerRef): Promise<Identified<ShownTopic | null>> {
-    const rows = await this.sql.all<Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns & { marked: number }>(
-      `with ${VIEWER_CTE},
-       t as (update topics set hits = hits + 1
-             where id = $6 and deleted_at is null and ${shownTo('topics', VIEWER_CTE_READER)} returning *),
-       marked as (
-         update notifications set read_at = now(), updated_at = now()
-         where user_id = (select id from viewer) and topic_id = (select id from t) and read_at is null
-         returning 1)
-       select p.*, ${VIEWER_COLUMNS}, (select count(*)::int from marked) as marked
+  async show(id: number, caller: CallerRef): Promise<Identified<TopicShowing | null>> {
+    const rows = await this.sql.all<Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns & { unread: boolean }>(
+      `with ${VIEWER_CTE}
+       select p.*, ${VIEWER_COLUMNS}
        from (select 1) gate left join viewer v on true left join lateral (
          select ${topicColumns('v.id')}, t.body, t.body_html,
            exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = v.id) as followed,
            exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = v.id) as liked,
-           exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = v.id) as favorited
-         from t join users u on u.id = t.user_id join nodes n on n.id = t.node_id) p on true`,
+           exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = v.id) as favorited,
+           exists(select 1 from notifications nt where nt.user_id = v.id and nt.topic_id = t.id and nt.read_at is null) as unread
+         from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+         where t.id = $6 and ${openedBy(VIEWER)}) p on true`,
       [...callerParams(caller), id],
     );
     const row = rows[0]!;
     const viewer = viewerOf(row);
     if (row.id == null) return { viewer, result: null };
     const meta = { followed: row.followed!, liked: row.liked!, favorited: row.favorited! };
-    return { viewer, result: { topic: topicDetailView(row as TopicDetailRow), meta, markedRead: row.marked > 0 } };
+    return { viewer, result: { topic: topicDetailView(row as TopicDetailRow), meta, unreadNotifications: row.unread! } };
   }
 
   async detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null> {

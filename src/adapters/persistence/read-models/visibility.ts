@@ -1,27 +1,36 @@
 /**
- * Who sees which post, in SQL: the one translation of the domain's rule (domain/shared/post.ts, `seesPost`) that every
- * read inherits, lists, shows, replies, search, notifications and their streams alike. A post that is held or hidden
- * (contract §18) is shown to its author and to administrators as before; to anyone else a topic is not there and a
- * reply keeps its floor as a deleted one. What is sent to everyone (mail, digests, webhooks, the anonymous front page)
- * shows public posts only: `isPublic`.
+ * The visibility policy (domain/visibility/visibility.ts) compiled to SQL: the one place where "who may see a post"
+ * is written as SQL. Every statement that shows, lists, mails, counts or indexes posts takes its condition from here
+ * (`topicCondition`, `replyCondition`) for the reader profile it serves; the search functions are generated from it
+ * too (search-functions.ts). Each condition below is the SQL twin of the domain condition of the same name, and
+ * test/integration/visibility-parity.test.ts runs both over the same rows: changed alone, either fails it.
  */
 
 import type { Viewer } from '../../../domain/users/role.js';
+import { BAN_GRADE } from '../../../domain/topics/topic.js';
+import {
+  READERS,
+  type ReaderProfile,
+  type ReplyRule,
+  type TopicRule,
+  REPLY_RULES,
+  TOPIC_RULES,
+} from '../../../domain/visibility/visibility.js';
 
 /** The reader of a statement, as SQL: their user id (null when signed out) and whether they are an administrator. */
-export interface Reader {
+export interface SqlReader {
   id: string;
   admin: string;
 }
 
-/** Someone signed out (and what is sent to everyone): public posts only. */
-export const SIGNED_OUT: Reader = { id: 'null::int', admin: 'false' };
+/** Someone signed out (and what is sent to everyone): the conditions that read who reads fall away. */
+export const SIGNED_OUT: SqlReader = { id: 'null::int', admin: 'false' };
 
 /** The caller found by VIEWER_CTE, joined as `v` (callers.ts); no row is someone signed out. */
-export const VIEWER: Reader = { id: 'v.id', admin: "coalesce(v.role = 'admin', false)" };
+export const VIEWER: SqlReader = { id: 'v.id', admin: "coalesce(v.role = 'admin', false)" };
 
 /** The caller found by VIEWER_CTE, where its row cannot be joined (inside another CTE). */
-export const VIEWER_CTE_READER: Reader = {
+export const VIEWER_CTE_READER: SqlReader = {
   id: '(select id from viewer)',
   admin: "exists(select 1 from viewer where role = 'admin')",
 };
@@ -30,33 +39,92 @@ export const VIEWER_CTE_READER: Reader = {
  * A reader the code knows (a Viewer, or null), whose id (or null) the statement binds as `id` (a `$n`, always read):
  * whether they are an administrator is written into the text (a statement is prepared per text: two texts at most).
  */
-export const readerAs = (viewer: Viewer | null, id: string): Reader => ({
+export const readerAs = (viewer: Viewer | null, id: string): SqlReader => ({
   id,
   admin: viewer?.role === 'admin' ? 'true' : 'false',
 });
 
+/** A member who is not read as an administrator (a digest's recipient), named by `id` in SQL. */
+export const memberAt = (id: string): SqlReader => ({ id, admin: 'false' });
+
 /** A user named by an id in SQL (a `$n` parameter, a column): their role is looked up in the statement. */
-export const readerOf = (id: string): Reader => ({
+export const readerOf = (id: string): SqlReader => ({
   id,
   admin: `exists(select 1 from users admins where admins.id = ${id} and admins.role = 'admin')`,
 });
 
-/** The post `alias` (topics or replies) is public: shown to everyone. */
-export const isPublic = (alias: string) => `${alias}.visibility = 'public'`;
+/** Where a condition finds its rows: the post's alias, and for a topic its node's (when a condition reads it). */
+interface Rows {
+  post: string;
+  node?: string;
+}
 
-/** The post `alias` (topics or replies) is shown to `reader`: public, or theirs, or the reader is an administrator. Never null. */
-export const shownTo = (alias: string, reader: Reader) =>
-  reader === SIGNED_OUT
-    ? isPublic(alias)
-    : `(${isPublic(alias)} or coalesce(${alias}.user_id = ${reader.id}, false) or ${reader.admin})`;
+/** A condition in SQL; null when it holds for every row for this reader (someone signed out has no blocks). */
+type Compiled = (rows: Rows, reader: SqlReader) => string | null;
 
-/**
- * The replies that count (the stored counters) and are indexed (search): written by hand (not a system event), not
- * deleted, and published (a held reply counts once it is approved). A hidden reply still counts: it was published,
- * and only review takes it away.
- */
-export const publishedReply = (alias: string) =>
-  `${alias}.action is null and ${alias}.deleted_at is null and ${alias}.visibility <> 'held'`;
+const signedOut = (reader: SqlReader) => reader === SIGNED_OUT;
+const nodeOf = (rows: Rows) => {
+  if (!rows.node) throw new Error(`a visibility condition reads the node of ${rows.post}: join it and name its alias`);
+  return rows.node;
+};
+const isPublic = (alias: string) => `${alias}.visibility = 'public'`;
 
-/** The topics that count and are indexed: not deleted, and published. */
-export const publishedTopic = (alias: string) => `${alias}.deleted_at is null and ${alias}.visibility <> 'held'`;
+const POST_SQL = {
+  present: ({ post }) => `${post}.deleted_at is null`,
+  shownToReader: ({ post }, reader) =>
+    signedOut(reader) ? isPublic(post) : `(${isPublic(post)} or coalesce(${post}.user_id = ${reader.id}, false) or ${reader.admin})`,
+  public: ({ post }) => isPublic(post),
+  published: ({ post }) => `${post}.visibility <> 'held'`,
+  authorNotBlocked: ({ post }, reader) =>
+    signedOut(reader)
+      ? null
+      : `not exists (select 1 from user_blocks b where b.user_id = ${reader.id} and b.blocked_user_id = ${post}.user_id)`,
+} satisfies Record<string, Compiled>;
+
+const TOPIC_SQL: Record<TopicRule, Compiled> = {
+  ...POST_SQL,
+  notBanned: ({ post }) => `${post}.grade <> '${BAN_GRADE}'`,
+  nodeListed: (rows, reader) =>
+    signedOut(reader) ? `not ${nodeOf(rows)}.hidden` : `(${reader.id} is not null or not ${nodeOf(rows)}.hidden)`,
+  nodeNotHidden: (rows) => `not ${nodeOf(rows)}.hidden`,
+  nodeNotBlocked: ({ post }, reader) =>
+    signedOut(reader)
+      ? null
+      : `not exists (select 1 from node_blocks b where b.user_id = ${reader.id} and b.node_id = ${post}.node_id)`,
+};
+
+const REPLY_SQL: Record<ReplyRule, Compiled> = {
+  ...POST_SQL,
+  byHand: ({ post }) => `${post}.action is null`,
+};
+
+// Every condition of the domain has its SQL, and nothing else does (a record type checks the first; this the second).
+for (const [domain, sql] of [
+  [TOPIC_RULES, TOPIC_SQL],
+  [REPLY_RULES, REPLY_SQL],
+] as const) {
+  const missing = Object.keys(domain).filter((rule) => !(rule in sql));
+  if (missing.length > 0) throw new Error(`visibility conditions without SQL: ${missing.join(', ')}`);
+}
+
+function conjunction(parts: (string | null)[]): string {
+  const kept = parts.filter((part): part is string => part !== null);
+  return kept.length === 0 ? 'true' : kept.join(' and ');
+}
+
+/** The condition under which `reader` finds the topic `topic` (its node joined as `node`) under `profile`. */
+export function topicCondition(profile: ReaderProfile, reader: SqlReader, rows: { topic: string; node?: string }): string {
+  const at = { post: rows.topic, ...(rows.node ? { node: rows.node } : {}) };
+  return conjunction(profile.topic.map((rule) => TOPIC_SQL[rule](at, reader)));
+}
+
+/** The condition under which `reader` finds the reply `reply` under `profile`, its topic aside. */
+export function replyCondition(profile: ReaderProfile, reader: SqlReader, reply: string): string {
+  return conjunction(profile.reply.map((rule) => REPLY_SQL[rule]({ post: reply }, reader)));
+}
+
+/** The topics that count and are indexed (READERS.counted), over `alias`: counts are everyone's, so no reader. */
+export const countedTopic = (alias: string) => topicCondition(READERS.counted, SIGNED_OUT, { topic: alias });
+
+/** The replies that count and are indexed (READERS.counted), over `alias`. */
+export const countedReply = (alias: string) => replyCondition(READERS.counted, SIGNED_OUT, alias);

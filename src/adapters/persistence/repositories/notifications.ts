@@ -1,5 +1,5 @@
 import type { Sql } from '../sql.js';
-import type { StagedRows } from '../staged-rows.js';
+import type { StagedRows } from '../staged/staged-rows.js';
 import type { NewNotification } from '../../../domain/notifications/notification.js';
 import type { NotificationRepository } from '../../../domain/notifications/notification-repository.js';
 import { changed } from './changed.js';
@@ -25,6 +25,11 @@ export class SqlNotificationRepository implements NotificationRepository {
     );
   }
 
+  /** Staged, as `addAll` is (see the port). */
+  markReadAbout(userId: number, topicId: number): Promise<void> {
+    return this.staged.markRead(userId, topicId);
+  }
+
   deleteOne(userId: number, id: number): Promise<boolean> {
     return changed(this.sql, 'delete from notifications where user_id = $1 and id = $2', [userId, id]);
   }
@@ -33,12 +38,14 @@ export class SqlNotificationRepository implements NotificationRepository {
     return changed(this.sql, 'delete from notifications where user_id = $1', [userId]);
   }
 
-  /** Staged, as `addAll` is (see the port). */
-  deleteForTopic(topicId: number): Promise<void> {
-    return this.staged.unnotify({ topicIds: [topicId] });
-  }
-
-  deleteForReply(replyId: number): Promise<void> {
-    return this.staged.unnotify({ replyIds: [replyId] });
+  /** Staged, as `addAll` is; whose they are is read now. */
+  async deleteAbout(about: { topicId: number } | { replyId: number }): Promise<number[]> {
+    const [column, id] = 'topicId' in about ? ['topic_id', about.topicId] : ['reply_id', about.replyId];
+    const rows = await this.sql.all<{ user_id: number }>(
+      `select distinct user_id from notifications where ${column} = $1 order by user_id`,
+      [id],
+    );
+    await this.staged.unnotify('topicId' in about ? { topicIds: [about.topicId] } : { replyIds: [about.replyId] });
+    return rows.map((row) => row.user_id);
   }
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../sql.js';
-import type { StagedRows } from '../staged-rows.js';
+import type { StagedRows } from '../staged/staged-rows.js';
+import { countedReply } from '../read-models/visibility.js';
 import { Reply } from '../../../domain/replies/reply.js';
 import type { ReplyRepository } from '../../../domain/replies/reply-repository.js';
 
@@ -11,8 +12,8 @@ export class MikroOrmReplyRepository implements ReplyRepository {
     private readonly staged: StagedRows,
   ) {}
 
-  findVisible(id: number): Promise<Reply | null> {
-    return this.em.findOne(Reply, { id, deletedAt: null });
+  find(id: number): Promise<Reply | null> {
+    return this.em.findOne(Reply, { id });
   }
 
   authoredBy(userId: number): Promise<Reply[]> {
@@ -30,7 +31,7 @@ export class MikroOrmReplyRepository implements ReplyRepository {
 
   async hasVisibleRepliesFromOthers(topicId: number, authorId: number): Promise<boolean> {
     const rows = await this.sql.all<{ found: boolean }>(
-      `select exists(select 1 from replies where topic_id = $1 and user_id <> $2 and action is null and deleted_at is null) as found`,
+      `select exists(select 1 from replies r where r.topic_id = $1 and r.user_id <> $2 and ${countedReply('r')}) as found`,
       [topicId, authorId],
     );
     return rows[0]!.found;

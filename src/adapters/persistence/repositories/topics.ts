@@ -3,19 +3,26 @@ import type { Sql } from '../sql.js';
 import { Topic } from '../../../domain/topics/topic.js';
 import type { TopicRepository } from '../../../domain/topics/topic-repository.js';
 import { changed } from './changed.js';
+import type { StagedRows } from '../staged/staged-rows.js';
 
 export class MikroOrmTopicRepository implements TopicRepository {
   constructor(
     private readonly em: EntityManager,
     private readonly sql: Sql,
+    private readonly staged: StagedRows,
   ) {}
 
-  findVisible(id: number): Promise<Topic | null> {
-    return this.em.findOne(Topic, { id, deletedAt: null });
+  find(id: number): Promise<Topic | null> {
+    return this.em.findOne(Topic, { id });
   }
 
   async add(topic: Topic): Promise<void> {
     await this.em.persist(topic).flush();
+  }
+
+  /** Staged with the unit of work's other rows, at the topics' place in the lock order. */
+  countView(topicId: number): Promise<void> {
+    return this.staged.hit(topicId);
   }
 
   authoredBy(userId: number): Promise<Topic[]> {

@@ -1,0 +1,207 @@
+import type { Reply } from '../replies/reply.js';
+import type { Visibility } from '../shared/post.js';
+import { BAN_GRADE, type Topic } from '../topics/topic.js';
+import type { Viewer } from '../users/role.js';
+
+/**
+ * Who may see a post: the one rule of the forum, for every reader (the API, forumctl, pages, search, notifications,
+ * mail, digests, webhooks, streams, caches, counters).
+ *
+ * The rule is a handful of named conditions (`TopicRule`, `ReplyRule`), each with its meaning written once below
+ * (`TOPIC_RULES`, `REPLY_RULES`). A reader of the contract is a named profile (`READERS`): the conditions that apply
+ * to what it shows. Code that holds a post in memory asks `visibleTo`; statements get the same profile compiled to
+ * SQL by the persistence adapter (adapters/persistence/sql/visibility.ts), whose every condition is proved to mean
+ * what its TypeScript twin means by one table-driven test (test/integration/visibility-parity.test.ts).
+ *
+ * A new kind of restriction (a private node, a conversation) is a new condition here, its SQL there, and its place
+ * in the profiles that need it: no reader adds a check of its own.
+ */
+
+/** What the rule reads of a topic. `node` is needed only by the conditions that read the node. */
+export interface TopicFacts {
+  userId: number;
+  visibility: Visibility;
+  deleted: boolean;
+  /** Banned by a moderator (contract §6: grade `ban`; it also lives in NoPoint, which is not what bans it). */
+  banned: boolean;
+  nodeId: number;
+  node?: { hidden: boolean };
+}
+
+/** What the rule reads of a reply. */
+export interface ReplyFacts {
+  userId: number;
+  visibility: Visibility;
+  deleted: boolean;
+  /** A system event (ban, close, …) among the replies, not written by a person. */
+  systemEvent: boolean;
+}
+
+/** What the rule reads of a topic aggregate (its node aside). */
+export const topicFacts = (topic: Topic): TopicFacts => ({
+  userId: topic.userId,
+  visibility: topic.visibility,
+  deleted: topic.deletedAt !== null,
+  banned: topic.grade === BAN_GRADE,
+  nodeId: topic.nodeId,
+});
+
+/** What the rule reads of a reply aggregate. */
+export const replyFacts = (reply: Reply): ReplyFacts => ({
+  userId: reply.userId,
+  visibility: reply.visibility,
+  deleted: reply.deletedAt !== null,
+  systemEvent: reply.isSystemEvent(),
+});
+
+/**
+ * Who reads: the viewer (null when signed out), and what they blocked. `blocks` is needed only by the conditions
+ * that read it; a reader without them is someone whose blocks do not apply (a signed-out reader has none).
+ */
+export interface Reader {
+  viewer: Viewer | null;
+  blocks?: { nodeIds: ReadonlySet<number>; userIds: ReadonlySet<number> };
+}
+
+/** Someone signed out, and what is sent to everyone alike (mail, webhooks, the anonymous caches). */
+export const ANONYMOUS: Reader = { viewer: null, blocks: { nodeIds: new Set(), userIds: new Set() } };
+
+export const readerOf = (viewer: Viewer | null): Reader => (viewer === null ? ANONYMOUS : { viewer });
+
+const isAdmin = (reader: Reader) => reader.viewer?.role === 'admin';
+const isAuthor = (reader: Reader, post: { userId: number }) => reader.viewer !== null && reader.viewer.id === post.userId;
+const blocks = (reader: Reader) => {
+  if (reader.viewer === null) return ANONYMOUS.blocks!;
+  if (!reader.blocks) throw new Error('this reader profile reads the reader’s blocks: give them');
+  return reader.blocks;
+};
+const nodeOf = (topic: TopicFacts) => {
+  if (!topic.node) throw new Error('this reader profile reads the topic’s node: give it');
+  return topic.node;
+};
+
+/**
+ * Whether a post was published: not held for approval. One that was not sets off nothing yet (domain/events.ts); a
+ * hidden post was published, and only review takes it away.
+ */
+export const isPublished = (post: { visibility: Visibility }): boolean => post.visibility !== 'held';
+
+/** Conditions on a post of either kind. */
+const POST_RULES = {
+  /** Not deleted. */
+  present: (_reader: Reader, post: TopicFacts | ReplyFacts) => !post.deleted,
+  /** Shown as it is: public, or the reader's own, or the reader is an administrator (held and hidden posts, §18). */
+  shownToReader: (reader: Reader, post: TopicFacts | ReplyFacts) =>
+    post.visibility === 'public' || isAuthor(reader, post) || isAdmin(reader),
+  /** Public: what is shown to everyone alike. */
+  public: (_reader: Reader, post: TopicFacts | ReplyFacts) => post.visibility === 'public',
+  /** Published: not held for approval (`isPublished`). */
+  published: (_reader: Reader, post: TopicFacts | ReplyFacts) => isPublished(post),
+  /** Its author is not someone the reader blocked. */
+  authorNotBlocked: (reader: Reader, post: TopicFacts | ReplyFacts) => !blocks(reader).userIds.has(post.userId),
+} as const;
+
+/** Each condition a topic can be held to, and what it means. */
+export const TOPIC_RULES = {
+  ...POST_RULES,
+  /** Not banned (homeland's `without_ban`). */
+  notBanned: (_reader: Reader, topic: TopicFacts) => !topic.banned,
+  /** Its node is listed for the reader: a hidden node only to someone signed in. */
+  nodeListed: (reader: Reader, topic: TopicFacts) => reader.viewer !== null || !nodeOf(topic).hidden,
+  /** Its node is not hidden, whoever reads. */
+  nodeNotHidden: (_reader: Reader, topic: TopicFacts) => !nodeOf(topic).hidden,
+  /** Its node is not one the reader blocked. */
+  nodeNotBlocked: (reader: Reader, topic: TopicFacts) => !blocks(reader).nodeIds.has(topic.nodeId),
+} as const;
+export type TopicRule = keyof typeof TOPIC_RULES;
+
+/** Each condition a reply can be held to, and what it means. */
+export const REPLY_RULES = {
+  ...POST_RULES,
+  /** Written by a person, not a system event. */
+  byHand: (_reader: Reader, reply: ReplyFacts) => !reply.systemEvent,
+} as const;
+export type ReplyRule = keyof typeof REPLY_RULES;
+
+/** A reader of the contract: the conditions its topics are held to, and those its replies are held to besides. */
+export interface ReaderProfile {
+  readonly name: string;
+  readonly topic: readonly TopicRule[];
+  readonly reply: readonly ReplyRule[];
+}
+
+const profile = (name: string, topic: readonly TopicRule[], reply: readonly ReplyRule[]): ReaderProfile => ({
+  name,
+  topic,
+  reply,
+});
+
+/** The readers of the contract, each with what it may show. */
+export const READERS = {
+  /**
+   * A topic or reply as the reader opens it (show, a reply, a reply thread's floors, a user's topics, replies and
+   * favorites, what a notification points at): not deleted, and shown to them. What is sent to everyone alike
+   * (notification mail, webhooks) is this profile read by `ANONYMOUS`.
+   */
+  post: profile('post', ['present', 'shownToReader'], ['present', 'shownToReader']),
+  /**
+   * The topic lists across nodes (`GET /topics` without `node_id`, the front page): a post as above, not banned,
+   * in a node listed for the reader, neither in a node nor by a user the reader blocked (contract §6, §4).
+   */
+  topicList: profile(
+    'topic list',
+    ['present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeNotBlocked', 'authorNotBlocked'],
+    [],
+  ),
+  /** One node's list (`node_id`): whatever of it the reader may open, banned topics included (moderators find them there). */
+  nodeTopics: profile('node topics', ['present', 'shownToReader'], []),
+  /** Search (contract §11): the list's rule, no hidden node for anyone, and no reply by a user the reader blocked. */
+  search: profile(
+    'search',
+    ['present', 'shownToReader', 'notBanned', 'nodeNotHidden', 'nodeNotBlocked', 'authorNotBlocked'],
+    ['present', 'shownToReader', 'authorNotBlocked'],
+  ),
+  /**
+   * A digest mailed to a member (contract §17): public topics only, whoever the member is, never from a hidden
+   * node, nor from a node or a user they blocked.
+   */
+  digest: profile('digest', ['present', 'public', 'notBanned', 'nodeNotHidden', 'nodeNotBlocked', 'authorNotBlocked'], []),
+  /**
+   * What is counted (replies, topics, activity) and indexed for search: not deleted, published, written by hand. A
+   * hidden post still counts: it was published, and only review takes it away. No reader: counts are everyone's.
+   */
+  counted: profile('counted', ['present', 'published'], ['present', 'published', 'byHand']),
+  /**
+   * An author's record for the posting rules (§18: how many of their posts were published): published at some time,
+   * deleted since or not.
+   */
+  authored: profile('authored', ['published'], ['published', 'byHand']),
+  /**
+   * Every post an author made, for the limits on new accounts (§18): held, hidden or deleted since, each was made.
+   */
+  written: profile('written', [], ['byHand']),
+  /** What an author still has, whatever its state (deleting the account deletes it, §16c): not deleted, by hand. */
+  standing: profile('standing', ['present'], ['present', 'byHand']),
+} as const satisfies Record<string, ReaderProfile>;
+export type ReaderName = keyof typeof READERS;
+
+/** Whether `reader` finds `topic` under `profile`. */
+export function topicVisibleTo(profile: ReaderProfile, reader: Reader, topic: TopicFacts): boolean {
+  return profile.topic.every((rule) => TOPIC_RULES[rule](reader, topic));
+}
+
+/** Whether `reader` finds `reply` under `profile`, its topic aside (the caller found the topic under it already). */
+export function replyVisibleTo(profile: ReaderProfile, reader: Reader, reply: ReplyFacts): boolean {
+  return profile.reply.every((rule) => REPLY_RULES[rule](reader, reply));
+}
+
+/** Whether `reader` finds the post under `profile`: the topic, and the reply when it is one. */
+export function visibleTo(profile: ReaderProfile, reader: Reader, post: { topic: TopicFacts; reply?: ReplyFacts }): boolean {
+  return topicVisibleTo(profile, reader, post.topic) && (post.reply === undefined || replyVisibleTo(profile, reader, post.reply));
+}
+
+/**
+ * Whether what `viewer` is shown is what everyone who reads alike is shown, so that one answer may serve them all (the
+ * anonymous caches): only someone signed out, for whom no rule reads who they are.
+ */
+export const readsAsEveryone = (viewer: Viewer | null): boolean => viewer === null;

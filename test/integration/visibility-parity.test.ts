@@ -1,0 +1,249 @@
+import { expect } from 'chai';
+import type { Visibility } from '../../src/domain/shared/post.js';
+import type { Viewer } from '../../src/domain/users/role.js';
+import {
+  ANONYMOUS,
+  READERS,
+  REPLY_RULES,
+  type Reader,
+  type ReaderProfile,
+  type ReplyFacts,
+  type ReplyRule,
+  TOPIC_RULES,
+  type TopicFacts,
+  type TopicRule,
+  replyVisibleTo,
+  topicVisibleTo,
+} from '../../src/domain/visibility/visibility.js';
+import {
+  SIGNED_OUT,
+  type SqlReader,
+  VIEWER,
+  memberAt,
+  readerAs,
+  readerOf,
+  replyCondition,
+  topicCondition,
+} from '../../src/adapters/persistence/read-models/visibility.js';
+import { testEnv } from '../support/env.js';
+
+/**
+ * The visibility policy has two faces: the domain's conditions in TypeScript (what code holding a post asks) and
+ * their SQL, compiled for statements (what lists, search, mail and counts ask). This runs both over the same rows,
+ * for every condition alone and for every reader profile, with every form a statement gives its reader in: the
+ * sets of posts they find must be equal. Changed on one side alone, a condition fails it; the fixtures are checked
+ * to give every condition both answers, so that none can change unseen.
+ */
+
+const VISIBILITIES: Visibility[] = ['public', 'held', 'hidden'];
+const BOOLEANS = [false, true];
+
+interface World {
+  users: { reader: number; other: number; blocked: number; admin: number };
+  nodes: { plain: number; hidden: number; blocked: number };
+  topics: (TopicFacts & { id: number })[];
+  replies: (ReplyFacts & { id: number })[];
+}
+
+/** Every combination of what the conditions read: 108 topics, 36 replies, the blocks of the reader and the admin. */
+async function arrange(): Promise<World> {
+  const env = testEnv();
+  const user = async (login: string, role: string) =>
+    (await env.sql<{ id: number }>('insert into users (login, email, role) values ($1, $2, $3) returning id', [
+      login,
+      `${login}@example.com`,
+      role,
+    ]))[0]!.id;
+  const node = async (name: string, hidden: boolean) =>
+    (await env.sql<{ id: number }>('insert into nodes (name, hidden) values ($1, $2) returning id', [name, hidden]))[0]!.id;
+  const users = {
+    reader: await user('reader', 'member'),
+    other: await user('other', 'member'),
+    blocked: await user('blocked', 'member'),
+    admin: await user('admin', 'admin'),
+  };
+  const nodes = { plain: await node('Plain', false), hidden: await node('Hidden', true), blocked: await node('Blocked', false) };
+  // The reader blocked a user and a node; the administrator blocked the other member.
+  await env.sql('insert into user_blocks (user_id, blocked_user_id) values ($1, $2), ($3, $4)', [
+    users.reader,
+    users.blocked,
+    users.admin,
+    users.other,
+  ]);
+  await env.sql('insert into node_blocks (user_id, node_id) values ($1, $2)', [users.reader, nodes.blocked]);
+
+  const topics: World['topics'] = [];
+  for (const userId of [users.reader, users.other, users.blocked])
+    for (const visibility of VISIBILITIES)
+      for (const deleted of BOOLEANS)
+        for (const banned of BOOLEANS)
+          for (const [nodeId, hidden] of [
+            [nodes.plain, false],
+            [nodes.hidden, true],
+            [nodes.blocked, false],
+          ] as const) {
+            const [row] = await env.sql<{ id: number }>(
+              `insert into topics (user_id, node_id, title, body, body_html, visibility, grade, deleted_at)
+               values ($1, $2, 't', 'b', '<p>b</p>', $3, $4, $5) returning id`,
+              [userId, nodeId, visibility, banned ? 'ban' : 'normal', deleted ? new Date() : null],
+            );
+            topics.push({ id: row!.id, userId, visibility, deleted, banned, nodeId, node: { hidden } });
+          }
+
+  const replies: World['replies'] = [];
+  const topicId = topics[0]!.id;
+  for (const userId of [users.reader, users.other, users.blocked])
+    for (const visibility of VISIBILITIES)
+      for (const deleted of BOOLEANS)
+        for (const systemEvent of BOOLEANS) {
+          const [row] = await env.sql<{ id: number }>(
+            `insert into replies (topic_id, user_id, body, body_html, visibility, action, deleted_at)
+             values ($1, $2, 'r', '<p>r</p>', $3, $4, $5) returning id`,
+            [topicId, userId, visibility, systemEvent ? 'close' : null, deleted ? new Date() : null],
+          );
+          replies.push({ id: row!.id, userId, visibility, deleted, systemEvent });
+        }
+  return { users, nodes, topics, replies };
+}
+
+/** A reader as code knows it and as a statement names it, and the user id the statement binds as `$1`. */
+interface ReaderForm {
+  name: string;
+  domain: Reader;
+  sql: SqlReader;
+  id: number | null;
+  role: string | null;
+}
+
+function readerForms(world: World): ReaderForm[] {
+  const blocksOf = (userId: number) => ({
+    nodeIds: new Set(userId === world.users.reader ? [world.nodes.blocked] : []),
+    userIds: new Set(
+      userId === world.users.reader ? [world.users.blocked] : userId === world.users.admin ? [world.users.other] : [],
+    ),
+  });
+  const as = (viewer: Viewer): Reader => ({ viewer, blocks: blocksOf(viewer.id) });
+  const member: Viewer = { id: world.users.reader, role: 'member' };
+  const admin: Viewer = { id: world.users.admin, role: 'admin' };
+  const forms: ReaderForm[] = [
+    { name: 'signed out', domain: ANONYMOUS, sql: SIGNED_OUT, id: null, role: null },
+    { name: 'signed out, as a null id', domain: ANONYMOUS, sql: readerAs(null, '$1::int'), id: null, role: null },
+  ];
+  for (const viewer of [member, admin]) {
+    const who = viewer.role === 'admin' ? 'an administrator' : 'a member';
+    forms.push(
+      { name: `${who}, known to the code`, domain: as(viewer), sql: readerAs(viewer, '$1::int'), id: viewer.id, role: null },
+      { name: `${who}, looked up by id`, domain: as(viewer), sql: readerOf('$1::int'), id: viewer.id, role: null },
+      { name: `${who}, the statement's caller`, domain: as(viewer), sql: VIEWER, id: viewer.id, role: viewer.role },
+      {
+        name: `${who}, read as a member (mail)`,
+        domain: as({ id: viewer.id, role: 'member' }),
+        sql: memberAt('$1::int'),
+        id: viewer.id,
+        role: null,
+      },
+    );
+  }
+  return forms;
+}
+
+/** The ids `form`'s reader finds under `profile` by SQL: topics (with their nodes) or replies. */
+async function foundBySql(world: World, profile: ReaderProfile, form: ReaderForm, kind: 'topic' | 'reply'): Promise<number[]> {
+  // `v` stands for the caller a statement finds by its token (VIEWER reads v.id and v.role); no row when signed out.
+  const caller = `(select $1::int as id, $3::text as role) v`;
+  const text =
+    kind === 'topic'
+      ? `select t.id from topics t join nodes n on n.id = t.node_id left join ${caller} on v.id is not null
+         where t.id = any($2::int[]) and ${topicCondition(profile, form.sql, { topic: 't', node: 'n' })} order by t.id`
+      : `select r.id from replies r left join ${caller} on v.id is not null
+         where r.id = any($2::int[]) and ${replyCondition(profile, form.sql, 'r')} order by r.id`;
+  const ids = kind === 'topic' ? world.topics.map((t) => t.id) : world.replies.map((r) => r.id);
+  const rows = await testEnv().sql<{ id: number }>(text, [form.id, ids, form.role]);
+  return rows.map((row) => row.id);
+}
+
+function foundByCode(world: World, profile: ReaderProfile, form: ReaderForm, kind: 'topic' | 'reply'): number[] {
+  return kind === 'topic'
+    ? world.topics.filter((topic) => topicVisibleTo(profile, form.domain, topic)).map((t) => t.id)
+    : world.replies.filter((reply) => replyVisibleTo(profile, form.domain, reply)).map((r) => r.id);
+}
+
+const ruleAlone = (kind: 'topic' | 'reply', rule: string): ReaderProfile =>
+  kind === 'topic'
+    ? { name: `${rule} alone`, topic: [rule as TopicRule], reply: [] }
+    : { name: `${rule} alone`, topic: [], reply: [rule as ReplyRule] };
+
+describe('the visibility policy: the domain and its SQL agree', () => {
+  let world: World;
+  beforeEach(async () => {
+    world = await arrange();
+  });
+
+  it('gives every condition both answers over the fixtures, so that a change to either side shows', () => {
+    for (const [kind, rules] of [
+      ['topic', Object.keys(TOPIC_RULES)],
+      ['reply', Object.keys(REPLY_RULES)],
+    ] as const) {
+      for (const rule of rules) {
+        const answers = new Set(readerForms(world).flatMap((form) => foundByCode(world, ruleAlone(kind, rule), form, kind).length));
+        const all = kind === 'topic' ? world.topics.length : world.replies.length;
+        const some = [...answers].some((found) => found > 0 && found < all);
+        expect(some, `${kind} condition ${rule} keeps some posts and leaves others for some reader`).to.equal(true);
+      }
+    }
+  });
+
+  it('finds the same posts by each condition alone, for every form of reader', async () => {
+    for (const [kind, rules] of [
+      ['topic', Object.keys(TOPIC_RULES)],
+      ['reply', Object.keys(REPLY_RULES)],
+    ] as const) {
+      for (const rule of rules) {
+        for (const form of readerForms(world)) {
+          const profile = ruleAlone(kind, rule);
+          expect(await foundBySql(world, profile, form, kind), `${kind} ${rule}, ${form.name}`).to.deep.equal(
+            foundByCode(world, profile, form, kind),
+          );
+        }
+      }
+    }
+  });
+
+  it('finds the same posts under every reader profile, for every form of reader', async () => {
+    for (const profile of Object.values(READERS)) {
+      for (const form of readerForms(world)) {
+        for (const kind of ['topic', 'reply'] as const) {
+          expect(await foundBySql(world, profile, form, kind), `${profile.name} (${kind}), ${form.name}`).to.deep.equal(
+            foundByCode(world, profile, form, kind),
+          );
+        }
+      }
+    }
+  });
+
+  it('finds the same posts through the search functions as the search profile does in code', async () => {
+    const env = testEnv();
+    const thread = world.topics[0]!;
+    // A document for every topic, and one for every reply of the thread's topic.
+    const hits = `array(
+      select row(t.id, null, now(), false)::search_hit from unnest($1::int[]) as t(id)
+      union all
+      select row($2::int, r.id, now(), false)::search_hit from unnest($3::int[]) as r(id))`;
+    const signedOutAndCallers = readerForms(world).filter((form) => form.sql === SIGNED_OUT || form.sql === VIEWER);
+    for (const form of signedOutAndCallers) {
+      const rows = await env.sql<{ topic_id: number; reply_id: number | null }>(
+        `select topic_id, reply_id from search_visible(${hits}, $4::int, 100000)`,
+        [world.topics.map((t) => t.id), thread.id, world.replies.map((r) => r.id), form.id],
+      );
+      const found = rows.map((row) => `${row.topic_id}:${row.reply_id ?? ''}`).sort();
+      const threadShown = topicVisibleTo(READERS.search, form.domain, thread);
+      const expected = [
+        ...world.topics.filter((t) => topicVisibleTo(READERS.search, form.domain, t)).map((t) => `${t.id}:`),
+        ...world.replies
+          .filter((r) => threadShown && replyVisibleTo(READERS.search, form.domain, r))
+          .map((r) => `${thread.id}:${r.id}`),
+      ].sort();
+      expect(found, form.name).to.deep.equal(expected);
+    }
+  });
+});
