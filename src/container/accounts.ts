@@ -44,8 +44,8 @@ import { SqlPendingAccounts } from '../adapters/persistence/read-models/users.js
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { RankedCommonPasswords } from '../adapters/system/common-passwords.js';
 import type { Config } from '../config.js';
-import { AccountRouteUseCases } from '../adapters/http/routes/accounts.js';
-import { AccountPageUseCases, RegistrationSetting } from '../adapters/http/routes/account-pages.js';
+import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
+import { AccountPageUseCases, RegistrationSetting } from '../adapters/web/routes/account.js';
 import { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../application/oauth/web-sessions.js';
 import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 

@@ -1,5 +1,6 @@
 import { ContainerModule } from 'inversify';
-import { DeliverMail, MailFacts, PostHtml } from '../application/mail/deliver-mail.js';
+import { DeliverMail, MailFacts } from '../application/mail/deliver-mail.js';
+import { MailComposer } from '../application/mail/mail-composer.js';
 import { DIGEST_SCHEDULE, DigestQueue, QueueDigests } from '../application/mail/digests.js';
 import { MailProducer, MailQueue } from '../application/mail/mail-jobs.js';
 import { ListMail, Mailbox, ShowMail } from '../application/mail/mailbox.js';
@@ -9,14 +10,15 @@ import { Unsubscribe } from '../application/mail/unsubscribe.js';
 import { InboundMailLog, MailReader } from '../application/mail/inbound.js';
 import { ListInboundMail, ReceiveMail } from '../application/mail/receive-mail.js';
 import { CreateReply } from '../application/replies/create-reply.js';
-import { InboundMailRouteUseCases } from '../adapters/http/routes/inbound-email.js';
+import { InboundMailRouteUseCases } from '../adapters/api/routes/inbound-email.js';
 import { InboundSmtpListener } from '../adapters/mail/inbound-smtp.js';
 import { MailparserReader } from '../adapters/mail/mail-reader.js';
 import { SqlInboundMailLog } from '../adapters/persistence/mail/inbound-mail-log.js';
 import { UserRepository } from '../domain/users/user-repository.js';
-import { ServiceMetrics } from '../adapters/http/metrics.js';
+import { ServiceMetrics } from '../adapters/api/metrics.js';
 import { EmlFolder } from '../adapters/mail/eml-folder.js';
-import { InlinedPostHtml } from '../adapters/mail/post-html.js';
+import { LetterMailComposer } from '../adapters/mail/compose/composer.js';
+import { InlinedPostHtml } from '../adapters/mail/compose/post-html.js';
 import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import { SqlMailFacts } from '../adapters/persistence/mail/mail-facts.js';
 import { SqlMailQueue } from '../adapters/persistence/mail/mail-queue.js';
@@ -49,7 +51,12 @@ export const mailModule = new ContainerModule(({ bind }) => {
   provide(bind, MailQueue, (staged: StagedRows) => new SqlMailQueue(staged), [StagedRows]);
   provide(bind, MailProducer, (queue: MailQueue) => new MailProducer(queue), [MailQueue]);
   provide(bind, MailFacts, (sql: Sql) => new SqlMailFacts(sql), [SqlRunner]);
-  provide(bind, PostHtml, (config: Config) => new InlinedPostHtml(config.publicUrl), [AppConfig]);
+  provide(
+    bind,
+    MailComposer,
+    (config: Config): MailComposer => new LetterMailComposer(new InlinedPostHtml(config.publicUrl)),
+    [AppConfig],
+  );
   provide(bind, Mailbox, (config: Config, clock: Clock) => new EmlFolder(config.mail.folder, config.mail.from, clock), [
     AppConfig,
     Clock,
@@ -65,14 +72,14 @@ export const mailModule = new ContainerModule(({ bind }) => {
   provide(
     bind,
     DeliverMail,
-    (facts: MailFacts, keys: MailTokenKeys, mailer: Mailer, clock: Clock, postHtml: PostHtml, config: Config) =>
-      new DeliverMail(facts, keys, mailer, clock, postHtml, {
+    (facts: MailFacts, keys: MailTokenKeys, mailer: Mailer, clock: Clock, composer: MailComposer, config: Config) =>
+      new DeliverMail(facts, keys, mailer, clock, composer, {
         publicUrl: config.publicUrl,
         topicUrl: config.mail.topicUrl,
         replyAddress: config.mail.replyAddress,
         from: config.mail.from,
       }),
-    [MailFacts, MailTokenKeys, Mailer, Clock, PostHtml, AppConfig],
+    [MailFacts, MailTokenKeys, Mailer, Clock, MailComposer, AppConfig],
   );
   const useCase = useCaseBinder(bind);
   useCase(ListMail, [Mailbox]);

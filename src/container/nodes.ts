@@ -6,7 +6,7 @@ import { NodeReadModel } from '../application/read-models.js';
 import { BlockNode } from '../application/users/manage-users.js';
 import { NodeRepository } from '../domain/nodes/node-repository.js';
 import { SectionRepository } from '../domain/nodes/section-repository.js';
-import { NodeRouteUseCases } from '../adapters/http/routes/nodes.js';
+import { NodeRouteUseCases } from '../adapters/api/routes/nodes.js';
 import { record, useCaseBinder } from './bind.js';
 
 /** Nodes: making them, hiding them and grouping them in sections (reading them is the node read model's; blocking one, a user's act). */

@@ -15,7 +15,7 @@ import { NotificationRepository } from '../domain/notifications/notification-rep
 import { SqlNotificationAudience } from '../adapters/persistence/posts/notification-audience.js';
 import { ReadAudiences } from '../adapters/persistence/posts/reply-targets.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
-import { NotificationRouteUseCases } from '../adapters/http/routes/notifications.js';
+import { NotificationRouteUseCases } from '../adapters/api/routes/notifications.js';
 import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Notifications: who hears of an event (the producer runs among the domain events' consumers), reading them. */

@@ -27,8 +27,8 @@ import { SqlClientStore } from '../adapters/persistence/accounts/oauth-stores.js
 import { SqlPresence } from '../adapters/persistence/accounts/presence.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from '../adapters/persistence/accounts/token-stores.js';
-import { AuthorizeRouteUseCases } from '../adapters/http/routes/authorize.js';
-import { OAuthRouteUseCases } from '../adapters/http/routes/oauth.js';
+import { AuthorizeRouteUseCases } from '../adapters/web/routes/authorize.js';
+import { OAuthRouteUseCases } from '../adapters/api/routes/oauth.js';
 import type { Config } from '../config.js';
 import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 

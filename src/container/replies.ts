@@ -17,7 +17,7 @@ import { ReadAudiences, SqlReplyTargets } from '../adapters/persistence/posts/re
 import { SqlLikeRepository } from '../adapters/persistence/repositories/likes.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
-import { ReplyRouteUseCases } from '../adapters/http/routes/replies.js';
+import { ReplyRouteUseCases } from '../adapters/api/routes/replies.js';
 import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Replies, and likes (of topics and replies). */

@@ -18,7 +18,7 @@ import { SqlReviewReadModel } from '../adapters/persistence/read-models/review.j
 import { SqlReviewStore } from '../adapters/persistence/posts/review-store.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
-import { ReviewRouteUseCases } from '../adapters/http/routes/review.js';
+import { ReviewRouteUseCases } from '../adapters/api/routes/review.js';
 import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /**

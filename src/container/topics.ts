@@ -21,7 +21,7 @@ import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
-import { TopicRouteUseCases } from '../adapters/http/routes/topics.js';
+import { TopicRouteUseCases } from '../adapters/api/routes/topics.js';
 import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Topics: listing, reading, writing, following, moderating and moving them. */

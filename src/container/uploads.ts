@@ -7,8 +7,8 @@ import { MigrateUploads, type UploadStores } from '../application/uploads/migrat
 import { ImageProcessor, UploadRecords } from '../application/uploads/ports.js';
 import { UploadPhoto } from '../application/uploads/upload-photo.js';
 import type { Config } from '../config.js';
-import { UploadRouteUseCases } from '../adapters/http/routes/upload-api.js';
-import type { UploadedFiles } from '../adapters/http/routes/uploads.js';
+import { UploadRouteUseCases } from '../adapters/api/routes/upload-api.js';
+import type { UploadedFiles } from '../adapters/api/routes/uploads.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { SqlUploadRecords } from '../adapters/persistence/posts/upload-records.js';
 import { FolderStorage } from '../adapters/storage/folder-storage.js';

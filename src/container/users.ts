@@ -12,8 +12,8 @@ import { UserRepository } from '../domain/users/user-repository.js';
 import { CommonPasswords } from '../domain/users/password.js';
 import { SqlDeviceRegistry } from '../adapters/persistence/repositories/devices.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
-import { DeviceRouteUseCases } from '../adapters/http/routes/devices.js';
-import { UserRouteUseCases } from '../adapters/http/routes/users.js';
+import { DeviceRouteUseCases } from '../adapters/api/routes/devices.js';
+import { UserRouteUseCases } from '../adapters/api/routes/users.js';
 import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Users: accounts, profiles and their lists, following and blocking, roles, and their push devices. */

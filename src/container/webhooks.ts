@@ -11,7 +11,7 @@ import {
 } from '../application/webhooks/webhooks.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { DELIVERY_TASK, SqlWebhookStore } from '../adapters/persistence/webhooks/webhook-store.js';
-import { ServiceMetrics } from '../adapters/http/metrics.js';
+import { ServiceMetrics } from '../adapters/api/metrics.js';
 import { WireWebhookSubjects } from '../adapters/presentation/webhook-subjects.js';
 import { Wire } from '../adapters/presentation/wire.js';
 import { HttpWebhookTransport } from '../adapters/webhooks/http-transport.js';

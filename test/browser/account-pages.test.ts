@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
-import { listen, type RunningServer } from '../../src/adapters/http/server.js';
+import { listen, type RunningServer } from '../../src/server/server.js';
 import { DeliverMail } from '../../src/application/mail/deliver-mail.js';
 import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
 import { mailDeliveryTask } from '../../src/adapters/jobs/tasks/mail-delivery.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
-import { listen, type RunningServer } from '../../src/adapters/http/server.js';
+import { listen, type RunningServer } from '../../src/server/server.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 

@@ -4,7 +4,8 @@ import type { Browser } from 'playwright-core';
 import { DeliverMail } from '../../src/application/mail/deliver-mail.js';
 import { QueueDigests } from '../../src/application/mail/digests.js';
 import type { Mailer, OutgoingMail } from '../../src/application/mail/mailer.js';
-import { MailFacts, PostHtml } from '../../src/application/mail/deliver-mail.js';
+import { MailFacts } from '../../src/application/mail/deliver-mail.js';
+import { MailComposer } from '../../src/application/mail/mail-composer.js';
 import { Clock, MailTokenKeys } from '../../src/application/ports.js';
 import { MAIL_TASK } from '../../src/adapters/persistence/mail/mail-task.js';
 import { launchChromium } from '../support/chromium.js';
@@ -65,7 +66,7 @@ describe('the digest mail in a browser', function () {
       env.container.get(MailTokenKeys),
       mailer,
       env.container.get(Clock),
-      env.container.get(PostHtml),
+      env.container.get(MailComposer),
       { publicUrl: PUBLIC_URL, topicUrl: `${PUBLIC_URL}/topics/{id}`, replyAddress: null, from: 'forum <noreply@forum.test>' },
     );
     expect(await env.scope(() => deliver.execute(job!.payload))).to.equal('sent');

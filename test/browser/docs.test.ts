@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/chromium.js';
-import { listen, type RunningServer } from '../../src/adapters/http/server.js';
+import { listen, type RunningServer } from '../../src/server/server.js';
 import { testEnv } from '../support/env.js';
 
 /**

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { DeliverMail, MailFacts, PostHtml } from '../../src/application/mail/deliver-mail.js';
+import { DeliverMail, MailFacts } from '../../src/application/mail/deliver-mail.js';
+import { MailComposer } from '../../src/application/mail/mail-composer.js';
 import type { Mailer, OutgoingMail } from '../../src/application/mail/mailer.js';
 import { Clock, MailTokenKeys } from '../../src/application/ports.js';
-import { listen } from '../../src/adapters/http/server.js';
+import { listen } from '../../src/server/server.js';
 import { makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { launchChromium } from '../support/chromium.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
@@ -73,7 +74,7 @@ describe('a notification mail in a browser (contract §17)', function () {
       container.get(MailTokenKeys),
       kept,
       container.get(Clock),
-      container.get(PostHtml),
+      container.get(MailComposer),
       {
         publicUrl: PUBLIC_URL,
         topicUrl: `${PUBLIC_URL}/topics/{id}`,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type supertest from 'supertest';
-import { createApp } from '../../src/adapters/http/app.js';
+import { createApp } from '../../src/server/app.js';
 import { checkedApi } from '../support/openapi.js';
 import { api, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';

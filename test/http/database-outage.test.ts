@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { checkedApi } from '../support/openapi.js';
-import { createApp, HttpUseCases } from '../../src/adapters/http/app.js';
+import { createApp, HttpUseCases } from '../../src/server/app.js';
 import { connect, type Persistence } from '../../src/adapters/persistence/database/orm.js';
 import { RequestContext } from '@mikro-orm/postgresql';
 import { buildContainer } from '../../src/container.js';

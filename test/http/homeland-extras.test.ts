@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { checkedApi } from '../support/openapi.js';
-import { createApp } from '../../src/adapters/http/app.js';
+import { createApp } from '../../src/server/app.js';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { appDependencies, PUBLIC_URL, testEnv } from '../support/env.js';
 

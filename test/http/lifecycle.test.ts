@@ -49,7 +49,7 @@ async function capturedLog<T>(parse: (line: string) => T) {
 
 describe('request logs', () => {
   it('write one structured line per request, with an id, and never a credential', async () => {
-    const { createApp } = await import('../../src/adapters/http/app.js');
+    const { createApp } = await import('../../src/server/app.js');
     const { checkedApi } = await import('../support/openapi.js');
     const { logger, lines } = await capturedLog(JSON.parse);
     const env = testEnv();
@@ -73,7 +73,7 @@ describe('request logs', () => {
   });
 
   it('give each request a UUID unless the caller sent a plain id, and put it on every line of that request, a 500 included', async () => {
-    const { createApp } = await import('../../src/adapters/http/app.js');
+    const { createApp } = await import('../../src/server/app.js');
     const { appDependencies } = await import('../support/env.js');
     const { checkedApi } = await import('../support/openapi.js');
     const { logger, lines } = await capturedLog(JSON.parse);
@@ -107,7 +107,7 @@ describe('request logs', () => {
   });
 
   it('redact every spelling of a credential the server honours, by meaning rather than by name', async () => {
-    const { createApp } = await import('../../src/adapters/http/app.js');
+    const { createApp } = await import('../../src/server/app.js');
     const { appDependencies } = await import('../support/env.js');
     const { makeUser } = await import('../support/builders.js');
     const { checkedApi } = await import('../support/openapi.js');
@@ -140,7 +140,7 @@ describe('request logs', () => {
 describe('GET /readyz', () => {
   it('answers 503 while the database does not answer', async () => {
     const { pino } = await import('pino');
-    const { createApp } = await import('../../src/adapters/http/app.js');
+    const { createApp } = await import('../../src/server/app.js');
     const { checkedApi } = await import('../support/openapi.js');
     const env = testEnv();
     const app = createApp({

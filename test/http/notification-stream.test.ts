@@ -2,9 +2,9 @@ import http from 'node:http';
 import { expect } from 'chai';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { appDependencies, testEnv } from '../support/env.js';
-import { listen, type RunningServer } from '../../src/adapters/http/server.js';
-import { createApp } from '../../src/adapters/http/app.js';
-import { NotificationStreams } from '../../src/adapters/http/notification-streams.js';
+import { listen, type RunningServer } from '../../src/server/server.js';
+import { createApp } from '../../src/server/app.js';
+import { NotificationStreams } from '../../src/adapters/api/notification-streams.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { checkedApi } from '../support/openapi.js';
-import { createApp } from '../../src/adapters/http/app.js';
+import { createApp } from '../../src/server/app.js';
 import { api, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { appDependencies, testEnv } from '../support/env.js';

@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
 import type Router from '@koa/router';
-import { openApiPath } from '../../src/adapters/http/openapi/describe.js';
+import { openApiPath } from '../../src/adapters/api/openapi/describe.js';
 import { api } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
 import { currentDocument } from '../support/openapi.js';

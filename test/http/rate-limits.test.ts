@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp } from '../../src/adapters/http/app.js';
+import { createApp } from '../../src/server/app.js';
 import { SqlSharedCounters } from '../../src/adapters/persistence/shared-counters.js';
-import { WindowLimiter } from '../../src/adapters/http/window-limiter.js';
+import { WindowLimiter } from '../../src/adapters/api/window-limiter.js';
 import { makeUser } from '../support/builders.js';
 import { appDependencies, testEnv } from '../support/env.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
-import { createApp } from '../../src/adapters/http/app.js';
-import { ServiceMetrics } from '../../src/adapters/http/metrics.js';
+import { createApp } from '../../src/server/app.js';
+import { ServiceMetrics } from '../../src/adapters/api/metrics.js';
 import { ReviewStore } from '../../src/application/review/ports.js';
 import { WebhookSubjects } from '../../src/application/webhooks/webhooks.js';
 import { MailFacts } from '../../src/application/mail/deliver-mail.js';

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import { listen, type RunningServer } from '../../src/adapters/http/server.js';
+import { listen, type RunningServer } from '../../src/server/server.js';
 import { api } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
 import { RawConnection } from '../support/raw-http.js';

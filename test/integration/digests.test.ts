@@ -3,7 +3,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { simpleParser } from 'mailparser';
-import { DeliverMail, MailFacts, PostHtml } from '../../src/application/mail/deliver-mail.js';
+import { DeliverMail, MailFacts } from '../../src/application/mail/deliver-mail.js';
+import { MailComposer } from '../../src/application/mail/mail-composer.js';
 import { QueueDigests } from '../../src/application/mail/digests.js';
 import type { MailJob } from '../../src/application/mail/mail-jobs.js';
 import type { Mailer } from '../../src/application/mail/mailer.js';
@@ -28,7 +29,7 @@ function service<T>(id: symbol | (abstract new (...args: never[]) => T)): T {
 }
 
 function deliverThrough(mailer: Mailer): DeliverMail {
-  return new DeliverMail(service(MailFacts), service(MailTokenKeys), mailer, service(Clock), service(PostHtml), {
+  return new DeliverMail(service(MailFacts), service(MailTokenKeys), mailer, service(Clock), service(MailComposer), {
     publicUrl: PUBLIC_URL,
     topicUrl: TOPIC_URL,
     replyAddress: null,

@@ -5,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { type AddressObject, simpleParser } from 'mailparser';
 import { DomainEvents } from '../../src/application/events.js';
-import { DeliverMail, MailFacts, PostHtml } from '../../src/application/mail/deliver-mail.js';
+import { DeliverMail, MailFacts } from '../../src/application/mail/deliver-mail.js';
+import { MailComposer } from '../../src/application/mail/mail-composer.js';
 import type { MailJob } from '../../src/application/mail/mail-jobs.js';
 import { Mailer } from '../../src/application/mail/mailer.js';
 import { Clock, MailTokenKeys, UnitOfWork } from '../../src/application/ports.js';
@@ -35,7 +36,7 @@ const smtpUrl = (port: number, query = '') =>
 
 function deliverThrough(mailer: Mailer): DeliverMail {
   const { topicUrl, from } = testEnv().config.mail;
-  return new DeliverMail(service(MailFacts), service(MailTokenKeys), mailer, service(Clock), service(PostHtml), {
+  return new DeliverMail(service(MailFacts), service(MailTokenKeys), mailer, service(Clock), service(MailComposer), {
     publicUrl: PUBLIC_URL,
     topicUrl,
     replyAddress: null,

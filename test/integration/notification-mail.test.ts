@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import type { AddressObject } from 'mailparser';
-import { DeliverMail, MailFacts, PostHtml } from '../../src/application/mail/deliver-mail.js';
+import { DeliverMail, MailFacts } from '../../src/application/mail/deliver-mail.js';
+import { MailComposer } from '../../src/application/mail/mail-composer.js';
 import { Clock, MailTokenKeys } from '../../src/application/ports.js';
 import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
 import { dueMailTask } from '../../src/adapters/jobs/tasks/due-mail.js';
@@ -74,7 +75,7 @@ describe('notification mail (contract §17)', () => {
       FROM,
       service(Clock),
     );
-    const deliver = new DeliverMail(service(MailFacts), keys(), mailer, service(Clock), service(PostHtml), {
+    const deliver = new DeliverMail(service(MailFacts), keys(), mailer, service(Clock), service(MailComposer), {
       publicUrl: PUBLIC_URL,
       topicUrl: TOPIC_URL,
       replyAddress,

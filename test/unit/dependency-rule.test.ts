@@ -52,6 +52,15 @@ describe('the dependency rule (dependency-cruiser on the sources)', () => {
     expect(output).to.contain('1 dependency violations (1 errors, 0 warnings)');
   });
 
+  it('reads the views (TSX) too, and keeps the pages and the API apart', () => {
+    const { status, output } = checkCopy({
+      'src/adapters/web/planted.tsx':
+        "import type { ApiUseCases } from '../api/app.js';\n\nexport const Planted = (props: { api: ApiUseCases }) => <p>{String(props.api)}</p>;\n",
+    });
+    expect(status, output).to.not.equal(0);
+    expect(output).to.match(/error api-and-web-stay-apart: src\/adapters\/web\/planted\.tsx → src\/adapters\/api\/app\.ts/);
+  });
+
   it('fails on a circle made of type-only imports', () => {
     const { status, output } = checkCopy({
       'src/domain/planted-a.ts': "import type { B } from './planted-b.js';\n\nexport interface A {\n  b: B;\n}\n",

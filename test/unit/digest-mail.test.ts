@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { digestMail, excerpt, type DigestEntry } from '../../src/application/mail/templates/digest.js';
-import { renderMail } from '../../src/application/mail/templates/layout.js';
+import { digestMail, excerpt, type DigestEntry } from '../../src/adapters/mail/compose/letters.js';
+import { renderMail } from '../../src/adapters/mail/compose/layout.js';
 
 const recipient = { site: 'forum.example', siteUrl: 'https://forum.example', login: 'alice', name: 'Alice' };
 

@@ -1,13 +1,15 @@
 import { expect } from 'chai';
 import { mailJobFor } from '../../src/application/mail/mail-jobs.js';
-import { approvedMail } from '../../src/application/mail/templates/approved.js';
-import { emailChangeMail } from '../../src/application/mail/templates/email-change.js';
-import { emailChangedMail } from '../../src/application/mail/templates/email-changed.js';
-import { MAIL_LOCALES, renderMail, type Template } from '../../src/application/mail/templates/layout.js';
-import { passwordChangedMail } from '../../src/application/mail/templates/password-changed.js';
-import { resetMail } from '../../src/application/mail/templates/reset.js';
-import { signUpRepeatedMail } from '../../src/application/mail/templates/sign-up-repeated.js';
-import { verifyMail } from '../../src/application/mail/templates/verify.js';
+import {
+  approvedMail,
+  emailChangedMail,
+  emailChangeMail,
+  passwordChangedMail,
+  resetMail,
+  signUpRepeatedMail,
+  verifyMail,
+} from '../../src/adapters/mail/compose/letters.js';
+import { MAIL_LOCALES, renderMail, type Template } from '../../src/adapters/mail/compose/layout.js';
 import { parseMessage } from '../../src/adapters/mail/mime.js';
 import { loadConfig } from '../../src/config.js';
 import { HmacMailTokenKeys } from '../../src/adapters/system/mail-token-keys.js';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { expect } from 'chai';
 import type { Context } from 'koa';
-import { NotificationStreams } from '../../src/adapters/http/notification-streams.js';
+import { NotificationStreams } from '../../src/adapters/api/notification-streams.js';
 import type { EventFeed } from '../../src/application/events.js';
 import type { LiveNotifications } from '../../src/application/notifications/live-notifications.js';
 import { Wire } from '../../src/adapters/presentation/wire.js';

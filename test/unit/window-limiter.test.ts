@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type SharedCounters, WindowLimiter } from '../../src/adapters/http/window-limiter.js';
+import { type SharedCounters, WindowLimiter } from '../../src/adapters/api/window-limiter.js';
 
 /** The database's table, shared by the limiters of several "processes". */
 class MemoryCounters implements SharedCounters {

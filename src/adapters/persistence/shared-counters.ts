@@ -2,7 +2,7 @@ import type { Sql } from './database/sql.js';
 
 /**
  * The rate limiter's counts, shared by every process through the `rate_limit_counts` table: the shape of the HTTP
- * adapter's SharedCounters (src/adapters/http/window-limiter.ts), which the composition root checks.
+ * adapter's SharedCounters (src/adapters/api/window-limiter.ts), which the composition root checks.
  */
 export class SqlSharedCounters {
   constructor(private readonly sql: Sql) {}

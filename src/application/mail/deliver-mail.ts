@@ -1,20 +1,11 @@
 import type { MailTokenPurpose } from '../../domain/events.js';
-import type { AccountState, EmailNotifications } from '../../domain/users/user.js';
+import { LOCALES, type AccountState, type EmailNotifications, type Locale } from '../../domain/users/user.js';
 import { mailedTypes, receivesNotificationMail } from '../../domain/notifications/mailing.js';
 import type { Clock, MailList, MailTokenKeys } from '../ports.js';
 import { DIGEST_TOPICS, type DigestTopic } from './digests.js';
+import type { ComposedMail, MailComposer, MailContent, MailRecipient } from './mail-composer.js';
 import type { MailJob } from './mail-jobs.js';
 import type { Mailer, OutgoingMail } from './mailer.js';
-import { approvedMail } from './templates/approved.js';
-import { digestMail } from './templates/digest.js';
-import { emailChangeMail } from './templates/email-change.js';
-import { emailChangedMail } from './templates/email-changed.js';
-import { MAIL_LOCALES, type MailLocale, type Recipient, type RenderedMail, renderMail } from './templates/layout.js';
-import { notificationsMail } from './templates/notifications.js';
-import { passwordChangedMail } from './templates/password-changed.js';
-import { resetMail } from './templates/reset.js';
-import { signUpRepeatedMail } from './templates/sign-up-repeated.js';
-import { verifyMail } from './templates/verify.js';
 
 /** What a mail needs to know of its account, read when it is sent. */
 export interface MailAccount {
@@ -78,12 +69,6 @@ export interface MailFacts {
 }
 export const MailFacts = Symbol.for('MailFacts');
 
-/** A post's sanitized HTML made fit for a mail client (absolute links, inline styles). */
-export interface PostHtml {
-  forMail(html: string): string;
-}
-export const PostHtml = Symbol.for('PostHtml');
-
 /** Where mail links and answers go (config.mail and PUBLIC_URL). */
 export interface MailAddresses {
   publicUrl: string;
@@ -110,8 +95,9 @@ const PAGES = {
 
 /**
  * Sends one queued mail (contract §17): loads what it says now, not when it was queued, so that a link spent or
- * expired meanwhile is not sent; derives the link's token from the row's id (MailTokenKeys), writes the mail in
- * the account's language and hands it to the Mailer. A failure throws: the job queue tries again later.
+ * expired meanwhile is not sent; derives the link's token from the row's id (MailTokenKeys), has the mail written
+ * in the account's language (MailComposer) and hands it to the Mailer. A failure throws: the job queue tries again
+ * later.
  */
 export class DeliverMail {
   private readonly siteUrl: string;
@@ -124,7 +110,7 @@ export class DeliverMail {
     private readonly keys: MailTokenKeys,
     private readonly mailer: Mailer,
     private readonly clock: Clock,
-    private readonly postHtml: PostHtml,
+    private readonly composer: MailComposer,
     private readonly addresses: MailAddresses,
   ) {
     this.siteUrl = addresses.publicUrl.replace(/\/+$/, '');
@@ -168,12 +154,12 @@ export class DeliverMail {
     const posts = [...byPost.values()].map((notice) => ({
       kind: notice.type === 'Mention' ? ('mention' as const) : ('reply' as const),
       login: notice.authorLogin,
-      html: this.postHtml.forMail(notice.bodyHtml),
+      html: notice.bodyHtml,
       text: notice.body,
     }));
     const replyTo = this.addresses.replyAddress?.replace('%{key}', this.keys.replyKey(account.id, topicId));
-    const mail = renderMail(notificationsMail, this.localeOf(account), {
-      ...this.recipientOf(account),
+    const mail = this.write(account, {
+      kind: 'notifications',
       title: pending.title,
       topicUrl: this.topicUrl(topicId),
       posts,
@@ -221,20 +207,22 @@ export class DeliverMail {
     };
   }
 
-  private localeOf(account: MailAccount): MailLocale {
-    return (MAIL_LOCALES as readonly string[]).includes(account.locale) ? (account.locale as MailLocale) : 'en';
-  }
-
-  private recipientOf(account: MailAccount): Recipient {
-    return { site: this.site, siteUrl: this.siteUrl, login: account.login, name: account.name || account.login };
+  /** The mail, written for the account in its language (English when it has one we do not write). */
+  private write(account: MailAccount, content: MailContent): ComposedMail {
+    const locale = (LOCALES as readonly string[]).includes(account.locale) ? (account.locale as Locale) : 'en';
+    const recipient: MailRecipient = {
+      site: this.site,
+      siteUrl: this.siteUrl,
+      login: account.login,
+      name: account.name || account.login,
+    };
+    return this.composer.compose(recipient, content, locale);
   }
 
   private async compose(
     job: Exclude<MailJob, { kind: 'notifications' }>,
     account: MailAccount,
-  ): Promise<(RenderedMail & { to: string; list?: OutgoingMail['list'] }) | null> {
-    const locale = this.localeOf(account);
-    const recipient = this.recipientOf(account);
+  ): Promise<(ComposedMail & { to: string; list?: OutgoingMail['list'] }) | null> {
     const forgotLink = `${this.siteUrl}${PAGES.forgot}`;
     switch (job.kind) {
       case 'verify':
@@ -250,17 +238,15 @@ export class DeliverMail {
         if (!to) return null;
         const link = `${this.siteUrl}${PAGES[job.kind]}?token=${encodeURIComponent(this.keys.tokenFor(token.id))}`;
         const hours = Math.max(1, Math.ceil((token.expiresAt.getTime() - now.getTime()) / 3_600_000));
-        const template = { verify: verifyMail, reset: resetMail, email_change: emailChangeMail }[job.kind];
-        return { to, ...renderMail(template, locale, { ...recipient, link, hours }) };
+        return { to, ...this.write(account, { kind: job.kind, link, hours }) };
       }
       case 'sign_up_repeated':
-        return { to: account.email, ...renderMail(signUpRepeatedMail, locale, { ...recipient, forgotLink }) };
       case 'password_changed':
-        return { to: account.email, ...renderMail(passwordChangedMail, locale, { ...recipient, forgotLink }) };
+        return { to: account.email, ...this.write(account, { kind: job.kind, forgotLink }) };
       case 'email_changed':
-        return { to: job.previousEmail, ...renderMail(emailChangedMail, locale, { ...recipient, forgotLink }) };
+        return { to: job.previousEmail, ...this.write(account, { kind: job.kind, forgotLink }) };
       case 'approved':
-        return { to: account.email, ...renderMail(approvedMail, locale, recipient) };
+        return { to: account.email, ...this.write(account, { kind: job.kind }) };
       case 'digest': {
         // Read now: an account that left digests, or stopped being active, since the job was queued gets none.
         if (account.state !== 'active' || account.emailDigest === 'none') return null;
@@ -270,8 +256,8 @@ export class DeliverMail {
         return {
           to: account.email,
           list,
-          ...renderMail(digestMail, locale, {
-            ...recipient,
+          ...this.write(account, {
+            kind: 'digest',
             period: account.emailDigest,
             topics: topics.map((topic) => ({
               title: topic.title,

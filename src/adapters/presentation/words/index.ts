@@ -1,0 +1,14 @@
+import type { Locale } from '../../../domain/users/user.js';
+import { en } from './en.js';
+import type { Languages, Words } from './words.js';
+import { zhCN } from './zh-CN.js';
+
+export type { AccountWords, Around, AuthorizeWords, MailWords, Period, RefusalWords, UnsubscribeWords, Words } from './words.js';
+
+/** Every language the service writes, by locale. */
+export const WORDS: Languages = { en, 'zh-CN': zhCN };
+
+/** The words of a language. */
+export function wordsOf(locale: Locale): Words {
+  return WORDS[locale];
+}

@@ -1,0 +1,291 @@
+import type { MailList } from '../../../application/ports.js';
+import type { EmailDigest, EmailNotifications, Locale } from '../../../domain/users/user.js';
+
+/**
+ * The words of the service, the scheme every language fills (contract §16b, §21: English and Simplified Chinese):
+ * what the pages say and what the mail says. A language is one complete object of this type (en.ts, zh-CN.ts): the
+ * compiler refuses one that lacks a word. A word that takes values is a function of them; one that wraps markup
+ * (a login in bold, say) takes it as a part and returns the parts in the language's order.
+ */
+export interface Words {
+  /** The language's own name, for the links to the page in it. */
+  languageName: string;
+  /** The /account pages: joining, signing in, settings. */
+  account: AccountWords;
+  /** The page of an unsubscribe link. */
+  unsubscribe: UnsubscribeWords;
+  /** The sign-in and consent pages of the authorization code grant (/oauth/authorize). */
+  authorize: AuthorizeWords;
+  /** What the mail says (contract §16b, §17). */
+  mail: MailWords;
+}
+
+/** A phrase around a part that is not plain text (a login in bold, a host in code), in the language's order. */
+export type Around = <T>(part: T) => (string | T)[];
+
+/** What a form says when the core (or the page) refuses what it sent: the words the one refusal path uses. */
+export interface RefusalWords {
+  wrongLogin: string;
+  notConfirmed: string;
+  awaitingApproval: string;
+  /** A suspended account, until when (an ISO date and time, UTC). */
+  suspended: (until: string) => string;
+  tooMany: (seconds: number) => string;
+  /** A rule's message from the core, in this language where we know it (else as it came). */
+  rule: (message: string) => string;
+}
+
+export interface AccountWords extends RefusalWords {
+  // sign-up
+  signUpTitle: string;
+  signUpIntro: string;
+  login: string;
+  loginHint: string;
+  email: string;
+  emailHint: string;
+  password: string;
+  passwordHint: string;
+  name: string;
+  optional: string;
+  invite: string;
+  inviteHint: string;
+  /** The honeypot's label: people never see it (it is off screen); a program that fills every field does. */
+  trapLabel: string;
+  signUpButton: string;
+  haveAccount: string;
+  signInLink: string;
+  fillRequired: string;
+  inviteRefused: string;
+  closedTitle: string;
+  closedMessage: string;
+  // sent
+  checkMailTitle: string;
+  checkMail: (email: string) => string;
+  checkMailHint: string;
+  resendButton: string;
+  resentTitle: string;
+  resent: string;
+  resendLogin: string;
+  // verify
+  confirmTitle: string;
+  confirmFor: (login: string) => string;
+  confirmButton: string;
+  confirmedTitle: string;
+  confirmedActive: (login: string) => string;
+  confirmedPending: (login: string) => string;
+  emailChangedTitle: string;
+  emailChanged: (email: string) => string;
+  continueToApp: string;
+  /** After a confirmed link or a reset, with nowhere to go back to. */
+  closePage: string;
+  badLinkTitle: string;
+  badLink: string;
+  badLinkResend: string;
+  // forgot and reset
+  forgotTitle: string;
+  forgotIntro: string;
+  loginOrEmail: string;
+  forgotButton: string;
+  forgotSentTitle: string;
+  forgotSent: string;
+  resetTitle: string;
+  resetFor: (login: string) => string;
+  newPassword: string;
+  repeatPassword: string;
+  resetButton: string;
+  passwordsDiffer: string;
+  resetDoneTitle: string;
+  resetDone: (login: string) => string;
+  resetDonePending: string;
+  badResetLink: string;
+  newResetLink: string;
+  // sign in (the account pages' own)
+  signInTitle: string;
+  signInIntro: string;
+  signInButton: string;
+  forgotLink: string;
+  signUpLink: string;
+  // settings
+  settingsTitle: string;
+  signedInAs: (login: string) => string;
+  signOutButton: string;
+  profileTitle: string;
+  location: string;
+  company: string;
+  twitter: string;
+  github: string;
+  website: string;
+  tagline: string;
+  bio: string;
+  emailPublic: string;
+  saveProfile: string;
+  profileSaved: string;
+  emailTitle: string;
+  emailNow: (email: string) => string;
+  newEmail: string;
+  currentPassword: string;
+  changeEmailButton: string;
+  emailChangeSent: (email: string) => string;
+  passwordTitle: string;
+  changePasswordButton: string;
+  passwordChanged: string;
+  preferencesTitle: string;
+  notificationsLabel: string;
+  notificationChoices: Record<EmailNotifications, string>;
+  digestLabel: string;
+  digestChoices: Record<EmailDigest, string>;
+  mailLanguage: string;
+  savePreferences: string;
+  preferencesSaved: string;
+  exportTitle: string;
+  exportIntro: string;
+  exportLink: string;
+  deleteTitle: string;
+  deleteIntro: string;
+  deleteConfirm: string;
+  deleteButton: string;
+  deleteUnconfirmed: string;
+  goodbyeTitle: string;
+  goodbye: string;
+  signedOutTitle: string;
+  signedOut: string;
+  settingsLink: string;
+  // common
+  expiredTitle: string;
+  expired: string;
+}
+
+export interface UnsubscribeWords {
+  title: string;
+  /** Each kind of mail a link stops, as a phrase. */
+  what: Record<MailList, string>;
+  ask: (what: string) => string;
+  button: string;
+  done: (what: string) => string;
+  settings: string;
+  badTitle: string;
+  bad: string;
+}
+
+export interface AuthorizeWords extends RefusalWords {
+  signInTitle: string;
+  signInHeading: (app: string) => string;
+  loginOrEmail: string;
+  password: string;
+  signInButton: string;
+  resendButton: string;
+  noPassword: (app: string) => string;
+  forgotLink: string;
+  signUpLink: string;
+  consentTitle: (app: string) => string;
+  consentHeading: (app: string) => string;
+  signedInAs: Around;
+  /** What a token of each scope may do: its name and what it means. */
+  scopes: Record<'all' | 'read', { title: string; detail: string }>;
+  sendsBackTo: Around;
+  deny: string;
+  approve: string;
+  notYou: (login: string) => string;
+  signOutButton: string;
+  /** The request cannot be trusted: an unknown application or a redirect URI it did not register. */
+  badRequestTitle: string;
+  startAgain: string;
+  expiredTitle: string;
+  expired: string;
+  signInAgain: string;
+  noStepTitle: string;
+  noStep: string;
+  sessionEnded: string;
+  signedOutTitle: string;
+  signedOutHeading: string;
+  closePage: string;
+}
+
+/** A digest's period, as its words name it. */
+export type Period = 'daily' | 'weekly';
+
+/**
+ * The words of the mail: the frame every letter shares (greeting, the copy of the button's link, the closing), then
+ * each mail's. Which paragraphs a mail has, and where its links go, is the mail's (adapters/mail/compose); what they
+ * say is the language's.
+ */
+export interface MailWords {
+  greeting: (name: string) => string;
+  /** Under the button: its link to copy. */
+  copyLink: string;
+  /** What ends a label before its link in the text part. */
+  colon: string;
+  /** The closing of a mail nobody answers. */
+  sentAutomatically: (site: string) => string;
+  verify: {
+    subject: (site: string) => string;
+    intro: (site: string, login: string) => string;
+    button: string;
+    after: (hours: number) => string;
+  };
+  reset: {
+    subject: (site: string) => string;
+    intro: (site: string, login: string) => string;
+    button: string;
+    after: (hours: number) => string;
+  };
+  emailChange: {
+    subject: (site: string) => string;
+    intro: (site: string, login: string) => string;
+    button: string;
+    after: (hours: number) => string;
+  };
+  emailChanged: {
+    subject: (site: string) => string;
+    changed: (site: string, login: string) => string;
+    ifNotYou: string;
+    button: string;
+  };
+  passwordChanged: {
+    subject: (site: string) => string;
+    changed: (site: string, login: string) => string;
+    ifNotYou: string;
+    button: string;
+  };
+  signUpRepeated: {
+    subject: (site: string) => string;
+    tried: (site: string, login: string) => string;
+    ifYou: string;
+    button: string;
+    ifNotYou: string;
+  };
+  approved: {
+    subject: (site: string) => string;
+    approved: (site: string, login: string) => string;
+    button: (site: string) => string;
+  };
+  notifications: {
+    /** The lead of a mail with several posts of a topic. */
+    newPosts: (count: number, title: string) => string;
+    /** The lead of a mail with one post, and each post's heading among several. */
+    mentionedIn: (login: string, title: string) => string;
+    repliedIn: (login: string, title: string) => string;
+    mentioned: (login: string) => string;
+    replied: (login: string) => string;
+    button: string;
+    replyByMail: string;
+    noReplies: string;
+    why: (site: string) => string;
+    unsubscribe: string;
+    settings: string;
+  };
+  digest: {
+    /** `count` topics, the first of them `first`. */
+    subject: (period: Period, site: string, first: string, count: number) => string;
+    intro: (count: number, site: string) => string;
+    /** The line under a topic's title. */
+    about: (topic: { nodeName: string; author: string; repliesCount: number; likesCount: number }) => string;
+    button: (site: string) => string;
+    why: (period: Period, site: string) => string;
+    unsubscribe: string;
+    settings: string;
+  };
+}
+
+/** One language's words, by its locale. */
+export type Languages = Record<Locale, Words>;

@@ -1,0 +1,56 @@
+import Router from '@koa/router';
+import type { RouteDeclarer } from './docs.js';
+import { refusals } from './forms.js';
+import type { AccountPageUseCases } from './routes/account.js';
+import { authorizeRoutes, type AuthorizeRouteUseCases } from './routes/authorize.js';
+import { joiningRoutes } from './routes/joining.js';
+import { passwordRoutes } from './routes/password.js';
+import { settingsRoutes } from './routes/settings.js';
+import { signInRoutes } from './routes/sign-in.js';
+import { unsubscribeRoutes } from './routes/unsubscribe.js';
+
+/**
+ * The pages a person sees in a browser (contract §10's sign-in and consent, §16b's account pages, §17's
+ * unsubscribe link; later §21's forum): HTML forms that work without scripts, in the reader's language, calling
+ * the same use cases as the API. The service's one Koa app mounts them (src/server/app.ts).
+ */
+
+/** What the pages call, by the routers that call it. */
+export interface WebUseCases {
+  /** The sign-in and consent pages of the authorization code grant. */
+  authorize: AuthorizeRouteUseCases;
+  /** The pages of joining, signing in, settings and unsubscribing (/account). */
+  accountPages: AccountPageUseCases;
+}
+
+export interface WebDependencies {
+  useCases: WebUseCases;
+  /** Declares each page with its operation in the service's document. */
+  docs: RouteDeclarer;
+  /** Runs the rest of a request inside its own persistence context. */
+  scope<T>(work: () => Promise<T>): Promise<T>;
+  /** The service is reached by https: cookies are Secure. */
+  secureCookies: boolean;
+}
+
+export function webRoutes(dependencies: WebDependencies): Router {
+  const { useCases, docs, scope } = dependencies;
+  const options = { secureCookies: dependencies.secureCookies };
+  const account = useCases.accountPages;
+  const web = new Router();
+  // A form's POST has its persistence context already (every write has, src/server/app.ts); the pages read a
+  // mailed link's account through its repository, GET included: every page has one.
+  web.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? scope(next) : next()));
+  // The one refusal path: a refused form is shown again (forms.ts).
+  web.use(refusals);
+  for (const routes of [
+    authorizeRoutes(useCases.authorize, docs, options),
+    joiningRoutes(account, docs, options),
+    passwordRoutes(account, docs, options),
+    signInRoutes(account, docs, options),
+    settingsRoutes(account, docs, options),
+    unsubscribeRoutes(account.unsubscribe, docs, options),
+  ])
+    web.use(routes.routes());
+  return web;
+}

@@ -1,0 +1,63 @@
+import type { Context } from 'koa';
+import type { Registration, SignUp } from '../../../application/accounts/sign-up.js';
+import type { ConfirmAddress, DescribeMailLink, ResendVerification } from '../../../application/accounts/verification.js';
+import type { RequestPasswordReset, ResetPassword } from '../../../application/accounts/password-reset.js';
+import type { MailPreferencesOf } from '../../../application/accounts/preferences.js';
+import type { ChangePassword, RequestEmailChange, UpdateProfile } from '../../../application/accounts/profile.js';
+import type { DeleteOwnAccount, ExportAccount } from '../../../application/accounts/leaving.js';
+import type { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../../../application/oauth/web-sessions.js';
+import type { UserReadModel } from '../../../application/read-models.js';
+import type { Unsubscribe } from '../../../application/mail/unsubscribe.js';
+import type { AccountWords } from '../../presentation/words/index.js';
+import type { BrowserPages } from '../browser.js';
+import type { FormPage } from '../forms.js';
+import { frameOf, wordsIn } from '../frame.js';
+import { MessagePage } from '../views/joining.js';
+
+/**
+ * What the /account pages share (contract §16b, §16c, §17): the use cases they call, and the pages and words
+ * every one of them may answer with. The rules live in the account use cases (the same the API calls).
+ */
+
+/** REGISTRATION, for the sign-up page (whether it asks for an invite, or says sign-up is closed). */
+export const RegistrationSetting = Symbol.for('RegistrationSetting');
+
+/** What the account pages call. */
+export interface AccountPageUseCases {
+  registration: Registration;
+  signUp: SignUp;
+  resendVerification: ResendVerification;
+  describeMailLink: DescribeMailLink;
+  confirmAddress: ConfirmAddress;
+  requestPasswordReset: RequestPasswordReset;
+  resetPassword: ResetPassword;
+  openWebSession: OpenWebSession;
+  // signing in and the settings page
+  resolveWebSession: ResolveWebSession;
+  signIn: SignIn;
+  signOut: SignOut;
+  users: UserReadModel;
+  updateProfile: UpdateProfile;
+  requestEmailChange: RequestEmailChange;
+  changePassword: ChangePassword;
+  mailPreferences: MailPreferencesOf;
+  deleteOwnAccount: DeleteOwnAccount;
+  exportAccount: ExportAccount;
+  // the unsubscribe link of notification mail and digests
+  unsubscribe: Unsubscribe;
+}
+export const AccountPageUseCases = Symbol.for('AccountPageUseCases');
+
+/** The /account pages' words in the reader's language. */
+export const accountWords = (ctx: Context): AccountWords => wordsIn(ctx).account;
+
+/** A form refused before it is read: not sent from our page, or too old (its CSRF token does not match). */
+export function expiredForm(ctx: Context, browser: BrowserPages): void {
+  const t = accountWords(ctx);
+  browser.show(ctx, 403, <MessagePage frame={frameOf(ctx)} title={(t) => t.expiredTitle} message={t.expired} />);
+}
+
+/** An /account page's form: refused in the reader's language, shown again by `again`. */
+export function accountForm(ctx: Context, again: FormPage['again'], extra: Omit<FormPage, 'words' | 'again'> = {}): FormPage {
+  return { words: accountWords(ctx), again, ...extra };
+}

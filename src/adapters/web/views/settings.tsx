@@ -1,0 +1,275 @@
+import { EMAIL_DIGESTS, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
+import { WORDS, wordsOf } from '../../presentation/words/index.js';
+import { ResendForm } from './joining.js';
+import { Alert, CsrfField, type Frame, LocalizedPage, LoginField, Notice, actionFor, withLang } from './layout.js';
+
+/**
+ * The settings page of a signed-in person (contract §16b, §16c, §17), and the account pages' own sign-in: one
+ * page of separate forms, each posting on its own (a hidden `form` says which), each answered by the page again
+ * with that form's outcome beside it.
+ */
+
+export const SETTINGS_FORMS = ['profile', 'email', 'password', 'preferences', 'delete'] as const;
+export type SettingsForm = (typeof SETTINGS_FORMS)[number];
+
+/** The profile as the form shows it (what is saved, or what was typed when it was refused). */
+export interface ProfileValues {
+  name: string;
+  location: string;
+  company: string;
+  twitter: string;
+  github: string;
+  website: string;
+  tagline: string;
+  bio: string;
+  emailPublic: boolean;
+}
+
+export interface SettingsInput {
+  frame: Frame;
+  csrf: string;
+  login: string;
+  email: string;
+  profile: ProfileValues;
+  preferences: MailPreferences;
+  /** The form just sent: what became of it. */
+  outcome?: { form: SettingsForm; error?: string; notice?: string };
+  /** The new address typed into the e-mail form, when it was refused. */
+  newEmail?: string | undefined;
+}
+
+/** A one-line field of the profile form. */
+function TextField(props: { id: keyof ProfileValues & string; label: string; value: string; max: number; url?: boolean }) {
+  const { id, value, max } = props;
+  return (
+    <>
+      <label for={id}>{props.label}</label>
+      {props.url ? (
+        <input type="url" id={id} name={id} value={value} maxlength={max} />
+      ) : (
+        <input type="text" id={id} name={id} value={value} maxlength={max} />
+      )}
+    </>
+  );
+}
+
+/** A choice among a few values, by their names. */
+function Choices<V extends string>(props: {
+  id: string;
+  label: string;
+  values: readonly V[];
+  chosen: V;
+  names: (value: V) => string;
+}) {
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} name={props.id}>
+        {props.values.map((value) => (
+          <option value={value} selected={value === props.chosen}>
+            {props.names(value)}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+export function SettingsPage(props: SettingsInput) {
+  const { frame, profile, preferences } = props;
+  const t = wordsOf(frame.locale).account;
+  const action = actionFor('/account/settings', frame.locale);
+  const Said = ({ form }: { form: SettingsForm }) =>
+    props.outcome?.form === form ? (
+      <>
+        <Alert message={props.outcome.error} />
+        <Notice message={props.outcome.notice} />
+      </>
+    ) : null;
+  const Which = ({ form }: { form: SettingsForm }) => (
+    <>
+      <CsrfField csrf={props.csrf} />
+      <input type="hidden" name="form" value={form} />
+    </>
+  );
+  return (
+    <LocalizedPage frame={frame} title={t.settingsTitle}>
+      <h1>{t.settingsTitle}</h1>
+      <form method="post" action={actionFor('/account/sign-out', frame.locale)}>
+        <CsrfField csrf={props.csrf} />
+        <p class="muted">
+          {t.signedInAs(props.login)}{' '}
+          <button type="submit" class="link">
+            {t.signOutButton}
+          </button>
+        </p>
+      </form>
+
+      <h2 id="profile">{t.profileTitle}</h2>
+      <Said form="profile" />
+      <form method="post" action={`${action}#profile`}>
+        <Which form="profile" />
+        <TextField id="name" label={t.name} value={profile.name} max={50} />
+        <TextField id="location" label={t.location} value={profile.location} max={100} />
+        <TextField id="company" label={t.company} value={profile.company} max={100} />
+        <TextField id="twitter" label={t.twitter} value={profile.twitter} max={100} />
+        <TextField id="github" label={t.github} value={profile.github} max={100} />
+        <TextField id="website" label={t.website} value={profile.website} max={255} url />
+        <TextField id="tagline" label={t.tagline} value={profile.tagline} max={100} />
+        <label for="bio">{t.bio}</label>
+        <textarea id="bio" name="bio" maxlength={2000} rows={4}>
+          {profile.bio}
+        </textarea>
+        <label class="check">
+          <input type="checkbox" name="email_public" value="true" checked={profile.emailPublic} />
+          <span>{t.emailPublic}</span>
+        </label>
+        <button type="submit">{t.saveProfile}</button>
+      </form>
+
+      <h2 id="email">{t.emailTitle}</h2>
+      <p class="muted">{t.emailNow(props.email)}</p>
+      <Said form="email" />
+      <form method="post" action={`${action}#email`}>
+        <Which form="email" />
+        <label for="new-email">{t.newEmail}</label>
+        <input type="email" id="new-email" name="email" value={props.newEmail ?? ''} autocomplete="email" required />
+        <label for="email-password">{t.currentPassword}</label>
+        <input type="password" id="email-password" name="current_password" autocomplete="current-password" required />
+        <button type="submit">{t.changeEmailButton}</button>
+      </form>
+
+      <h2 id="password">{t.passwordTitle}</h2>
+      <Said form="password" />
+      <form method="post" action={`${action}#password`}>
+        <Which form="password" />
+        <input type="hidden" name="login" value={props.login} autocomplete="username" />
+        <label for="current-password">{t.currentPassword}</label>
+        <input type="password" id="current-password" name="current_password" autocomplete="current-password" required />
+        <label for="new-password">{t.newPassword}</label>
+        <input
+          type="password"
+          id="new-password"
+          name="password"
+          autocomplete="new-password"
+          minlength={8}
+          maxlength={128}
+          aria-describedby="new-password-hint"
+          required
+        />
+        <p class="hint" id="new-password-hint">
+          {t.passwordHint}
+        </p>
+        <label for="password-again">{t.repeatPassword}</label>
+        <input
+          type="password"
+          id="password-again"
+          name="password_confirmation"
+          autocomplete="new-password"
+          maxlength={128}
+          required
+        />
+        <button type="submit">{t.changePasswordButton}</button>
+      </form>
+
+      <h2 id="preferences">{t.preferencesTitle}</h2>
+      <Said form="preferences" />
+      <form method="post" action={`${action}#preferences`}>
+        <Which form="preferences" />
+        <Choices
+          id="email_notifications"
+          label={t.notificationsLabel}
+          values={EMAIL_NOTIFICATIONS}
+          chosen={preferences.emailNotifications}
+          names={(value) => t.notificationChoices[value]}
+        />
+        <Choices
+          id="email_digest"
+          label={t.digestLabel}
+          values={EMAIL_DIGESTS}
+          chosen={preferences.emailDigest}
+          names={(value) => t.digestChoices[value]}
+        />
+        <Choices
+          id="locale"
+          label={t.mailLanguage}
+          values={LOCALES}
+          chosen={preferences.locale}
+          names={(value) => WORDS[value].languageName}
+        />
+        <button type="submit">{t.savePreferences}</button>
+      </form>
+
+      <h2 id="export">{t.exportTitle}</h2>
+      <p class="muted">{t.exportIntro}</p>
+      <p>
+        <a href="/account/settings/export">{t.exportLink}</a>
+      </p>
+
+      <h2 id="delete">{t.deleteTitle}</h2>
+      <p class="muted">{t.deleteIntro}</p>
+      <Said form="delete" />
+      <form method="post" action={`${action}#delete`}>
+        <Which form="delete" />
+        <label for="delete-password">{t.password}</label>
+        <input type="password" id="delete-password" name="password" autocomplete="current-password" required />
+        <label class="check">
+          <input type="checkbox" name="confirm" value="yes" required />
+          <span>{t.deleteConfirm}</span>
+        </label>
+        <button type="submit" class="danger">
+          {t.deleteButton}
+        </button>
+      </form>
+    </LocalizedPage>
+  );
+}
+
+/** The account pages' sign-in: for the settings page (it returns there). */
+export function SignInPage(props: {
+  frame: Frame;
+  csrf: string;
+  login?: string | undefined;
+  error?: string | undefined;
+  /** The right password for an account whose address is not confirmed: offer to send the mail again. */
+  unverified?: boolean | undefined;
+}) {
+  const { frame } = props;
+  const t = wordsOf(frame.locale).account;
+  return (
+    <LocalizedPage frame={frame} title={t.signInTitle}>
+      <h1>{t.signInTitle}</h1>
+      <Alert message={props.error} />
+      <p>{t.signInIntro}</p>
+      <form method="post" action={actionFor('/account/sign-in', frame.locale)}>
+        <CsrfField csrf={props.csrf} />
+        <LoginField label={t.loginOrEmail} value={props.login} />
+        <label for="password">{t.password}</label>
+        <input type="password" id="password" name="password" autocomplete="current-password" required />
+        <button type="submit">{t.signInButton}</button>
+      </form>
+      {props.unverified ? <ResendForm frame={frame} csrf={props.csrf} login={props.login ?? ''} /> : null}
+      <p class="muted">
+        <a href={withLang('/account/password/forgot', frame.locale)}>{t.forgotLink}</a> ·{' '}
+        <a href={withLang('/account/sign-up', frame.locale)}>{t.signUpLink}</a>
+      </p>
+    </LocalizedPage>
+  );
+}
+
+/** After the account is deleted, or the browser signed out: no form, a way to sign in again. */
+export function FarewellPage(props: { frame: Frame; deleted: boolean }) {
+  const t = wordsOf(props.frame.locale).account;
+  const title = props.deleted ? t.goodbyeTitle : t.signedOutTitle;
+  return (
+    <LocalizedPage frame={props.frame} title={title}>
+      <h1>{title}</h1>
+      <Notice message={props.deleted ? t.goodbye : t.signedOut} />
+      {props.deleted ? null : (
+        <p>
+          <a href={withLang('/account/sign-in', props.frame.locale)}>{t.signInTitle}</a>
+        </p>
+      )}
+    </LocalizedPage>
+  );
+}
