@@ -25,15 +25,14 @@ import { TopicRouteUseCases } from '../adapters/api/routes/topics.js';
 import { UserRouteUseCases } from '../adapters/api/routes/users.js';
 import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
 import { AccountPageUseCases } from '../adapters/web/routes/account.js';
-import { SharedCounters, WindowLimiter } from '../adapters/api/window-limiter.js';
-import { SqlSharedCounters } from '../adapters/persistence/shared-counters.js';
-import type { Sql } from '../adapters/persistence/database/sql.js';
+import { WindowLimiter, throttleWindows } from '../adapters/api/window-limiter.js';
+import { ThrottleCounts } from '../application/throttles/throttle-counts.js';
 import { isDatabaseUnavailable } from '../adapters/persistence/database/unavailable.js';
 import { Wire } from '../adapters/presentation/wire.js';
 import type { UploadedFiles } from '../adapters/api/routes/uploads.js';
 import { UploadedFilesStore } from './uploads.js';
 import type { Config } from '../config.js';
-import { AppConfig, provide, record, ServerHost, SqlRunner } from './bind.js';
+import { AppConfig, provide, record, ServerHost } from './bind.js';
 
 /** The Koa app of a serving process, made of everything below (needs the ServerHost). */
 export type HttpApp = Koa;
@@ -64,8 +63,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     inboundMail: InboundMailRouteUseCases,
   });
 
-  provide(bind, SharedCounters, (sql: Sql): SharedCounters => new SqlSharedCounters(sql), [SqlRunner]);
-  provide(bind, WindowLimiter, (counters: SharedCounters) => new WindowLimiter(counters), [SharedCounters]);
+  provide(bind, WindowLimiter, (counts: ThrottleCounts) => new WindowLimiter(throttleWindows(counts)), [ThrottleCounts]);
   provide(bind, FrontPageCache, (events: EventFeed) => new FrontPageCache(events), [EventFeed]);
   provide(
     bind,

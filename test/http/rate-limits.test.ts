@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../src/server/app.js';
-import { SqlSharedCounters } from '../../src/adapters/persistence/shared-counters.js';
-import { WindowLimiter } from '../../src/adapters/api/window-limiter.js';
+import { SqlThrottleCounts } from '../../src/adapters/persistence/accounts/throttle-counts.js';
+import { WindowLimiter, throttleWindows } from '../../src/adapters/api/window-limiter.js';
 import { makeUser } from '../support/builders.js';
 import { appDependencies, testEnv } from '../support/env.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
@@ -10,14 +10,14 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 function limitedApp(perToken: number, perAddress: number) {
   // The clock stands still so that a test never runs into the next one-minute window.
   const startedAt = Date.now();
-  const limiter = new WindowLimiter(new SqlSharedCounters(testEnv().persistence.sql), () => startedAt);
+  const limiter = new WindowLimiter(throttleWindows(new SqlThrottleCounts(testEnv().persistence.sql)), () => startedAt);
   const app = createApp({ ...appDependencies(), rateLimits: { limiter, perToken, perAddress } });
   return { api: supertest(app.callback()), limiter };
 }
 
 describe('API rate limits (contract §15)', () => {
   beforeEach(async () => {
-    await testEnv().sql('truncate rate_limit_counts');
+    await testEnv().sql('truncate throttle_counts');
   });
 
   it('say where the caller stands on every API response: the token’s limit with a token, the address’s without', async () => {

@@ -1,18 +1,38 @@
+import type { ThrottleCounts } from '../../application/throttles/throttle-counts.js';
+
 /**
  * Counts shared by every process (contract §15: API rate limits hold across processes): adds this process's
- * increments for the window and returns each key's total over all processes. The persistence adapter's
- * SqlSharedCounters has this shape (adapters do not import each other); the composition root joins the two.
+ * increments for the window and returns each key's total over all processes.
  */
 export interface SharedCounters {
   add(window: number, increments: ReadonlyMap<string, number>): Promise<Map<string, number>>;
   /** Drops the counts of windows before `window`. */
   forget(window: number): Promise<void>;
 }
-export const SharedCounters = Symbol.for('SharedCounters');
 
 /**
- * Fixed-window request counts per key (a token, an address), decided in memory and shared through the database
- * a few times a second rather than on every request: a request costs a map update, and one statement every
+ * The window limiter's shared counts in the throttles' one store (ThrottleCounts): each key of each window under a
+ * name of its own (`api:<window>:<key>`, so that a sync that comes late to a window adds to that window, not the
+ * next), living until the window's end.
+ */
+export function throttleWindows(counts: ThrottleCounts, windowMs = 60_000): SharedCounters {
+  return {
+    async add(window, increments) {
+      const endsAt = new Date((window + 1) * windowMs);
+      const prefix = `api:${window}:`;
+      const totals = await counts.add(
+        [...increments].map(([key, amount]) => ({ key: `${prefix}${key}`, amount, endsAt })),
+        new Date(window * windowMs),
+      );
+      return new Map(totals.map((total) => [total.key.slice(prefix.length), total.count]));
+    },
+    forget: (window) => counts.forgetEnded(new Date(window * windowMs)),
+  };
+}
+
+/**
+ * Fixed-window request counts per key (a token, an address), decided in memory and shared through the throttles'
+ * store a few times a second rather than on every request (the cached front of ThrottleCounts): a request costs a map update, and one statement every
  * `sync` carries every increment of the interval. Each process knows the total of every key it serves as of its
  * last sync, plus its own since: a limit can be passed by what the other processes served since their last
  * sync (at most one sync interval of their traffic on that key, plus one request each for a key they had not
