@@ -1,6 +1,6 @@
 import type { Registration } from '../../../application/accounts/sign-up.js';
 import { type AccountWords, wordsOf } from '../../presentation/words/index.js';
-import { Alert, CsrfField, type Frame, LocalizedPage, LoginField, Notice, actionFor, withLang } from './layout.js';
+import { Alert, CsrfField, type Frame, LocalizedPage, LoginField, NewPasswordFields, Notice, actionFor, withLang } from './layout.js';
 
 /**
  * The pages of joining (contract §16b): sign up, confirm an address, forgot and reset a password. Plain HTML
@@ -53,20 +53,7 @@ export function SignUpPage(props: {
         <p class="hint" id="email-hint">
           {t.emailHint}
         </p>
-        <label for="password">{t.password}</label>
-        <input
-          type="password"
-          id="password"
-          name="password"
-          autocomplete="new-password"
-          minlength={8}
-          maxlength={128}
-          aria-describedby="password-hint"
-          required
-        />
-        <p class="hint" id="password-hint">
-          {t.passwordHint}
-        </p>
+        <NewPasswordFields label={t.password} hint={t.passwordHint} ids={{ password: 'password' }} />
         <label for="name">
           {t.name} <small>{t.optional}</small>
         </label>
@@ -272,29 +259,12 @@ export function ResetPage(props: { frame: Frame; csrf: string; token: string; lo
         <CsrfField csrf={props.csrf} />
         <input type="hidden" name="token" value={props.token} />
         <input type="hidden" name="login" value={props.login} autocomplete="username" />
-        <label for="password">{t.newPassword}</label>
-        <input
-          type="password"
-          id="password"
-          name="password"
-          autocomplete="new-password"
-          minlength={8}
-          maxlength={128}
-          aria-describedby="password-hint"
-          required
+        <NewPasswordFields
+          label={t.newPassword}
+          hint={t.passwordHint}
+          ids={{ password: 'password', repeat: 'password_confirmation' }}
+          repeat={t.repeatPassword}
           autofocus
-        />
-        <p class="hint" id="password-hint">
-          {t.passwordHint}
-        </p>
-        <label for="password_confirmation">{t.repeatPassword}</label>
-        <input
-          type="password"
-          id="password_confirmation"
-          name="password_confirmation"
-          autocomplete="new-password"
-          maxlength={128}
-          required
         />
         <button type="submit">{t.resetButton}</button>
       </form>

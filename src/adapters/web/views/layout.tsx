@@ -118,3 +118,49 @@ export function LoginField(props: { label: string; value: string | undefined; ma
     </>
   );
 }
+
+/**
+ * A new password (posted as `password`), with its hint (contract §16b: 8 to 128 characters), and, when `repeat` is
+ * given, the field that repeats it (`password_confirmation`). `ids` name the fields on their page.
+ */
+export function NewPasswordFields(props: {
+  label: string;
+  hint: string;
+  ids: { password: string; repeat?: string };
+  repeat?: string;
+  autofocus?: boolean;
+}) {
+  const hint = `${props.ids.password}-hint`;
+  return (
+    <>
+      <label for={props.ids.password}>{props.label}</label>
+      <input
+        type="password"
+        id={props.ids.password}
+        name="password"
+        autocomplete="new-password"
+        minlength={8}
+        maxlength={128}
+        aria-describedby={hint}
+        required
+        autofocus={props.autofocus}
+      />
+      <p class="hint" id={hint}>
+        {props.hint}
+      </p>
+      {props.repeat !== undefined && props.ids.repeat !== undefined && (
+        <>
+          <label for={props.ids.repeat}>{props.repeat}</label>
+          <input
+            type="password"
+            id={props.ids.repeat}
+            name="password_confirmation"
+            autocomplete="new-password"
+            maxlength={128}
+            required
+          />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,7 +1,7 @@
 import { EMAIL_DIGESTS, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
 import { WORDS, wordsOf } from '../../presentation/words/index.js';
 import { ResendForm } from './joining.js';
-import { Alert, CsrfField, type Frame, LocalizedPage, LoginField, Notice, actionFor, withLang } from './layout.js';
+import { Alert, CsrfField, type Frame, LocalizedPage, LoginField, NewPasswordFields, Notice, actionFor, withLang } from './layout.js';
 
 /**
  * The settings page of a signed-in person (contract §16b, §16c, §17), and the account pages' own sign-in: one
@@ -146,28 +146,11 @@ export function SettingsPage(props: SettingsInput) {
         <input type="hidden" name="login" value={props.login} autocomplete="username" />
         <label for="current-password">{t.currentPassword}</label>
         <input type="password" id="current-password" name="current_password" autocomplete="current-password" required />
-        <label for="new-password">{t.newPassword}</label>
-        <input
-          type="password"
-          id="new-password"
-          name="password"
-          autocomplete="new-password"
-          minlength={8}
-          maxlength={128}
-          aria-describedby="new-password-hint"
-          required
-        />
-        <p class="hint" id="new-password-hint">
-          {t.passwordHint}
-        </p>
-        <label for="password-again">{t.repeatPassword}</label>
-        <input
-          type="password"
-          id="password-again"
-          name="password_confirmation"
-          autocomplete="new-password"
-          maxlength={128}
-          required
+        <NewPasswordFields
+          label={t.newPassword}
+          hint={t.passwordHint}
+          ids={{ password: 'new-password', repeat: 'password-again' }}
+          repeat={t.repeatPassword}
         />
         <button type="submit">{t.changePasswordButton}</button>
       </form>
