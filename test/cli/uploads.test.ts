@@ -148,6 +148,12 @@ describe('forumctl uploads', () => {
 
       const all = await forumctl(['uploads', 'list', '--as', 'admin', '--json']);
       expect(all.json<{ uploads: UploadJson[] }>().uploads.map((u) => u.name)).to.deep.equal(['two.png', 'bobs.png', 'one.png']);
+      // Each names its uploader (contract §19).
+      expect(all.json<{ uploads: { user: { login: string } }[] }>().uploads.map((u) => u.user.login)).to.deep.equal([
+        'alice',
+        'bob',
+        'alice',
+      ]);
       const piped = await forumctl(['uploads', 'list', '--user', 'bob', '--as', admin.login], { stdoutTerminal: false });
       expect(rowsOf(piped.stdout).map((row) => [row[1], row[2]])).to.deep.equal([['bob', 'bobs.png']]);
       expect((await forumctl(['uploads', 'list', '--user', 'carol'])).code).to.equal(4);

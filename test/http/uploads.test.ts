@@ -139,6 +139,36 @@ describe('uploads (contract §19)', () => {
       expect(await records()).to.deep.equal([]);
     });
 
+    it('refuses every broken image with 400 ParameterInvalid, never a 500, storing nothing: truncated, corrupt, empty, lying about its type', async function () {
+      this.timeout(60_000);
+      const noise = (format: 'png' | 'jpeg' | 'gif' | 'webp') =>
+        sharp({ create: { width: 300, height: 200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+          .toFormat(format)
+          .toBuffer();
+      const broken: [string, Buffer][] = [['empty', Buffer.alloc(0)]];
+      for (const format of ['png', 'jpeg', 'gif', 'webp'] as const) {
+        const image = await noise(format);
+        // Cut short past the header, in the middle of the data, and just before the end.
+        for (const keep of [0.1, 0.5, 0.95]) broken.push([`${format} truncated to ${keep}`, image.subarray(0, Math.floor(image.length * keep))]);
+        // The data garbled behind an intact header (a lossy WebP's decoder takes any bytes for pixels: what decodes is
+        // an image, if an ugly one).
+        if (format !== 'webp') {
+          const garbled = Buffer.from(image);
+          for (let i = 64; i < garbled.length - 16; i += 7) garbled[i] = garbled[i]! ^ 0x5a;
+          broken.push([`${format} garbled`, garbled]);
+        }
+        // Another format's bytes behind this one's signature.
+        const other = await noise(format === 'png' ? 'jpeg' : 'png');
+        broken.push([`${format} signature before another format`, Buffer.concat([image.subarray(0, 16), other.subarray(16)])]);
+      }
+      for (const [what, bytes] of broken) {
+        const refused = await upload(alice, bytes, 'photo.png', 'image/png');
+        expect(refused.status, `${what}: ${JSON.stringify(refused.body)}`).to.equal(400);
+        expect(refused.body, what).to.deep.include({ error: 'ParameterInvalid' });
+      }
+      expect(await records()).to.deep.equal([]);
+    });
+
     it('keeps an animated GIF animated, and a small image as small as it was', async () => {
       const frame = (colour: string) =>
         sharp({ create: { width: 40, height: 30, channels: 4, background: colour } })
@@ -220,22 +250,26 @@ describe('uploads (contract §19)', () => {
         'width',
         'height',
         'created_at',
+        'user',
       );
       expect(mine[0]).to.include({ content_type: 'image/png', width: 7, height: 3 });
+      // Its uploader, as every record names it (contract §19).
+      expect(mine[0].user).to.deep.equal({ id: alice.id, login: 'alice' });
       const page = (await api().get('/api/v3/users/me/uploads?offset=1&limit=1').set(alice.auth).expect(200)).body.uploads;
       expect(page.map((u: { name: string }) => u.name)).to.deep.equal(['222222.png']);
       await api().get('/api/v3/users/me/uploads').expect(401);
       await api().get('/api/v3/users/me/uploads?limit=0').set(alice.auth).expect(400);
     });
 
-    it('deletes for the uploader or an administrator (audited); someone else’s is not found; the file goes with its last record', async () => {
+    it('deletes for the uploader or an administrator (audited); someone else’s is 403 (contract §19), one that is not there 404; the file goes with its last record', async () => {
       const image = await plain(9, 9, '#5a5a5a');
       const url = (await upload(alice, image, 'a.png', 'image/png').expect(200)).body.image_url as string;
       await upload(bob, image, 'b.png', 'image/png').expect(200);
       const [alices, bobs] = (await testEnv().sql<{ id: number }>('select id from uploads order by id')).map((r) => r.id);
       const file = path.join(testEnv().config.uploadsDir, new URL(url).pathname.replace(/^\/uploads\//, ''));
 
-      await api().delete(`/api/v3/uploads/${alices}`).set(bob.auth).expect(404);
+      const refused = await api().delete(`/api/v3/uploads/${alices}`).set(bob.auth).expect(403);
+      expect(refused.body).to.deep.include({ error: 'AccessDenied' });
       await api().delete('/api/v3/uploads/999999').set(alice.auth).expect(404);
       await api().delete(`/api/v3/uploads/${alices}`).set(alice.auth).expect(200, { ok: 1 });
       await access(file); // bob's record still names it
@@ -272,6 +306,7 @@ describe('uploads (contract §19)', () => {
       const exported = (await api().get('/api/v3/users/me/export').set(alice.auth).expect(200)).body;
       expect(exported.uploads).to.have.length(1);
       expect(exported.uploads[0]).to.include({ name: 'mine.png', content_type: 'image/png', width: 6, height: 6 });
+      expect(exported.uploads[0].user).to.deep.equal({ id: alice.id, login: 'alice' });
     });
   });
 });

@@ -245,6 +245,7 @@ export const UploadSchema = z
     width: z.number().int().min(1),
     height: z.number().int().min(1),
     created_at: timestamp,
+    user: z.strictObject({ id, login: z.string() }).meta({ description: 'who uploaded it' }),
   })
   .meta({ id: 'Upload', description: 'An uploaded file, as its uploader sees it' });
 

@@ -191,6 +191,7 @@ export class Wire {
       width: upload.width,
       height: upload.height,
       created_at: iso(upload.createdAt),
+      user: { id: upload.user.id, login: upload.user.login },
     };
   }
 

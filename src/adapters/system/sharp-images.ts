@@ -25,6 +25,8 @@ const isKept = (format: string | undefined): format is Kept => format !== undefi
  */
 export class SharpImages implements ImageProcessor {
   async clean(bytes: Uint8Array): Promise<CleanImage | ImageRefusal> {
+    // sharp refuses an empty input as it is made, before any promise.
+    if (bytes.length === 0) return 'not-an-image';
     // The header only (nothing decoded): sharp's own pixel limit is lifted for it, ours is checked below.
     const metadata = await sharp(bytes, { limitInputPixels: false })
       .metadata()
@@ -40,11 +42,10 @@ export class SharpImages implements ImageProcessor {
     const written = await image
       .toFormat(metadata.format)
       .toBuffer({ resolveWithObject: true })
-      .catch((error: Error) => {
-        if (/pixel limit/i.test(error.message)) return 'too-many-pixels' as const;
-        if (/unsupported image format|corrupt|premature|invalid|bad/i.test(error.message)) return 'not-an-image' as const;
-        throw error;
-      });
+      // A header that promised an image whose data then does not decode (truncated, corrupt, another format's bytes
+      // behind it): libvips says so in its decoder's own words (`vipspng: libpng read error`, `VipsJpeg: Premature end
+      // of input file`, …), none of them a fault of ours.
+      .catch((error: Error) => (/pixel limit/i.test(error.message) ? ('too-many-pixels' as const) : ('not-an-image' as const)));
     if (typeof written === 'string') return written;
     const { data, info } = written;
     return {

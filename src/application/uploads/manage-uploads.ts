@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { moderationActed } from '../../domain/events.js';
-import { NotFound } from '../../domain/shared/errors.js';
+import { Forbidden, NotFound } from '../../domain/shared/errors.js';
 import { mayDeleteUpload } from '../../domain/uploads/upload.js';
 import { type Actor, requireAdmin, requireUser } from '../actor.js';
 import type { DomainEvents } from '../events.js';
@@ -31,7 +31,8 @@ export class ListUploads {
 /**
  * An upload deleted by its uploader or an administrator (contract §19): its record goes; its file goes with the last
  * record that names it, the file held meanwhile (a file is never gone while a record names it). An administrator's
- * deletion of someone else's upload is audited. Someone else's upload is not found, as another user's notification is.
+ * deletion of someone else's upload is audited. Another member's upload exists: 403 (§2's order: the record, then the
+ * permission).
  */
 export class DeleteUpload {
   constructor(
@@ -45,7 +46,8 @@ export class DeleteUpload {
     const user = requireUser(actor);
     await this.uow.run(async () => {
       const upload = await this.records.find(id);
-      if (!upload || !mayDeleteUpload(user, { userId: upload.user.id })) throw new NotFound('upload');
+      if (!upload) throw new NotFound('upload');
+      if (!mayDeleteUpload(user, { userId: upload.user.id })) throw new Forbidden();
       await this.records.lockFile(upload.sha256);
       const removed = await this.records.remove(id);
       if (!removed) throw new NotFound('upload');

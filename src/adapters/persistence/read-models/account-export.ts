@@ -36,7 +36,8 @@ const EXPORT = `
         order by f.created_at) from topic_favorites f where f.user_id = u.id), '[]'),
     'uploads', coalesce((select json_agg(json_build_object(
         'id', p.id, 'name', p.name, 'content_type', p.content_type, 'byte_size', p.byte_size, 'sha256', p.sha256,
-        'width', p.width, 'height', p.height, 'created_at', p.created_at) order by p.id)
+        'width', p.width, 'height', p.height, 'created_at', p.created_at,
+        'user', json_build_object('id', u.id, 'login', u.login)) order by p.id)
       from uploads p where p.user_id = u.id), '[]'),
     'flags', coalesce((select json_agg(json_build_object(
         'target_type', f.target_type, 'target_id', f.target_id, 'reason', f.reason, 'message', f.message,
