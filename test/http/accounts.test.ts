@@ -522,6 +522,18 @@ describe('accounts: joining over the API (contract §16b)', () => {
       expect(refused.body.message).to.equal('email_digest must be one of weekly, daily, none');
       const again = await api().get('/api/v3/users/me/preferences').set(auth).expect(200);
       expect(again.body.preferences.email_digest).to.equal('weekly');
+      // The empty string is no choice: refused and named, as any value outside the allowed ones (issue 44).
+      for (const key of ['email_notifications', 'email_digest', 'locale']) {
+        const blank = await api()
+          .put('/api/v3/users/me/preferences')
+          .set(auth)
+          .send({ [key]: '' })
+          .expect(400);
+        expect(blank.body).to.deep.include({ error: 'ParameterInvalid' });
+        expect(blank.body.message, key).to.match(new RegExp(`^${key} must be one of `));
+      }
+      const unchanged = await api().get('/api/v3/users/me/preferences').set(auth).expect(200);
+      expect(unchanged.body.preferences).to.deep.equal({ email_notifications: 'mentions', email_digest: 'weekly', locale: 'en' });
       await api().get('/api/v3/users/me/preferences').expect(401);
     });
   });

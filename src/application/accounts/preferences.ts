@@ -3,15 +3,22 @@ import { NotFound } from '../../domain/shared/errors.js';
 import { EMAIL_DIGESTS, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../domain/users/user.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
-import { maybe, readAll } from '../inputs.js';
+import { readAll } from '../inputs.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import type { UserReadModel } from '../read-models.js';
 
+/**
+ * One of `values`, or absent. A value given is one of them: the empty string is no choice (it would change nothing
+ * and say it had), so it is refused like any other.
+ */
+const choice = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` }).optional();
+
 /** The parameters of a preferences change (contract §17): each optional; those given are set. */
 export const PreferencesParams = z.object({
-  email_notifications: maybe(z.enum(EMAIL_NOTIFICATIONS, { error: `must be one of ${EMAIL_NOTIFICATIONS.join(', ')}` })),
-  email_digest: maybe(z.enum(EMAIL_DIGESTS, { error: `must be one of ${EMAIL_DIGESTS.join(', ')}` })),
-  locale: maybe(z.enum(LOCALES, { error: `must be one of ${LOCALES.join(', ')}` })),
+  email_notifications: choice(EMAIL_NOTIFICATIONS),
+  email_digest: choice(EMAIL_DIGESTS),
+  locale: choice(LOCALES),
 });
 
 /** The caller's mail preferences: which notifications are mailed, how often a digest comes, in which language. */
