@@ -94,7 +94,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
   const info = { publicUrl: dependencies.publicUrl ?? 'http://127.0.0.1:3000', version: dependencies.version ?? '0.0.0' };
   app.use(serviceRoutes(docs, { isReady, info, ...(dependencies.uploads ? { uploads: dependencies.uploads } : {}) }).routes());
   app.use(inboundRoutes(useCases.inboundMail, docs, scope).routes());
-  app.use(readBody());
+  app.use(readBody((method, path) => docs.readsOwnMultipart(method, path)));
   app.use(mergeParams);
   // Writes need a persistence context of their own (identity map, unit of work). Reads are plain SQL through
   // read models and need none: skipping the fork saves measurable CPU on the hottest paths (docs/performance.md).

@@ -160,7 +160,11 @@ export function withBody(test: supertest.Test, media: string | null, body: unkno
   if (media === 'multipart/form-data') {
     const { file, ...rest } = fields as { file?: unknown };
     if (file !== undefined) test = test.attach('file', Buffer.isBuffer(file) ? file : Buffer.from(String(file)), 'upload.png');
-    for (const [key, value] of Object.entries(rest)) test = test.field(key, String(value));
+    // An array as a form carries it, Rails' way: one `name[]` field per element.
+    for (const [key, value] of Object.entries(rest)) {
+      if (Array.isArray(value)) for (const element of value) test = test.field(`${key}[]`, String(element));
+      else test = test.field(key, String(value));
+    }
   }
   return test;
 }

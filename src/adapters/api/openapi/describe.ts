@@ -33,7 +33,8 @@ export interface Operation {
   params?: z.ZodObject;
   query?: z.ZodObject;
   /** Parameters as an object (json, form, multipart), or a whole body of its own (a raw mail: rfc822, text, binary). */
-  body?: { schema: z.ZodType; media: readonly (keyof typeof MEDIA)[] };
+  /** `streamed`: the route reads its multipart body itself, a file as it streams (the body reader leaves it alone). */
+  body?: { schema: z.ZodType; media: readonly (keyof typeof MEDIA)[]; streamed?: boolean };
   response: { schema: z.ZodType; example: unknown; description: string; media?: string };
   /**
    * Other responses, or a status's own description where the default does not fit (an endpoint with a body of
@@ -161,6 +162,14 @@ export class ApiDescription {
   private document: object | null = null;
   /** Every operation declared so far, as the document lists them. */
   readonly operations: DescribedOperation[] = [];
+  /** The operations whose route reads its multipart body itself (a file, as it streams). */
+  private readonly streamed: { method: string; path: RegExp }[] = [];
+
+  /** Whether the operation at `method` and `path` reads its multipart body itself (a file upload). */
+  readsOwnMultipart(method: string, path: string): boolean {
+    const lower = method.toLowerCase();
+    return this.streamed.some((operation) => operation.method === lower && operation.path.test(path));
+  }
 
   constructor() {
     this.registry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -218,6 +227,7 @@ export class ApiDescription {
     router[operation.method](operation.path, ...(handlers as [RouterMiddleware]));
     const path = openApiPath(prefix + operation.path);
     this.operations.push({ method: operation.method, path });
+    if (operation.body?.streamed) this.streamed.push({ method: operation.method, path: pathPattern(path) });
     this.registry.registerPath(this.config(path, operation));
     this.document = null;
     return router;
@@ -332,3 +342,9 @@ const TAGS = [
   },
   { name: 'Service', description: 'Health, the document itself, files' },
 ];
+
+/** An OpenAPI path (`/api/v3/uploads/{id}`) as a pattern of request paths. */
+function pathPattern(path: string): RegExp {
+  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+  return new RegExp(`^${escaped}$`);
+}

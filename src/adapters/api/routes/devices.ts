@@ -36,7 +36,7 @@ export function deviceRoutes(app: DeviceRouteUseCases, docs: ApiDescription, pre
           : 'Forgets the caller’s device with this platform and token. Idempotent.',
         tag: 'Uploads',
         access: 'user',
-        body: { schema: Device, media: ['json', 'form'] },
+        body: { schema: Device, media: ['json', 'form', 'multipart'] },
         response: { schema: OkSchema, example: examples.ok, description: 'Done' },
         errors: [400],
       },

@@ -139,7 +139,7 @@ export function notificationRoutes(
       description: 'Marks those of the listed ids that are the caller’s; an empty list does nothing.',
       tag: 'Notifications',
       access: 'user',
-      body: { schema: ReadBody, media: ['json', 'form'] },
+      body: { schema: ReadBody, media: ['json', 'form', 'multipart'] },
       response: Ok,
       errors: [400],
     },

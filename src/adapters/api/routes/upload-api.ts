@@ -49,6 +49,9 @@ function uploadError(error: unknown): unknown {
   if (error instanceof DomainError) return error;
   const code = (error as { code?: string }).code;
   if (code === 'LIMIT_FILE_SIZE') return new BodyRejected(413, 'The file exceeds 5 MiB');
+  if (error instanceof multerCore.MulterError && error.code === 'LIMIT_UNEXPECTED_FILE') {
+    return new BodyRejected(400, `file is missing: a file came as the field "${error.field}"; send the image as the field "file"`);
+  }
   if (error instanceof multerCore.MulterError) return new BodyRejected(400, `file: ${error.message}`);
   if (error instanceof Error && /multipart|boundary|part|form/i.test(error.message)) {
     return new BodyRejected(400, `The multipart body could not be read: ${error.message}`);
@@ -98,7 +101,7 @@ export function uploadApiRoutes(app: UploadRouteUseCases, wire: Wire, docs: ApiD
         'image_url. UPLOADS_PER_DAY a day (429 past it); blocked or silenced users: 403; the store unreachable: 503.',
       tag: 'Uploads',
       access: 'user',
-      body: { schema: PhotoBody, media: ['multipart'] },
+      body: { schema: PhotoBody, media: ['multipart'], streamed: true },
       response: {
         schema: z.strictObject({ image_url: z.url() }),
         example: { image_url: examples.upload.url },
