@@ -73,7 +73,7 @@ describe('homeland shapes: sections, pins, public e-mail, abilities, grade ban',
   });
 
   describe('pinned topics', () => {
-    it('lead the first page of the default list, newest pin first; later pages and other lists are unchanged', async () => {
+    it('lead the default list as one order that pages through, each topic once, newest pin first; other lists are unchanged', async () => {
       const ids: number[] = [];
       for (let i = 1; i <= 5; i++) ids.push(await makeTopic(alice, general, `topic ${i}`));
       // Newest activity first: 5 4 3 2 1. Pin 2, then 1.
@@ -88,7 +88,13 @@ describe('homeland shapes: sections, pins, public e-mail, abilities, grade ban',
       expect(await titles('?limit=3')).to.deep.equal(['topic 1', 'topic 2', 'topic 5']);
       expect(await titles('?limit=3', bob.auth)).to.deep.equal(['topic 1', 'topic 2', 'topic 5']);
       expect(await titles('?limit=20')).to.deep.equal(['topic 1', 'topic 2', 'topic 5', 'topic 4', 'topic 3']);
-      expect(await titles('?limit=3&offset=3')).to.deep.equal(['topic 2', 'topic 1']);
+      // One order across pages (contract §16a): a pinned topic never comes again further down (a client that pages
+      // showed it twice: issue 44).
+      expect(await titles('?limit=3&offset=3')).to.deep.equal(['topic 4', 'topic 3']);
+      expect(await titles('?limit=2&offset=1')).to.deep.equal(['topic 2', 'topic 5']);
+      const paged = [];
+      for (let offset = 0; offset < 5; offset += 2) paged.push(...(await titles(`?limit=2&offset=${offset}`, bob.auth)));
+      expect(paged).to.deep.equal(['topic 1', 'topic 2', 'topic 5', 'topic 4', 'topic 3']);
       expect(await titles('?type=recent&limit=3')).to.deep.equal(['topic 5', 'topic 4', 'topic 3']);
       expect(await titles(`?node_id=${general}&limit=3`)).to.deep.equal(['topic 5', 'topic 4', 'topic 3']);
 

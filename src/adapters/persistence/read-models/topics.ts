@@ -43,11 +43,11 @@ export const listedTopicFor = (reader: SqlReader) => topicCondition(READERS.topi
 const openedBy = (reader: SqlReader) => topicCondition(READERS.post, reader, { topic: 't' });
 
 /**
- * Pinned topics lead the first page of the default list of all nodes (contract §16a); later pages, other types and
- * a node's list keep the usual order.
+ * The default list of all nodes is one order, pinned topics first (newest pin first), then the rest as usual, which
+ * offsets page through: a pinned topic comes once (contract §16a). Other types and a node's list keep their order.
  */
 function pinsFirst(query: TopicListQuery): boolean {
-  return query.type === 'last_actived' && query.nodeId === null && query.offset === 0;
+  return query.type === 'last_actived' && query.nodeId === null;
 }
 
 export interface TopicDetailRow extends TopicRow {
@@ -108,14 +108,15 @@ export class SqlTopicReadModel implements TopicReadModel {
     const from = `from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
          where ${scope} ${shape.where}`;
     const page = pinsFirst(query)
-      ? // Pinned topics (few, by their own index), newest pin first, then the rest in the usual order.
+      ? // Pinned topics (few, by their own index), newest pin first, then the rest in the usual order: the page's
+        // window of that one order is within the first offset + limit of each group.
         `select * from (
            (select ${topicColumns('v.id')}, 0 as pin_group, t.suggested_at as sort_at ${from} and t.suggested_at is not null
-            order by t.suggested_at desc, t.id desc limit $6)
+            order by t.suggested_at desc, t.id desc limit $6::bigint + $7::bigint)
            union all
            (select ${topicColumns('v.id')}, 1 as pin_group, t.last_active_at as sort_at ${from} and t.suggested_at is null
-            order by ${shape.orderBy} limit $6 offset $7)
-         ) both_groups order by pin_group, sort_at desc, id desc limit $6`
+            order by ${shape.orderBy} limit $6::bigint + $7::bigint)
+         ) both_groups order by pin_group, sort_at desc, id desc limit $6 offset $7`
       : `select ${topicColumns('v.id')} ${from} order by ${shape.orderBy} limit $6 offset $7`;
     const rows = await this.sql.all<Partial<TopicRow> & ViewerColumns>(
       `with ${VIEWER_CTE}
