@@ -26,10 +26,14 @@ describe('homeland shapes: sections, pins, public e-mail, abilities, grade ban',
       const before = await api().get(`/api/v3/nodes/${ruby}`).expect(200);
       expect(before.body.node).to.include({ section_id: 1, section_name: 'Nodes' });
 
+      // As in a new database: the first section made here.
+      await testEnv().sql('alter sequence sections_id_seq restart');
       const created = await forumctl(['sections', 'create', 'Programming', '--sort', '5', '--json']);
       expect(created.code, created.stderr).to.equal(0);
       const section = created.json<{ id: number; name: string }>();
       expect(section.name).to.equal('Programming');
+      // Never id 1, which a node in no section reports (contract §16a): an id names one section.
+      expect(section.id).to.not.equal(1);
       const placed = await forumctl(['nodes', 'section', String(ruby), String(section.id)]);
       expect(placed.code, placed.stderr).to.equal(0);
       expect(placed.stdout).to.include('Programming');

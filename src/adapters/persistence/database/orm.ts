@@ -35,6 +35,7 @@ import { Migration20261128020000_imports } from '../migrations/Migration20261128
 import { Migration20261128030000_effects_in_code } from '../migrations/Migration20261128030000_effects_in_code.js';
 import { Migration20261128040000_left_accounts } from '../migrations/Migration20261128040000_left_accounts.js';
 import { Migration20261128050000_throttle_counts } from '../migrations/Migration20261128050000_throttle_counts.js';
+import { Migration20261128060000_section_ids } from '../migrations/Migration20261128060000_section_ids.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -79,6 +80,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261128030000_effects_in_code', class: Migration20261128030000_effects_in_code },
   { name: 'Migration20261128040000_left_accounts', class: Migration20261128040000_left_accounts },
   { name: 'Migration20261128050000_throttle_counts', class: Migration20261128050000_throttle_counts },
+  { name: 'Migration20261128060000_section_ids', class: Migration20261128060000_section_ids },
 ];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */

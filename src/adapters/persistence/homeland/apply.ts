@@ -57,7 +57,12 @@ export async function applyStaged(
     });
   }
   for (const table of SEQUENCED) {
-    await run(`select setval(pg_get_serial_sequence('${table}', 'id'), coalesce(max(id), 1), max(id) is not null) from ${table}`);
+    // Never below the sequence's own minimum (sections start at 2: id 1 is what a node in no section reports).
+    await run(
+      `select setval(s.seq, greatest(coalesce(m.id, 1), q.seqmin), m.id is not null)
+       from (select pg_get_serial_sequence('${table}', 'id')::regclass as seq) s
+       join pg_sequence q on q.seqrelid = s.seq, (select max(id) as id from ${table}) m`,
+    );
   }
   bar(steps, steps);
   return tables;
