@@ -127,7 +127,10 @@ function upsert(
   let onConflict = 'do nothing';
   if (update) {
     const targets = Object.keys(update);
-    const values = targets.map((column) => update[column] || `excluded.${column}`);
+    // A row changed here since (a member who signed in: their hash upgraded) is newer than the source's: its time stays.
+    const copied = (column: string) =>
+      column === 'updated_at' ? `greatest(${table}.updated_at, excluded.updated_at)` : `excluded.${column}`;
+    const values = targets.map((column) => update[column] || copied(column));
     onConflict = `do update set ${targets.map((column, i) => `${column} = ${values[i]}`).join(', ')}
       where (${targets.map((column) => `${table}.${column}`).join(', ')}) is distinct from (${values.join(', ')})`;
   }
