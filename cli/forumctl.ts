@@ -1,15 +1,26 @@
 import 'reflect-metadata';
 import { createInterface } from 'node:readline/promises';
-import { read } from 'read';
 import { loadConfig } from '../src/config.js';
-import { buildContainer } from '../src/container.js';
-import { openDatabase, type Database } from '../src/adapters/persistence/database/database.js';
-import { migrate, migrationStatus, rollback, rollbackPlan } from '../src/adapters/persistence/database/orm.js';
-import { Wire } from '../src/adapters/presentation/wire.js';
+import type { Database } from '../src/adapters/persistence/database/database.js';
 import { runForumctl } from './program.js';
 import { type CliRuntime, type CliSession, CliUseCases } from './runtime.js';
-import { forumctlModule } from './container.js';
 import { terminalProgress } from './output.js';
+
+/**
+ * What a command that reaches the database needs: the ORM, the composition root and every adapter it builds. Loaded
+ * when a command first connects, so that `--help`, `--version` and a mistyped command load none of it (issue 44:
+ * every call took 2 s).
+ */
+async function persistence() {
+  const [database, orm, container, wire, cli] = await Promise.all([
+    import('../src/adapters/persistence/database/database.js'),
+    import('../src/adapters/persistence/database/orm.js'),
+    import('../src/container.js'),
+    import('../src/adapters/presentation/wire.js'),
+    import('./container.js'),
+  ]);
+  return { ...database, ...orm, ...container, Wire: wire.Wire, forumctlModule: cli.forumctlModule };
+}
 
 /** Entry: runtime -> program -> parseAsync -> close. Exit codes through process.exitCode, never process.exit. */
 async function main(argv: string[]): Promise<void> {
@@ -20,6 +31,8 @@ async function main(argv: string[]): Promise<void> {
   const runtime: CliRuntime = {
     async connect(options = {}) {
       if (session) return session;
+      const { openDatabase, migrate, migrationStatus, rollback, rollbackPlan, buildContainer, Wire, forumctlModule } =
+        await persistence();
       database = await openDatabase(config, { poolMax: 4 });
       const db = database;
       // Commands other than `db` need the schema: bring it up to date, as the server does at start. What this
@@ -54,6 +67,7 @@ async function main(argv: string[]): Promise<void> {
       stderrIsTerminal: Boolean(process.stderr.isTTY),
       progress: () => terminalProgress(),
       secret: async (question) => {
+        const { read } = await import('read');
         const answer = await read({ prompt: question, silent: true, replace: '', output: process.stderr });
         // Nothing was echoed, not even the Enter: end the prompt's line.
         process.stderr.write('\n');

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { nodemailer } from './libraries.js';
 import type { MailDetail, Mailbox, MailSummary } from '../../application/mail/mailbox.js';
 import type { Mailer, OutgoingMail } from '../../application/mail/mailer.js';
 import type { Clock } from '../../application/ports.js';
@@ -15,7 +16,11 @@ import { parseMessage, readHeaders } from './mime.js';
  * by its owner only: the links in it work. `forumctl mail list` / `mail show` read the same folder.
  */
 export class EmlFolder implements Mailer, Mailbox {
-  private readonly transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  /** Made at the first mail written (`forumctl mail list` only reads). */
+  private writer: Transporter | null = null;
+  private get transport(): Transporter {
+    return (this.writer ??= nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'windows' }));
+  }
 
   constructor(
     readonly folder: string,

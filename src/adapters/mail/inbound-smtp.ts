@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServer, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
+import { smtpServer } from './libraries.js';
 import { INBOUND_MAIL_MAX_BYTES } from '../../application/mail/inbound.js';
 import type { Received, ReceiveMail } from '../../application/mail/receive-mail.js';
 
@@ -40,7 +41,7 @@ export class InboundSmtpListener {
   ) {}
 
   static async start(receive: ReceiveMail, options: InboundSmtpOptions): Promise<InboundSmtpListener> {
-    const server = new SMTPServer({
+    const server = new (smtpServer().SMTPServer)({
       logger: false,
       banner: 'forum reply by e-mail',
       disabledCommands: ['AUTH', 'STARTTLS'],

@@ -1,6 +1,13 @@
-import { type AddressObject, type HeaderValue, type ParsedMail, simpleParser } from 'mailparser';
+import { createRequire } from 'node:module';
+import type { AddressObject, HeaderValue, ParsedMail, SimpleParserOptions } from 'mailparser';
+import type * as Mailparser from 'mailparser';
 import { Parser } from 'htmlparser2';
 import type { MailReader, ReadMail } from '../../application/mail/inbound.js';
+
+/** mailparser, loaded at the first mail read: a process that reads none does not load it. */
+let loaded: typeof Mailparser | undefined;
+const simpleParser = (raw: Buffer, options: SimpleParserOptions): Promise<ParsedMail> =>
+  (loaded ??= createRequire(import.meta.url)('mailparser') as typeof Mailparser).simpleParser(raw, options);
 
 /**
  * Raw messages read with mailparser (nodemailer's, which reads MIME as the clients write it: quoted-printable,

@@ -1,4 +1,5 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { nodemailer } from './libraries.js';
 import type { Mailer, OutgoingMail } from '../../application/mail/mailer.js';
 import type { Clock } from '../../application/ports.js';
 import { composedMail } from './message.js';
@@ -17,7 +18,7 @@ export class SmtpMailer implements Mailer {
     private readonly from: string,
     private readonly clock: Clock,
   ) {
-    this.transport = nodemailer.createTransport({
+    this.transport = nodemailer().createTransport({
       url: smtpUrl,
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,

@@ -1,19 +1,14 @@
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  NoSuchKey,
-  NotFound,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type * as S3 from '@aws-sdk/client-s3';
 import type { UploadStorage } from '../../application/ports.js';
 import type { S3Settings } from '../../config.js';
 import { Unavailable } from '../../domain/shared/errors.js';
 import { type StoredFile, contentTypeOf } from './file-keys.js';
+
+/** The SDK, loaded when a store is first made: a process that never uses S3 (forumctl, mostly) does not load it. */
+let loaded: typeof S3 | undefined;
+const sdk = (): typeof S3 => (loaded ??= createRequire(import.meta.url)('@aws-sdk/client-s3') as typeof S3);
 
 /** How long a request to the store may take before it counts as unreachable (an upload answers 503 then). */
 const CONNECT_TIMEOUT_MS = 2_000;
@@ -28,12 +23,12 @@ const A_YEAR = 365 * 24 * 60 * 60;
  * from the store. A store that cannot be reached throws Unavailable (503), after one retry.
  */
 export class S3Storage implements UploadStorage {
-  private readonly client: S3Client;
+  private readonly client: S3.S3Client;
   private readonly bucket: string;
   private readonly baseUrl: string;
 
   constructor(settings: S3Settings, publicUrl: string) {
-    this.client = new S3Client({
+    this.client = new (sdk().S3Client)({
       region: settings.region,
       forcePathStyle: true,
       maxAttempts: 2,
@@ -55,7 +50,7 @@ export class S3Storage implements UploadStorage {
     if (!contentTypeOf(key)) throw new Error(`not a storage key: ${key}`);
     await this.call((s3) =>
       s3.send(
-        new PutObjectCommand({
+        new (sdk().PutObjectCommand)({
           Bucket: this.bucket,
           Key: key,
           Body: bytes,
@@ -75,7 +70,7 @@ export class S3Storage implements UploadStorage {
   async exists(key: string): Promise<boolean> {
     if (!contentTypeOf(key)) return false;
     try {
-      await this.call((s3) => s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })));
+      await this.call((s3) => s3.send(new (sdk().HeadObjectCommand)({ Bucket: this.bucket, Key: key })));
       return true;
     } catch (error) {
       if (isMissing(error)) return false;
@@ -84,13 +79,13 @@ export class S3Storage implements UploadStorage {
   }
 
   async remove(key: string): Promise<void> {
-    if (contentTypeOf(key)) await this.call((s3) => s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })));
+    if (contentTypeOf(key)) await this.call((s3) => s3.send(new (sdk().DeleteObjectCommand)({ Bucket: this.bucket, Key: key })));
   }
 
   async *keys(): AsyncIterable<string> {
     let token: string | undefined;
     do {
-      const page = await this.call((s3) => s3.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token })));
+      const page = await this.call((s3) => s3.send(new (sdk().ListObjectsV2Command)({ Bucket: this.bucket, ContinuationToken: token })));
       for (const object of page.Contents ?? []) if (object.Key && contentTypeOf(object.Key)) yield object.Key;
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -119,7 +114,7 @@ export class S3Storage implements UploadStorage {
   private async get(key: string) {
     if (!contentTypeOf(key)) return null;
     try {
-      return await this.call((s3) => s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })));
+      return await this.call((s3) => s3.send(new (sdk().GetObjectCommand)({ Bucket: this.bucket, Key: key })));
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;
@@ -131,7 +126,7 @@ export class S3Storage implements UploadStorage {
    * the cause kept); anything else it says (a bucket that does not exist, keys it refuses) is an error of its own,
    * logged as such, for an operator to fix.
    */
-  private async call<T>(request: (client: S3Client) => Promise<T>): Promise<T> {
+  private async call<T>(request: (client: S3.S3Client) => Promise<T>): Promise<T> {
     try {
       return await request(this.client);
     } catch (error) {
@@ -143,7 +138,7 @@ export class S3Storage implements UploadStorage {
 
 /** No such key (a HEAD's 404 has no code to tell; a missing bucket answers NoSuchBucket, an error of its own). */
 function isMissing(error: unknown): boolean {
-  return error instanceof NoSuchKey || error instanceof NotFound;
+  return error instanceof sdk().NoSuchKey || error instanceof sdk().NotFound;
 }
 
 /** What the network says when nothing answers. */
@@ -160,7 +155,7 @@ const UNREACHABLE = new Set([
 
 /** The store does not answer, or answers that it cannot serve now (5xx, throttled). */
 function isUnreachable(error: unknown): boolean {
-  if (error instanceof S3ServiceException) {
+  if (error instanceof sdk().S3ServiceException) {
     const status = error.$metadata.httpStatusCode ?? 0;
     return status >= 500 || status === 429;
   }

@@ -1,5 +1,6 @@
-import MarkdownIt from 'markdown-it';
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type MarkdownItModule from 'markdown-it';
+import type SanitizeHtml from 'sanitize-html';
 import type { MarkdownRenderer, RenderedMarkdown } from '../../application/ports.js';
 
 /** `@login` preceded by nothing that makes it part of a word, an e-mail address or a path. */
@@ -21,9 +22,22 @@ const ALLOWED_TAGS = (
  * alike, outside links and code, become links and are collected (linkMentions).
  */
 export class SanitizingMarkdownRenderer implements MarkdownRenderer {
-  private readonly markdown = new MarkdownIt({ html: true, linkify: true, breaks: true });
+  /** markdown-it and sanitize-html, set up at the first render: a process that renders nothing does not load them. */
+  private engine: { render: (markdown: string) => string } | null = null;
 
-  private readonly sanitizeOptions: sanitizeHtml.IOptions = {
+  render(markdown: string): RenderedMarkdown {
+    this.engine ??= renderingEngine();
+    return linkMentions(this.engine.render(markdown).trimEnd());
+  }
+}
+
+/** Markdown to sanitized HTML: markdown-it, then sanitize-html's allow-list. */
+function renderingEngine(): { render: (markdown: string) => string } {
+  const require = createRequire(import.meta.url);
+  const MarkdownIt = require('markdown-it') as typeof MarkdownItModule;
+  const sanitizeHtml = require('sanitize-html') as typeof SanitizeHtml;
+  const markdown = new MarkdownIt({ html: true, linkify: true, breaks: true });
+  const options: SanitizeHtml.IOptions = {
     allowedTags: ALLOWED_TAGS,
     allowedAttributes: {
       '*': ['class', 'id', 'lang', 'title'],
@@ -38,23 +52,17 @@ export class SanitizingMarkdownRenderer implements MarkdownRenderer {
     // Links leave with rel="nofollow noopener", whatever the body said (target="_blank" cannot reach back).
     transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener' }) },
   };
-
-  constructor() {
-    // Table alignment as a class (text-left, text-center, text-right): style attributes never survive.
-    for (const rule of ['th_open', 'td_open'] as const) {
-      this.markdown.renderer.rules[rule] = (tokens, index, options, _env, renderer) => {
-        const token = tokens[index]!;
-        const align = /text-align:(left|right|center)/.exec(String(token.attrGet('style') ?? ''))?.[1];
-        token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style');
-        if (align) token.attrJoin('class', `text-${align}`);
-        return renderer.renderToken(tokens, index, options);
-      };
-    }
+  // Table alignment as a class (text-left, text-center, text-right): style attributes never survive.
+  for (const rule of ['th_open', 'td_open'] as const) {
+    markdown.renderer.rules[rule] = (tokens, index, renderOptions, _env, renderer) => {
+      const token = tokens[index]!;
+      const align = /text-align:(left|right|center)/.exec(String(token.attrGet('style') ?? ''))?.[1];
+      token.attrs = (token.attrs ?? []).filter(([name]) => name !== 'style');
+      if (align) token.attrJoin('class', `text-${align}`);
+      return renderer.renderToken(tokens, index, renderOptions);
+    };
   }
-
-  render(markdown: string): RenderedMarkdown {
-    return linkMentions(sanitizeHtml(this.markdown.render(markdown), this.sanitizeOptions).trimEnd());
-  }
+  return { render: (text) => sanitizeHtml(markdown.render(text), options) };
 }
 
 /** Elements whose text never mentions anyone (contract §6): code spans, code blocks and links. */

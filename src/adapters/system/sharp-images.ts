@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import { createRequire } from 'node:module';
+import type SharpModule from 'sharp';
 import type { CleanImage, ImageProcessor, ImageRefusal } from '../../application/uploads/ports.js';
 import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from '../../domain/uploads/upload.js';
+
+/** sharp (libvips), loaded at the first image: a process that cleans none (forumctl, mostly) does not load it. */
+let loaded: typeof SharpModule | undefined;
+const sharp = (...args: Parameters<typeof SharpModule>) =>
+  (loaded ??= createRequire(import.meta.url)('sharp') as typeof SharpModule)(...args);
 
 /** The formats kept, each written again as itself. */
 const FORMATS = {

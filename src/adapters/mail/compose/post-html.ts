@@ -1,5 +1,17 @@
-import juice from 'juice';
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type Juice from 'juice';
+import type SanitizeHtml from 'sanitize-html';
+
+/**
+ * juice (and cheerio under it) and sanitize-html, loaded at the first mail written: a process that writes none does
+ * not load them.
+ */
+const require = createRequire(import.meta.url);
+let loadedJuice: typeof Juice | undefined;
+let loadedSanitize: typeof SanitizeHtml | undefined;
+const juice = (): typeof Juice => (loadedJuice ??= require('juice') as typeof Juice);
+const sanitizeHtml = (...args: Parameters<typeof SanitizeHtml>) =>
+  (loadedSanitize ??= require('sanitize-html') as typeof SanitizeHtml)(...args);
 
 /**
  * How a post looks in mail: the rules a forum page's stylesheet would give it, written into each element's
@@ -49,6 +61,6 @@ export class InlinedPostHtml {
         img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, src: absolute(attribs.src) } }),
       },
     });
-    return juice.inlineContent(linked, POST_CSS, { applyWidthAttributes: false, applyHeightAttributes: false });
+    return juice().inlineContent(linked, POST_CSS, { applyWidthAttributes: false, applyHeightAttributes: false });
   }
 }

@@ -4,38 +4,9 @@ import { Logger, runMigrations } from 'graphile-worker';
 import { applyDerivedDefinitions, forgetDerivedDefinitions } from './derived-definitions.js';
 import { Sql } from './sql.js';
 import { PgEventFeed } from '../events/event-feed.js';
-import { Migrator } from '@mikro-orm/migrations';
-import { Migration20261121000000_initial } from '../migrations/Migration20261121000000_initial.js';
-import { Migration20261122000000_oauth } from '../migrations/Migration20261122000000_oauth.js';
-import { Migration20261122010000_maintenance } from '../migrations/Migration20261122010000_maintenance.js';
-import { Migration20261123000000_token_families } from '../migrations/Migration20261123000000_token_families.js';
-import { Migration20261123010000_devices_activity } from '../migrations/Migration20261123010000_devices_activity.js';
-import { Migration20261124000000_authorization_code } from '../migrations/Migration20261124000000_authorization_code.js';
-import { Migration20261124010000_search } from '../migrations/Migration20261124010000_search.js';
-import { Migration20261124020000_search_walks } from '../migrations/Migration20261124020000_search_walks.js';
-import { Migration20261124030000_events } from '../migrations/Migration20261124030000_events.js';
-import { Migration20261124040000_webhooks } from '../migrations/Migration20261124040000_webhooks.js';
-import { Migration20261124050000_audit } from '../migrations/Migration20261124050000_audit.js';
-import { Migration20261124060000_rate_limits } from '../migrations/Migration20261124060000_rate_limits.js';
-import { Migration20261124070000_unread_counts } from '../migrations/Migration20261124070000_unread_counts.js';
-import { Migration20261124080000_search_functions } from '../migrations/Migration20261124080000_search_functions.js';
-import { Migration20261125000000_search_text } from '../migrations/Migration20261125000000_search_text.js';
-import { Migration20261126000000_search_functions_module } from '../migrations/Migration20261126000000_search_functions_module.js';
-import { Migration20261126010000_notification_events } from '../migrations/Migration20261126010000_notification_events.js';
-import { Migration20261126020000_notifications_by_reply } from '../migrations/Migration20261126020000_notifications_by_reply.js';
-import { Migration20261126030000_sections_pins_public_email } from '../migrations/Migration20261126030000_sections_pins_public_email.js';
-import { Migration20261126040000_accounts } from '../migrations/Migration20261126040000_accounts.js';
-import { Migration20261126050000_mail_preferences } from '../migrations/Migration20261126050000_mail_preferences.js';
-import { Migration20261126060000_notification_mail } from '../migrations/Migration20261126060000_notification_mail.js';
-import { Migration20261126070000_digests } from '../migrations/Migration20261126070000_digests.js';
-import { Migration20261126080000_inbound_mail } from '../migrations/Migration20261126080000_inbound_mail.js';
-import { Migration20261128000000_review } from '../migrations/Migration20261128000000_review.js';
-import { Migration20261128010000_uploads } from '../migrations/Migration20261128010000_uploads.js';
-import { Migration20261128020000_imports } from '../migrations/Migration20261128020000_imports.js';
-import { Migration20261128030000_effects_in_code } from '../migrations/Migration20261128030000_effects_in_code.js';
-import { Migration20261128040000_left_accounts } from '../migrations/Migration20261128040000_left_accounts.js';
-import { Migration20261128050000_throttle_counts } from '../migrations/Migration20261128050000_throttle_counts.js';
-import { Migration20261128060000_section_ids } from '../migrations/Migration20261128060000_section_ids.js';
+import { MIGRATIONS, migrationClasses } from '../migrations/list.js';
+
+export { MIGRATIONS } from '../migrations/list.js';
 import { SCHEMAS } from './schemas.js';
 import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
 
@@ -45,43 +16,6 @@ import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
  */
 export const CONNECT_TIMEOUT_MS = 3_000;
 
-/** Listed, not discovered: no glob at run time, and the build output is all that is needed. */
-export const MIGRATIONS = [
-  { name: 'Migration20261121000000_initial', class: Migration20261121000000_initial },
-  { name: 'Migration20261122000000_oauth', class: Migration20261122000000_oauth },
-  { name: 'Migration20261122010000_maintenance', class: Migration20261122010000_maintenance },
-  { name: 'Migration20261123000000_token_families', class: Migration20261123000000_token_families },
-  { name: 'Migration20261123010000_devices_activity', class: Migration20261123010000_devices_activity },
-  { name: 'Migration20261124000000_authorization_code', class: Migration20261124000000_authorization_code },
-  { name: 'Migration20261124010000_search', class: Migration20261124010000_search },
-  { name: 'Migration20261124020000_search_walks', class: Migration20261124020000_search_walks },
-  { name: 'Migration20261124030000_events', class: Migration20261124030000_events },
-  { name: 'Migration20261124040000_webhooks', class: Migration20261124040000_webhooks },
-  { name: 'Migration20261124050000_audit', class: Migration20261124050000_audit },
-  { name: 'Migration20261124060000_rate_limits', class: Migration20261124060000_rate_limits },
-  { name: 'Migration20261124070000_unread_counts', class: Migration20261124070000_unread_counts },
-  { name: 'Migration20261124080000_search_functions', class: Migration20261124080000_search_functions },
-  { name: 'Migration20261125000000_search_text', class: Migration20261125000000_search_text },
-  { name: 'Migration20261126000000_search_functions_module', class: Migration20261126000000_search_functions_module },
-  { name: 'Migration20261126010000_notification_events', class: Migration20261126010000_notification_events },
-  { name: 'Migration20261126020000_notifications_by_reply', class: Migration20261126020000_notifications_by_reply },
-  {
-    name: 'Migration20261126030000_sections_pins_public_email',
-    class: Migration20261126030000_sections_pins_public_email,
-  },
-  { name: 'Migration20261126040000_accounts', class: Migration20261126040000_accounts },
-  { name: 'Migration20261126050000_mail_preferences', class: Migration20261126050000_mail_preferences },
-  { name: 'Migration20261126060000_notification_mail', class: Migration20261126060000_notification_mail },
-  { name: 'Migration20261126070000_digests', class: Migration20261126070000_digests },
-  { name: 'Migration20261126080000_inbound_mail', class: Migration20261126080000_inbound_mail },
-  { name: 'Migration20261128000000_review', class: Migration20261128000000_review },
-  { name: 'Migration20261128010000_uploads', class: Migration20261128010000_uploads },
-  { name: 'Migration20261128020000_imports', class: Migration20261128020000_imports },
-  { name: 'Migration20261128030000_effects_in_code', class: Migration20261128030000_effects_in_code },
-  { name: 'Migration20261128040000_left_accounts', class: Migration20261128040000_left_accounts },
-  { name: 'Migration20261128050000_throttle_counts', class: Migration20261128050000_throttle_counts },
-  { name: 'Migration20261128060000_section_ids', class: Migration20261128060000_section_ids },
-];
 
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */
 export interface PoolOptions {
@@ -92,14 +26,21 @@ export interface PoolOptions {
   connectTimeoutMs?: number;
 }
 
-export async function createOrm(clientUrl: string, options: PoolOptions & { debug?: boolean } = {}): Promise<MikroORM> {
+export async function createOrm(
+  clientUrl: string,
+  options: PoolOptions & { debug?: boolean; migrator?: boolean } = {},
+): Promise<MikroORM> {
   const connectTimeout = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  // The migrator (and umzug, and its command line's libraries under it: a third of a second to load) only where
+  // migrations run: a process whose schema is up to date never loads it.
+  const extensions = options.migrator ? [(await import('@mikro-orm/migrations')).Migrator] : [];
+  const migrationsList = options.migrator ? await migrationClasses() : [];
   return MikroORM.init({
     clientUrl,
     entities: SCHEMAS,
     discovery: { warnWhenNoEntities: false },
-    extensions: [Migrator],
-    migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, silent: true, snapshot: false },
+    extensions,
+    migrations: { migrationsList: migrationsList as never, transactional: true, allOrNothing: true, silent: true, snapshot: false },
     pool: {
       min: 0,
       max: options.poolMax ?? 10,
@@ -203,33 +144,54 @@ export const MIGRATION_LOCK = [0x666f72, 2] as const;
 /** graphile-worker's own log lines stay out of ours; what matters of its work is in the webhook tables. */
 const QUIET_GRAPHILE_LOGGER = new Logger(() => () => undefined);
 
+/** The migrations applied here (MikroORM's own table), in the order they ran; none when the table is not there yet. */
+async function appliedMigrations(client: pg.ClientBase): Promise<string[]> {
+  const { rows } = await client.query<{ known: boolean }>(`select to_regclass('mikro_orm_migrations') is not null as known`);
+  if (!rows[0]?.known) return [];
+  return (await client.query<{ name: string }>('select name from mikro_orm_migrations order by id')).rows.map((row) => row.name);
+}
+
+/** Runs `work` with an ORM of its own that has the migrator, on one connection without a statement timeout. */
+async function withMigrator<T>(clientUrl: string, work: (orm: MikroORM) => Promise<T>): Promise<T> {
+  // An index on a large table may take minutes: no server's statement timeout here.
+  const migrations = await createOrm(clientUrl, { poolMax: 1, migrator: true });
+  try {
+    return await work(migrations);
+  } finally {
+    await migrations.close(true);
+  }
+}
+
 /**
  * Applies pending migrations under a PostgreSQL advisory lock: the first process applies them, the others wait
- * for it and then find nothing left to do; then the definitions derived from code that changed (derived-definitions.ts). The job queue's schema (graphile-worker's own migrations) comes
- * last: the outbox's statement queues webhook deliveries with its SQL API, so every process that writes needs it.
+ * for it and then find nothing left to do (asked of the migrations' table, without loading the migrator); then the
+ * definitions derived from code that changed (derived-definitions.ts). The job queue's schema (graphile-worker's own
+ * migrations) comes last: the outbox's statement queues webhook deliveries with its SQL API, so every process that
+ * writes needs it.
  */
 export async function migrate(orm: MikroORM): Promise<string[]> {
   const clientUrl = orm.config.get('clientUrl') as string;
   const lock = new pg.Client({ connectionString: clientUrl, application_name: 'forum migrations' });
   await lock.connect();
-  // Its own connection, without the server's statement timeout: an index on a large table may take minutes.
-  const migrations = await createOrm(clientUrl, { poolMax: 1 });
   try {
     await lock.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
-    const applied = await migrations.getMigrator().up();
+    const done = new Set(await appliedMigrations(lock));
+    const pending = MIGRATIONS.some((migration) => !done.has(migration.name));
+    const applied = pending ? await withMigrator(clientUrl, (migrations) => migrations.getMigrator().up()) : [];
     await applyDerivedDefinitions(lock);
     await runMigrations({ connectionString: clientUrl, logger: QUIET_GRAPHILE_LOGGER });
     return applied.map((migration) => migration.name);
   } finally {
-    await migrations.close(true);
     await lock.end();
   }
 }
 
 export async function migrationStatus(orm: MikroORM): Promise<MigrationStatus> {
-  const migrator = orm.getMigrator();
-  const [executed, pending] = await Promise.all([migrator.getExecutedMigrations(), migrator.getPendingMigrations()]);
-  return { executed: executed.map((m) => m.name), pending: pending.map((m) => m.name) };
+  return withMigrator(orm.config.get('clientUrl') as string, async (migrations) => {
+    const migrator = migrations.getMigrator();
+    const [executed, pending] = await Promise.all([migrator.getExecutedMigrations(), migrator.getPendingMigrations()]);
+    return { executed: executed.map((m) => m.name), pending: pending.map((m) => m.name) };
+  });
 }
 
 /** A migration `rollback` would undo, and whether it can: one without a `down()` of its own cannot. */
@@ -243,15 +205,18 @@ export interface RollbackStep {
  * migration applied. Nothing applied: nothing to undo. `to` not applied: null.
  */
 export async function rollbackPlan(orm: MikroORM, to?: string): Promise<RollbackStep[] | null> {
-  const executed = (await orm.getMigrator().getExecutedMigrations()).map((m) => m.name).reverse();
+  const client = new pg.Client({ connectionString: orm.config.get('clientUrl') as string });
+  await client.connect();
+  const executed = (await appliedMigrations(client).finally(() => client.end())).reverse();
   const count = to === undefined ? Math.min(1, executed.length) : executed.indexOf(to) + 1;
   if (count === 0 && to !== undefined) return null;
-  return executed.slice(0, count).map((name) => ({ name, reversible: reversible(name) }));
+  const classes = await migrationClasses();
+  return executed.slice(0, count).map((name) => ({ name, reversible: reversible(classes, name) }));
 }
 
 /** A migration that does not override `down()` inherits MikroORM's, which throws: it cannot be undone. */
-function reversible(name: string): boolean {
-  const listed = MIGRATIONS.find((migration) => migration.name === name);
+function reversible(classes: { name: string; class: new (...args: never[]) => object }[], name: string): boolean {
+  const listed = classes.find((migration) => migration.name === name);
   return listed !== undefined && Object.prototype.hasOwnProperty.call(listed.class.prototype, 'down');
 }
 
@@ -265,22 +230,20 @@ export async function rollback(orm: MikroORM, names: string[]): Promise<string[]
   const clientUrl = orm.config.get('clientUrl') as string;
   const lock = new pg.Client({ connectionString: clientUrl, application_name: 'forum migrations' });
   await lock.connect();
-  const migrations = await createOrm(clientUrl, { poolMax: 1 });
   try {
     await lock.query('select pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
-    const plan = await rollbackPlan(migrations, names.at(-1));
+    const plan = await rollbackPlan(orm, names.at(-1));
     if (!plan || plan.map((step) => step.name).join() !== names.join()) {
       throw new Error('the applied migrations changed meanwhile (another process migrated): nothing was undone; look again');
     }
     const fixed = plan.filter((step) => !step.reversible).map((step) => step.name);
     if (fixed.length) throw new Error(`${fixed.join(', ')} cannot be undone (no down migration): nothing was undone`);
-    const undone = await migrations.getMigrator().down({ migrations: names });
+    const undone = await withMigrator(clientUrl, (migrations) => migrations.getMigrator().down({ migrations: names }));
     // What the undone migrations left of the derived definitions is not what their digests say: replay them all at
     // the next migration.
     await forgetDerivedDefinitions(lock);
     return undone.map((migration) => migration.name);
   } finally {
-    await migrations.close(true);
     await lock.end();
   }
 }
