@@ -1,3 +1,4 @@
+import { NotFound } from '../../src/domain/shared/errors.js';
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
@@ -44,6 +45,10 @@ export function auditCommand(runtime: CliRuntime): Command {
             target_type: options.targetType,
             target_id: options.targetId,
           };
+          // A login that names no user is not found, as every command that takes a login says (the API lists nothing).
+          if (options.actor !== undefined && context.actor.role === 'admin' && !(await context.session.useCases.users.byLogin(options.actor))) {
+            throw new NotFound(`user ${options.actor}`);
+          }
           const entries = await needing(context, NEEDS, () =>
             context.session.useCases.listAudit.execute(context.actor, {
               ...filters,

@@ -24,8 +24,9 @@ function completions(program: Command): Map<string, string[]> {
  * A bash completion script generated from the command tree itself (as kubectl and gh generate theirs), so it
  * never falls behind the commands, and so it never runs forumctl: it completes however forumctl is started in a
  * checkout, where it is not on the PATH: `npx forumctl …`, `./bin/forumctl.js …`, or `forumctl …` once installed.
- * For `npx`, it completes only after `forumctl`, and leaves other `npx` commands to the shell's default (file
- * names). zsh runs it through its bash compatibility layer.
+ * For `npx`, it completes only `npx forumctl …` (and offers `forumctl` after `npx`): every other `npx` command keeps
+ * the completion it had before the script was sourced (npm's, or the shell's file names), which it hands on to.
+ * zsh runs it through its bash compatibility layer.
  */
 function bashScript(program: Command): string {
   const entries = [...completions(program)].map(([path, words]) => `  ["${path}"]="${words.join(' ')}"`).join('\n');
@@ -36,12 +37,8 @@ ${entries}
 _forumctl_complete() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" path=forumctl word first=1
   COMPREPLY=()
-  # \`npx forumctl …\`: forumctl's words start after its name; \`npx fo<TAB>\` offers the name.
-  if [[ \${COMP_WORDS[0]##*/} == npx ]]; then
-    if (( COMP_CWORD == 1 )); then COMPREPLY=($(compgen -W forumctl -- "$cur")); return 0; fi
-    [[ \${COMP_WORDS[1]} == forumctl ]] || return 0
-    first=2
-  fi
+  # \`npx forumctl …\`: forumctl's words start after its name.
+  [[ \${COMP_WORDS[0]##*/} == npx ]] && first=2
   for word in "\${COMP_WORDS[@]:first:COMP_CWORD-first}"; do
     [[ $word == -* ]] && continue
     [[ -n "\${_forumctl_words["$path $word"]+set}" ]] && path="$path $word"
@@ -49,7 +46,18 @@ _forumctl_complete() {
   COMPREPLY=($(compgen -W "\${_forumctl_words["$path"]}" -- "$cur"))
 }
 complete -F _forumctl_complete forumctl forumctl.js
-complete -o default -F _forumctl_complete npx
+# npx: forumctl's words after \`npx forumctl\`; any other npx command as before this script (once, if sourced again).
+if [[ $(complete -p npx 2>/dev/null) != *_forumctl_npx* ]]; then
+  _forumctl_npx_before=$(complete -p npx 2>/dev/null | sed -n 's/.* -F \\([^ ]*\\) .*/\\1/p')
+fi
+_forumctl_npx() {
+  if (( COMP_CWORD >= 2 )) && [[ \${COMP_WORDS[1]} == forumctl ]]; then _forumctl_complete; return; fi
+  COMPREPLY=()
+  [[ -n $_forumctl_npx_before ]] && "$_forumctl_npx_before" "$@"
+  if (( COMP_CWORD == 1 )) && [[ forumctl == "\${COMP_WORDS[1]}"* ]]; then COMPREPLY+=(forumctl); fi
+  return 0
+}
+complete -o default -F _forumctl_npx npx
 `;
 }
 

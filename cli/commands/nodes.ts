@@ -1,7 +1,11 @@
 import { Command } from 'commander';
-import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
+import type { ActionContext, CliRuntime } from '../runtime.js';
+import type { NodeView } from '../../src/application/read-models.js';
 import { action, idArgument, integerOption, needing, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
+
+/** A node as every nodes command prints it in JSON: the API's Node, and whether it is hidden. */
+const nodeJson = (context: ActionContext, node: NodeView) => ({ ...context.session.wire.node(node), hidden: node.hidden });
 
 export function nodesCommand(runtime: CliRuntime): Command {
   const nodes = new Command('nodes')
@@ -37,7 +41,7 @@ export function nodesCommand(runtime: CliRuntime): Command {
             useCases.createNode.execute(context.actor, input, reasonOf(options)),
           );
           const node = (await useCases.nodes.get(id))!;
-          return { json: context.session.wire.node(node), text: `created node ${node.name} (id ${node.id})` };
+          return { json: nodeJson(context, node), text: `created node ${node.name} (id ${node.id})` };
         },
       ),
     );
@@ -60,10 +64,10 @@ export function nodesCommand(runtime: CliRuntime): Command {
           };
         }
         return {
-          json: { nodes: list.map((node) => ({ ...context.session.wire.node(node), hidden: node.hidden })) },
+          json: { nodes: list.map((node) => nodeJson(context, node)) },
           text: table(
             ['id', 'name', 'section', 'sort', 'topics', 'hidden'],
-            list.map((n) => [n.id, n.name, n.section?.name ?? '', n.sort, n.topicsCount, n.hidden]),
+            list.map((n) => [n.id, n.name, context.session.wire.node(n).section_name, n.sort, n.topicsCount, n.hidden]),
           ),
         };
       }),
@@ -86,7 +90,7 @@ export function nodesCommand(runtime: CliRuntime): Command {
           );
           const node = (await context.session.useCases.nodes.get(nodeId))!;
           return {
-            json: { ...context.session.wire.node(node), hidden: node.hidden },
+            json: nodeJson(context, node),
             text: `node ${node.name} (id ${node.id}) is ${hidden ? 'hidden' : 'visible'}`,
           };
         }),

@@ -14,6 +14,10 @@ import {
 import { table, when } from '../output.js';
 import { NotFound } from '../../src/domain/shared/errors.js';
 
+/** What is said of a token that matched nothing: what it was likely to be, and what ends every token of a user. */
+const NO_LIVE_TOKEN =
+  'no live token matched: give the token itself (not the id that tokens list shows); tokens revoke-all <login> ends every token of a user';
+
 export function tokensCommand(runtime: CliRuntime): Command {
   const tokens = new Command('tokens')
     .description('bearer access tokens')
@@ -54,9 +58,7 @@ export function tokensCommand(runtime: CliRuntime): Command {
         // Nothing live matches: said before anything is asked (exit 4).
         const live = await context.session.useCases.describeToken.execute(token);
         if (!live) {
-          throw new NotFound(
-            'no live token matched: give the token itself (not the id that tokens list shows); tokens revoke-all <login> ends every token of a user',
-          );
+          throw new NotFound('token', NO_LIVE_TOKEN);
         }
         const expires = live.expiresAt ? `, expires ${when(live.expiresAt)}` : '';
         const app = live.clientUid ? `app ${live.clientUid}` : 'issued by forumctl';
@@ -67,9 +69,7 @@ export function tokensCommand(runtime: CliRuntime): Command {
         });
         // Nothing revoked is not success: a script that passed an id from `tokens list`, or a mistyped token, hears so (exit 4).
         if (!revoked) {
-          throw new NotFound(
-            'no live token matched: give the token itself (not the id that tokens list shows); tokens revoke-all <login> ends every token of a user',
-          );
+          throw new NotFound('token', NO_LIVE_TOKEN);
         }
         return { json: { ok: 1, revoked }, text: 'token revoked' };
       }),

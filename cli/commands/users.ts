@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { InvalidInput, NotFound } from '../../src/domain/shared/errors.js';
+import { InvalidInput, NotFound, RuleViolated } from '../../src/domain/shared/errors.js';
 import { isRole, ROLES } from '../../src/domain/users/role.js';
 import type { UserDetailView } from '../../src/application/read-models.js';
 import type { ActionContext, CliIo, CliRuntime } from '../runtime.js';
@@ -86,15 +86,16 @@ export function usersCommand(runtime: CliRuntime): Command {
           // Creating accounts for others (and administrators) is administration: an administrator's (exit 3 otherwise).
           requireAdministrator(context, 'creating users');
           const password = options.password ?? (await askPassword(context.io));
-          if (password === '') throw new InvalidInput('password', 'password is missing: pass --password or pipe it on stdin');
           const { useCases } = context.session;
-          const id = await useCases.createUser.execute({
-            login,
-            email: options.email,
-            password,
-            name: options.name,
-            role: options.admin ? 'admin' : 'member',
-          });
+          // Every problem of the input at once; a password that never came says how to give one.
+          const id = await useCases.createUser
+            .execute({ login, email: options.email, password, name: options.name, role: options.admin ? 'admin' : 'member' })
+            .catch((error: unknown) => {
+              if (password === '' && error instanceof RuleViolated) {
+                throw new RuleViolated(`${error.message} (pass --password or pipe it on stdin)`);
+              }
+              throw error;
+            });
           const user = (await useCases.users.byId(id))!;
           return { json: present(context, user), text: `created user ${user.login} (id ${user.id}, ${user.role})` };
         },

@@ -344,15 +344,18 @@ describe('forumctl: moderating from the terminal', () => {
       script = execFileSync(process.execPath, ['bin/forumctl.js', 'completion', 'bash'], { encoding: 'utf8' });
     });
 
-    /** Completes `line` in a real bash that sourced the script as the README says; what TAB would offer. */
-    function complete(line: string): string {
+    /**
+     * Completes `line` in a real bash that sourced the script as the README says (after `before`, what the shell had
+     * set up already); what TAB would offer.
+     */
+    function complete(line: string, before = ''): string {
       const words = line.split(' ');
       return execFileSync(
         'bash',
         [
           '--norc',
           '-c',
-          `source /dev/stdin <<'SCRIPT'\n${script}\nSCRIPT\n` +
+          `${before}\nsource /dev/stdin <<'SCRIPT'\n${script}\nSCRIPT\n` +
             `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; ` +
             `$(complete -p ${words[0]!.split('/').pop()} | sed -E 's/.*-F ([^ ]+).*/\\1/'); echo "\${COMPREPLY[*]}"`,
         ],
@@ -369,6 +372,17 @@ describe('forumctl: moderating from the terminal', () => {
       expect(complete('npx prettier --ch')).to.equal('');
       expect(complete('./bin/forumctl.js topics li')).to.equal('list');
       expect(complete('forumctl topics list --no')).to.equal('--node');
+    });
+
+    it('leaves every other npx command the completion it had: it completes `npx forumctl …` only (issue 44)', function () {
+      this.timeout(20_000);
+      // npx's completion before the script, as npm's would be: it must still answer for every other command.
+      const npm = `_npm_like() { COMPREPLY=(npm-says-\${COMP_WORDS[COMP_CWORD]}); }; complete -F _npm_like npx`;
+      expect(complete('npx prettier --ch', npm)).to.equal('npm-says---ch');
+      expect(complete('npx forumctl us', npm)).to.equal('users');
+      expect(complete('npx fo', npm).split(' ')).to.include.members(['npm-says-fo', 'forumctl']);
+      // Sourced twice (a .bashrc and a shell), it does not hand on to itself.
+      expect(complete('npx prettier --ch', `${npm}\nsource <(node bin/forumctl.js completion bash)`)).to.equal('npm-says---ch');
     });
   });
 });

@@ -59,7 +59,7 @@ export class SetNodeHidden {
     const admin = requireAdmin(actor);
     await this.uow.run(async () => {
       const node = await this.nodes.findById(id);
-      if (!node) throw new NotFound('node');
+      if (!node) throw new NotFound(`node ${id}`);
       if (node.hidden === hidden) return;
       node.setHidden(hidden, this.clock.now());
       const action = hidden ? 'node.hide' : 'node.unhide';
@@ -112,7 +112,7 @@ export class SetNodeSection {
     const admin = requireAdmin(actor);
     return this.uow.run(async () => {
       const node = await this.nodes.findById(nodeId);
-      if (!node) throw new NotFound('node');
+      if (!node) throw new NotFound(`node ${nodeId}`);
       if (sectionId !== null) await existingSection(this.sections, sectionId);
       const before = node.sectionId;
       if (!node.placeIn(sectionId, this.clock.now())) return false;

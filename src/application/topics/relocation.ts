@@ -24,7 +24,7 @@ export class TopicRelocation {
 
   async requireNode(nodeId: number): Promise<void> {
     // Contract §6: a well-formed id that names no node is 404, as wherever a node is looked up (homeland's).
-    if (!(await this.nodes.findById(nodeId))) throw new NotFound('node');
+    if (!(await this.nodes.findById(nodeId))) throw new NotFound(`node ${nodeId}`);
   }
 
   async moved(topic: Topic, fromNodeId: number, actor: ActingUser, audit: MoveAudit = {}): Promise<void> {

@@ -1,8 +1,8 @@
 import { RuleViolated } from '../../domain/shared/errors.js';
 import type { DomainEvents } from '../events.js';
 import type { Role } from '../../domain/users/role.js';
-import { User } from '../../domain/users/user.js';
-import { type CommonPasswords, checkNewPassword } from '../../domain/users/password.js';
+import { User, accountProblems } from '../../domain/users/user.js';
+import { type CommonPasswords, passwordProblems } from '../../domain/users/password.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import type { Clock, PasswordHasher, UnitOfWork } from '../ports.js';
 
@@ -28,9 +28,11 @@ export class CreateUser {
     private readonly clock: Clock,
   ) {}
 
+  /** Every problem of the input is said at once (contract §9: one line, every reason). */
   async execute(input: CreateUserInput): Promise<number> {
-    const draft = User.register({ ...input, passwordHash: null, role: input.role ?? 'member' }, this.clock.now());
-    checkNewPassword(input.password, draft, this.common);
+    const account = { login: input.login.trim(), email: input.email.trim() };
+    const problems = [...accountProblems(input), ...passwordProblems(input.password, account, this.common)];
+    if (problems.length > 0) throw new RuleViolated(`Validation failed: ${problems.join('; ')}`);
     const passwordHash = await this.hasher.hash(input.password);
     return this.uow.run(async () => {
       const user = User.register({ ...input, passwordHash, role: input.role ?? 'member' }, this.clock.now());

@@ -86,7 +86,7 @@ export class BlockNode {
 
   async execute(actor: Actor, nodeId: number, block: boolean): Promise<void> {
     const user = requireUser(actor);
-    if (!(await this.nodes.findById(nodeId))) throw new NotFound('node');
+    if (!(await this.nodes.findById(nodeId))) throw new NotFound(`node ${nodeId}`);
     await (block ? this.users.blockNode(user.id, nodeId) : this.users.unblockNode(user.id, nodeId));
   }
 }

@@ -28,8 +28,12 @@ export class Forbidden extends DomainError {
 /** The record does not exist, is soft-deleted, or is not the actor's to see. */
 export class NotFound extends DomainError {
   readonly code = 'NotFound';
-  constructor(readonly what = 'record') {
-    super(`${what} not found`);
+  /** `what` names it (`node 999`); `message`, when given, is the whole sentence said instead of "… not found". */
+  constructor(
+    readonly what = 'record',
+    message?: string,
+  ) {
+    super(message ?? `${what} not found`);
   }
 }
 

@@ -15,21 +15,25 @@ export const CommonPasswords = Symbol.for('CommonPasswords');
  * why and what would do.
  */
 export function checkNewPassword(password: string, account: { login: string; email: string }, common: CommonPasswords): void {
+  const [problem] = passwordProblems(password, account, common);
+  if (problem) throw new RuleViolated(`Validation failed: ${problem}`);
+}
+
+/** What is wrong with a new password, first the worst (none: it will do); `checkNewPassword` says the first. */
+export function passwordProblems(password: string, account: { login: string; email: string }, common: CommonPasswords): string[] {
   const length = [...password].length;
-  if (length < MIN_PASSWORD) {
-    throw new RuleViolated(`Validation failed: Password is too short (minimum is ${MIN_PASSWORD} characters)`);
-  }
-  if (length > MAX_PASSWORD) {
-    throw new RuleViolated(`Validation failed: Password is too long (maximum is ${MAX_PASSWORD} characters)`);
-  }
+  if (length === 0) return ["Password can't be blank"];
+  if (length < MIN_PASSWORD) return [`Password is too short (minimum is ${MIN_PASSWORD} characters)`];
+  if (length > MAX_PASSWORD) return [`Password is too long (maximum is ${MAX_PASSWORD} characters)`];
   const lowered = password.toLowerCase();
   if (lowered === account.login.toLowerCase() || lowered === account.email.toLowerCase()) {
-    throw new RuleViolated('Validation failed: Password must not be your login or e-mail address');
+    return ['Password must not be your login or e-mail address'];
   }
   if (common.includes(password)) {
-    throw new RuleViolated(
-      'Validation failed: Password is one of the most common passwords, which are guessed first; ' +
+    return [
+      'Password is one of the most common passwords, which are guessed first; ' +
         'a few unrelated words make a long one that is easy to remember',
-    );
+    ];
   }
+  return [];
 }

@@ -93,6 +93,17 @@ export interface NewUser {
   selfRegistered?: boolean;
 }
 
+/** What is wrong with a new account's login, address and name, each said once (none: `User.register` takes them). */
+export function accountProblems(input: { login: string; email: string; name?: string | null }): string[] {
+  const problems: string[] = [];
+  if (!LOGIN_PATTERN.test(input.login.trim())) problems.push('Login must be 2 to 20 letters, digits, "_", "." or "-"');
+  const email = input.email.trim();
+  if (!EMAIL_PATTERN.test(email) || email.length > 255) problems.push('Email is invalid');
+  const name = input.name?.trim() || null;
+  if (name !== null && name.length > 100) problems.push('Name is too long (maximum is 100 characters)');
+  return problems;
+}
+
 /** Why an account may not sign in now: not confirmed, waiting for approval, or suspended (contract §16b, §18). */
 export type SignInRefusal = { reason: 'unverified' | 'pending' | 'left' } | { reason: 'suspended'; until: Date };
 
@@ -122,14 +133,11 @@ export class User {
   updatedAt!: Date;
 
   static register(input: NewUser, now: Date): User {
+    const [problem] = accountProblems(input);
+    if (problem) throw new RuleViolated(`Validation failed: ${problem}`);
     const login = input.login.trim();
-    if (!LOGIN_PATTERN.test(login)) {
-      throw new RuleViolated('Validation failed: Login must be 2 to 20 letters, digits, "_", "." or "-"');
-    }
     const email = checkedEmail(input.email);
     const name = input.name?.trim() || null;
-    if (name !== null && name.length > 100)
-      throw new RuleViolated('Validation failed: Name is too long (maximum is 100 characters)');
     const user = new User();
     Object.assign(user, {
       login,
