@@ -143,10 +143,15 @@ describe('Joining the forum, in a browser', function () {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
     expect(await page.getByRole('status').innerText()).to.include('alice@example.com');
+    // Posted, then shown: a reload shows the same page and posts nothing again.
+    expect(new URL(page.url()).pathname).to.equal('/account/sign-up/sent');
+    await page.reload();
+    expect(await page.getByRole('status').innerText()).to.include('alice@example.com');
     await shoot(page, 'check-mail');
 
     // The mailed link, opened in the same browser.
-    await page.goto(await mailedLink('alice@example.com', '/account/verify'));
+    const verifyLink = await mailedLink('alice@example.com', '/account/verify');
+    await page.goto(verifyLink);
     expect(await page.locator('body').innerText()).to.include('alice');
     await shoot(page, 'verify');
     await page.getByRole('button', { name: 'Confirm' }).click();
@@ -155,6 +160,13 @@ describe('Joining the forum, in a browser', function () {
     expect(consent).to.include('Forum Reader').and.include('alice');
     expect(await page.getByRole('button', { name: 'Approve' }).isVisible()).to.equal(true);
     await shoot(page, 'consent-after-sign-up');
+
+    // The link opened again: the address is confirmed already, and the page goes on to the settings.
+    await page.goto(verifyLink);
+    expect(await page.getByRole('status').innerText()).to.include('confirmed already');
+    await shoot(page, 'already-confirmed');
+    await page.getByRole('link', { name: 'Account settings' }).click();
+    expect(new URL(page.url()).pathname).to.equal('/account/settings');
 
     const session = (await context.cookies(server.url)).find((cookie) => cookie.name === 'forum_session');
     expect(session).to.include({ httpOnly: true, sameSite: 'Lax', path: '/' });

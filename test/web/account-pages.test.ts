@@ -69,10 +69,23 @@ function submit(browser: Browser, form: PageForm, typed: Record<string, string> 
 
 const alertOf = (html: string) => /<p class="alert" role="alert">([\s\S]*?)<\/p>/.exec(html)?.[1]?.trim();
 
-/** Opens the sign-up page and sends its form with these fields typed; expects this status. */
+/**
+ * Follows a successful sign-up as a browser does: its POST answers 303 to the page that says where the mail went
+ * (a reload shows that page, and posts nothing again); returns that page.
+ */
+async function followSent(browser: Browser, posted: supertest.Response, lang = 'en'): Promise<supertest.Response> {
+  expect(posted.status, posted.text.slice(0, 500)).to.equal(303);
+  expect(posted.headers.location).to.equal(`/account/sign-up/sent?lang=${lang}`);
+  return browser.get(posted.headers.location!).expect(200);
+}
+
+/** Opens the sign-up page and sends its form with these fields typed; expects this status (200: after its 303). */
 async function signUp(browser: Browser, typed: Record<string, string>, status: number): Promise<supertest.Response> {
   const page = await browser.get('/account/sign-up').expect(200);
-  return submit(browser, formFor(page.text, '/account/sign-up'), typed).expect(status);
+  const posted = await submit(browser, formFor(page.text, '/account/sign-up'), typed);
+  if (status === 200) return followSent(browser, posted);
+  expect(posted.status).to.equal(status);
+  return posted;
 }
 
 const alice = { login: 'alice', email: 'alice@example.com', password: PASSWORD, name: 'Alice' };
@@ -96,6 +109,8 @@ describe('account pages: joining in a browser (contract §16b)', () => {
     expect(page.text).to.include('name="name"').and.not.include('name="invite"');
     // The honeypot: a plain field, off screen, that people leave empty.
     expect(page.text).to.match(/<div class="trap" aria-hidden="true">[\s\S]*name="website"[\s\S]*tabindex="-1"/);
+    // Someone who has an account already finds the way to sign in.
+    expect(page.text).to.match(/Already have an account\? <a href="\/account\/sign-in\?lang=en">Sign in<\/a>/);
   });
 
   it('signs up with the CSRF token (unverified, a verification link mailed) and refuses without it', async () => {
@@ -108,10 +123,21 @@ describe('account pages: joining in a browser (contract §16b)', () => {
     await newBrowser().post('/account/sign-up').type('form').send(alice).expect(403);
     expect(await userRow('alice')).to.equal(undefined);
 
-    const sent = await submit(browser, form, alice).expect(200);
+    const posted = await submit(browser, form, alice);
+    expect(posted.text).to.not.include(PASSWORD);
+    expect(cookieNamed(posted, 'forum_sent_to')).to.match(/; path=\/account\/sign-up\/sent; expires=[^;]+; samesite=lax; httponly$/i);
+    const sent = await followSent(browser, posted);
     expect(sent.text).to.include('Check your mail').and.include('alice@example.com').and.not.include(PASSWORD);
     expect(await userRow('alice')).to.include({ state: 'unverified', locale: 'en' });
     expect((await tokenRows('alice')).map((row) => row.purpose)).to.deep.equal(['verify']);
+
+    // A reload shows the page again and makes nothing more; another browser is told the mail went to the address given.
+    const reloaded = await browser.get('/account/sign-up/sent?lang=en').expect(200);
+    expect(reloaded.text).to.include('alice@example.com');
+    expect((await tokenRows('alice')).map((row) => row.purpose)).to.deep.equal(['verify']);
+    const elsewhere = await newBrowser().get('/account/sign-up/sent').expect(200);
+    expect(elsewhere.text).to.include('We sent a link to the address you gave').and.not.include('alice@example.com');
+    expect(formFor(elsewhere.text, '/account/verification').fields).to.not.have.property('login');
 
     // The page offers to send the mail again: with its token, the same page for any account.
     const resend = formFor(sent.text, '/account/verification');
@@ -171,15 +197,20 @@ describe('account pages: joining in a browser (contract §16b)', () => {
     expect((await userRow('alice'))!.state).to.equal('active');
     expect((await tokenRows('alice'))[0]!.used_at).to.not.equal(null);
 
-    // Spent: the link now says so, and offers to send a new one.
-    const spent = await submit(browser, form).expect(404);
-    expect(spent.text).to.include('This link cannot be used');
-    expect(formFor(spent.text, '/account/verification').buttons).to.have.length(1);
+    // Used: pressed again, or opened again, the link says the address is confirmed already, and links on.
+    const again = await submit(browser, form).expect(200);
+    expect(again.text).to.include('Address confirmed already').and.include('alice').and.not.include('cannot be used');
+    expect(again.text).to.include('href="/account/settings?lang=en"');
+    const reopened = await newBrowser().get('/account/verify').query({ token }).expect(200);
+    expect(reopened.text).to.include('is confirmed already').and.include('href="/account/sign-in?lang=en"');
+    expect(reopened.text).to.not.include('name="token"');
+    // A link that cannot be used says so, and offers to send a new one.
     const unknown = await browser
       .get('/account/verify')
       .query({ token: 'A'.repeat(43) })
       .expect(404);
     expect(unknown.text).to.include('This link cannot be used');
+    expect(formFor(unknown.text, '/account/verification').buttons).to.have.length(1);
     await browser.get('/account/verify').expect(404);
   });
 
@@ -262,8 +293,9 @@ describe('account pages: joining in a browser (contract §16b)', () => {
     const english = await browser.get('/account/sign-up?lang=en').set('Accept-Language', 'zh-CN').expect(200);
     expect(english.text).to.include('<html lang="en">').and.include('Create an account').and.include('简体中文');
 
-    // The account's language is the page's.
-    await submit(browser, formFor(zh.text, '/account/sign-up'), alice).expect(200);
+    // The account's language is the page's, and so is the page after signing up.
+    const signedUp = await followSent(browser, await submit(browser, formFor(zh.text, '/account/sign-up'), alice), 'zh-CN');
+    expect(signedUp.text).to.include('<html lang="zh-CN">').and.include('请查收邮件');
     expect((await userRow('alice'))!.locale).to.equal('zh-CN');
   });
 
@@ -346,7 +378,7 @@ describe('account pages: joining in a browser (contract §16b)', () => {
     expect(new URLSearchParams(form.fields.authorize)).to.satisfy(
       (kept: URLSearchParams) => kept.get('state') === 'state & more',
     );
-    const sent = await submit(browser, form, alice).expect(200);
+    const sent = await submit(browser, form, alice).expect(303);
     expect(cookieNamed(sent, 'forum_return')).to.match(/; path=\/account; expires=[^;]+; samesite=lax; httponly$/i);
 
     const token = await linkToken('alice', 'verify');

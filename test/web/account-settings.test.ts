@@ -93,7 +93,7 @@ describe('account settings page (contract §16b)', () => {
       login: 'alice',
       email: 'alice@example.com',
       password: PASSWORD,
-    }).expect(200);
+    }).expect(303);
     const signIn = await browser.get('/account/sign-in').expect(200);
     const refused = await submit(browser, formFor(signIn.text, '/account/sign-in'), {
       login: 'alice',
@@ -269,7 +269,7 @@ describe('account settings page (contract §16b)', () => {
       login: 'bob',
       email: 'bob@example.com',
       password: PASSWORD,
-    }).expect(200);
+    }).expect(303);
     const [row] = await testEnv().sql<{ id: string }>(
       "select t.id from account_tokens t join users u on u.id = t.user_id where u.login = 'bob'",
     );

@@ -20,8 +20,9 @@ export interface PageOperation {
   query?: z.ZodObject;
   /** A form: its fields, read with the schemas the use cases export. */
   body?: { schema: z.ZodType; media: readonly ('form' | 'multipart')[] };
-  response: { schema: z.ZodType; example: unknown; description: string; media?: string };
-  /** The pages, redirects and refusals besides the 200. */
+  /** A page (200), or, for a form that is posted and then shown, a redirect to it (303). */
+  response: { schema: z.ZodType; example: unknown; description: string; media?: string } | { status: 303; description: string };
+  /** The pages, redirects and refusals besides the success. */
   otherResponses?: Partial<
     Record<302 | 303 | 400 | 403 | 404 | 429, { schema?: z.ZodType; description: string; media?: string }>
   >;

@@ -26,6 +26,8 @@ export interface AccountTokenStore {
   take(digest: string, purposes: readonly MailTokenPurpose[], now: Date): Promise<AccountTokenRow | null>;
   /** The same, without spending it (a page shows what the token is for before a person confirms). */
   peek(digest: string, purposes: readonly MailTokenPurpose[], now: Date): Promise<AccountTokenRow | null>;
+  /** A token with this digest and one of these purposes that was spent (used), whenever; null otherwise. */
+  spent(digest: string, purposes: readonly MailTokenPurpose[]): Promise<AccountTokenRow | null>;
   /** When the last token of this purpose was made for the user, if ever. */
   lastIssuedAt(userId: number, purpose: MailTokenPurpose): Promise<Date | null>;
   /** Spends every live token of the user for these purposes (a reset ends older reset links). */

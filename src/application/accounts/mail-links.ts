@@ -59,6 +59,12 @@ export class MailLinks {
     return this.store.lastIssuedAt(userId, purpose);
   }
 
+  /** A token of one of these purposes that was spent already (its link opened again), or null. */
+  spent(token: string, purposes: readonly MailTokenPurpose[]): Promise<AccountTokenRow | null> {
+    if (!TOKEN_SHAPE.test(token)) return Promise.resolve(null);
+    return this.store.spent(this.keys.digest(token), purposes);
+  }
+
   /** What a live token is for, without spending it. */
   peek(token: string, purposes: readonly MailTokenPurpose[], now: Date): Promise<AccountTokenRow | null> {
     if (!TOKEN_SHAPE.test(token)) return Promise.resolve(null);

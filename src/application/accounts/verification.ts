@@ -71,10 +71,21 @@ export class DescribeMailLink {
     private readonly clock: Clock,
   ) {}
 
-  async execute(token: string, purposes: readonly MailTokenPurpose[]): Promise<{ login: string } | null> {
+  /**
+   * Whose link it is, and whether it did its work already: a verification link opened again once its address is
+   * confirmed is `spent` (the page says the address is confirmed, rather than that the link cannot be used). Null for
+   * a token that is unknown, expired, or used for anything else.
+   */
+  async execute(token: string, purposes: readonly MailTokenPurpose[]): Promise<{ login: string; spent: boolean } | null> {
     const row = await this.links.peek(token, purposes, this.clock.now());
-    const user = row ? await this.users.findById(row.userId) : null;
-    return user ? { login: user.login } : null;
+    if (row) {
+      const user = await this.users.findById(row.userId);
+      return user ? { login: user.login, spent: false } : null;
+    }
+    if (!purposes.includes('verify')) return null;
+    const used = await this.links.spent(token, ['verify']);
+    const user = used ? await this.users.findById(used.userId) : null;
+    return user && (user.state === 'active' || user.state === 'pending') ? { login: user.login, spent: true } : null;
   }
 }
 

@@ -35,7 +35,8 @@ export interface Operation {
   /** Parameters as an object (json, form, multipart), or a whole body of its own (a raw mail: rfc822, text, binary). */
   /** `streamed`: the route reads its multipart body itself, a file as it streams (the body reader leaves it alone). */
   body?: { schema: z.ZodType; media: readonly (keyof typeof MEDIA)[]; streamed?: boolean };
-  response: { schema: z.ZodType; example: unknown; description: string; media?: string };
+  /** The answer to a success: a body (200), or, for a form that is posted and then shown, a redirect (303). */
+  response: Success;
   /**
    * Other responses, or a status's own description where the default does not fit (an endpoint with a body of
    * its own for an error status, perhaps an HTML page; a redirect or a 304, with no body at all).
@@ -46,6 +47,11 @@ export interface Operation {
   /** Errors in RFC 6749's shape (`{"error","error_description"}`) rather than the contract's (the OAuth endpoints). */
   oauthErrors?: boolean;
 }
+
+/** A success: 200 and its body, or a redirect with no body (Location says where). */
+export type Success =
+  | { schema: z.ZodType; example: unknown; description: string; media?: string }
+  | { status: 303; description: string };
 
 /** A description or an example of one parameter, for the document. */
 export type ParameterNote = { description?: string; example?: unknown };
@@ -308,20 +314,15 @@ export class ApiDescription {
             }
           : {}),
       },
-      responses: {
-        200: {
-          description: operation.response.description,
-          content: {
-            [operation.response.media ?? 'application/json']: {
-              schema: operation.response.schema,
-              example: operation.response.example,
-            },
-          },
-        },
-        ...errors,
-      },
+      responses: { ...success(operation.response), ...errors },
     };
   }
+}
+
+function success(response: Success): RouteConfig['responses'] {
+  if ('status' in response) return { [response.status]: { description: response.description } };
+  const content = { [response.media ?? 'application/json']: { schema: response.schema, example: response.example } };
+  return { 200: { description: response.description, content } };
 }
 
 const TAGS = [

@@ -42,6 +42,15 @@ export class SqlAccountTokenStore implements AccountTokenStore {
     return rows[0] ? row(rows[0]) : null;
   }
 
+  async spent(digest: string, purposes: readonly MailTokenPurpose[]): Promise<AccountTokenRow | null> {
+    const rows = await this.sql.all<Row>(
+      `select id, user_id, purpose, email from account_tokens
+       where digest = $1 and purpose = any($2) and used_at is not null`,
+      [digest, purposes],
+    );
+    return rows[0] ? row(rows[0]) : null;
+  }
+
   async lastIssuedAt(userId: number, purpose: MailTokenPurpose): Promise<Date | null> {
     const rows = await this.sql.all<{ created_at: Timestamp }>(
       'select created_at from account_tokens where user_id = $1 and purpose = $2 order by created_at desc limit 1',

@@ -61,6 +61,8 @@ export interface AccountWords extends RefusalWords {
   // sent
   checkMailTitle: string;
   checkMail: (email: string) => string;
+  /** The same, once the address is no longer known to this browser (its cookie expired, or another browser). */
+  checkMailNoAddress: string;
   checkMailHint: string;
   resendButton: string;
   resentTitle: string;
@@ -78,6 +80,9 @@ export interface AccountWords extends RefusalWords {
   continueToApp: string;
   /** After a confirmed link or a reset, with nowhere to go back to. */
   closePage: string;
+  /** A verification link opened again after it confirmed the address. */
+  alreadyConfirmedTitle: string;
+  alreadyConfirmed: (login: string) => string;
   badLinkTitle: string;
   badLink: string;
   badLinkResend: string;

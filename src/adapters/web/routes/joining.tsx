@@ -8,8 +8,18 @@ import { browserPages } from '../browser.js';
 import { Authorize, Csrf, htmlPage, Lang, LinkQuery, page, type RouteDeclarer } from '../docs.js';
 import { handleForm, linkTokenOf, paramsOf, readForm, refuse, typedIn } from '../forms.js';
 import { frameOf } from '../frame.js';
-import { authorizeReturn, keepReturn, signInFromLink } from '../sign-in.js';
-import { BadLinkPage, CheckMailPage, ConfirmedPage, ConfirmPage, MessagePage, ResentPage, SignUpPage } from '../views/joining.js';
+import { authorizeReturn, keepReturn, signedInUser, signInFromLink } from '../sign-in.js';
+import {
+  AlreadyConfirmedPage,
+  BadLinkPage,
+  CheckMailPage,
+  ConfirmedPage,
+  ConfirmPage,
+  MessagePage,
+  ResentPage,
+  SignUpPage,
+} from '../views/joining.js';
+import { actionFor } from '../views/layout.js';
 import { type AccountPageUseCases, accountForm, accountWords, expiredForm } from './account.js';
 
 /**
@@ -29,6 +39,11 @@ const SignUpForm = SignUpParams.extend({
   authorize: Authorize,
 });
 const ResendForm = ResendVerificationParams.extend({ csrf_token: Csrf });
+
+/** Where signing up goes, and the cookie that tells it, for ten minutes, where the mail went. */
+const SENT_PATH = '/account/sign-up/sent';
+const SENT_TO_COOKIE = 'forum_sent_to';
+const SENT_SECONDS = 600;
 const VerifyForm = z.object({ token: z.string().meta({ description: 'The token of the mailed link' }), csrf_token: Csrf });
 
 export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, options: { secureCookies: boolean }): Router {
@@ -91,7 +106,10 @@ export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opt
       tag: 'Accounts',
       access: 'browser',
       body: { schema: SignUpForm, media: ['form'] },
-      response: htmlPage('The mail is on its way'),
+      response: {
+        status: 303,
+        description: `Signed up (or taken for a program): to ${SENT_PATH}, which says where the mail went (a reload does not post again)`,
+      },
       otherResponses: {
         400: page('A field is missing or refused: the form again, saying why'),
         403: page('The CSRF token is missing or wrong; sign-up is closed; or the invite code is not valid'),
@@ -132,8 +150,14 @@ export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opt
       );
       // The page asks for all three at once (the core would refuse a blank one in its own words, one at a time).
       if (!form.login || !form.email || !form.password) refuse(t.fillRequired);
-      const sent = () =>
-        show(ctx, 200, <CheckMailPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} email={form.email} />);
+      // Posted, then shown (a reload does not post again): where the mail went is kept for the page that says so.
+      const sent = () => {
+        browser.setCookie(ctx, SENT_TO_COOKIE, Buffer.from(form.email).toString('base64url'), {
+          path: SENT_PATH,
+          maxAgeSeconds: SENT_SECONDS,
+        });
+        browser.seeOther(ctx, actionFor(SENT_PATH, localeOf(ctx)));
+      };
       // A program that fills every field: answered as a person would be, and nothing is made.
       if (form.website) return sent();
       await app.signUp.execute(
@@ -148,6 +172,35 @@ export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opt
       );
       keepReturn(ctx, browser, form.authorize);
       sent();
+    },
+  );
+
+  /** A verification link that did its work already: the address is confirmed, and the page links on. */
+  async function showAlreadyConfirmed(ctx: Context, login: string): Promise<void> {
+    const signedIn = (await signedInUser(ctx, app.resolveWebSession)) !== null;
+    show(ctx, 200, <AlreadyConfirmedPage frame={frameOf(ctx)} login={login} signedIn={signedIn} />);
+  }
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'get',
+      path: SENT_PATH,
+      summary: 'The page after signing up',
+      description:
+        'Where signing up goes (303): it says where the verification mail went (kept for ten minutes in a cookie of ' +
+        'this browser) and offers to send it again.',
+      tag: 'Accounts',
+      access: 'browser',
+      query: z.object({ lang: Lang }),
+      response: htmlPage('The mail is on its way'),
+      errors: [],
+    },
+    (ctx) => {
+      const kept = ctx.cookies.get(SENT_TO_COOKIE);
+      const email = kept ? Buffer.from(kept, 'base64url').toString() : null;
+      show(ctx, 200, <CheckMailPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} email={email} />);
     },
   );
 
@@ -197,13 +250,15 @@ export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opt
       summary: 'The page of a verification link',
       description:
         'Where a verification (or e-mail change) mail links: the page names the account and shows a Confirm ' +
-        'button. Opening it spends nothing (mail scanners open links); only the button (POST) does. An unknown, ' +
-        'used or expired token: a page saying so (404), offering to send a new link.',
+        'button. Opening it spends nothing (mail scanners open links); only the button (POST) does. A verification ' +
+        'link opened again once it confirmed the address: a page saying the address is confirmed already, linking ' +
+        'to sign in (or to the settings, when signed in). An unknown or expired token: a page saying so (404), ' +
+        'offering to send a new link.',
       tag: 'Accounts',
       access: 'browser',
       query: LinkQuery,
-      response: htmlPage('The Confirm button'),
-      otherResponses: { 404: page('The link is unknown, used or expired') },
+      response: htmlPage('The Confirm button; or, the link used already, that the address is confirmed'),
+      otherResponses: { 404: page('The link is unknown, expired, or was an e-mail change used already') },
       errors: [],
     },
     async (ctx) => {
@@ -211,6 +266,8 @@ export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opt
       const link = token ? await app.describeMailLink.execute(token, ['verify', 'email_change']) : null;
       const csrf = browser.browserCsrf(ctx);
       if (!link) return show(ctx, 404, <BadLinkPage frame={frameOf(ctx)} csrf={csrf} />);
+      // Opened again once it did its work: the address is confirmed already, and the page says so and links on.
+      if (link.spent) return showAlreadyConfirmed(ctx, link.login);
       show(ctx, 200, <ConfirmPage frame={frameOf(ctx)} csrf={csrf} token={token} login={link.login} />);
     },
   );
@@ -226,7 +283,7 @@ export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opt
         'The Confirm button: spends the token. The account is active (or waits for approval when ' +
         'REGISTRATION=approval), or a changed address takes effect. An active account’s browser is signed in (the ' +
         'session cookie); when the person signed up from an authorization request, 303 back to it. An unknown, ' +
-        'used or expired token: 404 page. A missing or wrong `csrf_token` is 403.',
+        'expired token, or one used for something else: 404 page; a verification link used already: 200, the address is confirmed already. A missing or wrong `csrf_token` is 403.',
       tag: 'Accounts',
       access: 'browser',
       body: { schema: VerifyForm, media: ['form'] },
@@ -251,7 +308,12 @@ export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opt
       );
       const token = linkTokenOf(ctx);
       const confirmed = token ? await app.confirmAddress.execute(token) : null;
-      if (!confirmed) return show(ctx, 404, <BadLinkPage frame={frame} csrf={browser.browserCsrf(ctx)} />);
+      if (!confirmed) {
+        // Confirm pressed twice, or on a page left open: the first press did the work.
+        const link = token ? await app.describeMailLink.execute(token, ['verify']) : null;
+        if (link?.spent) return showAlreadyConfirmed(ctx, link.login);
+        return show(ctx, 404, <BadLinkPage frame={frame} csrf={browser.browserCsrf(ctx)} />);
+      }
       const { login, continueTo } = await signInFromLink(
         ctx,
         browser,

@@ -82,11 +82,12 @@ export function SignUpPage(props: {
         </div>
         <button type="submit">{t.signUpButton}</button>
       </form>
-      {props.authorize ? (
-        <p class="muted">
-          {t.haveAccount} <a href={`/oauth/authorize?${props.authorize}`}>{t.signInLink}</a>
-        </p>
-      ) : null}
+      <p class="muted">
+        {t.haveAccount}{' '}
+        <a href={props.authorize ? `/oauth/authorize?${props.authorize}` : withLang('/account/sign-in', frame.locale)}>
+          {t.signInLink}
+        </a>
+      </p>
     </LocalizedPage>
   );
 }
@@ -120,14 +121,15 @@ export function ResendForm(props: { frame: Frame; csrf: string; login?: string |
   );
 }
 
-export function CheckMailPage(props: { frame: Frame; csrf: string; email: string }) {
+/** After signing up: where the mail went (if this browser still knows), and the way to have it sent again. */
+export function CheckMailPage(props: { frame: Frame; csrf: string; email: string | null }) {
   const t = wordsFor(props.frame);
   return (
     <LocalizedPage frame={props.frame} title={t.checkMailTitle}>
       <h1>{t.checkMailTitle}</h1>
-      <Notice message={t.checkMail(props.email)} />
+      <Notice message={props.email ? t.checkMail(props.email) : t.checkMailNoAddress} />
       <p class="muted">{t.checkMailHint}</p>
-      <ResendForm frame={props.frame} csrf={props.csrf} login={props.email} />
+      <ResendForm frame={props.frame} csrf={props.csrf} login={props.email ?? undefined} />
     </LocalizedPage>
   );
 }
@@ -199,6 +201,24 @@ export function ConfirmedPage(props: {
       <h1>{title}</h1>
       <Notice message={said} />
       <Onward frame={props.frame} signedIn={props.state === 'active'} continueTo={props.continueTo} />
+    </LocalizedPage>
+  );
+}
+
+/** A verification link opened again once it confirmed the address: no error, and the way on. */
+export function AlreadyConfirmedPage(props: { frame: Frame; login: string; signedIn: boolean }) {
+  const t = wordsFor(props.frame);
+  return (
+    <LocalizedPage frame={props.frame} title={t.alreadyConfirmedTitle}>
+      <h1>{t.alreadyConfirmedTitle}</h1>
+      <Notice message={t.alreadyConfirmed(props.login)} />
+      <p>
+        {props.signedIn ? (
+          <a href={withLang('/account/settings', props.frame.locale)}>{t.settingsLink}</a>
+        ) : (
+          <a href={withLang('/account/sign-in', props.frame.locale)}>{t.signInLink}</a>
+        )}
+      </p>
     </LocalizedPage>
   );
 }
