@@ -46,7 +46,11 @@ export function auditCommand(runtime: CliRuntime): Command {
             target_id: options.targetId,
           };
           // A login that names no user is not found, as every command that takes a login says (the API lists nothing).
-          if (options.actor !== undefined && context.actor.role === 'admin' && !(await context.session.useCases.users.byLogin(options.actor))) {
+          if (
+            options.actor !== undefined &&
+            context.actor.role === 'admin' &&
+            !(await context.session.useCases.users.byLogin(options.actor))
+          ) {
             throw new NotFound(`user ${options.actor}`);
           }
           const entries = await needing(context, NEEDS, () =>

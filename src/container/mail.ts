@@ -51,12 +51,9 @@ export const mailModule = new ContainerModule(({ bind }) => {
   provide(bind, MailQueue, (staged: StagedRows) => new SqlMailQueue(staged), [StagedRows]);
   provide(bind, MailProducer, (queue: MailQueue) => new MailProducer(queue), [MailQueue]);
   provide(bind, MailFacts, (sql: Sql) => new SqlMailFacts(sql), [SqlRunner]);
-  provide(
-    bind,
-    MailComposer,
-    (config: Config): MailComposer => new LetterMailComposer(new InlinedPostHtml(config.publicUrl)),
-    [AppConfig],
-  );
+  provide(bind, MailComposer, (config: Config): MailComposer => new LetterMailComposer(new InlinedPostHtml(config.publicUrl)), [
+    AppConfig,
+  ]);
   provide(bind, Mailbox, (config: Config, clock: Clock) => new EmlFolder(config.mail.folder, config.mail.from, clock), [
     AppConfig,
     Clock,

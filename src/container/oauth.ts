@@ -26,7 +26,11 @@ import { UserRepository } from '../domain/users/user-repository.js';
 import { SqlClientStore } from '../adapters/persistence/accounts/oauth-stores.js';
 import { SqlPresence } from '../adapters/persistence/accounts/presence.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
-import { SqlAccessTokenStore, SqlAuthorizationCodeStore, SqlWebSessionStore } from '../adapters/persistence/accounts/token-stores.js';
+import {
+  SqlAccessTokenStore,
+  SqlAuthorizationCodeStore,
+  SqlWebSessionStore,
+} from '../adapters/persistence/accounts/token-stores.js';
 import { AuthorizeRouteUseCases } from '../adapters/web/routes/authorize.js';
 import { OAuthRouteUseCases } from '../adapters/api/routes/oauth.js';
 import type { Config } from '../config.js';

@@ -50,7 +50,8 @@ export const persistenceModule = new ContainerModule(({ bind }) => {
   provide(
     bind,
     OneStatementUnitOfWork,
-    (sql: Sql, staged: StagedRows, conflicts: ConflictRetries) => new OneStatementUnitOfWork(sql, () => staged.flush(), conflicts),
+    (sql: Sql, staged: StagedRows, conflicts: ConflictRetries) =>
+      new OneStatementUnitOfWork(sql, () => staged.flush(), conflicts),
     [SqlRunner, StagedRows, ConflictRetries],
   );
   provide(bind, UserRepository, (em: EntityManager, sql: Sql) => new MikroOrmUserRepository(em, sql), [Em, SqlRunner]);

@@ -4,10 +4,14 @@ import { expect } from 'chai';
 
 /** What a forumctl process loads for a command that needs no database: not the database's driver, not the ORM. */
 function loadedBy(...args: string[]): { code: number | null; stdout: string; loaded: string[] } {
-  const run = spawnSync(process.execPath, ['--import', path.resolve('test/support/loaded-modules.mjs'), 'bin/forumctl.js', ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', path.resolve('test/support/loaded-modules.mjs'), 'bin/forumctl.js', ...args],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+    },
+  );
   const loaded = run.stderr.split('\n').flatMap((line) => (line.startsWith('loaded: ') ? [line.slice('loaded: '.length)] : []));
   return { code: run.status, stdout: run.stdout, loaded };
 }

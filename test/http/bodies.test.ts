@@ -30,10 +30,7 @@ describe('request bodies (contract §1)', () => {
       .expect(200);
     expect(replied.body.reply).to.include({ body: 'a multipart reply' });
     // The token may come as a field too, as homeland's clients send it.
-    await api()
-      .post(`/api/v3/topics/${created.body.topic.id}/follow`)
-      .field('access_token', alice.token)
-      .expect(200, { ok: 1 });
+    await api().post(`/api/v3/topics/${created.body.topic.id}/follow`).field('access_token', alice.token).expect(200, { ok: 1 });
   });
 
   for (const [type, body] of [
@@ -57,9 +54,8 @@ describe('request bodies (contract §1)', () => {
   }
 
   it('still takes a POST that has no body at all, whatever it says of its type', async () => {
-    const topic = (
-      await api().post('/api/v3/topics').set(alice.auth).send({ title: 'T', body: 'B', node_id: node }).expect(200)
-    ).body.topic;
+    const topic = (await api().post('/api/v3/topics').set(alice.auth).send({ title: 'T', body: 'B', node_id: node }).expect(200))
+      .body.topic;
     await api().post(`/api/v3/topics/${topic.id}/follow`).set(alice.auth).set('Content-Type', 'text/plain').expect(200);
   });
 

@@ -286,7 +286,9 @@ describe('OAuth 2.0 over HTTP', () => {
 
   it('keeps the throttle in the database, where every server process sees it', async () => {
     await token({ grant_type: 'password', username: 'alice', password: 'wrong', ...app }).expect(400);
-    const rows = await testEnv().sql<{ key: string; points: number }>('select key, count as points from throttle_counts order by key');
+    const rows = await testEnv().sql<{ key: string; points: number }>(
+      'select key, count as points from throttle_counts order by key',
+    );
     expect(rows.map((r) => r.key)).to.have.length(2);
     expect(rows.every((r) => r.points === 1)).to.equal(true);
   });

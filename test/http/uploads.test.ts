@@ -142,14 +142,23 @@ describe('uploads (contract §19)', () => {
     it('refuses every broken image with 400 ParameterInvalid, never a 500, storing nothing: truncated, corrupt, empty, lying about its type', async function () {
       this.timeout(60_000);
       const noise = (format: 'png' | 'jpeg' | 'gif' | 'webp') =>
-        sharp({ create: { width: 300, height: 200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+        sharp({
+          create: {
+            width: 300,
+            height: 200,
+            channels: 3,
+            background: '#808080',
+            noise: { type: 'gaussian', mean: 128, sigma: 40 },
+          },
+        })
           .toFormat(format)
           .toBuffer();
       const broken: [string, Buffer][] = [['empty', Buffer.alloc(0)]];
       for (const format of ['png', 'jpeg', 'gif', 'webp'] as const) {
         const image = await noise(format);
         // Cut short past the header, in the middle of the data, and just before the end.
-        for (const keep of [0.1, 0.5, 0.95]) broken.push([`${format} truncated to ${keep}`, image.subarray(0, Math.floor(image.length * keep))]);
+        for (const keep of [0.1, 0.5, 0.95])
+          broken.push([`${format} truncated to ${keep}`, image.subarray(0, Math.floor(image.length * keep))]);
         // The data garbled behind an intact header (a lossy WebP's decoder takes any bytes for pixels: what decodes is
         // an image, if an ugly one).
         if (format !== 'webp') {

@@ -342,7 +342,13 @@ describe('forumctl import homeland (contract §20)', function () {
         await api()
           .post('/oauth/token')
           .type('form')
-          .send({ grant_type: 'password', username: person.login, password: person.password, client_id: app.uid, client_secret: app.secret })
+          .send({
+            grant_type: 'password',
+            username: person.login,
+            password: person.password,
+            client_id: app.uid,
+            client_secret: app.secret,
+          })
           .expect(200);
       }
       const before = await testEnv().sql(`select md5(string_agg(t::text, '|' order by id)) as h from topics t`);

@@ -49,11 +49,13 @@ interface World {
 async function arrange(): Promise<World> {
   const env = testEnv();
   const user = async (login: string, role: string) =>
-    (await env.sql<{ id: number }>('insert into users (login, email, role) values ($1, $2, $3) returning id', [
-      login,
-      `${login}@example.com`,
-      role,
-    ]))[0]!.id;
+    (
+      await env.sql<{ id: number }>('insert into users (login, email, role) values ($1, $2, $3) returning id', [
+        login,
+        `${login}@example.com`,
+        role,
+      ])
+    )[0]!.id;
   const node = async (name: string, hidden: boolean) =>
     (await env.sql<{ id: number }>('insert into nodes (name, hidden) values ($1, $2) returning id', [name, hidden]))[0]!.id;
   const users = {
@@ -185,7 +187,9 @@ describe('the visibility policy: the domain and its SQL agree', () => {
       ['reply', Object.keys(REPLY_RULES)],
     ] as const) {
       for (const rule of rules) {
-        const answers = new Set(readerForms(world).flatMap((form) => foundByCode(world, ruleAlone(kind, rule), form, kind).length));
+        const answers = new Set(
+          readerForms(world).flatMap((form) => foundByCode(world, ruleAlone(kind, rule), form, kind).length),
+        );
         const all = kind === 'topic' ? world.topics.length : world.replies.length;
         const some = [...answers].some((found) => found > 0 && found < all);
         expect(some, `${kind} condition ${rule} keeps some posts and leaves others for some reader`).to.equal(true);

@@ -9,7 +9,9 @@ function namedPaths(text: string): string[] {
   const named = [...text.matchAll(/`([^`\s]+)`/g)].map((match) => match[1]!);
   return named.filter(
     (token) =>
-      /^(src|cli|test|docs|bench|scripts)\//.test(token) && !token.includes('<') && /(\/|\.(ts|tsx|md|cjs|mjs|json))$/.test(token),
+      /^(src|cli|test|docs|bench|scripts)\//.test(token) &&
+      !token.includes('<') &&
+      /(\/|\.(ts|tsx|md|cjs|mjs|json))$/.test(token),
   );
 }
 

@@ -27,7 +27,9 @@ describe('the house rules, on the sources', () => {
     // The conditions of domain/visibility/visibility.ts, as SQL would write them by hand.
     const conditions = /deleted_at\s+is\s+null|visibility\s*(=|<>|!=)\s*'|\bn\.hidden\b|\.grade\s*(<>|!=)\s*'ban'|'NoPoint'/i;
     const readers = [
-      ...sources('src/adapters/persistence/read-models').filter(({ file }) => !file.endsWith(path.join('read-models', 'visibility.ts'))),
+      ...sources('src/adapters/persistence/read-models').filter(
+        ({ file }) => !file.endsWith(path.join('read-models', 'visibility.ts')),
+      ),
       ...sources('src/adapters/persistence').filter(({ file }) =>
         /(mail-facts|digest-queue|search-functions|search|posting-facts|reply-targets|upload-records)\.ts$/.test(file),
       ),

@@ -125,7 +125,9 @@ describe('account pages: joining in a browser (contract §16b)', () => {
 
     const posted = await submit(browser, form, alice);
     expect(posted.text).to.not.include(PASSWORD);
-    expect(cookieNamed(posted, 'forum_sent_to')).to.match(/; path=\/account\/sign-up\/sent; expires=[^;]+; samesite=lax; httponly$/i);
+    expect(cookieNamed(posted, 'forum_sent_to')).to.match(
+      /; path=\/account\/sign-up\/sent; expires=[^;]+; samesite=lax; httponly$/i,
+    );
     const sent = await followSent(browser, posted);
     expect(sent.text).to.include('Check your mail').and.include('alice@example.com').and.not.include(PASSWORD);
     expect(await userRow('alice')).to.include({ state: 'unverified', locale: 'en' });

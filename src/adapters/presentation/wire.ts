@@ -113,7 +113,12 @@ export class Wire {
    * in the stream but shows no text.
    */
   reply(reply: ReplyView, viewer: Viewer | null): z.infer<typeof ReplySchema> {
-    const facts = { userId: reply.user.id, visibility: reply.visibility, deleted: reply.deleted, systemEvent: reply.action !== null };
+    const facts = {
+      userId: reply.user.id,
+      visibility: reply.visibility,
+      deleted: reply.deleted,
+      systemEvent: reply.action !== null,
+    };
     const deleted = !replyVisibleTo(READERS.post, readerOf(viewer), facts);
     return {
       id: reply.id,

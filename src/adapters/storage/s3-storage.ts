@@ -85,7 +85,9 @@ export class S3Storage implements UploadStorage {
   async *keys(): AsyncIterable<string> {
     let token: string | undefined;
     do {
-      const page = await this.call((s3) => s3.send(new (sdk().ListObjectsV2Command)({ Bucket: this.bucket, ContinuationToken: token })));
+      const page = await this.call((s3) =>
+        s3.send(new (sdk().ListObjectsV2Command)({ Bucket: this.bucket, ContinuationToken: token })),
+      );
       for (const object of page.Contents ?? []) if (object.Key && contentTypeOf(object.Key)) yield object.Key;
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

@@ -42,7 +42,9 @@ export class CountedAccountThrottle implements AccountThrottle {
       [byAddress, byTarget].map((key) => ({ key, amount: 1, endsAt })),
       now,
     );
-    const over = counts.filter((count) => count.count > (count.key === byAddress ? this.limits.perAddress : this.limits.perTarget));
+    const over = counts.filter(
+      (count) => count.count > (count.key === byAddress ? this.limits.perAddress : this.limits.perTarget),
+    );
     if (over.length === 0) return;
     throw new TooManyRequests(secondsUntil(new Date(Math.max(...over.map((count) => count.endsAt.getTime()))), now));
   }

@@ -41,7 +41,10 @@ export class LikeObject {
           ? (await loadTopic(this.topics, id, user)).userId
           : (await loadReply(this.replies, this.topics, id, user)).reply.userId;
       let count: number;
-      if (likeCounts(ownerId, user.id) && (await (like ? this.likes.add(type, id, user.id) : this.likes.remove(type, id, user.id)))) {
+      if (
+        likeCounts(ownerId, user.id) &&
+        (await (like ? this.likes.add(type, id, user.id) : this.likes.remove(type, id, user.id)))
+      ) {
         count = await this.likes.adjustCount(type, id, like ? +1 : -1);
       } else {
         count = await this.likes.count(type, id);

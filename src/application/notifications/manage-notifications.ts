@@ -35,7 +35,10 @@ export class CountUnreadNotifications {
 }
 
 /** What a change to the caller's notifications records: their unread count may have moved (live streams send it). */
-const changedFor = (type: 'notification.read' | 'notification.deleted', userId: number): DomainEvent => ({ type, userIds: [userId] });
+const changedFor = (type: 'notification.read' | 'notification.deleted', userId: number): DomainEvent => ({
+  type,
+  userIds: [userId],
+});
 
 /** `ids` is required and must be an array; ids of other users' notifications are ignored; an empty array does nothing. */
 export class MarkNotificationsRead {

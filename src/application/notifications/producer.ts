@@ -72,7 +72,13 @@ export class NotificationProducer implements InTransactionConsumer {
       case 'topic.created': {
         const audience = await this.audience.ofTopic(event.userId, mentionedLogins(event.mentions));
         const { followerIds: authorFollowerIds, mentionedIds, blockedActorFor } = audience;
-        return whoHearsOfTopic({ topicId: event.topicId, authorId: event.userId, authorFollowerIds, mentionedIds, blockedActorFor });
+        return whoHearsOfTopic({
+          topicId: event.topicId,
+          authorId: event.userId,
+          authorFollowerIds,
+          mentionedIds,
+          blockedActorFor,
+        });
       }
       case 'reply.created': {
         const audience = await this.audience.ofReply(event.topicId, event.userId, mentionedLogins(event.mentions));

@@ -25,4 +25,5 @@ export interface ThrottleCounts {
 export const ThrottleCounts = Symbol.for('ThrottleCounts');
 
 /** The seconds to wait until `endsAt`, at least one. */
-export const secondsUntil = (endsAt: Date, now: Date): number => Math.max(1, Math.ceil((endsAt.getTime() - now.getTime()) / 1000));
+export const secondsUntil = (endsAt: Date, now: Date): number =>
+  Math.max(1, Math.ceil((endsAt.getTime() - now.getTime()) / 1000));

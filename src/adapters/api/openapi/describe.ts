@@ -50,8 +50,7 @@ export interface Operation {
 
 /** A success: 200 and its body, or a redirect with no body (Location says where). */
 export type Success =
-  | { schema: z.ZodType; example: unknown; description: string; media?: string }
-  | { status: 303; description: string };
+  { schema: z.ZodType; example: unknown; description: string; media?: string } | { status: 303; description: string };
 
 /** A description or an example of one parameter, for the document. */
 export type ParameterNote = { description?: string; example?: unknown };

@@ -50,7 +50,10 @@ function uploadError(error: unknown): unknown {
   const code = (error as { code?: string }).code;
   if (code === 'LIMIT_FILE_SIZE') return new BodyRejected(413, 'The file exceeds 5 MiB');
   if (error instanceof multerCore.MulterError && error.code === 'LIMIT_UNEXPECTED_FILE') {
-    return new BodyRejected(400, `file is missing: a file came as the field "${error.field}"; send the image as the field "file"`);
+    return new BodyRejected(
+      400,
+      `file is missing: a file came as the field "${error.field}"; send the image as the field "file"`,
+    );
   }
   if (error instanceof multerCore.MulterError) return new BodyRejected(400, `file: ${error.message}`);
   if (error instanceof Error && /multipart|boundary|part|form/i.test(error.message)) {

@@ -24,7 +24,12 @@ export class SqlThrottleCounts implements ThrottleCounts {
          count = case when t.ends_at <= $4 then excluded.count else t.count + excluded.count end,
          ends_at = case when t.ends_at <= $4 then excluded.ends_at else t.ends_at end
        returning key, count, ends_at`,
-      [entries.map((e) => stored(e.key)), entries.map((e) => e.amount), entries.map((e) => e.endsAt.toISOString()), now.toISOString()],
+      [
+        entries.map((e) => stored(e.key)),
+        entries.map((e) => e.amount),
+        entries.map((e) => e.endsAt.toISOString()),
+        now.toISOString(),
+      ],
     );
     return rows.map((row) => ({ key: byKey.get(row.key)!, count: row.count, endsAt: toDate(row.ends_at)! }));
   }

@@ -16,7 +16,6 @@ import { TIMESTAMPS_AS_TEXT } from './timestamps.js';
  */
 export const CONNECT_TIMEOUT_MS = 3_000;
 
-
 /** How the pools connect; a server sets all three, forumctl and migrations leave statements unbounded. */
 export interface PoolOptions {
   poolMax?: number;
@@ -40,7 +39,13 @@ export async function createOrm(
     entities: SCHEMAS,
     discovery: { warnWhenNoEntities: false },
     extensions,
-    migrations: { migrationsList: migrationsList as never, transactional: true, allOrNothing: true, silent: true, snapshot: false },
+    migrations: {
+      migrationsList: migrationsList as never,
+      transactional: true,
+      allOrNothing: true,
+      silent: true,
+      snapshot: false,
+    },
     pool: {
       min: 0,
       max: options.poolMax ?? 10,

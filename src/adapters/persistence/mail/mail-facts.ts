@@ -1,4 +1,10 @@
-import type { MailAccount, MailFacts, MailTokenRow, PendingNotice, TopicNotices } from '../../../application/mail/deliver-mail.js';
+import type {
+  MailAccount,
+  MailFacts,
+  MailTokenRow,
+  PendingNotice,
+  TopicNotices,
+} from '../../../application/mail/deliver-mail.js';
 import type { DigestTopic } from '../../../application/mail/digests.js';
 import { READERS } from '../../../domain/visibility/visibility.js';
 import { SIGNED_OUT, memberAt, replyCondition, topicCondition } from '../read-models/visibility.js';

@@ -49,7 +49,8 @@ export class Migration20261128030000_effects_in_code extends Migration {
       await earlier.up();
       for (const query of earlier.getQueries()) {
         // The mail migration's up also made its column and table, which are still here: only its trigger comes back.
-        if (typeof query === 'string' && /alter table notifications add column|create table notification_mail_queue/.test(query)) continue;
+        if (typeof query === 'string' && /alter table notifications add column|create table notification_mail_queue/.test(query))
+          continue;
         this.addSql(query);
       }
     }

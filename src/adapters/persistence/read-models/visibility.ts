@@ -72,7 +72,9 @@ const isPublic = (alias: string) => `${alias}.visibility = 'public'`;
 const POST_SQL = {
   present: ({ post }) => `${post}.deleted_at is null`,
   shownToReader: ({ post }, reader) =>
-    signedOut(reader) ? isPublic(post) : `(${isPublic(post)} or coalesce(${post}.user_id = ${reader.id}, false) or ${reader.admin})`,
+    signedOut(reader)
+      ? isPublic(post)
+      : `(${isPublic(post)} or coalesce(${post}.user_id = ${reader.id}, false) or ${reader.admin})`,
   public: ({ post }) => isPublic(post),
   published: ({ post }) => `${post}.visibility <> 'held'`,
   authorNotBlocked: ({ post }, reader) =>

@@ -18,7 +18,6 @@ export class MikroOrmTopicRepository implements TopicRepository {
     await this.em.persist(topic).flush();
   }
 
-
   authoredBy(userId: number): Promise<Topic[]> {
     return this.em.find(Topic, { userId, deletedAt: null }, { orderBy: { id: 'asc' } });
   }

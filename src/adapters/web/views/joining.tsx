@@ -1,6 +1,16 @@
 import type { Registration } from '../../../application/accounts/sign-up.js';
 import { type AccountWords, wordsOf } from '../../presentation/words/index.js';
-import { Alert, CsrfField, type Frame, LocalizedPage, LoginField, NewPasswordFields, Notice, actionFor, withLang } from './layout.js';
+import {
+  Alert,
+  CsrfField,
+  type Frame,
+  LocalizedPage,
+  LoginField,
+  NewPasswordFields,
+  Notice,
+  actionFor,
+  withLang,
+} from './layout.js';
 
 /**
  * The pages of joining (contract §16b): sign up, confirm an address, forgot and reset a password. Plain HTML

@@ -1,7 +1,17 @@
 import { EMAIL_DIGESTS, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
 import { WORDS, wordsOf } from '../../presentation/words/index.js';
 import { ResendForm } from './joining.js';
-import { Alert, CsrfField, type Frame, LocalizedPage, LoginField, NewPasswordFields, Notice, actionFor, withLang } from './layout.js';
+import {
+  Alert,
+  CsrfField,
+  type Frame,
+  LocalizedPage,
+  LoginField,
+  NewPasswordFields,
+  Notice,
+  actionFor,
+  withLang,
+} from './layout.js';
 
 /**
  * The settings page of a signed-in person (contract §16b, §16c, §17), and the account pages' own sign-in: one
