@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export const REGISTRATIONS = ['open', 'approval', 'invite', 'closed'] as const;
@@ -97,6 +98,15 @@ export interface Config {
   };
 }
 
+/**
+ * `forum <noreply@PUBLIC_URL's host>`; a host that is an IP address is no mail domain (`noreply@127.0.0.1` is not
+ * an address: a literal would need brackets, which many mail programs refuse), so `localhost` stands in for it.
+ */
+function defaultFrom(publicUrl: string): string {
+  const host = new URL(publicUrl).hostname;
+  return `forum <noreply@${isIP(host.replace(/^\[|\]$/g, '')) ? 'localhost' : host}>`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65_535);
   const host = env.HOST || '127.0.0.1';
@@ -146,7 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mail: {
       smtpUrl: smtpUrl(env.SMTP_URL),
-      from: env.MAIL_FROM || `forum <noreply@${new URL(publicUrl).hostname}>`,
+      from: env.MAIL_FROM || defaultFrom(publicUrl),
       folder: path.join(dataDir, 'mail'),
       concurrency: integer(env, 'MAIL_CONCURRENCY', 2, 0, 50),
       delayMinutes: integer(env, 'EMAIL_DELAY_MINUTES', 10, 0, 10_080),

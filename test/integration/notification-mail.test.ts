@@ -193,6 +193,11 @@ describe('notification mail (contract §17)', () => {
     expect(parsed.text).to.contain('Start with the **guide**, @alice, and `npm test`.');
     expect(parsed.text).to.contain(`https://web.forum.test/t/${topicId}`);
     expect(parsed.text).to.contain('Reply to this mail to post your answer in the topic.');
+    // alice never chose: the footer says the forum mails everyone so, and where to change it.
+    expect(parsed.text!.replace(/\s+/g, ' ')).to.contain(
+      `because ${new URL(PUBLIC_URL).host} mails every account of replies to its topics and of mentions: that is the forum’s default until you choose otherwise. Change it in the mail settings, or unsubscribe.`,
+    );
+    expect(parsed.text).to.not.contain('you asked');
     expect(parsed.text).to.contain(unsubscribeUrl);
     // The HTML part: the API's rendering, styles inlined, links absolute, nothing remote but links.
     const html = String(parsed.html);
@@ -290,7 +295,8 @@ describe('notification mail (contract §17)', () => {
     expect(sink.received).to.have.length(0);
   });
 
-  it('mails a mention in a new topic, with the topic as the post', async () => {
+  it('mails a mention in a new topic, with the topic as the post; the footer says the recipient chose mentions', async () => {
+    await api().put('/api/v3/users/me/preferences').set(alice.auth).send({ email_notifications: 'mentions' }).expect(200);
     const topicId = await makeTopic(bob, nodeId, 'Asking alice', 'What do you think, @alice?');
     await startWorker();
     await delayPasses();
@@ -298,6 +304,9 @@ describe('notification mail (contract §17)', () => {
     expect(mail!.to).to.deep.equal(['alice@example.com']);
     expect(mail!.parsed.text).to.contain('bob mentioned you in “Asking alice”').and.contain('What do you think, @alice?');
     expect(mail!.parsed.references).to.equal(`<topic-${topicId}@${new URL(PUBLIC_URL).hostname}>`);
+    expect(mail!.parsed.text!.replace(/\s+/g, ' ')).to.contain(
+      `because you chose, in your mail settings at ${new URL(PUBLIC_URL).host}, to be mailed of mentions.`,
+    );
   });
 
   it('writes in Simplified Chinese to an account that reads it; no Reply-To when reply by e-mail is off', async () => {

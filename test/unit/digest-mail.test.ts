@@ -54,6 +54,17 @@ describe('the digest mail', () => {
     expect(zh.subject).to.equal('forum.example 本周热门：第一 等 2 个话题');
   });
 
+  it('says why it comes: the weekly digest is the forum’s default, a daily one was chosen; both say where to change it', () => {
+    const said = (period: 'daily' | 'weekly', locale: 'en' | 'zh-CN' = 'en') =>
+      renderMail(digestMail, locale, facts([entry('One')], period)).text.replace(/\s+/g, ' ');
+    expect(said('weekly')).to.contain(
+      'A weekly digest is the forum’s default until you choose otherwise: change it in the mail settings.',
+    );
+    expect(said('daily')).to.contain('You chose it in the mail settings, where you can change it.').and.not.contain('default');
+    expect(said('weekly', 'zh-CN')).to.contain('每周摘要是论坛的默认设置');
+    expect(said('daily', 'zh-CN')).to.contain('这是你在邮件设置中的选择');
+  });
+
   it('writes each topic in both parts: linked title, node, author, counts, excerpt; escaped in HTML', () => {
     const mail = renderMail(
       digestMail,

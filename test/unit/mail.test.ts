@@ -87,6 +87,10 @@ describe('mail configuration', () => {
         .that.does.not.contain('hunter2');
     }
     expect(loadConfig({ PUBLIC_URL: 'https://forum.example:8443/x' }).mail.from).to.equal('forum <noreply@forum.example>');
+    // An IP address is no mail domain: the default (PUBLIC_URL http://127.0.0.1:3000) says localhost.
+    expect(loadConfig({}).mail.from).to.equal('forum <noreply@localhost>');
+    expect(loadConfig({ PUBLIC_URL: 'http://192.0.2.7:3000' }).mail.from).to.equal('forum <noreply@localhost>');
+    expect(loadConfig({ PUBLIC_URL: 'http://[::1]:3000' }).mail.from).to.equal('forum <noreply@localhost>');
     expect(loadConfig({ MAIL_FROM: 'Forum <mail@forum.example>' }).mail.from).to.equal('Forum <mail@forum.example>');
     expect(loadConfig({ FORUM_DATA_DIR: '/srv/forum' }).mail.folder).to.equal('/srv/forum/mail');
   });

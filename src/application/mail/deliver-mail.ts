@@ -164,6 +164,7 @@ export class DeliverMail {
       topicUrl: this.topicUrl(topicId),
       posts,
       replyByMail: replyTo !== undefined,
+      preference: account.emailNotifications,
       unsubscribeUrl: this.unsubscribeUrl(account.id, 'notifications'),
       settingsUrl: `${this.siteUrl}${PAGES.settings}`,
     });

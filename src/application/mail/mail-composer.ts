@@ -1,4 +1,4 @@
-import type { Locale } from '../../domain/users/user.js';
+import type { EmailNotifications, Locale } from '../../domain/users/user.js';
 import type { DigestPeriod } from './digests.js';
 
 /**
@@ -54,6 +54,8 @@ export type MailContent =
       posts: NoticePost[];
       /** Answering the mail posts a reply (REPLY_BY_EMAIL is on). */
       replyByMail: boolean;
+      /** The recipient's preference, which the footer says why they are mailed by. */
+      preference: EmailNotifications;
       unsubscribeUrl: string;
       settingsUrl: string;
     }

@@ -74,6 +74,12 @@ export type EmailNotifications = (typeof EMAIL_NOTIFICATIONS)[number];
 export const EMAIL_DIGESTS = ['weekly', 'daily', 'none'] as const;
 export type EmailDigest = (typeof EMAIL_DIGESTS)[number];
 
+/** What every account starts with, until its owner chooses otherwise (a mail says which it follows). */
+export const DEFAULT_MAIL_PREFERENCES = {
+  emailNotifications: 'mentions_and_replies',
+  emailDigest: 'weekly',
+} as const satisfies { emailNotifications: EmailNotifications; emailDigest: EmailDigest };
+
 export interface MailPreferences {
   emailNotifications: EmailNotifications;
   emailDigest: EmailDigest;
@@ -147,8 +153,7 @@ export class User {
       role: input.role,
       state: input.state ?? 'active',
       locale: input.locale ?? 'en',
-      emailNotifications: 'mentions_and_replies',
-      emailDigest: 'weekly',
+      ...DEFAULT_MAIL_PREFERENCES,
       profile: new Profile(),
       selfRegistered: input.selfRegistered ?? false,
       silencedUntil: null,

@@ -1,6 +1,7 @@
 import type { DigestEntry, NoticePost } from '../../../application/mail/mail-composer.js';
 import type { DigestPeriod } from '../../../application/mail/digests.js';
 import type { MailListItem, Template } from './layout.js';
+import { DEFAULT_MAIL_PREFERENCES, type EmailNotifications } from '../../../domain/users/user.js';
 
 /**
  * Each mail's letter: which paragraphs it has, what its button does, what its footer offers. What they say is in
@@ -75,6 +76,8 @@ export interface NoticeFacts {
   posts: NoticePost[];
   /** Answering this mail posts a reply (REPLY_BY_EMAIL is on). */
   replyByMail: boolean;
+  /** The recipient's preference, for the footer's why. */
+  preference: EmailNotifications;
   unsubscribeUrl: string;
   settingsUrl: string;
 }
@@ -86,7 +89,7 @@ export interface NoticeFacts {
  */
 export const notificationsMail: Template<NoticeFacts> = (
   { notifications: w },
-  { site, title, topicUrl, posts, replyByMail, unsubscribeUrl, settingsUrl },
+  { site, title, topicUrl, posts, replyByMail, preference, unsubscribeUrl, settingsUrl },
 ) => {
   const [only] = posts;
   const lead =
@@ -106,7 +109,10 @@ export const notificationsMail: Template<NoticeFacts> = (
     })),
     action: { label: w.button, url: topicUrl, copy: false },
     footer: {
-      lines: [replyByMail ? w.replyByMail : w.noReplies, w.why(site)],
+      lines: [
+        replyByMail ? w.replyByMail : w.noReplies,
+        w.why(site, preference, preference === DEFAULT_MAIL_PREFERENCES.emailNotifications),
+      ],
       links: [
         { label: w.unsubscribe, url: unsubscribeUrl },
         { label: w.settings, url: settingsUrl },
@@ -159,7 +165,7 @@ export const digestMail: Template<DigestFacts> = (
     excerpt: excerpt(topic.text),
   })),
   action: { label: w.button(site), url: siteUrl, copy: false },
-  after: [w.why(period, site)],
+  after: [w.why(period, site, period === DEFAULT_MAIL_PREFERENCES.emailDigest)],
   footer: {
     links: [
       { label: w.unsubscribe, url: unsubscribeUrl },

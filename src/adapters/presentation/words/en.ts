@@ -258,7 +258,12 @@ export const en: Words = {
       button: 'View the topic',
       replyByMail: 'Reply to this mail to post your answer in the topic.',
       noReplies: 'Replies to this mail are not read: answer in the topic.',
-      why: (site) => `You get this mail because you asked ${site} to tell you of replies and mentions.`,
+      why: (site, preference, byDefault) =>
+        byDefault
+          ? `You get this mail because ${site} mails every account of replies to its topics and of mentions: that is ` +
+            'the forum’s default until you choose otherwise. Change it in the mail settings, or unsubscribe.'
+          : `You get this mail because you chose, in your mail settings at ${site}, to be mailed of ` +
+            `${preference === 'mentions' ? 'mentions' : 'replies and mentions'}. Change it there, or unsubscribe.`,
       unsubscribe: 'Unsubscribe',
       settings: 'Mail settings',
     },
@@ -273,8 +278,11 @@ export const en: Words = {
         `${topic.nodeName} · ${topic.author} · ${plural(topic.repliesCount, 'reply', 'replies')}` +
         (topic.likesCount > 0 ? ` · ${plural(topic.likesCount, 'like', 'likes')}` : ''),
       button: (site) => `Visit ${site}`,
-      why: (period, site) =>
-        `You get this ${period} digest because you have not visited ${site} for a while. It stops coming while you visit.`,
+      why: (period, site, byDefault) =>
+        `You get this ${period} digest because you have not visited ${site} for a while. It stops coming while you visit. ` +
+        (byDefault
+          ? 'A weekly digest is the forum’s default until you choose otherwise: change it in the mail settings.'
+          : 'You chose it in the mail settings, where you can change it.'),
       unsubscribe: 'Unsubscribe from these digests',
       settings: 'Mail settings',
     },

@@ -275,7 +275,8 @@ export interface MailWords {
     button: string;
     replyByMail: string;
     noReplies: string;
-    why: (site: string) => string;
+    /** Why the recipient is mailed: their preference, and whether it is the one every account starts with. */
+    why: (site: string, preference: EmailNotifications, byDefault: boolean) => string;
     unsubscribe: string;
     settings: string;
   };
@@ -286,7 +287,8 @@ export interface MailWords {
     /** The line under a topic's title. */
     about: (topic: { nodeName: string; author: string; repliesCount: number; likesCount: number }) => string;
     button: (site: string) => string;
-    why: (period: Period, site: string) => string;
+    /** Why the digest comes: the reader was away, by the period they follow (the default one, or chosen). */
+    why: (period: Period, site: string, byDefault: boolean) => string;
     unsubscribe: string;
     settings: string;
   };

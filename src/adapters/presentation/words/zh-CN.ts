@@ -265,7 +265,10 @@ export const zhCN: Words = {
       button: '查看话题',
       replyByMail: '直接回复这封邮件，即可在话题中发表回复。',
       noReplies: '这封邮件的回复不会有人阅读，请到话题中回复。',
-      why: (site) => `你收到这封邮件，是因为你在 ${site} 开启了回复和提及的邮件通知。`,
+      why: (site, preference, byDefault) =>
+        byDefault
+          ? `你收到这封邮件，是因为 ${site} 默认会把话题的回复和提及以邮件通知每个账户，除非你另行选择。可以在邮件设置中更改，或退订。`
+          : `你收到这封邮件，是因为你在 ${site} 的邮件设置中选择了接收${preference === 'mentions' ? '提及' : '回复和提及'}的邮件通知。可以在那里更改，或退订。`,
       unsubscribe: '退订',
       settings: '邮件设置',
     },
@@ -277,8 +280,9 @@ export const zhCN: Words = {
         `${topic.nodeName} · ${topic.author} · ${topic.repliesCount} 条回复` +
         (topic.likesCount > 0 ? ` · ${topic.likesCount} 个赞` : ''),
       button: (site) => `访问 ${site}`,
-      why: (period, site) =>
-        `你有一段时间没有访问 ${site} 了，所以收到这封${period === 'daily' ? '每日' : '每周'}摘要。你访问期间不会收到摘要。`,
+      why: (period, site, byDefault) =>
+        `你有一段时间没有访问 ${site} 了，所以收到这封${period === 'daily' ? '每日' : '每周'}摘要。你访问期间不会收到摘要。` +
+        (byDefault ? '每周摘要是论坛的默认设置，可以在邮件设置中更改。' : '这是你在邮件设置中的选择，可以在那里更改。'),
       unsubscribe: '退订摘要邮件',
       settings: '邮件设置',
     },
