@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 
-/** What a stranger meets before any code runs: the install, the README's links. */
+/** What a stranger meets before any code runs: the install, the links of the README and its guides. */
 describe('the project as installed', () => {
   const packageJson = JSON.parse(readFileSync('package.json', 'utf8')) as { allowScripts: Record<string, boolean> };
   const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as {
@@ -38,13 +38,46 @@ describe('the project as installed', () => {
     }
   });
 
-  it('links nothing outside the repository from the README, and every relative link resolves', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    const links = [...readme.matchAll(/\]\(([^)#]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!);
-    expect(links.length).to.be.greaterThan(2);
-    for (const link of links.filter((l) => !/^https?:/.test(l))) {
-      expect(path.resolve(link).startsWith(process.cwd()), link).to.equal(true);
-      expect(existsSync(link), link).to.equal(true);
+  it('links nothing outside the repository from the README and the guides; every relative link and anchor resolves', () => {
+    const files = [
+      'README.md',
+      ...readdirSync('docs')
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+    ];
+    expect(files).to.include.members(['docs/configuration.md', 'docs/accounts-and-mail.md', 'docs/api.md']);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+      const links = [...text.matchAll(/\]\(([^)#\s]*)(?:#([^)\s]*))?\)/g)].map((match) => ({
+        target: match[1]!,
+        anchor: match[2],
+      }));
+      if (file === 'README.md') expect(links.length).to.be.greaterThan(2);
+      for (const { target, anchor } of links.filter((link) => !/^[a-z]+:/.test(link.target))) {
+        const resolved = target === '' ? file : path.join(path.dirname(file), target);
+        expect(path.resolve(resolved).startsWith(process.cwd()), `${file}: ${target}`).to.equal(true);
+        expect(existsSync(resolved), `${file}: ${target}`).to.equal(true);
+        if (anchor && resolved.endsWith('.md'))
+          expect([...headingAnchors(resolved)], `${file}: ${target}#${anchor}`).to.include(anchor);
+      }
     }
   });
 });
+
+/** The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function headingAnchors(file: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+  for (const [, heading] of text.matchAll(/^#{1,6}\s+(.*)$/gm)) {
+    const slug = heading!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
+}
