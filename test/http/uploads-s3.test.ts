@@ -175,8 +175,8 @@ describe('Uploads in an S3-compatible store (UPLOADS_STORE=s3)', function () {
     await api().delete(`/api/v3/uploads/${alices!.id}`).set(alice.auth).expect(200);
     expect(await server.keys()).to.deep.equal([key]);
     await api().get(urlPath).expect(200);
-    // Not hers any more, and not hers to delete.
-    await api().delete(`/api/v3/uploads/${bobs!.id}`).set(alice.auth).expect(404);
+    // Not hers any more, and not hers to delete (contract §19: someone else's upload is 403).
+    await api().delete(`/api/v3/uploads/${bobs!.id}`).set(alice.auth).expect(403);
     expect(await server.keys()).to.deep.equal([key]);
 
     await api().delete(`/api/v3/uploads/${bobs!.id}`).set(bob.auth).expect(200);
