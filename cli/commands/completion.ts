@@ -48,7 +48,8 @@ _forumctl_complete() {
 complete -F _forumctl_complete forumctl forumctl.js
 # npx: forumctl's words after \`npx forumctl\`; any other npx command as before this script (once, if sourced again).
 if [[ $(complete -p npx 2>/dev/null) != *_forumctl_npx* ]]; then
-  _forumctl_npx_before=$(complete -p npx 2>/dev/null | sed -n 's/.* -F \\([^ ]*\\) .*/\\1/p')
+  # \`|| true\`: with no completion for npx, complete -p fails, which would stop a shell under set -e and pipefail.
+  _forumctl_npx_before=$({ complete -p npx 2>/dev/null || true; } | sed -n 's/.* -F \\([^ ]*\\) .*/\\1/p')
 fi
 _forumctl_npx() {
   if (( COMP_CWORD >= 2 )) && [[ \${COMP_WORDS[1]} == forumctl ]]; then _forumctl_complete; return; fi

@@ -384,5 +384,12 @@ describe('forumctl: moderating from the terminal', () => {
       // Sourced twice (a .bashrc and a shell), it does not hand on to itself.
       expect(complete('npx prettier --ch', `${npm}\nsource <(node bin/forumctl.js completion bash)`)).to.equal('npm-says---ch');
     });
+
+    it('sources in a shell under set -euo pipefail, as scripts and the walkthrough run, with or without npx completion (issue 44)', function () {
+      this.timeout(20_000);
+      expect(complete('npx forumctl us', 'set -euo pipefail')).to.equal('users');
+      const npm = `_npm_like() { COMPREPLY=(npm-says-\${COMP_WORDS[COMP_CWORD]}); }; complete -F _npm_like npx`;
+      expect(complete('npx prettier --ch', `set -euo pipefail\n${npm}`)).to.equal('npm-says---ch');
+    });
   });
 });
