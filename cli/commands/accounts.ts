@@ -24,6 +24,8 @@ export function addAccountCommands(users: Command, runtime: CliRuntime): void {
         );
         noteMore(context, list.length > page.limit, 'accounts', `the next page: --offset ${page.offset + page.limit}`);
         const shown = list.slice(0, page.limit);
+        if (shown.length === 0)
+          context.io.err(page.offset === 0 ? 'note: nobody waits for approval' : 'note: no more accounts waiting');
         return {
           json: {
             users: shown.map((u) => ({ id: u.id, login: u.login, name: u.name, email: u.email, created_at: u.createdAt })),

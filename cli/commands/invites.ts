@@ -16,15 +16,16 @@ export function invitesCommand(runtime: CliRuntime): Command {
     .description('make an invite and print its link: shown once, kept only as a digest (administrators; audited)')
     .option('--uses <n>', 'how many sign-ups it is good for', '1')
     .option('--expires-in <days>', 'days until it expires', '30')
-    .addHelpText('after', '\nExample:\n  $ forumctl invites create --uses 10 --expires-in 7 --json')
+    .option(REASON_FLAGS, REASON_HELP)
+    .addHelpText('after', '\nExample:\n  $ forumctl invites create --uses 10 --expires-in 7 --reason "meetup, 3 December" --json')
     .action(
-      action(runtime, async (context, options: { uses: string; expiresIn: string }) => {
+      action(runtime, async (context, options: { uses: string; expiresIn: string; reason?: string }) => {
         const input = {
           uses: integerOption(options.uses, 'uses', 1),
           expiresInDays: integerOption(options.expiresIn, 'expires-in', 1),
         };
         const created = await needing(context, 'inviting is for administrators', () =>
-          context.session.useCases.createInvite.execute(context.actor, input),
+          context.session.useCases.createInvite.execute(context.actor, input, reasonOf(options)),
         );
         const link = context.session.wire.url(`/account/sign-up?invite=${created.code}`);
         return {

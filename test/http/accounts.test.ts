@@ -178,8 +178,10 @@ describe('accounts: joining over the API (contract §16b)', () => {
 
     const invite = configuredWith({ registration: 'invite' });
     await signUp({ login: 'bob', email: 'bob@example.com', password: PASSWORD }, invite.app).expect(403);
-    const created = await forumctl(['invites', 'create', '--uses', '1', '--json']);
+    const created = await forumctl(['invites', 'create', '--uses', '1', '--reason', 'for bob, from the meetup', '--json']);
     expect(created.code, created.stderr).to.equal(0);
+    const audited = await testEnv().sql<{ reason: string }>("select reason from audit_entries where action = 'invite.create'");
+    expect(audited).to.deep.equal([{ reason: 'for bob, from the meetup' }]);
     const { code, link } = created.json<{ code: string; link: string }>();
     expect(link).to.equal(`http://forum.test/account/sign-up?invite=${code}`);
     await signUp({ login: 'bob', email: 'bob@example.com', password: PASSWORD, invite: code }, invite.app).expect(200);
@@ -205,6 +207,13 @@ describe('accounts: joining over the API (contract §16b)', () => {
     expect(approved.code, approved.stderr).to.equal(0);
     await passwordGrant(client, 'bob').expect(200);
     expect((await forumctl(['users', 'approve', 'bob'])).code, 'not waiting any more').to.equal(2);
+    const nobody = await forumctl(['users', 'pending'], { stdoutTerminal: false });
+    expect(nobody.code, nobody.stderr).to.equal(0);
+    expect(nobody.stdout.trim()).to.equal('');
+    expect(nobody.stderr).to.include('nobody waits for approval');
+    const vouched = await forumctl(['users', 'verify', 'bob']);
+    expect(vouched.code).to.equal(2);
+    expect(vouched.stderr).to.include('bob has no address waiting to be confirmed (the account is active)');
     expect(await events('account.approved')).to.have.length(1);
     const [audit] = await testEnv().sql<{ action: string; reason: string }>(
       "select action, reason from audit_entries where action = 'user.approve'",

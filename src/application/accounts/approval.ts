@@ -95,7 +95,8 @@ export class VerifyAccount {
     const admin = requireAdmin(actor);
     await this.uow.run(async () => {
       const user = await accountByLogin(this.users, login);
-      if (!user.markVerified(this.clock.now())) throw new RuleViolated(`${user.login} is not unverified (${user.state})`);
+      if (!user.markVerified(this.clock.now()))
+        throw new RuleViolated(`${user.login} has no address waiting to be confirmed (the account is ${user.state})`);
       const changes = { state: ['unverified', 'active'] as [string, string] };
       await this.events.record(moderationActed('user.verify', admin.id, { type: 'User', id: user.id }, changes, reason));
     });

@@ -65,7 +65,11 @@ export class CreateInvite {
     private readonly clock: Clock,
   ) {}
 
-  async execute(actor: Actor, raw: unknown): Promise<{ id: number; code: string; expiresAt: Date }> {
+  async execute(
+    actor: Actor,
+    raw: unknown,
+    reason: string | null = null,
+  ): Promise<{ id: number; code: string; expiresAt: Date }> {
     const admin = requireAdmin(actor);
     const input = readAll(CreateInviteParams, raw);
     const code = this.secrets.generate();
@@ -80,7 +84,7 @@ export class CreateInvite {
         createdAt: now,
       });
       const changes = { max_uses: [null, input.uses] as [null, number], expires_at: [null, expiresAt] as [null, Date] };
-      await this.events.record(moderationActed('invite.create', admin.id, { type: 'Invite', id }, changes, null));
+      await this.events.record(moderationActed('invite.create', admin.id, { type: 'Invite', id }, changes, reason));
       return { id, code, expiresAt };
     });
   }
