@@ -12,7 +12,8 @@ import {
   tokenRoutes,
   unrouted,
 } from '../adapters/api/app.js';
-import { resolveActor } from '../adapters/api/auth.js';
+import { nameCaller, resolveActor } from '../adapters/api/auth.js';
+import { routersFor } from './routing.js';
 import { readBody } from '../adapters/api/body.js';
 import { compressResponses } from '../adapters/api/compression.js';
 import { errorMapper } from '../adapters/api/error-mapper.js';
@@ -92,14 +93,15 @@ export function createApp(dependencies: HttpDependencies): Koa {
   // Every route is declared with its operation: the OpenAPI document is made as the routers are.
   const docs = new ApiDescription();
   const info = { publicUrl: dependencies.publicUrl ?? 'http://127.0.0.1:3000', version: dependencies.version ?? '0.0.0' };
-  app.use(serviceRoutes(docs, { isReady, info, ...(dependencies.uploads ? { uploads: dependencies.uploads } : {}) }).routes());
-  app.use(inboundRoutes(useCases.inboundMail, docs, scope).routes());
+  const service = serviceRoutes(docs, { isReady, info, ...(dependencies.uploads ? { uploads: dependencies.uploads } : {}) });
+  app.use(routersFor([service, inboundRoutes(useCases.inboundMail, docs, scope)]));
   app.use(readBody((method, path) => docs.readsOwnMultipart(method, path)));
   app.use(mergeParams);
   // Writes need a persistence context of their own (identity map, unit of work). Reads are plain SQL through
   // read models and need none: skipping the fork saves measurable CPU on the hottest paths (docs/performance.md).
   // (The pages give their reads one: src/adapters/web/app.ts.)
   app.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? next() : scope(next)));
+  app.use(nameCaller(useCases.authenticate));
   if (dependencies.rateLimits) app.use(rateLimit(dependencies.rateLimits, API_PREFIX));
   app.use(resolveActor(useCases.authenticate, API_PREFIX));
 
@@ -107,7 +109,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
   const tokens = tokenRoutes(useCases, docs, dependencies);
   const pages = webRoutes({ useCases, docs, scope, secureCookies: info.publicUrl.startsWith('https:') });
   const resources = resourceRoutes(useCases, docs, dependencies);
-  for (const router of [tokens, resources, pages]) app.use(router.routes());
+  app.use(routersFor([...resources, tokens, pages]));
   app.use(unrouted);
   return app;
 }

@@ -24,9 +24,8 @@ interface OperationObject {
 function servedRoutes(): Set<string> {
   const routes = new Set<string>();
   for (const middleware of testEnv().app.middleware as ((...args: unknown[]) => unknown)[]) {
-    const router = (middleware as { router?: Router }).router;
-    if (!router) continue;
-    for (const layer of router.stack) {
+    const { router, routers } = middleware as { router?: Router; routers?: Router[] };
+    for (const layer of (routers ?? (router ? [router] : [])).flatMap((each) => each.stack)) {
       for (const method of layer.methods) {
         if (method === 'HEAD') continue; // answered wherever GET is
         routes.add(`${method.toLowerCase()} ${openApiPath(String(layer.path))}`);

@@ -157,16 +157,15 @@ export function tokenRoutes(
   return oauthRoutes(useCases.oauth, options.tokenLifetimes, docs);
 }
 
-/** Every resource under /api/v3, each router with its own use cases. */
+/** Every resource under /api/v3: a router for each subject, with its own use cases. */
 export function resourceRoutes(
   useCases: ApiUseCases,
   docs: ApiDescription,
   options: { wire: Wire; notificationStreams: NotificationStreams; frontPage?: FrontPageCache },
-): Router {
+): Router[] {
   const { wire } = options;
   const prefix = API_PREFIX;
-  const api = new Router();
-  for (const routes of [
+  return [
     topicRoutes(useCases.topics, wire, docs, prefix, options.frontPage),
     replyRoutes(useCases.replies, wire, docs, prefix),
     notificationRoutes(useCases.notifications, wire, docs, prefix, options.notificationStreams),
@@ -178,7 +177,5 @@ export function resourceRoutes(
     searchRoutes(useCases.search, wire, docs, prefix),
     adminRoutes(useCases.admin, wire, docs, prefix),
     reviewRoutes(useCases.review, wire, docs, prefix),
-  ])
-    api.use(prefix, routes.routes());
-  return api;
+  ].map((routes) => routes.prefix(prefix));
 }

@@ -16,6 +16,8 @@ export function bearerToken(ctx: Context): string | undefined {
 
 /** The request's caller: named by the request, resolved at most once, and only if something asks. */
 interface CallerState {
+  /** The bearer token the request named (header or parameter), if any. */
+  token?: string | undefined;
   ref: CallerRef;
   /** Looks the caller up (memoized by `actorOf`). */
   lookUp(): Promise<Actor>;
@@ -23,15 +25,40 @@ interface CallerState {
 }
 
 /**
- * Finds out who calls. An unknown, expired or revoked token (or the `Bearer null` of logged-out clients) is
+ * Names the request's caller: its bearer token's digest, computed once for everything after (the rate limit counts
+ * by it, the lookup finds by it). No lookup: a flood of requests costs no token lookups.
+ */
+export function nameCaller(authenticate: Authenticate) {
+  return (ctx: Context, next: Next): Promise<void> => {
+    const token = bearerToken(ctx);
+    const ref = authenticate.reference(token);
+    const lookUp = async () => {
+      const actor = 'actor' in ref ? ref.actor : ((await authenticate.byDigest(ref))?.user ?? null);
+      ctx.state.actor = actor;
+      return actor;
+    };
+    ctx.state.caller = { token, ref, lookUp } satisfies CallerState;
+    return next();
+  };
+}
+
+/** The digest of the request's bearer token (named by nameCaller), or undefined without one. */
+export function tokenDigestOf(ctx: Context): string | undefined {
+  const state = ctx.state.caller as CallerState | undefined;
+  return state && 'accessDigest' in state.ref ? state.ref.accessDigest : undefined;
+}
+
+/**
+ * Finds out who calls (the caller named by nameCaller). An unknown, expired or revoked token (or the `Bearer null` of logged-out clients) is
  * simply anonymous here; endpoints that need a user refuse with 401. A write resolves its caller before any route
  * runs: a token of the `read` scope is refused anything under the API but reading (contract §10). A read resolves
  * it only when a route asks (`actorOf`); the hottest reads never ask, and pass `callerRefOf` to a read model
  * that looks the token up in its own statement instead (one round trip less).
  */
 export function resolveActor(authenticate: Authenticate, apiPrefix: string) {
-  const authenticateWriter: LateToken = async (ctx, token) => {
-    const caller = await authenticate.execute(token);
+  const authenticateWriter: LateToken = async (ctx, token, named) => {
+    const ref = named ?? authenticate.reference(token);
+    const caller = 'actor' in ref ? null : await authenticate.byDigest(ref);
     if (caller?.scope === 'read' && ctx.path.startsWith(`${apiPrefix}/`)) {
       throw new Forbidden('This token has the read scope: it may only read (GET). Ask for the all scope to write.');
     }
@@ -39,23 +66,15 @@ export function resolveActor(authenticate: Authenticate, apiPrefix: string) {
     identify(ctx, actor);
     return actor;
   };
-  const resolveWriter = async (ctx: Context, next: Next, token: string | undefined): Promise<void> => {
-    await authenticateWriter(ctx, token);
+  const resolveWriter = async (ctx: Context, next: Next, token: string | undefined, ref: CallerRef): Promise<void> => {
+    await authenticateWriter(ctx, token, ref);
     // Named by no header and no parameter: a multipart body, read by its route, may still name it (callerInBody).
     if (token === undefined) (ctx.state as { lateToken?: LateToken }).lateToken = authenticateWriter;
     return next();
   };
   const resolve = (ctx: Context, next: Next): Promise<void> => {
-    const token = bearerToken(ctx);
-    if (!READING.has(ctx.method)) return resolveWriter(ctx, next, token);
-    const ref = authenticate.reference(token);
-    const lookUp = async () => {
-      const actor = 'actor' in ref ? ref.actor : ((await authenticate.byDigest(ref))?.user ?? null);
-      ctx.state.actor = actor;
-      return actor;
-    };
-    ctx.state.caller = { ref, lookUp } satisfies CallerState;
-    return next();
+    const { token, ref } = ctx.state.caller as CallerState;
+    return READING.has(ctx.method) ? next() : resolveWriter(ctx, next, token, ref);
   };
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
@@ -69,8 +88,11 @@ export function resolveActor(authenticate: Authenticate, apiPrefix: string) {
   };
 }
 
-/** Resolves a write's caller by a token, as resolveActor does (a `read` token is refused), and records it. */
-type LateToken = (ctx: Context, token: string | undefined) => Promise<Actor>;
+/**
+ * Resolves a write's caller by a token (or the reference nameCaller made of it), as resolveActor does (a `read`
+ * token is refused), and records it.
+ */
+type LateToken = (ctx: Context, token: string | undefined, named?: CallerRef) => Promise<Actor>;
 
 /**
  * Whether the caller of this write may still be named by `access_token` in a multipart body, which routes read

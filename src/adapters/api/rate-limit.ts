@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { WindowLimiter } from './window-limiter.js';
 import { TooManyRequests } from '../../domain/shared/errors.js';
-import { bearerToken } from './auth.js';
+import { tokenDigestOf } from './auth.js';
 
 export interface RateLimits {
   limiter: WindowLimiter;
@@ -13,16 +12,16 @@ export interface RateLimits {
 
 /**
  * Contract §15's API rate limits: every request under the API counts against its client address and, with a
- * token, against the token (by its digest: the table never holds a token). Every response says where the caller
+ * token, against the token (by the digest nameCaller made of it: the table never holds a token). Every response says where the caller
  * stands (`X-RateLimit-*`: the token's limit when there is a token, the address's otherwise); past either limit,
  * 429 with `Retry-After`. Runs before authentication, so that a flood costs no token lookups.
  */
 export function rateLimit(limits: RateLimits, prefix: string) {
   return (ctx: Context, next: Next): Promise<void> => {
     if (!ctx.path.startsWith(`${prefix}/`)) return next();
-    const token = limits.perToken > 0 ? bearerToken(ctx) : undefined;
+    const token = limits.perToken > 0 ? tokenDigestOf(ctx) : undefined;
     const keys = [`address:${ctx.ip}`];
-    if (token !== undefined) keys.push(`token:${createHash('sha256').update(token).digest('base64url')}`);
+    if (token !== undefined) keys.push(`token:${token}`);
     const [byAddress = 0, byToken = 0] = limits.limiter.hit(keys);
     const resetAt = limits.limiter.resetAt();
     const [limit, used] = token !== undefined ? [limits.perToken, byToken] : [limits.perAddress, byAddress];

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { SECRET_DIGEST, type SecretGenerator } from '../../application/ports.js';
 
 /**
@@ -12,6 +12,7 @@ export class RandomSecretGenerator implements SecretGenerator {
   }
 
   digest(secret: string): string {
-    return createHash(SECRET_DIGEST.algorithm).update(secret, 'utf8').digest(SECRET_DIGEST.encoding);
+    // One call, no Hash object: every authenticated request digests its token (half the CPU of createHash).
+    return hash(SECRET_DIGEST.algorithm, secret, SECRET_DIGEST.encoding);
   }
 }

@@ -34,6 +34,11 @@ interface NotificationRow {
   node: NodeRow | null;
 }
 
+/** The caller and their unread count, in one statement: the lightest authenticated read (text made once). */
+const UNREAD_COUNT_OF_CALLER = `with ${VIEWER_CTE}
+  select ${VIEWER_COLUMNS}, coalesce(c.count, 0) as count
+  from viewer v left join notification_unread_counts c on c.user_id = v.id`;
+
 export class SqlNotificationReadModel implements NotificationReadModel {
   constructor(private readonly sql: Sql) {}
 
@@ -112,12 +117,7 @@ export class SqlNotificationReadModel implements NotificationReadModel {
   }
 
   async unreadCountOf(caller: CallerRef): Promise<Identified<number | null>> {
-    const rows = await this.sql.all<ViewerColumns & { count: number }>(
-      `with ${VIEWER_CTE}
-       select ${VIEWER_COLUMNS}, coalesce(c.count, 0) as count
-       from viewer v left join notification_unread_counts c on c.user_id = v.id`,
-      callerParams(caller),
-    );
+    const rows = await this.sql.all<ViewerColumns & { count: number }>(UNREAD_COUNT_OF_CALLER, callerParams(caller));
     return { viewer: viewerOf(rows[0]), result: rows[0]?.count ?? null };
   }
 

@@ -1,0 +1,93 @@
+import type Router from '@koa/router';
+import type Koa from 'koa';
+
+/** Routers mounted as one middleware; `routers` lists them (what the OpenAPI test reads the served routes from). */
+export type MountedRouters = Koa.Middleware & { readonly routers: readonly Router[] };
+
+/** How a router's paths begin: paths it could serve start with one of `prefixes` or are one of `exact`. */
+interface Heads {
+  prefixes: string[];
+  exact: Set<string>;
+}
+
+const PARAMETER = /[:*({?]/;
+
+/**
+ * What every path a router serves begins with, lower-cased (its routes match regardless of case, and with or without
+ * a trailing slash). A route with no parameter is its whole path; one with a parameter, the part before it; a
+ * regular expression, anything. Middleware layers (`router.use`) count for nothing: a router runs them only for a
+ * path one of its routes matched.
+ */
+function headsOf(router: Router): Heads {
+  const prefixes = new Set<string>();
+  const exact = new Set<string>();
+  for (const layer of router.stack) {
+    if (layer.methods.length === 0) continue;
+    if (typeof layer.path !== 'string') {
+      prefixes.add('');
+      continue;
+    }
+    const path = layer.path.toLowerCase();
+    const parameter = path.search(PARAMETER);
+    if (parameter >= 0) prefixes.add(path.slice(0, parameter));
+    else {
+      const bare = path.replace(/\/+$/, '');
+      exact.add(bare || '/');
+      exact.add(`${bare}/`);
+    }
+  }
+  // A prefix that another prefix begins covers nothing more; nor does a path that one begins.
+  const kept = [...prefixes].filter((head) => ![...prefixes].some((other) => other !== head && head.startsWith(other)));
+  return {
+    prefixes: kept,
+    exact: new Set([...exact].filter((path) => !kept.some((head) => path.startsWith(head)))),
+  };
+}
+
+function mayServe(heads: Heads, path: string): boolean {
+  if (heads.exact.has(path)) return true;
+  for (const head of heads.prefixes) if (path.startsWith(head)) return true;
+  return false;
+}
+
+/** The path as the routers compare it: lower-cased, made only for a path with a capital (they are rare). */
+const comparable = (path: string) => (/[A-Z]/.test(path) ? path.toLowerCase() : path);
+
+/**
+ * `routers`, in their order, each asked only about the paths it has a route for. @koa/router asks every route of a
+ * router in turn, a regular expression each, and reads the Host header on each pass: the API's resources alone are
+ * over a hundred routes, tested in full by every request, down to the lightest read (docs/performance.md). Here a
+ * request's path picks the routers that have a route beginning as it does, by a few string comparisons; a path
+ * none of them knows goes on untouched. What a router answers is unchanged: the same routers see the same requests,
+ * less the ones they could not have matched.
+ */
+export function routersFor(routers: readonly Router[]): MountedRouters {
+  const mounted = routers.map((router) => ({ heads: headsOf(router), middleware: router.routes() as Koa.Middleware }));
+  if (mounted.length > 31) throw new Error('routersFor: at most 31 routers (their picks are a bit mask)');
+  // The chain for each combination of routers a path picks, made once (a handful in all).
+  const chains = new Map<number, Koa.Middleware>();
+  const dispatch = (ctx: Koa.Context, next: Koa.Next) => {
+    const path = comparable(ctx.path);
+    let picked = 0;
+    let only = -1;
+    for (let i = 0; i < mounted.length; i++) {
+      if (!mayServe(mounted[i]!.heads, path)) continue;
+      picked |= 1 << i;
+      only = only === -1 ? i : -2;
+    }
+    if (only === -1) return next();
+    if (only >= 0) return mounted[only]!.middleware(ctx, next);
+    let chain = chains.get(picked);
+    if (!chain) {
+      const list = mounted.filter((_, i) => picked & (1 << i)).map((each) => each.middleware);
+      chain = (ctx, next) => {
+        const from = (k: number): Promise<void> =>
+          k === list.length ? next() : Promise.resolve(list[k]!(ctx, () => from(k + 1)));
+        return from(0);
+      };
+      chains.set(picked, chain);
+    }
+    return chain(ctx, next);
+  };
+  return Object.assign(dispatch, { routers });
+}
