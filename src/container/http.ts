@@ -25,6 +25,16 @@ import { TopicRouteUseCases } from '../adapters/api/routes/topics.js';
 import { UserRouteUseCases } from '../adapters/api/routes/users.js';
 import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
 import { AccountPageUseCases } from '../adapters/web/routes/account.js';
+import { ReadingPageUseCases } from '../adapters/web/routes/reading.js';
+import { ResolveWebSession } from '../application/oauth/web-sessions.js';
+import { NodeReadModel } from '../application/read-models.js';
+import { ListReplies } from '../application/replies/list-replies.js';
+import { SearchContent } from '../application/search/search.js';
+import { ListTopics } from '../application/topics/list-topics.js';
+import { ShowTopic } from '../application/topics/show-topic.js';
+import { ListActiveUsers } from '../application/users/community.js';
+import { ShowUser } from '../application/users/manage-users.js';
+import { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../application/users/user-lists.js';
 import { WindowLimiter, throttleWindows } from '../adapters/api/window-limiter.js';
 import { ThrottleCounts } from '../application/throttles/throttle-counts.js';
 import { isDatabaseUnavailable } from '../adapters/persistence/database/unavailable.js';
@@ -55,12 +65,28 @@ export const httpModule = new ContainerModule(({ bind }) => {
     users: UserRouteUseCases,
     accounts: AccountRouteUseCases,
     accountPages: AccountPageUseCases,
+    readingPages: ReadingPageUseCases,
     devices: DeviceRouteUseCases,
     uploads: UploadRouteUseCases,
     search: SearchRouteUseCases,
     admin: AdminRouteUseCases,
     review: ReviewRouteUseCases,
     inboundMail: InboundMailRouteUseCases,
+  });
+
+  record<ReadingPageUseCases>(bind, ReadingPageUseCases, {
+    resolveWebSession: ResolveWebSession,
+    listTopics: ListTopics,
+    showTopic: ShowTopic,
+    listReplies: ListReplies,
+    nodes: NodeReadModel,
+    listActiveUsers: ListActiveUsers,
+    showUser: ShowUser,
+    listUserTopics: ListUserTopics,
+    listUserReplies: ListUserReplies,
+    listUserFavorites: ListUserFavorites,
+    listFollows: ListFollows,
+    search: SearchContent,
   });
 
   provide(bind, WindowLimiter, (counts: ThrottleCounts) => new WindowLimiter(throttleWindows(counts)), [ThrottleCounts]);

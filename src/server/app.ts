@@ -107,7 +107,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
 
   // Made in the order the document lists them: the token endpoints, the pages, the API's resources.
   const tokens = tokenRoutes(useCases, docs, dependencies);
-  const pages = webRoutes({ useCases, docs, scope, secureCookies: info.publicUrl.startsWith('https:') });
+  const pages = webRoutes({ useCases, docs, scope, wire: dependencies.wire, secureCookies: info.publicUrl.startsWith('https:') });
   const resources = resourceRoutes(useCases, docs, dependencies);
   app.use(routersFor([...resources, tokens, pages]));
   app.use(unrouted);

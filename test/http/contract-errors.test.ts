@@ -5,7 +5,12 @@ import { testEnv } from '../support/env.js';
 describe('error contract', () => {
   it('answers an unknown route with 404 ResourceNotFound', async () => {
     await api().get('/api/v3/nothing-here').expect(404, { error: 'ResourceNotFound' });
-    await api().get('/nowhere').expect(404, { error: 'ResourceNotFound' });
+    await api().get('/nowhere/at/all').expect(404, { error: 'ResourceNotFound' });
+    // One segment is a member's page (contract §21a): a login nobody has is the pages' own 404.
+    await api()
+      .get('/nowhere')
+      .expect(404)
+      .expect('Content-Type', /text\/html/);
   });
 
   it('answers a JSON body that does not parse with 400 ParameterInvalid', async () => {

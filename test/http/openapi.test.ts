@@ -64,7 +64,7 @@ describe('the OpenAPI document', () => {
     ).to.deep.equal([]);
   });
 
-  it('gives every operation a summary, a tag, security, a 200 with an example (or a form’s 303), and the errors every request can meet', () => {
+  it('gives every operation a summary, a tag, security, a 200 with an example (or a form’s 303, a moved path’s 301), and the errors every request can meet', () => {
     for (const [path, methods] of Object.entries(doc().paths)) {
       for (const [method, operation] of Object.entries(methods)) {
         const name = `${method.toUpperCase()} ${path}`;
@@ -76,9 +76,11 @@ describe('the OpenAPI document', () => {
           const [media] = Object.values(ok.content ?? {});
           expect(media, name).to.have.property('example');
         } else {
-          // A form posted and then shown (sign-up): the success is a redirect, with no body to give an example of.
-          expect(operation.responses, name).to.have.property('303');
-          expect(operation.responses['303']!.content, name).to.equal(undefined);
+          // A form posted and then shown (sign-up), or a path that moved (homeland's): the success is a redirect, with
+          // no body to give an example of.
+          const redirect = operation.responses['303'] ?? operation.responses['301'];
+          expect(redirect, `${name}: a 303 or a 301`).to.not.equal(undefined);
+          expect(redirect!.content, name).to.equal(undefined);
         }
         expect(operation.responses, name).to.include.keys('500', '503');
         const needsUser =
@@ -119,9 +121,12 @@ describe('the OpenAPI document', () => {
 });
 
 describe('GET /docs and GET /', () => {
-  it('/ links to the API, the document and the page', async () => {
-    const res = await api().get('/').expect(200);
-    expect(res.body.links).to.deep.include({ docs: '/docs', openapi: '/api/v3/openapi.json' });
+  it('/ is the forum’s front page (contract §21a), which links to the API’s page', async () => {
+    const res = await api()
+      .get('/')
+      .expect(200)
+      .expect('Content-Type', /text\/html/);
+    expect(res.text).to.include('href="/docs"');
   });
 
   it('serves a page that loads only this service’s own files', async () => {

@@ -51,7 +51,8 @@ export function currentDocument(): OpenApiDocument {
 
 /** The operation a request is for, by method and path (a `.json` suffix is the same path, as the service has it). */
 export function operationFor(method: string, url: string): { template: string; method: string } | null {
-  const path = new URL(url, 'http://x').pathname;
+  // The path as the service sees it: Node does not resolve `..` (a URL object would), so neither does this.
+  const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '').split(/[?#]/)[0]!;
   const unsuffixed =
     path.endsWith('.json') && path !== '/api/v3/openapi.json' && !path.endsWith('/.json') ? path.slice(0, -5) : path;
   // The router is not strict about one trailing slash (`/topics/` is `/topics`), as Rails is not.

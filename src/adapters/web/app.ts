@@ -5,6 +5,8 @@ import type { AccountPageUseCases } from './routes/account.js';
 import { authorizeRoutes, type AuthorizeRouteUseCases } from './routes/authorize.js';
 import { joiningRoutes } from './routes/joining.js';
 import { passwordRoutes } from './routes/password.js';
+import { readingRoutes, type ReadingPageUseCases } from './routes/reading.js';
+import type { Wire } from '../presentation/wire.js';
 import { settingsRoutes } from './routes/settings.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
@@ -21,6 +23,8 @@ export interface WebUseCases {
   authorize: AuthorizeRouteUseCases;
   /** The pages of joining, signing in, settings and unsubscribing (/account). */
   accountPages: AccountPageUseCases;
+  /** The forum's pages (contract §21a): lists, topics, people, search. */
+  readingPages: ReadingPageUseCases;
 }
 
 export interface WebDependencies {
@@ -31,6 +35,8 @@ export interface WebDependencies {
   scope<T>(work: () => Promise<T>): Promise<T>;
   /** The service is reached by https: cookies are Secure. */
   secureCookies: boolean;
+  /** The API's shapes, which the forum's pages show (so that they show what the API shows), and absolute URLs. */
+  wire: Wire;
 }
 
 export function webRoutes(dependencies: WebDependencies): Router {
@@ -50,6 +56,8 @@ export function webRoutes(dependencies: WebDependencies): Router {
     signInRoutes(account, docs, options),
     settingsRoutes(account, docs, options),
     unsubscribeRoutes(account.unsubscribe, docs, options),
+    // Last: its `/:login` takes any one-segment path the others leave.
+    readingRoutes(useCases.readingPages, dependencies.wire, docs, options),
   ])
     web.use(routes.routes());
   return web;

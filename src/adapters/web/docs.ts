@@ -15,16 +15,19 @@ export interface PageOperation {
   path: string;
   summary: string;
   description?: string;
-  tag: 'Accounts' | 'OAuth';
+  tag: 'Accounts' | 'OAuth' | 'Forum';
   access: 'browser';
+  /** The path's parameters (`:id` in `path`). */
+  params?: z.ZodObject;
   query?: z.ZodObject;
   /** A form: its fields, read with the schemas the use cases export. */
   body?: { schema: z.ZodType; media: readonly ('form' | 'multipart')[] };
-  /** A page (200), or, for a form that is posted and then shown, a redirect to it (303). */
-  response: { schema: z.ZodType; example: unknown; description: string; media?: string } | { status: 303; description: string };
+  /** A page (200); for a form that is posted and then shown, a redirect to it (303); for a path that moved, 301. */
+  response:
+    { schema: z.ZodType; example: unknown; description: string; media?: string } | { status: 301 | 303; description: string };
   /** The pages, redirects and refusals besides the success. */
   otherResponses?: Partial<
-    Record<302 | 303 | 400 | 403 | 404 | 429, { schema?: z.ZodType; description: string; media?: string }>
+    Record<302 | 303 | 304 | 400 | 403 | 404 | 429, { schema?: z.ZodType; description: string; media?: string }>
   >;
   /** The API's error bodies a page answers with: none (a page refuses with a page). */
   errors: readonly [];

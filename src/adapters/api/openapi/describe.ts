@@ -19,8 +19,8 @@ export type Access = 'public' | 'user' | 'client' | 'browser' | 'inbound';
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 500 | 503;
 /** Answers with no body to speak of: redirects (Location) and 304. */
-type BodylessStatus = 302 | 303 | 304;
-const BODYLESS: readonly number[] = [302, 303, 304];
+type BodylessStatus = 301 | 302 | 303 | 304;
+const BODYLESS: readonly number[] = [301, 302, 303, 304];
 
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -35,7 +35,10 @@ export interface Operation {
   /** Parameters as an object (json, form, multipart), or a whole body of its own (a raw mail: rfc822, text, binary). */
   /** `streamed`: the route reads its multipart body itself, a file as it streams (the body reader leaves it alone). */
   body?: { schema: z.ZodType; media: readonly (keyof typeof MEDIA)[]; streamed?: boolean };
-  /** The answer to a success: a body (200), or, for a form that is posted and then shown, a redirect (303). */
+  /**
+   * The answer to a success: a body (200); for a form that is posted and then shown, a redirect (303); for a
+   * path that moved for good (homeland's), a 301.
+   */
   response: Success;
   /**
    * Other responses, or a status's own description where the default does not fit (an endpoint with a body of
@@ -50,7 +53,7 @@ export interface Operation {
 
 /** A success: 200 and its body, or a redirect with no body (Location says where). */
 export type Success =
-  { schema: z.ZodType; example: unknown; description: string; media?: string } | { status: 303; description: string };
+  { schema: z.ZodType; example: unknown; description: string; media?: string } | { status: 301 | 303; description: string };
 
 /** A description or an example of one parameter, for the document. */
 export type ParameterNote = { description?: string; example?: unknown };
@@ -340,6 +343,7 @@ const TAGS = [
     name: 'OAuth',
     description: 'Tokens (RFC 6749, RFC 7009, RFC 7662), and the sign-in and consent pages of the authorization code grant',
   },
+  { name: 'Forum', description: 'The forum as pages people read in a browser, at homeland’s URLs (HTML, not JSON)' },
   { name: 'Service', description: 'Health, the document itself, files' },
 ];
 

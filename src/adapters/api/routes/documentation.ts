@@ -69,38 +69,9 @@ const INITIALIZER = `window.onload = function () {
 
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'";
 
-const Index = z
-  .strictObject({
-    name: z.string(),
-    version: z.string(),
-    links: z.strictObject({ api: z.string(), openapi: z.string(), docs: z.string(), health: z.string() }),
-  })
-  .meta({ id: 'Index' });
-
-/** `GET /api/v3/openapi.json`, `GET /docs` (the page and its files) and `GET /` (links). */
+/** `GET /api/v3/openapi.json` and `GET /docs` (the page and its files). `/` is the forum's front page (contract §21a). */
 export function documentationRoutes(docs: ApiDescription, info: { publicUrl: string; version: string }): Router {
   const router = new Router();
-
-  docs.route(
-    router,
-    '',
-    {
-      method: 'get',
-      path: '/',
-      summary: 'Where things are',
-      tag: 'Service',
-      access: 'public',
-      response: {
-        schema: Index,
-        example: { name: 'forum', version: info.version, links: LINKS },
-        description: 'Links to the API, its document and its page',
-      },
-      errors: [],
-    },
-    (ctx) => {
-      ctx.body = { name: 'forum', version: info.version, links: LINKS };
-    },
-  );
 
   docs.route(
     router,
@@ -191,5 +162,3 @@ export function documentationRoutes(docs: ApiDescription, info: { publicUrl: str
 
   return router;
 }
-
-const LINKS = { api: '/api/v3', openapi: '/api/v3/openapi.json', docs: '/docs', health: '/healthz' };

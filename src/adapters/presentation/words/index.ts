@@ -3,7 +3,17 @@ import { en } from './en.js';
 import type { Languages, Words } from './words.js';
 import { zhCN } from './zh-CN.js';
 
-export type { AccountWords, Around, AuthorizeWords, MailWords, Period, RefusalWords, UnsubscribeWords, Words } from './words.js';
+export type {
+  AccountWords,
+  Around,
+  AuthorizeWords,
+  ForumWords,
+  MailWords,
+  Period,
+  RefusalWords,
+  UnsubscribeWords,
+  Words,
+} from './words.js';
 
 /** Every language the service writes, by locale. */
 export const WORDS: Languages = { en, 'zh-CN': zhCN };

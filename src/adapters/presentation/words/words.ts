@@ -18,6 +18,74 @@ export interface Words {
   authorize: AuthorizeWords;
   /** What the mail says (contract §16b, §17). */
   mail: MailWords;
+  /** The forum's own pages (contract §21): lists, topics, people, search. */
+  forum: ForumWords;
+}
+
+/** The forum's pages (contract §21a). */
+export interface ForumWords {
+  siteName: string;
+  /** The menu. */
+  topics: string;
+  nodes: string;
+  users: string;
+  search: string;
+  searchLabel: string;
+  searchButton: string;
+  signIn: string;
+  signUp: string;
+  settings: string;
+  mainMenu: string;
+  /** The footer's link to the API's page. */
+  api: string;
+  /** The lists' tabs. */
+  lists: { last_actived: string; recent: string; popular: string; no_reply: string; excellent: string };
+  listsLabel: string;
+  noTopics: string;
+  pinned: string;
+  excellent: string;
+  closed: string;
+  repliesCount: (count: number) => string;
+  likesCount: (count: number) => string;
+  hits: (count: number) => string;
+  by: string;
+  lastReplyBy: string;
+  /** A time in the reader's words (an ISO date and time, UTC, for machines, beside). */
+  at: (when: Date) => string;
+  previous: string;
+  next: string;
+  pageOf: (page: number) => string;
+  pagination: string;
+  // a topic
+  replies: string;
+  noReplies: string;
+  floor: (floor: number) => string;
+  deletedReply: string;
+  /** A system event, one line: who did what (the action's name as it comes from the core). */
+  event: (login: string, action: string) => string;
+  signInToReply: string;
+  // a node
+  nodeTopics: (node: string) => string;
+  nodeFeed: string;
+  // people
+  activeUsers: string;
+  profileOf: (login: string) => string;
+  joined: (when: Date) => string;
+  userTopics: string;
+  userReplies: string;
+  userFavorites: string;
+  followers: string;
+  following: string;
+  nobody: string;
+  replyIn: string;
+  // search
+  searchTitle: (q: string) => string;
+  searchIntro: string;
+  noResults: string;
+  // errors
+  notFoundTitle: string;
+  notFound: string;
+  backHome: string;
 }
 
 /** A phrase around a part that is not plain text (a login in bold, a host in code), in the language's order. */

@@ -46,5 +46,50 @@ form + .muted, form + form > .muted, form + p { margin-top: 1rem; }
 code { font-size: .875em; overflow-wrap: anywhere; }
 `;
 
-/** For the Content-Security-Policy: the one inline style sheet, by its digest. */
-export const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+/**
+ * What the forum's pages (contract §21a) add to it: a wider column, the header with its menu and search, lists of
+ * topics and replies, posts' bodies (their images and code kept inside the column). Small, no framework, no fonts.
+ */
+export const FORUM_STYLE = `
+body.forum main { max-width: 48rem; padding: 1rem 1rem 2rem; }
+.top { max-width: 48rem; margin: 0 auto; padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1rem;
+  align-items: center; border-bottom: 1px solid var(--line); }
+.brand { font-weight: 700; text-decoration: none; color: inherit; }
+.top nav { display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
+.top form.search { display: flex; gap: .5rem; flex: 1 1 12rem; }
+.top form.search input { padding: .375rem .625rem; }
+.top form.search button { width: auto; margin: 0; padding: .375rem .75rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.bottom { max-width: 48rem; margin: 0 auto; padding: 1rem; border-top: 1px solid var(--line); }
+.bottom a { margin-right: 1rem; }
+a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.tabs { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0 0 1rem; border-bottom: 1px solid var(--line);
+  padding-bottom: .5rem; }
+.tabs a[aria-current=page] { font-weight: 700; color: inherit; text-decoration: none; }
+ol.topics, ol.replies, ul.nodes, ul.people { list-style: none; margin: 0; padding: 0; }
+.topic { padding: .625rem 0; border-bottom: 1px solid var(--line); }
+.topic .title { font-weight: 600; text-decoration: none; }
+.topic .title:hover { text-decoration: underline; }
+.mark { font-size: .75rem; border: 1px solid var(--line); border-radius: .25rem; padding: 0 .375rem; margin-left: .5rem; }
+.about { margin: .125rem 0; }
+.post { margin-bottom: 1.5rem; }
+.reply { padding: .75rem 0; border-bottom: 1px solid var(--line); }
+.event { padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.body { overflow-wrap: anywhere; }
+.body img, .body video { max-width: 100%; height: auto; }
+.body pre { overflow-x: auto; padding: .75rem; border: 1px solid var(--line); border-radius: .5rem; }
+.body blockquote { margin: 0 0 1rem; padding-left: 1rem; border-left: 3px solid var(--line); color: var(--muted); }
+.pager { display: flex; gap: 1rem; justify-content: center; margin: 1.5rem 0; }
+.nodes li, .people li { padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.people li { display: flex; gap: .5rem; align-items: center; }
+.people img, .profile img { border-radius: 50%; }
+.profile { display: flex; gap: 1rem; align-items: flex-start; margin-bottom: 1rem; }
+.profile h1 { margin: 0; }
+.excerpt { margin: .25rem 0 0; }
+mark { background: #fde68a; color: #000; }
+`;
+
+/** For the Content-Security-Policy: our inline style sheets, by their digests. */
+export const STYLE_SOURCE = [STYLE, FORUM_STYLE]
+  .map((sheet) => `'sha256-${createHash('sha256').update(sheet).digest('base64')}'`)
+  .join(' ');

@@ -1,0 +1,432 @@
+import { createHash } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { VNode } from 'preact';
+import { z } from 'zod';
+import type { Actor, CallerRef } from '../../../application/actor.js';
+import type { ResolveWebSession } from '../../../application/oauth/web-sessions.js';
+import type { NodeReadModel } from '../../../application/read-models.js';
+import type { ListReplies } from '../../../application/replies/list-replies.js';
+import type { SearchContent } from '../../../application/search/search.js';
+import type { ListTopics } from '../../../application/topics/list-topics.js';
+import type { ShowTopic } from '../../../application/topics/show-topic.js';
+import type { ListActiveUsers } from '../../../application/users/community.js';
+import type { ShowUser } from '../../../application/users/manage-users.js';
+import type { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../../../application/users/user-lists.js';
+import { InvalidInput, NotFound } from '../../../domain/shared/errors.js';
+import type { Wire } from '../../presentation/wire.js';
+import { wordsOf } from '../../presentation/words/index.js';
+import { browserPages } from '../browser.js';
+import { htmlPage, Lang, page as pageResponse, type RouteDeclarer } from '../docs.js';
+import { frameOf } from '../frame.js';
+import { signedInUser } from '../sign-in.js';
+import {
+  type ForumFrame,
+  type ListKind,
+  NodesPage,
+  NotFoundPage,
+  type ProfileTab,
+  ProfilePage,
+  SearchPage,
+  TopicListPage,
+  TopicPage,
+  UsersPage,
+} from '../views/forum.js';
+
+/** What the reading pages call: the use cases and read models the API's reads call, nothing of their own. */
+export interface ReadingPageUseCases {
+  resolveWebSession: ResolveWebSession;
+  listTopics: ListTopics;
+  showTopic: ShowTopic;
+  listReplies: ListReplies;
+  nodes: NodeReadModel;
+  listActiveUsers: ListActiveUsers;
+  showUser: ShowUser;
+  listUserTopics: ListUserTopics;
+  listUserReplies: ListUserReplies;
+  listUserFavorites: ListUserFavorites;
+  listFollows: ListFollows;
+  search: SearchContent;
+}
+export const ReadingPageUseCases = Symbol.for('ReadingPageUseCases');
+
+/** Topics a list page shows (the API's default page), and replies a topic page shows (contract §21a). */
+export const TOPICS_PER_PAGE = 20;
+export const REPLIES_PER_PAGE = 100;
+
+/** `?page=n`, from 1; anything else is the first page (a crawler's odd link is not an error). */
+function pageOf(ctx: Context): number {
+  const page = Number(ctx.query.page);
+  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+}
+const IdParam = z.object({ id: z.string().meta({ description: 'The id (digits)' }) });
+const LoginParam = z.object({ login: z.string().meta({ description: 'The member’s login' }) });
+const ListQuery = z.object({
+  page: z.number().int().min(1).optional().meta({ description: 'Which page, from 1' }),
+  lang: Lang,
+});
+
+/** The lists at homeland's URLs, and the API's list type each shows (`last_reply`: by last activity, as `/topics`). */
+const LISTS: [string, ListKind, 'last_actived' | 'recent' | 'popular' | 'no_reply' | 'excellent'][] = [
+  ['/topics/last', 'recent', 'recent'],
+  ['/topics/popular', 'popular', 'popular'],
+  ['/topics/no_reply', 'no_reply', 'no_reply'],
+  ['/topics/excellent', 'excellent', 'excellent'],
+  ['/topics/last_reply', 'last_actived', 'last_actived'],
+];
+
+/** homeland's account pages, and ours (contract §21a: a 301, so that bookmarks and search engines move). */
+const HOMELAND_ACCOUNT_PATHS: [string, string][] = [
+  ['/account/sign_in', '/account/sign-in'],
+  ['/account/sign_up', '/account/sign-up'],
+  ['/account/password/new', '/account/password/forgot'],
+  ['/setting', '/account/settings'],
+];
+
+/**
+ * The forum as pages (contract §21a): homeland's URLs, read through the same use cases as the API's reads and shown
+ * in the wire's shapes, so that a page shows a reader exactly what the API shows them. Anonymous pages may be kept
+ * by caches (revalidated by their ETag); a signed-in reader's are private.
+ */
+export function readingRoutes(
+  app: ReadingPageUseCases,
+  wire: Wire,
+  docs: RouteDeclarer,
+  options: { secureCookies: boolean },
+): Router {
+  const router = new Router();
+  const browser = browserPages(options);
+
+  /** The reader (from the browser's session, if any) and the frame of their page. */
+  async function readerOf(ctx: Context, description?: string): Promise<{ actor: Actor; frame: ForumFrame }> {
+    const signedIn = ctx.cookies.get('forum_session') ? await signedInUser(ctx, app.resolveWebSession) : null;
+    const actor = signedIn?.user ?? null;
+    ctx.state.reader = actor;
+    const frame = frameOf(ctx);
+    return {
+      actor,
+      frame: {
+        ...frame,
+        reader: { login: actor?.login ?? null },
+        canonical: wire.url(ctx.path),
+        ...(description ? { description } : {}),
+      },
+    };
+  }
+
+  /**
+   * Answers with a page: its ETag (a digest of the bytes) and a 304 when the browser has them; shared caches may
+   * keep an anonymous page (revalidating it), never a signed-in one.
+   */
+  function show(ctx: Context, status: number, view: VNode): void {
+    browser.show(ctx, status, view);
+    const signedIn = ctx.state.reader !== null && ctx.state.reader !== undefined;
+    ctx.set('Cache-Control', signedIn ? 'private, no-cache' : 'public, no-cache');
+    ctx.vary('Cookie');
+    ctx.vary('Accept-Language');
+    if (status !== 200) return;
+    ctx.etag = `W/"${createHash('sha256')
+      .update(ctx.body as string)
+      .digest('base64url')
+      .slice(0, 27)}"`;
+    if (ctx.fresh) {
+      ctx.status = 304;
+      ctx.body = null;
+    }
+  }
+
+  /** Runs a page; what the core does not find (or does not show this reader) is the one not-found page. */
+  const reading =
+    (work: (ctx: Context) => Promise<void>) =>
+    async (ctx: Context): Promise<void> => {
+      try {
+        await work(ctx);
+      } catch (error) {
+        if (!(error instanceof NotFound)) throw error;
+        const { frame } = await readerOf(ctx);
+        show(ctx, 404, <NotFoundPage frame={frame} />);
+      }
+    };
+
+  const caller = (actor: Actor): CallerRef => ({ actor });
+  const t = (ctx: Context) => wordsOf(frameOf(ctx).locale).forum;
+
+  async function topicList(ctx: Context, kind: ListKind, type: (typeof LISTS)[number][2], path: string, nodeId?: number) {
+    const page = pageOf(ctx);
+    const { actor, frame } = await readerOf(ctx);
+    const { viewer, result } = await app.listTopics.execute(caller(actor), {
+      type,
+      nodeId: nodeId ?? null,
+      offset: (page - 1) * TOPICS_PER_PAGE,
+      limit: TOPICS_PER_PAGE + 1,
+    });
+    const topics = result.slice(0, TOPICS_PER_PAGE).map((topic) => wire.topic(topic, viewer));
+    const words = t(ctx);
+    if (nodeId !== undefined) {
+      const node = await app.nodes.get(nodeId);
+      if (!node || node.hidden) throw new NotFound('node');
+      const shown = wire.node(node);
+      frame.description = shown.summary || words.nodeTopics(shown.name);
+      return show(
+        ctx,
+        200,
+        <TopicListPage
+          frame={frame}
+          title={shown.name}
+          heading={words.nodeTopics(shown.name)}
+          kind={null}
+          node={shown}
+          topics={topics}
+          page={page}
+          hasNext={result.length > TOPICS_PER_PAGE}
+          path={path}
+        />,
+      );
+    }
+    const title = path === '/' ? words.siteName : words.lists[kind];
+    show(
+      ctx,
+      200,
+      <TopicListPage
+        frame={frame}
+        title={title}
+        heading={words.lists[kind]}
+        kind={kind}
+        topics={topics}
+        page={page}
+        hasNext={result.length > TOPICS_PER_PAGE}
+        path={path}
+      />,
+    );
+  }
+
+  const listOperation = (path: string, summary: string) =>
+    ({
+      method: 'get',
+      path,
+      summary,
+      tag: 'Forum',
+      access: 'browser',
+      ...(path.includes(':login') ? { params: LoginParam } : path.includes(':id') ? { params: IdParam } : {}),
+      query: ListQuery,
+      response: htmlPage('The page'),
+      otherResponses: {
+        304: { description: 'Unchanged: the page the browser has (If-None-Match) is current' },
+        404: pageResponse('Nothing there, or not for this reader'),
+      },
+      errors: [],
+    }) as const;
+
+  for (const path of ['/', '/topics']) {
+    docs.route(
+      router,
+      '',
+      listOperation(path, path === '/' ? 'The front page: the active topics, pinned first' : 'The active topics'),
+      reading((ctx) => topicList(ctx, 'last_actived', 'last_actived', path)),
+    );
+  }
+  for (const [path, kind, type] of LISTS) {
+    docs.route(
+      router,
+      '',
+      listOperation(path, `Topics: ${kind.replace('_', ' ')}`),
+      reading((ctx) => topicList(ctx, kind, type, path)),
+    );
+  }
+  docs.route(
+    router,
+    '',
+    listOperation('/topics/node:id', 'A node’s topics'),
+    reading(async (ctx) => {
+      const id = idOf(ctx.params.id);
+      await topicList(ctx, 'last_actived', 'last_actived', `/topics/node${id}`, id);
+    }),
+  );
+
+  docs.route(
+    router,
+    '',
+    listOperation('/topics/:id', 'A topic and its replies (100 a page; reply n has the anchor #reply<n>)'),
+    reading(async (ctx) => {
+      const id = idOf(ctx.params.id);
+      const page = pageOf(ctx);
+      const { actor, frame } = await readerOf(ctx);
+      const { viewer, result } = await app.showTopic.execute(caller(actor), id);
+      const offset = (page - 1) * REPLIES_PER_PAGE;
+      const replies = await app.listReplies.execute(caller(viewer), { topicId: id, offset, limit: REPLIES_PER_PAGE + 1 });
+      const topic = wire.topicDetail(result.topic, viewer);
+      frame.description = excerpt(topic.body);
+      show(
+        ctx,
+        200,
+        <TopicPage
+          frame={frame}
+          topic={topic}
+          replies={replies.result.replies.slice(0, REPLIES_PER_PAGE).map((reply) => wire.reply(reply, replies.viewer))}
+          firstFloor={offset + 1}
+          page={page}
+          hasNext={replies.result.replies.length > REPLIES_PER_PAGE}
+        />,
+      );
+    }),
+  );
+
+  docs.route(
+    router,
+    '',
+    listOperation('/nodes', 'Every node, by section'),
+    reading(async (ctx) => {
+      const { frame } = await readerOf(ctx);
+      const nodes = (await app.nodes.list()).filter((node) => !node.hidden).map((node) => wire.node(node));
+      show(ctx, 200, <NodesPage frame={frame} nodes={nodes} />);
+    }),
+  );
+
+  docs.route(
+    router,
+    '',
+    listOperation('/users', 'The active members'),
+    reading(async (ctx) => {
+      const { actor, frame } = await readerOf(ctx);
+      const users = await app.listActiveUsers.execute({ limit: 100 });
+      show(ctx, 200, <UsersPage frame={frame} users={users.map((user) => wire.user(user, actor))} />);
+    }),
+  );
+
+  docs.route(
+    router,
+    '',
+    {
+      ...listOperation('/search', 'Search topics and replies'),
+      query: ListQuery.extend({ q: z.string().optional().meta({ description: 'The words to find' }) }),
+    },
+    reading(async (ctx) => {
+      const page = pageOf(ctx);
+      const q = typeof ctx.query.q === 'string' ? ctx.query.q.trim().slice(0, 200) : '';
+      const { actor, frame } = await readerOf(ctx);
+      let results: Awaited<ReturnType<SearchContent['execute']>> | null = null;
+      if (q !== '') {
+        try {
+          const found = await app.search.execute(actor, {
+            q,
+            offset: String((page - 1) * TOPICS_PER_PAGE),
+            limit: String(TOPICS_PER_PAGE + 1),
+          });
+          results = found;
+        } catch (error) {
+          if (!(error instanceof InvalidInput)) throw error;
+          results = [];
+        }
+      }
+      show(
+        ctx,
+        200,
+        <SearchPage
+          frame={frame}
+          q={q}
+          results={results && results.slice(0, TOPICS_PER_PAGE).map((result) => wire.searchResult(result, actor))}
+          page={page}
+          hasNext={results !== null && results.length > TOPICS_PER_PAGE}
+        />,
+      );
+    }),
+  );
+
+  for (const [from, to] of HOMELAND_ACCOUNT_PATHS) {
+    docs.route(
+      router,
+      '',
+      {
+        method: 'get',
+        path: from,
+        summary: `homeland’s ${from}: moved to ${to}`,
+        tag: 'Forum',
+        access: 'browser',
+        query: z.object({ lang: Lang }),
+        response: { status: 301, description: `To ${to}` },
+        errors: [],
+      },
+      (ctx) => {
+        ctx.status = 301;
+        ctx.redirect(ctx.querystring ? `${to}?${ctx.querystring}` : to);
+      },
+    );
+  }
+
+  const PROFILE_TABS: ProfileTab[] = ['topics', 'replies', 'favorites', 'followers', 'following'];
+  async function profile(ctx: Context, tab: ProfileTab): Promise<void> {
+    const login = String(ctx.params.login);
+    const page = pageOf(ctx);
+    const { actor, frame } = await readerOf(ctx);
+    const { user } = await app.showUser.execute(actor, login);
+    const shown = wire.userDetail(user, actor);
+    frame.description = shown.tagline ?? t(ctx).profileOf(shown.login);
+    const input = { offset: (page - 1) * TOPICS_PER_PAGE, limit: TOPICS_PER_PAGE + 1 };
+    const common = { frame, user: shown, tab, page };
+    let view: VNode;
+    if (tab === 'topics' || tab === 'favorites') {
+      const topics = await (tab === 'topics' ? app.listUserTopics : app.listUserFavorites).execute(actor, login, input);
+      view = (
+        <ProfilePage
+          {...common}
+          topics={topics.slice(0, TOPICS_PER_PAGE).map((topic) => wire.topic(topic, actor))}
+          hasNext={topics.length > TOPICS_PER_PAGE}
+        />
+      );
+    } else if (tab === 'replies') {
+      const replies = await app.listUserReplies.execute(actor, login, input);
+      view = (
+        <ProfilePage
+          {...common}
+          replies={replies.slice(0, TOPICS_PER_PAGE).map((reply) => wire.replyDetail(reply, actor))}
+          hasNext={replies.length > TOPICS_PER_PAGE}
+        />
+      );
+    } else {
+      const users = await app.listFollows.execute(login, tab, input);
+      view = (
+        <ProfilePage
+          {...common}
+          users={users.slice(0, TOPICS_PER_PAGE).map((each) => wire.user(each, actor))}
+          hasNext={users.length > TOPICS_PER_PAGE}
+        />
+      );
+    }
+    show(ctx, 200, view);
+  }
+  for (const tab of PROFILE_TABS) {
+    docs.route(
+      router,
+      '',
+      listOperation(tab === 'topics' ? '/:login' : `/:login/${tab}`, `A member’s profile: ${tab}`),
+      reading((ctx) => profile(ctx, tab)),
+    );
+  }
+  docs.route(
+    router,
+    '',
+    listOperation('/:login/topics', 'A member’s topics'),
+    reading((ctx) => profile(ctx, 'topics')),
+  );
+
+  return router;
+}
+
+/** A path's id: digits only, else nothing here. */
+function idOf(raw: unknown): number {
+  const id = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+  if (id < 1) throw new NotFound('page');
+  return id;
+}
+
+/** The start of a post's text, for a page's description: Markdown's marks dropped, one line, at most 160 characters. */
+function excerpt(markdown: string): string {
+  const text = markdown
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[#>*_`~|-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > 160 ? `${text.slice(0, 159)}…` : text;
+}

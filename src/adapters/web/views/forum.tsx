@@ -1,0 +1,490 @@
+import type { ComponentChildren } from 'preact';
+import type { z } from 'zod';
+import { LOCALES } from '../../../domain/users/user.js';
+import type {
+  NodeSchema,
+  ReplyDetailSchema,
+  ReplySchema,
+  SearchResultSchema,
+  TopicDetailSchema,
+  TopicSchema,
+  UserDetailSchema,
+  UserSchema,
+} from '../../presentation/schemas.js';
+import { type ForumWords, WORDS } from '../../presentation/words/index.js';
+import { type Frame, withLang } from './layout.js';
+import { FORUM_STYLE, STYLE } from './style.js';
+
+/**
+ * The forum's pages (contract §21a): what the API shows the same reader, in the wire's own shapes (so a page can show
+ * no more and no less than the API), laid out for a phone first. Post bodies enter only as the core's sanitized
+ * `body_html`; every other value is text, escaped by the renderer.
+ */
+
+export type Topic = z.infer<typeof TopicSchema>;
+export type TopicDetail = z.infer<typeof TopicDetailSchema>;
+export type Reply = z.infer<typeof ReplySchema>;
+export type ReplyDetail = z.infer<typeof ReplyDetailSchema>;
+export type Node = z.infer<typeof NodeSchema>;
+export type User = z.infer<typeof UserSchema>;
+export type UserDetail = z.infer<typeof UserDetailSchema>;
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+/** Who reads the page: a signed-in person's login, or nobody. */
+export interface Reader {
+  login: string | null;
+}
+
+/** What every forum page is told: its language and place, who reads it, and what a search engine should know. */
+export interface ForumFrame extends Frame {
+  reader: Reader;
+  /** The page's canonical absolute URL. */
+  canonical: string;
+  /** One sentence about the page, for search engines and link previews. */
+  description?: string;
+}
+
+const words = (frame: Frame): ForumWords => WORDS[frame.locale].forum;
+
+/** A time as people read it, with the machine's form in `datetime`. */
+function Time(props: { iso: string | null; frame: Frame }) {
+  if (!props.iso) return null;
+  return <time datetime={props.iso}>{words(props.frame).at(new Date(props.iso))}</time>;
+}
+
+/** A login as a link to its profile. */
+function Person(props: { login: string }) {
+  return <a href={`/${encodeURIComponent(props.login)}`}>{props.login}</a>;
+}
+
+/** The page: the header with the menu and search, the content, the footer with the other languages. */
+export function ForumPage(props: { frame: ForumFrame; title: string; children: ComponentChildren; head?: ComponentChildren }) {
+  const { frame } = props;
+  const t = words(frame);
+  const here = frame.here;
+  return (
+    <html lang={frame.locale}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{props.title === t.siteName ? t.siteName : `${props.title} · ${t.siteName}`}</title>
+        {frame.description ? <meta name="description" content={frame.description} /> : null}
+        <link rel="canonical" href={frame.canonical} />
+        {props.head}
+        {/* Ours, whole and as they are: the Content-Security-Policy allows them by the hash of exactly these bytes. */}
+        <style dangerouslySetInnerHTML={{ __html: STYLE }} />
+        <style dangerouslySetInnerHTML={{ __html: FORUM_STYLE }} />
+      </head>
+      <body class="forum">
+        <header class="top">
+          <a class="brand" href="/">
+            {t.siteName}
+          </a>
+          <nav aria-label={t.mainMenu}>
+            <a href="/topics">{t.topics}</a>
+            <a href="/nodes">{t.nodes}</a>
+            <a href="/users">{t.users}</a>
+            {frame.reader.login ? (
+              <>
+                <a href={`/${encodeURIComponent(frame.reader.login)}`}>{frame.reader.login}</a>
+                <a href="/account/settings">{t.settings}</a>
+              </>
+            ) : (
+              <>
+                <a href="/account/sign-in">{t.signIn}</a>
+                <a href="/account/sign-up">{t.signUp}</a>
+              </>
+            )}
+          </nav>
+          <form class="search" role="search" method="get" action="/search">
+            <label for="site-search" class="visually-hidden">
+              {t.searchLabel}
+            </label>
+            <input type="search" id="site-search" name="q" placeholder={t.search} />
+            <button type="submit">{t.searchButton}</button>
+          </form>
+        </header>
+        <main id="content">{props.children}</main>
+        <footer class="bottom muted">
+          <a href="/docs">{t.api}</a>
+          {here
+            ? LOCALES.filter((locale) => locale !== frame.locale).map((locale) => (
+                <a href={withLang(here, locale)} lang={locale} hreflang={locale}>
+                  {WORDS[locale].languageName}
+                </a>
+              ))
+            : null}
+        </footer>
+      </body>
+    </html>
+  );
+}
+
+/** Pages of a list: previous and next, as links (`?page=n`). */
+export function Pager(props: { frame: Frame; page: number; hasNext: boolean; path: string }) {
+  const t = words(props.frame);
+  if (props.page <= 1 && !props.hasNext) return null;
+  const to = (page: number) => (page <= 1 ? props.path : `${props.path}${props.path.includes('?') ? '&' : '?'}page=${page}`);
+  return (
+    <nav class="pager" aria-label={t.pagination}>
+      {props.page > 1 ? (
+        <a href={to(props.page - 1)} rel="prev">
+          {t.previous}
+        </a>
+      ) : null}
+      <span aria-current="page">{t.pageOf(props.page)}</span>
+      {props.hasNext ? (
+        <a href={to(props.page + 1)} rel="next">
+          {t.next}
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
+/** One topic in a list: its title, its marks, its node, author and last reply. */
+function TopicItem(props: { topic: Topic; frame: Frame }) {
+  const { topic, frame } = props;
+  const t = words(frame);
+  return (
+    <li class="topic">
+      <a class="title" href={`/topics/${topic.id}`}>
+        {topic.title}
+      </a>
+      {topic.suggested_at ? <span class="mark">{t.pinned}</span> : null}
+      {topic.excellent ? <span class="mark">{t.excellent}</span> : null}
+      {topic.closed_at ? <span class="mark">{t.closed}</span> : null}
+      <div class="about muted">
+        <a href={`/topics/node${topic.node_id}`}>{topic.node_name}</a> · <Person login={topic.user.login} /> ·{' '}
+        {topic.last_reply_user_login ? (
+          <>
+            {t.lastReplyBy} <Person login={topic.last_reply_user_login} /> <Time iso={topic.replied_at} frame={frame} />
+          </>
+        ) : (
+          <Time iso={topic.created_at} frame={frame} />
+        )}
+        {' · '}
+        {t.repliesCount(topic.replies_count)}
+      </div>
+    </li>
+  );
+}
+
+export function TopicList(props: { topics: Topic[]; frame: Frame }) {
+  if (props.topics.length === 0) return <p class="muted">{words(props.frame).noTopics}</p>;
+  return (
+    <ol class="topics">
+      {props.topics.map((topic) => (
+        <TopicItem topic={topic} frame={props.frame} />
+      ))}
+    </ol>
+  );
+}
+
+/** The kinds of list, as homeland's tabs. */
+export const LIST_PATHS = {
+  last_actived: '/topics',
+  recent: '/topics/last',
+  popular: '/topics/popular',
+  no_reply: '/topics/no_reply',
+  excellent: '/topics/excellent',
+} as const;
+/** A list's kind; `last_reply` (homeland's) is served as the active list and has no tab of its own. */
+export type ListKind = keyof typeof LIST_PATHS;
+
+/** `/`, `/topics` and its tabs, and a node's topics. */
+export function TopicListPage(props: {
+  frame: ForumFrame;
+  title: string;
+  heading: string;
+  kind: ListKind | null;
+  node?: Node;
+  topics: Topic[];
+  page: number;
+  hasNext: boolean;
+  path: string;
+}) {
+  const { frame } = props;
+  const t = words(frame);
+  return (
+    <ForumPage frame={frame} title={props.title}>
+      <h1>{props.heading}</h1>
+      {props.node?.summary ? <p class="muted">{props.node.summary}</p> : null}
+      {props.kind ? (
+        <nav class="tabs" aria-label={t.listsLabel}>
+          {(Object.keys(LIST_PATHS) as ListKind[]).map((kind) => (
+            <a href={LIST_PATHS[kind]} aria-current={kind === props.kind ? 'page' : undefined}>
+              {t.lists[kind]}
+            </a>
+          ))}
+        </nav>
+      ) : null}
+      <TopicList topics={props.topics} frame={frame} />
+      <Pager frame={frame} page={props.page} hasNext={props.hasNext} path={props.path} />
+    </ForumPage>
+  );
+}
+
+/** A post's body: the core's sanitized HTML, as it is. */
+function Body(props: { html: string }) {
+  return <div class="body" dangerouslySetInnerHTML={{ __html: props.html }} />;
+}
+
+/** A reply in its floor: deleted or hidden ones keep their floor, with no text; system events are one line. */
+function ReplyItem(props: { reply: Reply; floor: number; frame: Frame }) {
+  const { reply, floor, frame } = props;
+  const t = words(frame);
+  const anchor = `reply${floor}`;
+  if (reply.action) {
+    return (
+      <li class="event muted" id={anchor}>
+        {t.event(reply.user.login, reply.action)} · <Time iso={reply.created_at} frame={frame} />
+      </li>
+    );
+  }
+  return (
+    <li class="reply" id={anchor}>
+      <div class="about muted">
+        <a href={`#${anchor}`}>{t.floor(floor)}</a> · {reply.deleted ? null : <Person login={reply.user.login} />}
+        {reply.deleted ? null : ' · '}
+        <Time iso={reply.created_at} frame={frame} />
+        {reply.likes_count > 0 && !reply.deleted ? ` · ${t.likesCount(reply.likes_count)}` : null}
+      </div>
+      {reply.deleted ? <p class="muted">{t.deletedReply}</p> : <Body html={reply.body_html} />}
+    </li>
+  );
+}
+
+/** A topic and a page of its replies (100 a page), floors counted from the first reply. */
+export function TopicPage(props: {
+  frame: ForumFrame;
+  topic: TopicDetail;
+  replies: Reply[];
+  firstFloor: number;
+  page: number;
+  hasNext: boolean;
+}) {
+  const { frame, topic } = props;
+  const t = words(frame);
+  return (
+    <ForumPage frame={frame} title={topic.title}>
+      <article class="post">
+        <h1>{topic.title}</h1>
+        <div class="about muted">
+          <a href={`/topics/node${topic.node_id}`}>{topic.node_name}</a> · <Person login={topic.user.login} /> ·{' '}
+          <Time iso={topic.created_at} frame={frame} /> · {t.hits(topic.hits)}
+          {topic.likes_count > 0 ? ` · ${t.likesCount(topic.likes_count)}` : null}
+          {topic.excellent ? <span class="mark">{t.excellent}</span> : null}
+          {topic.closed_at ? <span class="mark">{t.closed}</span> : null}
+        </div>
+        <Body html={topic.body_html} />
+      </article>
+      <section aria-labelledby="replies">
+        <h2 id="replies">
+          {t.replies} <span class="muted">({topic.replies_count})</span>
+        </h2>
+        {props.replies.length === 0 && props.page === 1 ? (
+          <p class="muted">{t.noReplies}</p>
+        ) : (
+          <ol class="replies">
+            {props.replies.map((reply, i) => (
+              <ReplyItem reply={reply} floor={props.firstFloor + i} frame={frame} />
+            ))}
+          </ol>
+        )}
+        <Pager frame={frame} page={props.page} hasNext={props.hasNext} path={`/topics/${topic.id}`} />
+        {frame.reader.login ? null : (
+          <p>
+            <a href={`/account/sign-in`}>{t.signInToReply}</a>
+          </p>
+        )}
+      </section>
+    </ForumPage>
+  );
+}
+
+/** Every node, by section. */
+export function NodesPage(props: { frame: ForumFrame; nodes: Node[] }) {
+  const t = words(props.frame);
+  const sections = new Map<string, Node[]>();
+  for (const node of props.nodes) sections.set(node.section_name, [...(sections.get(node.section_name) ?? []), node]);
+  return (
+    <ForumPage frame={props.frame} title={t.nodes}>
+      <h1>{t.nodes}</h1>
+      {[...sections].map(([section, nodes]) => (
+        <section>
+          <h2>{section}</h2>
+          <ul class="nodes">
+            {nodes.map((node) => (
+              <li>
+                <a href={`/topics/node${node.id}`}>{node.name}</a> <span class="muted">({node.topics_count})</span>
+                {node.summary ? <div class="muted">{node.summary}</div> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </ForumPage>
+  );
+}
+
+/** People, as links to their profiles. */
+function People(props: { users: User[]; frame: Frame }) {
+  if (props.users.length === 0) return <p class="muted">{words(props.frame).nobody}</p>;
+  return (
+    <ul class="people">
+      {props.users.map((user) => (
+        <li>
+          <img src={user.avatar_url} alt="" width={32} height={32} loading="lazy" />
+          <Person login={user.login} />
+          {user.name && user.name !== user.login ? <span class="muted"> {user.name}</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function UsersPage(props: { frame: ForumFrame; users: User[] }) {
+  const t = words(props.frame);
+  return (
+    <ForumPage frame={props.frame} title={t.activeUsers}>
+      <h1>{t.activeUsers}</h1>
+      <People users={props.users} frame={props.frame} />
+    </ForumPage>
+  );
+}
+
+/** What a profile's tabs show. */
+export type ProfileTab = 'topics' | 'replies' | 'favorites' | 'followers' | 'following';
+
+/** A profile: who they are, then one of its lists (its topics by default). */
+export function ProfilePage(props: {
+  frame: ForumFrame;
+  user: UserDetail;
+  tab: ProfileTab;
+  topics?: Topic[];
+  replies?: ReplyDetail[];
+  users?: User[];
+  page: number;
+  hasNext: boolean;
+}) {
+  const { frame, user } = props;
+  const t = words(frame);
+  const base = `/${encodeURIComponent(user.login)}`;
+  const tabs: [ProfileTab, string, number][] = [
+    ['topics', t.userTopics, user.topics_count],
+    ['replies', t.userReplies, user.replies_count],
+    ['favorites', t.userFavorites, user.favorites_count],
+    ['followers', t.followers, user.followers_count],
+    ['following', t.following, user.following_count],
+  ];
+  return (
+    <ForumPage frame={frame} title={user.name && user.name !== user.login ? `${user.login} (${user.name})` : user.login}>
+      <div class="profile">
+        <img src={user.avatar_url} alt="" width={64} height={64} />
+        <div>
+          <h1>{user.login}</h1>
+          {user.name && user.name !== user.login ? <p>{user.name}</p> : null}
+          {user.tagline ? <p>{user.tagline}</p> : null}
+          <p class="muted">
+            {t.joined(new Date(user.created_at))}
+            {user.location ? ` · ${user.location}` : null}
+            {user.website ? (
+              <>
+                {' · '}
+                <a href={user.website} rel="nofollow ugc noopener">
+                  {user.website}
+                </a>
+              </>
+            ) : null}
+          </p>
+        </div>
+      </div>
+      {user.bio ? <p>{user.bio}</p> : null}
+      <nav class="tabs" aria-label={t.profileOf(user.login)}>
+        {tabs.map(([tab, name, count]) => (
+          <a href={tab === 'topics' ? base : `${base}/${tab}`} aria-current={tab === props.tab ? 'page' : undefined}>
+            {name} <span class="muted">{count}</span>
+          </a>
+        ))}
+      </nav>
+      {props.topics ? <TopicList topics={props.topics} frame={frame} /> : null}
+      {props.replies ? (
+        props.replies.length === 0 ? (
+          <p class="muted">{t.noReplies}</p>
+        ) : (
+          <ol class="replies">
+            {props.replies.map((reply) => (
+              <li class="reply">
+                <div class="about muted">
+                  {t.replyIn} <a href={`/topics/${reply.topic_id}`}>{reply.topic_title}</a> ·{' '}
+                  <Time iso={reply.created_at} frame={frame} />
+                </div>
+                <Body html={reply.body_html} />
+              </li>
+            ))}
+          </ol>
+        )
+      ) : null}
+      {props.users ? <People users={props.users} frame={frame} /> : null}
+      <Pager
+        frame={frame}
+        page={props.page}
+        hasNext={props.hasNext}
+        path={props.tab === 'topics' ? base : `${base}/${props.tab}`}
+      />
+    </ForumPage>
+  );
+}
+
+/** Search: the form, and the results with their highlighted excerpts (text with `<mark>`, escaped by the core). */
+export function SearchPage(props: {
+  frame: ForumFrame;
+  q: string;
+  results: SearchResult[] | null;
+  page: number;
+  hasNext: boolean;
+}) {
+  const { frame } = props;
+  const t = words(frame);
+  return (
+    <ForumPage frame={frame} title={t.searchTitle(props.q)}>
+      <h1>{t.searchTitle(props.q)}</h1>
+      <form method="get" action="/search" role="search" class="search-page">
+        <label for="q">{t.searchLabel}</label>
+        <input type="search" id="q" name="q" value={props.q} />
+        <p class="hint">{t.searchIntro}</p>
+        <button type="submit">{t.searchButton}</button>
+      </form>
+      {props.results === null ? null : props.results.length === 0 ? (
+        <p class="muted">{t.noResults}</p>
+      ) : (
+        <ol class="topics">
+          {props.results.map((result) => (
+            <li class="topic">
+              <a class="title" href={`/topics/${result.topic.id}`}>
+                {result.topic.title}
+              </a>
+              <p class="excerpt" dangerouslySetInnerHTML={{ __html: result.highlight }} />
+            </li>
+          ))}
+        </ol>
+      )}
+      <Pager frame={frame} page={props.page} hasNext={props.hasNext} path={`/search?q=${encodeURIComponent(props.q)}`} />
+    </ForumPage>
+  );
+}
+
+/** Nothing here, or nothing for this reader: one page for both (it must not tell them apart). */
+export function NotFoundPage(props: { frame: ForumFrame }) {
+  const t = words(props.frame);
+  return (
+    <ForumPage frame={props.frame} title={t.notFoundTitle}>
+      <h1>{t.notFoundTitle}</h1>
+      <p>{t.notFound}</p>
+      <p>
+        <a href="/">{t.backHome}</a>
+      </p>
+    </ForumPage>
+  );
+}
