@@ -195,6 +195,11 @@ describe('account pages: joining in a browser (contract §16b)', () => {
 
     const confirmed = await submit(browser, form).expect(200);
     expect(confirmed.text).to.include('Your account is active').and.include('signed in as alice');
+    // The way on is the forum's pages (contract §21a), which know the browser now.
+    expect(confirmed.text).to.include('<a href="/?lang=en">Go to the forum</a>');
+    const front = await browser.get('/').expect(200);
+    expect(front.text).to.include('href="/alice"');
+    expect(front.headers['cache-control'], 'a signed-in page is never shared').to.equal('private, no-cache');
     expect(cookieNamed(confirmed, 'forum_session')).to.match(/; path=\/; expires=[^;]+; samesite=lax; httponly$/i);
     expect((await userRow('alice'))!.state).to.equal('active');
     expect((await tokenRows('alice'))[0]!.used_at).to.not.equal(null);

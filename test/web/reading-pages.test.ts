@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
+import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 
 /**
@@ -153,6 +154,40 @@ describe('the forum in a browser: reading (contract §21a)', () => {
     expect(res.text).to.include('<mark>');
     const empty = await api().get('/search').expect(200);
     expect(titlesOn(empty.text)).to.deep.equal([]);
+  });
+
+  it('tells search engines and link previews what a page is: description, OpenGraph, a feed, and a topic as JSON-LD', async () => {
+    const topic = await makeTopic(alice, general, 'Structured </script><b>data</b>', 'The **first** words of the topic');
+    await makeReply(bob, topic, 'a first reply');
+    const res = await api().get(`/topics/${topic}`).expect(200);
+    expect(res.text).to.include('<meta name="description" content="The first words of the topic"/>');
+    expect(res.text).to.include('<meta property="og:type" content="article"/>');
+    expect(res.text).to.include(`<meta property="og:url" content="http://forum.test/topics/${topic}"/>`);
+    const json = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(res.text);
+    expect(json, 'a JSON-LD block, with no "<" in it').to.not.equal(null);
+    const data = JSON.parse(json![1]!);
+    expect(data).to.deep.include({ '@type': 'DiscussionForumPosting', headline: 'Structured </script><b>data</b>' });
+    expect(data.author).to.deep.include({ name: 'alice', url: 'http://forum.test/alice' });
+    expect(data.comment).to.have.length(1);
+    expect(data.comment[0]).to.deep.include({ text: 'a first reply', url: `http://forum.test/topics/${topic}#reply1` });
+    const list = await api().get(`/topics/node${general}?page=2`).expect(200);
+    expect(list.text).to.include(`<link rel="canonical" href="http://forum.test/topics/node${general}?page=2"/>`);
+    expect(list.text).to.include(
+      `<link rel="alternate" type="application/rss+xml" title="General" href="/topics/node${general}/feed"/>`,
+    );
+  });
+
+  it('refuses a login that is a page of the forum, in any case, over the API and forumctl alike', async () => {
+    for (const login of ['topics', 'Nodes', 'search', 'robots.txt', 'setting']) {
+      const res = await api()
+        .post('/api/v3/users')
+        .send({ login, email: `${login}@example.com`, password: 'correct horse battery' })
+        .expect(400);
+      expect(res.body.message, login).to.include('Login is reserved');
+    }
+    const made = await forumctl(['users', 'create', 'users', '--email', 'u@example.com', '--password', 'correct horse battery']);
+    expect(made.code).to.not.equal(0);
+    expect(made.stderr).to.include('Login is reserved');
   });
 
   it('moves homeland’s account paths to ours for good (301)', async () => {

@@ -2,6 +2,42 @@ import { RuleViolated } from '../shared/errors.js';
 import type { Role } from './role.js';
 
 const LOGIN_PATTERN = /^[A-Za-z0-9_.-]{2,20}$/;
+/**
+ * Logins that are paths of the forum's pages (contract §21a: `/<login>` is a profile, beside `/topics`, `/nodes`…)
+ * or of the service: nobody may sign up as one, in any case.
+ */
+const RESERVED_LOGINS = new Set([
+  'topics',
+  'nodes',
+  'users',
+  'search',
+  'account',
+  'setting',
+  'settings',
+  'notifications',
+  'admin',
+  'api',
+  'oauth',
+  'uploads',
+  'avatars',
+  'docs',
+  'sitemap',
+  'sitemap.xml',
+  'robots.txt',
+  'favicon.ico',
+  'healthz',
+  'readyz',
+  'metrics',
+  'feed',
+  'about',
+  'help',
+  'new',
+  'assets',
+  'static',
+]);
+
+/** Whether a login is one of the forum's paths (RESERVED_LOGINS). */
+export const isReservedLogin = (login: string): boolean => RESERVED_LOGINS.has(login.trim().toLowerCase());
 
 /** Whether a string could be a login at all: anything else cannot name a user, so nobody needs to look it up. */
 export function couldBeLogin(value: string): boolean {
@@ -103,6 +139,7 @@ export interface NewUser {
 export function accountProblems(input: { login: string; email: string; name?: string | null }): string[] {
   const problems: string[] = [];
   if (!LOGIN_PATTERN.test(input.login.trim())) problems.push('Login must be 2 to 20 letters, digits, "_", "." or "-"');
+  else if (isReservedLogin(input.login)) problems.push('Login is reserved: it is the name of a page of the forum');
   const email = input.email.trim();
   if (!EMAIL_PATTERN.test(email) || email.length > 255) problems.push('Email is invalid');
   const name = input.name?.trim() || null;

@@ -48,7 +48,7 @@ export const en: Words = {
     emailChangedTitle: 'Address changed',
     emailChanged: (email) => `Your account now uses ${email}.`,
     continueToApp: 'Continue to the application',
-    closePage: 'You can close this page, and sign in to the forum’s apps.',
+    toForum: 'Go to the forum',
     alreadyConfirmedTitle: 'Address confirmed already',
     alreadyConfirmed: (login) => `This link did its work: the address of the account ${login} is confirmed already.`,
     badLinkTitle: 'This link cannot be used',

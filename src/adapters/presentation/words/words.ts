@@ -146,8 +146,8 @@ export interface AccountWords extends RefusalWords {
   emailChangedTitle: string;
   emailChanged: (email: string) => string;
   continueToApp: string;
-  /** After a confirmed link or a reset, with nowhere to go back to. */
-  closePage: string;
+  /** After a confirmed link or a reset, with no application to go back to: the way to the forum's pages. */
+  toForum: string;
   /** A verification link opened again after it confirmed the address. */
   alreadyConfirmedTitle: string;
   alreadyConfirmed: (login: string) => string;

@@ -22,6 +22,8 @@ import { frameOf } from '../frame.js';
 import { signedInUser } from '../sign-in.js';
 import {
   type ForumFrame,
+  type Reply,
+  type TopicDetail,
   type ListKind,
   NodesPage,
   NotFoundPage,
@@ -108,7 +110,8 @@ export function readingRoutes(
       frame: {
         ...frame,
         reader: { login: actor?.login ?? null },
-        canonical: wire.url(ctx.path),
+        // A later page of a list is its own page (and canonical to itself), as search engines ask.
+        canonical: wire.url(pageOf(ctx) > 1 ? `${ctx.path}?page=${pageOf(ctx)}` : ctx.path),
         ...(description ? { description } : {}),
       },
     };
@@ -162,6 +165,7 @@ export function readingRoutes(
     });
     const topics = result.slice(0, TOPICS_PER_PAGE).map((topic) => wire.topic(topic, viewer));
     const words = t(ctx);
+    frame.feed = nodeId === undefined ? '/topics/feed' : `/topics/node${nodeId}/feed`;
     if (nodeId !== undefined) {
       const node = await app.nodes.get(nodeId);
       if (!node || node.hidden) throw new NotFound('node');
@@ -255,14 +259,17 @@ export function readingRoutes(
       const offset = (page - 1) * REPLIES_PER_PAGE;
       const replies = await app.listReplies.execute(caller(viewer), { topicId: id, offset, limit: REPLIES_PER_PAGE + 1 });
       const topic = wire.topicDetail(result.topic, viewer);
+      const shownReplies = replies.result.replies.slice(0, REPLIES_PER_PAGE).map((reply) => wire.reply(reply, replies.viewer));
       frame.description = excerpt(topic.body);
+      frame.kind = 'article';
+      frame.structured = discussion(topic, shownReplies, offset, frame.canonical, wire);
       show(
         ctx,
         200,
         <TopicPage
           frame={frame}
           topic={topic}
-          replies={replies.result.replies.slice(0, REPLIES_PER_PAGE).map((reply) => wire.reply(reply, replies.viewer))}
+          replies={shownReplies}
           firstFloor={offset + 1}
           page={page}
           hasNext={replies.result.replies.length > REPLIES_PER_PAGE}
@@ -361,6 +368,7 @@ export function readingRoutes(
     const { user } = await app.showUser.execute(actor, login);
     const shown = wire.userDetail(user, actor);
     frame.description = shown.tagline ?? t(ctx).profileOf(shown.login);
+    frame.feed = `/${encodeURIComponent(shown.login)}/feed`;
     const input = { offset: (page - 1) * TOPICS_PER_PAGE, limit: TOPICS_PER_PAGE + 1 };
     const common = { frame, user: shown, tab, page };
     let view: VNode;
@@ -410,6 +418,46 @@ export function readingRoutes(
   );
 
   return router;
+}
+
+/**
+ * The topic as schema.org's DiscussionForumPosting, its replies on this page as its comments (what search engines
+ * read a forum thread from). Deleted replies and system events are left out; the texts are the posts' Markdown.
+ */
+function discussion(topic: TopicDetail, replies: Reply[], offset: number, url: string, wire: Wire): object {
+  const person = (login: string) => ({ '@type': 'Person', name: login, url: wire.url(`/${encodeURIComponent(login)}`) });
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'DiscussionForumPosting',
+    headline: topic.title,
+    text: topic.body,
+    url,
+    datePublished: topic.created_at,
+    dateModified: topic.updated_at,
+    author: person(topic.user.login),
+    interactionStatistic: [
+      {
+        '@type': 'InteractionCounter',
+        interactionType: 'https://schema.org/CommentAction',
+        userInteractionCount: topic.replies_count,
+      },
+      {
+        '@type': 'InteractionCounter',
+        interactionType: 'https://schema.org/LikeAction',
+        userInteractionCount: topic.likes_count,
+      },
+    ],
+    comment: replies
+      .map((reply, i) => ({ reply, floor: offset + i + 1 }))
+      .filter(({ reply }) => !reply.deleted && !reply.action)
+      .map(({ reply, floor }) => ({
+        '@type': 'Comment',
+        text: reply.body,
+        datePublished: reply.created_at,
+        author: person(reply.user.login),
+        url: `${url}#reply${floor}`,
+      })),
+  };
 }
 
 /** A path's id: digits only, else nothing here. */

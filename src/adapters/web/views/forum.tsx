@@ -42,7 +42,16 @@ export interface ForumFrame extends Frame {
   canonical: string;
   /** One sentence about the page, for search engines and link previews. */
   description?: string;
+  /** What a link preview calls the page (OpenGraph): a topic is an article. */
+  kind?: 'website' | 'article';
+  /** The page's feed (RSS), for readers that find feeds from a page. */
+  feed?: string;
+  /** Structured data for search engines (JSON-LD), written into the page as data, never run. */
+  structured?: object;
 }
+
+/** JSON as a data block inside HTML: `<` escaped, so that no text of a post can close the element. */
+const jsonForHtml = (data: object) => JSON.stringify(data).replace(/</g, '\\u003c');
 
 const words = (frame: Frame): ForumWords => WORDS[frame.locale].forum;
 
@@ -70,6 +79,17 @@ export function ForumPage(props: { frame: ForumFrame; title: string; children: C
         <title>{props.title === t.siteName ? t.siteName : `${props.title} · ${t.siteName}`}</title>
         {frame.description ? <meta name="description" content={frame.description} /> : null}
         <link rel="canonical" href={frame.canonical} />
+        <meta property="og:site_name" content={t.siteName} />
+        <meta property="og:type" content={frame.kind ?? 'website'} />
+        <meta property="og:title" content={props.title} />
+        <meta property="og:url" content={frame.canonical} />
+        {frame.description ? <meta property="og:description" content={frame.description} /> : null}
+        <meta property="og:locale" content={frame.locale.replace('-', '_')} />
+        <meta name="twitter:card" content="summary" />
+        {frame.feed ? <link rel="alternate" type="application/rss+xml" title={props.title} href={frame.feed} /> : null}
+        {frame.structured ? (
+          <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonForHtml(frame.structured) }} />
+        ) : null}
         {props.head}
         {/* Ours, whole and as they are: the Content-Security-Policy allows them by the hash of exactly these bytes. */}
         <style dangerouslySetInnerHTML={{ __html: STYLE }} />

@@ -180,13 +180,16 @@ function Onward(props: { frame: Frame; signedIn: boolean; continueTo?: string | 
       </p>
     );
   }
-  if (!props.signedIn) return null;
   return (
     <>
       <p>
-        <a href={withLang('/account/settings', props.frame.locale)}>{t.settingsLink}</a>
+        <a href={withLang('/', props.frame.locale)}>{t.toForum}</a>
       </p>
-      <p class="muted">{t.closePage}</p>
+      {props.signedIn ? (
+        <p>
+          <a href={withLang('/account/settings', props.frame.locale)}>{t.settingsLink}</a>
+        </p>
+      ) : null}
     </>
   );
 }

@@ -43,7 +43,9 @@ export function Document(props: { title: string; lang: Locale; children: Compone
       </head>
       <body>
         <main>
-          <div class="site">forum</div>
+          <div class="site">
+            <a href="/">forum</a>
+          </div>
           {props.children}
         </main>
       </body>
