@@ -4,7 +4,7 @@ import cluster from 'node:cluster';
 import type { Logger } from 'pino';
 import { type Config, loadConfig } from './config.js';
 import { runPrimary } from './server/cluster.js';
-import { FrontPageCache } from './adapters/api/front-page-cache.js';
+import { FrontPageCache } from './adapters/presentation/front-page-cache.js';
 import { WindowLimiter } from './adapters/api/window-limiter.js';
 import { buildContainer } from './container.js';
 import { HttpApp } from './container/http.js';

@@ -15,9 +15,9 @@ import {
 import { nameCaller, resolveActor } from '../adapters/api/auth.js';
 import { routersFor } from './routing.js';
 import { readBody } from '../adapters/api/body.js';
-import { compressResponses } from '../adapters/api/compression.js';
+import { compressResponses, keepCompressed } from '../adapters/api/compression.js';
 import { errorMapper } from '../adapters/api/error-mapper.js';
-import type { FrontPageCache } from '../adapters/api/front-page-cache.js';
+import type { FrontPageCache } from '../adapters/presentation/front-page-cache.js';
 import type { MetricsText, ServiceMetrics } from '../adapters/api/metrics.js';
 import type { NotificationStreams } from '../adapters/api/notification-streams.js';
 import { ApiDescription } from '../adapters/api/openapi/describe.js';
@@ -107,7 +107,14 @@ export function createApp(dependencies: HttpDependencies): Koa {
 
   // Made in the order the document lists them: the token endpoints, the pages, the API's resources.
   const tokens = tokenRoutes(useCases, docs, dependencies);
-  const pages = webRoutes({ useCases, docs, scope, wire: dependencies.wire, secureCookies: info.publicUrl.startsWith('https:') });
+  const pages = webRoutes({
+    useCases,
+    docs,
+    scope,
+    wire: dependencies.wire,
+    secureCookies: info.publicUrl.startsWith('https:'),
+    ...(dependencies.frontPage ? { pageCache: { cache: dependencies.frontPage, keep: keepCompressed } } : {}),
+  });
   const resources = resourceRoutes(useCases, docs, dependencies);
   app.use(routersFor([...resources, tokens, pages]));
   app.use(unrouted);

@@ -6,10 +6,11 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import { createApp } from '../../src/server/app.js';
 import { compressed, compressResponses, keepCompressed } from '../../src/adapters/api/compression.js';
-import { FRONT_PAGE_TTL_MS, FrontPageCache } from '../../src/adapters/api/front-page-cache.js';
+import { FRONT_PAGE_TTL_MS, FrontPageCache } from '../../src/adapters/presentation/front-page-cache.js';
 import type { EventFeed, PublishedEvent } from '../../src/application/events.js';
 import { makeNode, makeTopic, makeUser } from '../support/builders.js';
 import { appDependencies, testEnv } from '../support/env.js';
+import { startServerProcess } from '../support/server-process.js';
 
 describe('the front-page cache (issue 18)', () => {
   describe('GET /api/v3/topics, signed out', () => {
@@ -134,6 +135,60 @@ describe('the front-page cache (issue 18)', () => {
       expect(mine.body.topics).to.deep.equal([]);
       expect((await cached.get('/api/v3/topics').expect(200)).body.topics).to.have.length(1);
       expect((await cached.get('/api/v3/topics?offset=1').expect(200)).body.topics).to.deep.equal([]);
+    });
+  });
+
+  describe('the forum’s list pages, signed out (contract §21a)', () => {
+    it('serves / and a node’s page from the cache (304 to its ETag), and drops them on a change made in another process', async function () {
+      this.timeout(60_000);
+      const alice = await makeUser('alice');
+      const ruby = await makeNode('Ruby');
+      await makeTopic(alice, ruby, 'already there');
+      const other = await startServerProcess({ DATABASE_URL: testEnv().config.databaseUrl!, LOG_LEVEL: 'info' });
+      try {
+        for (const path of ['/', `/topics/node${ruby}`]) {
+          // (supertest, not fetch: the Fetch standard adds Cache-Control: no-cache to a conditional request.)
+          const first = await supertest(other.url).get(path).expect(200);
+          await supertest(other.url).get(path).set('If-None-Match', first.headers.etag!).expect(304);
+          expect(first.text).to.include('already there');
+        }
+        // Written here, read there: the other process hears of it from the event feed and drops its pages.
+        const committed = Date.now();
+        await makeTopic(alice, ruby, 'just written');
+        for (const path of ['/', `/topics/node${ruby}`]) {
+          for (;;) {
+            if ((await (await fetch(`${other.url}${path}`)).text()).includes('just written')) break;
+            expect(Date.now() - committed, `${path} stale for more than a second`).to.be.below(1_000);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        }
+      } finally {
+        await other.terminate();
+      }
+    });
+
+    it('is the same page made afresh, and never what a later page or a signed-in reader gets', async () => {
+      const cache = new FrontPageCache(testEnv().persistence.events);
+      await testEnv().persistence.events.ready();
+      try {
+        const cachedApp = supertest(createApp({ ...appDependencies(), frontPage: cache }).callback());
+        const alice = await makeUser('alice');
+        const ruby = await makeNode('Ruby');
+        for (let i = 0; i < 22; i++) await makeTopic(alice, ruby, `topic ${i}`);
+        const fresh = await supertest(createApp(appDependencies()).callback()).get('/topics').expect(200);
+        await cachedApp.get('/topics').expect(200);
+        expect(cache.size).to.equal(1);
+        const kept = await cachedApp.get('/topics').expect(200);
+        expect(kept.text).to.equal(fresh.text);
+        await cachedApp.get('/topics?page=2').expect(200);
+        await cachedApp.get('/topics/999999').expect(404);
+        expect(cache.size, 'later pages and topic pages are not kept').to.equal(1);
+        const zh = await cachedApp.get('/topics').set('Accept-Language', 'zh-CN').expect(200);
+        expect(zh.text).to.include('lang="zh-CN"');
+        expect(cache.size, 'each language its own page').to.equal(2);
+      } finally {
+        cache.close();
+      }
     });
   });
 

@@ -4,7 +4,7 @@ import cors from '@koa/cors';
 import type { Authenticate } from '../../application/tokens/access-tokens.js';
 import type { Wire } from '../presentation/wire.js';
 import type { NotificationStreams } from './notification-streams.js';
-import type { FrontPageCache } from './front-page-cache.js';
+import type { FrontPageCache } from '../presentation/front-page-cache.js';
 import type { ApiDescription } from './openapi/describe.js';
 import { notificationRoutes, type NotificationRouteUseCases } from './routes/notifications.js';
 import { oauthRoutes, type OAuthRouteUseCases } from './routes/oauth.js';

@@ -61,8 +61,11 @@ export interface BrowserPages {
   setCookie(ctx: Context, name: string, value: string | null, options?: { maxAgeSeconds?: number; path?: string }): void;
   /** Sets the browser session's cookie (a session's secret), or clears it (null). */
   setSession(ctx: Context, session: string | null): void;
-  /** Answers with a page. `redirectUri`: a form on it may also send the browser there. */
-  show(ctx: Context, status: number, page: VNode, redirectUri?: string): void;
+  /**
+   * Answers with a page (or its bytes, rendered before and kept). `redirectUri`: a form on it may also send the
+   * browser there.
+   */
+  show(ctx: Context, status: number, page: VNode | Buffer, redirectUri?: string): void;
   /** A 303 to a page of this service (after a form). */
   seeOther(ctx: Context, location: string): void;
   /** The double-submit CSRF token of this browser (its cookie, or a new one). */
@@ -110,7 +113,7 @@ export function browserPages(options: { secureCookies: boolean }): BrowserPages 
         'Referrer-Policy': 'no-referrer',
         'X-Content-Type-Options': 'nosniff',
       });
-      ctx.body = renderDocument(page);
+      ctx.body = Buffer.isBuffer(page) ? page : renderDocument(page);
     },
 
     seeOther(ctx, location) {

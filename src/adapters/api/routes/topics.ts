@@ -15,7 +15,8 @@ import { type Params, IdPath, pathId, ReasonParam, ReasonQuery } from '../params
 import { OK, type Wire } from '../../presentation/wire.js';
 import { OkSchema, TopicDetailSchema, TopicMetaSchema, TopicSchema } from '../../presentation/schemas.js';
 import { type ApiDescription, documented } from '../openapi/describe.js';
-import { type FrontPageCache, servedFromFrontPage } from '../front-page-cache.js';
+import type { FrontPageCache } from '../../presentation/front-page-cache.js';
+import { servedFromFrontPage } from '../front-page-cache.js';
 import { examples } from '../openapi/examples.js';
 
 const ListQuery = documented(ListTopicsParams, {

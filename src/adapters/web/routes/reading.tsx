@@ -16,6 +16,8 @@ import type { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } 
 import { InvalidInput, NotFound } from '../../../domain/shared/errors.js';
 import type { Wire } from '../../presentation/wire.js';
 import { wordsOf } from '../../presentation/words/index.js';
+import { renderDocument } from '../../presentation/html.js';
+import type { FrontPageCache } from '../../presentation/front-page-cache.js';
 import { browserPages } from '../browser.js';
 import { htmlPage, Lang, page as pageResponse, type RouteDeclarer } from '../docs.js';
 import { frameOf } from '../frame.js';
@@ -51,6 +53,12 @@ export interface ReadingPageUseCases {
   search: SearchContent;
 }
 export const ReadingPageUseCases = Symbol.for('ReadingPageUseCases');
+
+/** The anonymous first pages of the lists, kept as the API's are (FrontPageCache), and how to mark kept bytes. */
+export interface PageCache {
+  cache: FrontPageCache;
+  keep(body: Buffer): Buffer;
+}
 
 /** Topics a list page shows (the API's default page), and replies a topic page shows (contract §21a). */
 export const TOPICS_PER_PAGE = 20;
@@ -94,10 +102,12 @@ export function readingRoutes(
   app: ReadingPageUseCases,
   wire: Wire,
   docs: RouteDeclarer,
-  options: { secureCookies: boolean },
+  options: { secureCookies: boolean; pageCache?: PageCache | undefined },
 ): Router {
   const router = new Router();
   const browser = browserPages(options);
+  /** Each kept page's ETag, made once with it. */
+  const etags = new WeakMap<Buffer, string>();
 
   /** The reader (from the browser's session, if any) and the frame of their page. */
   async function readerOf(ctx: Context, description?: string): Promise<{ actor: Actor; frame: ForumFrame }> {
@@ -121,21 +131,37 @@ export function readingRoutes(
    * Answers with a page: its ETag (a digest of the bytes) and a 304 when the browser has them; shared caches may
    * keep an anonymous page (revalidating it), never a signed-in one.
    */
-  function show(ctx: Context, status: number, view: VNode): void {
+  function show(ctx: Context, status: number, view: VNode | Buffer): void {
     browser.show(ctx, status, view);
     const signedIn = ctx.state.reader !== null && ctx.state.reader !== undefined;
     ctx.set('Cache-Control', signedIn ? 'private, no-cache' : 'public, no-cache');
     ctx.vary('Cookie');
     ctx.vary('Accept-Language');
     if (status !== 200) return;
-    ctx.etag = `W/"${createHash('sha256')
-      .update(ctx.body as string)
-      .digest('base64url')
-      .slice(0, 27)}"`;
+    ctx.etag = Buffer.isBuffer(view) ? etagOf(view) : digestTag(ctx.body as string);
     if (ctx.fresh) {
       ctx.status = 304;
       ctx.body = null;
     }
+  }
+
+  const digestTag = (body: string | Buffer) => `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  function etagOf(body: Buffer): string {
+    let tag = etags.get(body);
+    if (tag === undefined) etags.set(body, (tag = digestTag(body)));
+    return tag;
+  }
+
+  /**
+   * A list's first page for a reader who is not signed in: from the page cache (one read and one rendering for every
+   * such reader, dropped when topics or replies change, as the API's front page), else made afresh.
+   */
+  async function firstPageOr(ctx: Context, actor: Actor, key: string, make: () => Promise<VNode>): Promise<VNode | Buffer> {
+    const pageCache = options.pageCache;
+    if (!pageCache || actor !== null || pageOf(ctx) !== 1) return make();
+    return pageCache.cache.get(`page|${frameOf(ctx).locale}|${key}`, async () =>
+      pageCache.keep(Buffer.from(renderDocument(await make()))),
+    );
   }
 
   /** Runs a page; what the core does not find (or does not show this reader) is the one not-found page. */
@@ -157,51 +183,28 @@ export function readingRoutes(
   async function topicList(ctx: Context, kind: ListKind, type: (typeof LISTS)[number][2], path: string, nodeId?: number) {
     const page = pageOf(ctx);
     const { actor, frame } = await readerOf(ctx);
-    const { viewer, result } = await app.listTopics.execute(caller(actor), {
-      type,
-      nodeId: nodeId ?? null,
-      offset: (page - 1) * TOPICS_PER_PAGE,
-      limit: TOPICS_PER_PAGE + 1,
-    });
-    const topics = result.slice(0, TOPICS_PER_PAGE).map((topic) => wire.topic(topic, viewer));
     const words = t(ctx);
     frame.feed = nodeId === undefined ? '/topics/feed' : `/topics/node${nodeId}/feed`;
-    if (nodeId !== undefined) {
+    const view = await firstPageOr(ctx, actor, path, async () => {
+      const { viewer, result } = await app.listTopics.execute(caller(actor), {
+        type,
+        nodeId: nodeId ?? null,
+        offset: (page - 1) * TOPICS_PER_PAGE,
+        limit: TOPICS_PER_PAGE + 1,
+      });
+      const topics = result.slice(0, TOPICS_PER_PAGE).map((topic) => wire.topic(topic, viewer));
+      const common = { frame, topics, page, hasNext: result.length > TOPICS_PER_PAGE, path };
+      if (nodeId === undefined) {
+        const title = path === '/' ? words.siteName : words.lists[kind];
+        return <TopicListPage {...common} title={title} heading={words.lists[kind]} kind={kind} />;
+      }
       const node = await app.nodes.get(nodeId);
       if (!node || node.hidden) throw new NotFound('node');
       const shown = wire.node(node);
       frame.description = shown.summary || words.nodeTopics(shown.name);
-      return show(
-        ctx,
-        200,
-        <TopicListPage
-          frame={frame}
-          title={shown.name}
-          heading={words.nodeTopics(shown.name)}
-          kind={null}
-          node={shown}
-          topics={topics}
-          page={page}
-          hasNext={result.length > TOPICS_PER_PAGE}
-          path={path}
-        />,
-      );
-    }
-    const title = path === '/' ? words.siteName : words.lists[kind];
-    show(
-      ctx,
-      200,
-      <TopicListPage
-        frame={frame}
-        title={title}
-        heading={words.lists[kind]}
-        kind={kind}
-        topics={topics}
-        page={page}
-        hasNext={result.length > TOPICS_PER_PAGE}
-        path={path}
-      />,
-    );
+      return <TopicListPage {...common} title={shown.name} heading={words.nodeTopics(shown.name)} kind={null} node={shown} />;
+    });
+    show(ctx, 200, view);
   }
 
   const listOperation = (path: string, summary: string) =>
