@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
+import { loadConfig } from '../../src/config.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 
@@ -175,6 +176,16 @@ describe('the forum in a browser: reading (contract §21a)', () => {
     expect(list.text).to.include(
       `<link rel="alternate" type="application/rss+xml" title="General" href="/topics/node${general}/feed"/>`,
     );
+  });
+
+  it('is where a mail’s “View the topic” link (TOPIC_URL’s default) and a mention’s link lead', async () => {
+    const topic = await makeTopic(alice, general, 'Mailed about', 'Hello @bob');
+    const { mail } = loadConfig({ PUBLIC_URL: 'http://forum.test', DATABASE_URL: 'postgres://x@127.0.0.1/x' });
+    const link = new URL(mail.topicUrl.replace('{id}', String(topic)));
+    expect(link.pathname).to.equal(`/topics/${topic}`);
+    expect((await api().get(link.pathname).expect(200)).text).to.include('<h1>Mailed about</h1>');
+    const mention = /href="([^"]*bob)"/.exec((await api().get(`/api/v3/topics/${topic}`).expect(200)).body.topic.body_html)!;
+    expect((await api().get(new URL(mention[1]!, 'http://forum.test').pathname).expect(200)).text).to.include('<h1>bob</h1>');
   });
 
   it('refuses a login that is a page of the forum, in any case, over the API and forumctl alike', async () => {
