@@ -14,6 +14,7 @@ import type { ListActiveUsers } from '../../../application/users/community.js';
 import type { ShowUser } from '../../../application/users/manage-users.js';
 import type { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../../../application/users/user-lists.js';
 import { InvalidInput, NotFound } from '../../../domain/shared/errors.js';
+import { readsAsEveryone } from '../../../domain/visibility/visibility.js';
 import type { Wire } from '../../presentation/wire.js';
 import { wordsOf } from '../../presentation/words/index.js';
 import { renderDocument } from '../../presentation/html.js';
@@ -158,7 +159,7 @@ export function readingRoutes(
    */
   async function firstPageOr(ctx: Context, actor: Actor, key: string, make: () => Promise<VNode>): Promise<VNode | Buffer> {
     const pageCache = options.pageCache;
-    if (!pageCache || actor !== null || pageOf(ctx) !== 1) return make();
+    if (!pageCache || !readsAsEveryone(actor) || pageOf(ctx) !== 1) return make();
     return pageCache.cache.get(`page|${frameOf(ctx).locale}|${key}`, async () =>
       pageCache.keep(Buffer.from(renderDocument(await make()))),
     );
