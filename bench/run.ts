@@ -84,6 +84,8 @@ interface Scenario {
   /** Sets the database up for it, before each server is loaded with it. */
   before?: (url: string) => Promise<void>;
   request(fixtures: Fixtures): autocannon.Request;
+  /** What the reference is asked instead, where it has no such page (the forum's pages: the reference's list). */
+  referenceRequest?(fixtures: Fixtures): autocannon.Request;
 }
 
 /** The reads: 0.9 of the reference's throughput, p99 within 1.1× of its p99. */
@@ -138,6 +140,42 @@ const SCENARIOS: Scenario[] = [
       method: 'GET',
       path: '/api/v3/topics',
       setupRequest: (req) => ({ ...req, path: `/api/v3/topics?node_id=${random(f.nodeIds)}` }),
+    }),
+  },
+  // The forum's pages (contract §21a), signed out: the first pages of / and of a node come from the page cache, as the
+  // API's first pages do, and are held to the same 3× the reference's list.
+  {
+    name: 'GET / (page)',
+    reference: true,
+    target: CACHE_TARGET,
+    request: () => ({ method: 'GET', path: '/' }),
+    referenceRequest: () => ({ method: 'GET', path: '/api/v3/topics' }),
+  },
+  {
+    name: 'GET /topics/node… (page)',
+    reference: true,
+    target: CACHE_TARGET,
+    request: (f) => ({
+      method: 'GET',
+      path: '/topics',
+      setupRequest: (req) => ({ ...req, path: `/topics/node${random(f.nodeIds)}` }),
+    }),
+    referenceRequest: (f) => ({
+      method: 'GET',
+      path: '/api/v3/topics',
+      setupRequest: (req) => ({ ...req, path: `/api/v3/topics?node_id=${random(f.nodeIds)}` }),
+    }),
+  },
+  // A topic page, signed out (its replies, up to 100, on it): not cached; its budget is 1.5× the server CPU of the
+  // API's show and reply list together (docs/performance.md).
+  {
+    name: 'GET /topics/:id (page)',
+    reference: false,
+    target: null,
+    request: (f) => ({
+      method: 'GET',
+      path: '/topics/1',
+      setupRequest: (req) => ({ ...req, path: `/topics/${random(f.topicIds)}` }),
     }),
   },
   {
@@ -507,7 +545,9 @@ async function measure(
   target: RunningServer,
   fixtures: Fixtures,
 ) {
-  const options = { url: target.url, connections, requests: [scenario.request(fixtures)] };
+  const request =
+    server === 'reference' && scenario.referenceRequest ? scenario.referenceRequest(fixtures) : scenario.request(fixtures);
+  const options = { url: target.url, connections, requests: [request] };
   await autocannon({ ...options, duration: warmup });
   const cpuBefore = await target.cpuMicros();
   const result = await autocannon({ ...options, duration });

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { loadConfig } from '../../src/config.js';
@@ -186,6 +187,19 @@ describe('the forum in a browser: reading (contract §21a)', () => {
     expect((await api().get(link.pathname).expect(200)).text).to.include('<h1>Mailed about</h1>');
     const mention = /href="([^"]*bob)"/.exec((await api().get(`/api/v3/topics/${topic}`).expect(200)).body.topic.body_html)!;
     expect((await api().get(new URL(mention[1]!, 'http://forum.test').pathname).expect(200)).text).to.include('<h1>bob</h1>');
+  });
+
+  it('weighs little: a topic with 20 replies under 40 KB of HTML compressed, its style sheets under 15 KB, no script or font', async () => {
+    const sentence = 'Connection pooling matters more than the number of CPU cores, and logs want a request id. ';
+    const topic = await makeTopic(alice, general, 'A weighed topic', sentence.repeat(20));
+    for (let i = 0; i < 20; i++) await makeReply(i % 2 ? alice : bob, topic, `${sentence.repeat(4)} (${i})`);
+    const res = await api().get(`/topics/${topic}`).expect(200);
+    const compressed = gzipSync(res.text, { level: 6 }).length;
+    expect(compressed, `${compressed} bytes compressed`).to.be.below(40_000);
+    const sheets = [...res.text.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!).join('');
+    expect(gzipSync(sheets).length).to.be.below(15_000);
+    expect(res.text).not.to.match(/<script(?![^>]*application\/ld\+json)/);
+    expect(res.text).not.to.match(/@font-face|fonts\.googleapis/);
   });
 
   it('refuses a login that is a page of the forum, in any case, over the API and forumctl alike', async () => {
