@@ -97,6 +97,11 @@ export interface TopicReadModel {
   favoritesOf(userId: number, page: Page, viewer: Viewer | null): Promise<TopicView[]>;
   detail(id: number, viewer: Viewer | null): Promise<TopicDetailView | null>;
   /**
+   * The topics of `ids` the viewer may open, with their bodies (a feed's items, after a list gave their ids), in no
+   * particular order; those they may not open are left out.
+   */
+  details(ids: readonly number[], viewer: Viewer | null): Promise<TopicDetailView[]>;
+  /**
    * What showing a topic reads, in one statement: the caller (identified by the statement itself), the detail with
    * the caller's meta, and whether they have unread notifications about it. Null when they may not open it.
    */
@@ -262,3 +267,29 @@ export interface UserRelationView {
   /** The viewer blocked the user. */
   blocked: boolean;
 }
+
+/** A topic in the sitemap: its id and its last activity (the file's `lastmod`). */
+export interface SitemapTopic {
+  id: number;
+  lastActiveAt: Date;
+}
+
+/**
+ * What the sitemap lists (contract §21a): the topics an anonymous reader finds in the lists (READERS.topicList), by
+ * the month they were created, and the members worth a profile's URL. Each read is a few index probes or one index
+ * range: never a scan of every topic.
+ */
+export interface SitemapReadModel {
+  /** The months (UTC, as `YYYY-MM`) in which at least one listed topic was created, oldest first. */
+  topicMonths(): Promise<string[]>;
+  /** The listed topics created in [from, to), oldest first, at most `limit`. */
+  topicsCreated(from: Date, to: Date, limit: number): Promise<SitemapTopic[]>;
+  /**
+   * The members' files are pieces of the ids, `size` each: those (from 1) that hold at least one member listed by
+   * `userLogins`, in order.
+   */
+  userPieces(size: number): Promise<number[]>;
+  /** The logins of the active members (not blocked, not the built-in `system`) whose ids are in [fromId, toId], by id. */
+  userLogins(fromId: number, toId: number): Promise<string[]>;
+}
+export const SitemapReadModel = Symbol.for('SitemapReadModel');

@@ -26,8 +26,10 @@ import { UserRouteUseCases } from '../adapters/api/routes/users.js';
 import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
 import { AccountPageUseCases } from '../adapters/web/routes/account.js';
 import { ReadingPageUseCases } from '../adapters/web/routes/reading.js';
+import { FeedUseCases } from '../adapters/web/routes/feeds.js';
+import { SitemapUseCases } from '../adapters/web/routes/sitemap.js';
 import { ResolveWebSession } from '../application/oauth/web-sessions.js';
-import { NodeReadModel } from '../application/read-models.js';
+import { NodeReadModel, SitemapReadModel, TopicReadModel } from '../application/read-models.js';
 import { ListReplies } from '../application/replies/list-replies.js';
 import { SearchContent } from '../application/search/search.js';
 import { ListTopics } from '../application/topics/list-topics.js';
@@ -66,6 +68,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
     accounts: AccountRouteUseCases,
     accountPages: AccountPageUseCases,
     readingPages: ReadingPageUseCases,
+    feeds: FeedUseCases,
+    sitemap: SitemapUseCases,
     devices: DeviceRouteUseCases,
     uploads: UploadRouteUseCases,
     search: SearchRouteUseCases,
@@ -87,6 +91,18 @@ export const httpModule = new ContainerModule(({ bind }) => {
     listUserFavorites: ListUserFavorites,
     listFollows: ListFollows,
     search: SearchContent,
+  });
+
+  record<FeedUseCases>(bind, FeedUseCases, {
+    listTopics: ListTopics,
+    listUserTopics: ListUserTopics,
+    nodes: NodeReadModel,
+    topics: TopicReadModel,
+  });
+
+  record<SitemapUseCases>(bind, SitemapUseCases, {
+    sitemap: SitemapReadModel,
+    nodes: NodeReadModel,
   });
 
   provide(bind, WindowLimiter, (counts: ThrottleCounts) => new WindowLimiter(throttleWindows(counts)), [ThrottleCounts]);

@@ -5,6 +5,7 @@ import {
   NodeReadModel,
   NotificationReadModel,
   ReplyReadModel,
+  SitemapReadModel,
   TopicReadModel,
   UserReadModel,
 } from '../application/read-models.js';
@@ -18,6 +19,7 @@ import { SqlOutbox } from '../adapters/persistence/events/outbox.js';
 import { SqlNodeReadModel } from '../adapters/persistence/read-models/nodes.js';
 import { SqlNotificationReadModel } from '../adapters/persistence/read-models/notifications.js';
 import { SqlReplyReadModel } from '../adapters/persistence/read-models/replies.js';
+import { SqlSitemapReadModel } from '../adapters/persistence/read-models/sitemap.js';
 import { SqlTopicReadModel } from '../adapters/persistence/read-models/topics.js';
 import { SqlUserReadModel } from '../adapters/persistence/read-models/users.js';
 import { MikroOrmNodeRepository } from '../adapters/persistence/repositories/nodes.js';
@@ -73,4 +75,5 @@ export const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, TopicReadModel, (sql: Sql) => new SqlTopicReadModel(sql), [SqlRunner]);
   provide(bind, NodeReadModel, (sql: Sql) => new SqlNodeReadModel(sql), [SqlRunner]);
   provide(bind, UserReadModel, (sql: Sql) => new SqlUserReadModel(sql), [SqlRunner]);
+  provide(bind, SitemapReadModel, (sql: Sql) => new SqlSitemapReadModel(sql), [SqlRunner]);
 });

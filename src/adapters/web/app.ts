@@ -5,6 +5,8 @@ import type { AccountPageUseCases } from './routes/account.js';
 import { authorizeRoutes, type AuthorizeRouteUseCases } from './routes/authorize.js';
 import { joiningRoutes } from './routes/joining.js';
 import { passwordRoutes } from './routes/password.js';
+import { feedRoutes, type FeedUseCases } from './routes/feeds.js';
+import { sitemapRoutes, type SitemapUseCases } from './routes/sitemap.js';
 import { readingRoutes, type ReadingPageUseCases } from './routes/reading.js';
 import type { Wire } from '../presentation/wire.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -25,6 +27,10 @@ export interface WebUseCases {
   accountPages: AccountPageUseCases;
   /** The forum's pages (contract §21a): lists, topics, people, search. */
   readingPages: ReadingPageUseCases;
+  /** The feeds of the newest topics, a node's and a member's (contract §21a). */
+  feeds: FeedUseCases;
+  /** robots.txt and the sitemap (contract §21a). */
+  sitemap: SitemapUseCases;
 }
 
 export interface WebDependencies {
@@ -56,6 +62,9 @@ export function webRoutes(dependencies: WebDependencies): Router {
     signInRoutes(account, docs, options),
     settingsRoutes(account, docs, options),
     unsubscribeRoutes(account.unsubscribe, docs, options),
+    // Before the pages: `/topics/feed`, `/robots.txt` and `/sitemap.xml` are theirs, not a topic's or a member's.
+    feedRoutes(useCases.feeds, dependencies.wire, docs),
+    sitemapRoutes(useCases.sitemap, dependencies.wire, docs),
     // Last: its `/:login` takes any one-segment path the others leave.
     readingRoutes(useCases.readingPages, dependencies.wire, docs, options),
   ])

@@ -163,6 +163,17 @@ export class SqlTopicReadModel implements TopicReadModel {
     return rows[0] ? topicDetailView(rows[0]) : null;
   }
 
+  async details(ids: readonly number[], viewer: Viewer | null): Promise<TopicDetailView[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.sql.all<TopicDetailRow>(
+      `select ${TOPIC_COLUMNS}, t.body, t.body_html
+       from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+       where t.id = any($2::int[]) and ${openedBy(readerAs(viewer, '$1::int'))}`,
+      [viewer?.id ?? null, ids],
+    );
+    return rows.map(topicDetailView);
+  }
+
   async show(id: number, caller: CallerRef): Promise<Identified<TopicShowing | null>> {
     const rows = await this.sql.all<ShowingRow>(
       `with ${VIEWER_CTE}
