@@ -5,7 +5,7 @@ import { LiveNotifications } from '../application/notifications/live-notificatio
 import { Authenticate } from '../application/tokens/access-tokens.js';
 import { createApp, HttpUseCases } from '../server/app.js';
 import { clusterMetrics } from '../server/cluster.js';
-import { FrontPageCache } from '../adapters/api/front-page-cache.js';
+import { FrontPageCache } from '../adapters/presentation/front-page-cache.js';
 import { ServiceMetrics } from '../adapters/api/metrics.js';
 import { ConflictRetries } from '../adapters/persistence/database/unit-of-work.js';
 import { NotificationStreams } from '../adapters/api/notification-streams.js';

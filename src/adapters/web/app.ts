@@ -7,7 +7,7 @@ import { joiningRoutes } from './routes/joining.js';
 import { passwordRoutes } from './routes/password.js';
 import { feedRoutes, type FeedUseCases } from './routes/feeds.js';
 import { sitemapRoutes, type SitemapUseCases } from './routes/sitemap.js';
-import { readingRoutes, type ReadingPageUseCases } from './routes/reading.js';
+import { type PageCache, readingRoutes, type ReadingPageUseCases } from './routes/reading.js';
 import type { Wire } from '../presentation/wire.js';
 import { settingsRoutes } from './routes/settings.js';
 import { signInRoutes } from './routes/sign-in.js';
@@ -43,6 +43,11 @@ export interface WebDependencies {
   secureCookies: boolean;
   /** The API's shapes, which the forum's pages show (so that they show what the API shows), and absolute URLs. */
   wire: Wire;
+  /**
+   * The anonymous first pages of the lists, kept and dropped on events as the API's are, and `keep` marking bytes
+   * that are sent again and again (compressed once); none: every page is read.
+   */
+  pageCache?: PageCache;
 }
 
 export function webRoutes(dependencies: WebDependencies): Router {
@@ -66,7 +71,7 @@ export function webRoutes(dependencies: WebDependencies): Router {
     feedRoutes(useCases.feeds, dependencies.wire, docs),
     sitemapRoutes(useCases.sitemap, dependencies.wire, docs),
     // Last: its `/:login` takes any one-segment path the others leave.
-    readingRoutes(useCases.readingPages, dependencies.wire, docs, options),
+    readingRoutes(useCases.readingPages, dependencies.wire, docs, { ...options, pageCache: dependencies.pageCache }),
   ])
     web.use(routes.routes());
   return web;
