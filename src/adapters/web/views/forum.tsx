@@ -162,6 +162,19 @@ export function Pager(props: { frame: Frame; page: number; hasNext: boolean; pat
   );
 }
 
+/**
+ * A topic's mark (pinned, excellent, closed), after a space rather than a margin: one that wraps starts its line
+ * flush with the title.
+ */
+function Mark(props: { children: string }) {
+  return (
+    <>
+      {' '}
+      <span class="mark">{props.children}</span>
+    </>
+  );
+}
+
 /** One topic in a list: its title, its marks, its node, author and last reply. */
 function TopicItem(props: { topic: Topic; frame: Frame }) {
   const { topic, frame } = props;
@@ -171,9 +184,9 @@ function TopicItem(props: { topic: Topic; frame: Frame }) {
       <a class="title" href={`/topics/${topic.id}`}>
         {topic.title}
       </a>
-      {topic.suggested_at ? <span class="mark">{t.pinned}</span> : null}
-      {topic.excellent ? <span class="mark">{t.excellent}</span> : null}
-      {topic.closed_at ? <span class="mark">{t.closed}</span> : null}
+      {topic.suggested_at ? <Mark>{t.pinned}</Mark> : null}
+      {topic.excellent ? <Mark>{t.excellent}</Mark> : null}
+      {topic.closed_at ? <Mark>{t.closed}</Mark> : null}
       <div class="about muted">
         <a href={`/topics/node${topic.node_id}`}>{topic.node_name}</a> · <Person login={topic.user.login} /> ·{' '}
         {topic.last_reply_user_login ? (
@@ -294,8 +307,8 @@ export function TopicPage(props: {
           <a href={`/topics/node${topic.node_id}`}>{topic.node_name}</a> · <Person login={topic.user.login} /> ·{' '}
           <Time iso={topic.created_at} frame={frame} /> · {t.hits(topic.hits)}
           {topic.likes_count > 0 ? ` · ${t.likesCount(topic.likes_count)}` : null}
-          {topic.excellent ? <span class="mark">{t.excellent}</span> : null}
-          {topic.closed_at ? <span class="mark">{t.closed}</span> : null}
+          {topic.excellent ? <Mark>{t.excellent}</Mark> : null}
+          {topic.closed_at ? <Mark>{t.closed}</Mark> : null}
         </div>
         <Body html={topic.body_html} />
       </article>
@@ -314,7 +327,7 @@ export function TopicPage(props: {
         )}
         <Pager frame={frame} page={props.page} hasNext={props.hasNext} path={`/topics/${topic.id}`} />
         {frame.reader.login ? null : (
-          <p>
+          <p class="reply-cta">
             <a href={`/account/sign-in`}>{t.signInToReply}</a>
           </p>
         )}
@@ -472,9 +485,13 @@ export function SearchPage(props: {
       <h1>{t.searchTitle(props.q)}</h1>
       <form method="get" action="/search" role="search" class="search-page">
         <label for="q">{t.searchLabel}</label>
-        <input type="search" id="q" name="q" value={props.q} />
-        <p class="hint">{t.searchIntro}</p>
-        <button type="submit">{t.searchButton}</button>
+        <div class="field">
+          <input type="search" id="q" name="q" value={props.q} aria-describedby="q-hint" />
+          <button type="submit">{t.searchButton}</button>
+        </div>
+        <p class="hint" id="q-hint">
+          {t.searchIntro}
+        </p>
       </form>
       {props.results === null ? null : props.results.length === 0 ? (
         <p class="muted">{t.noResults}</p>

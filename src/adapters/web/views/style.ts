@@ -48,17 +48,25 @@ code { font-size: .875em; overflow-wrap: anywhere; }
 
 /**
  * What the forum's pages (contract §21a) add to it: a wider column, the header with its menu and search, lists of
- * topics and replies, posts' bodies (their images and code kept inside the column). Small, no framework, no fonts.
+ * topics and replies, posts' bodies (their images and code kept inside the column: code wraps rather than scrolls,
+ * as a scrolled box needs a keyboard focus that the sanitized body_html cannot give it), and the colours of a dark
+ * theme, with backgrounds set so that contrast can be checked. Small, no framework, no fonts.
  */
 export const FORUM_STYLE = `
-body.forum main { max-width: 48rem; padding: 1rem 1rem 2rem; }
+body.forum { background: #fff; color: #18181b; --quote: #52525b; }
+body.forum main { max-width: 48rem; padding: 1rem 1rem 2rem; overflow-wrap: break-word; }
 .top { max-width: 48rem; margin: 0 auto; padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1rem;
   align-items: center; border-bottom: 1px solid var(--line); }
 .brand { font-weight: 700; text-decoration: none; color: inherit; }
 .top nav { display: flex; flex-wrap: wrap; gap: .25rem 1rem; }
-.top form.search { display: flex; gap: .5rem; flex: 1 1 12rem; }
+.top form.search { display: flex; gap: .5rem; flex: 1 1 14rem; }
+input[type=search] { width: 100%; min-width: 0; font: inherit; padding: .5rem .75rem; border: 1px solid var(--line);
+  border-radius: .5rem; background: transparent; color: inherit; }
 .top form.search input { padding: .375rem .625rem; }
-.top form.search button { width: auto; margin: 0; padding: .375rem .75rem; }
+.top form.search button, .search-page button { width: auto; flex: none; margin: 0; padding: .375rem .875rem; }
+.search-page { margin-bottom: 1.5rem; }
+.search-page label { margin-top: 0; }
+.search-page .field { display: flex; gap: .5rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .bottom { max-width: 48rem; margin: 0 auto; padding: 1rem; border-top: 1px solid var(--line); }
 .bottom a { margin-right: 1rem; }
@@ -66,27 +74,55 @@ a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid 
 .tabs { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0 0 1rem; border-bottom: 1px solid var(--line);
   padding-bottom: .5rem; }
 .tabs a[aria-current=page] { font-weight: 700; color: inherit; text-decoration: none; }
+main > h1 + section > h2:first-child { margin-top: 1rem; padding-top: 0; border-top: 0; }
 ol.topics, ol.replies, ul.nodes, ul.people { list-style: none; margin: 0; padding: 0; }
 .topic { padding: .625rem 0; border-bottom: 1px solid var(--line); }
 .topic .title { font-weight: 600; text-decoration: none; }
 .topic .title:hover { text-decoration: underline; }
-.mark { font-size: .75rem; border: 1px solid var(--line); border-radius: .25rem; padding: 0 .375rem; margin-left: .5rem; }
+.mark { display: inline-block; white-space: nowrap; font-size: .75rem; line-height: 1.4; border: 1px solid var(--line);
+  border-radius: .25rem; padding: 0 .375rem; vertical-align: .125em; }
 .about { margin: .125rem 0; }
 .post { margin-bottom: 1.5rem; }
+.post > .about { margin-bottom: 1rem; }
 .reply { padding: .75rem 0; border-bottom: 1px solid var(--line); }
+.reply > .about { margin-bottom: .25rem; }
 .event { padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.reply-cta { margin-top: 1rem; }
 .body { overflow-wrap: anywhere; }
+.body > :first-child { margin-top: 0; }
+.body > :last-child { margin-bottom: 0; }
+.body h1, .body h2, .body h3, .body h4, .body h5, .body h6 { font-size: 1.0625rem; margin: 1.25rem 0 .5rem; padding: 0;
+  border: 0; }
+.body h1 { font-size: 1.25rem; }
+.body h2 { font-size: 1.125rem; }
+.body ul, .body ol { padding-left: 1.5rem; margin: 0 0 1rem; }
 .body img, .body video { max-width: 100%; height: auto; }
-.body pre { overflow-x: auto; padding: .75rem; border: 1px solid var(--line); border-radius: .5rem; }
-.body blockquote { margin: 0 0 1rem; padding-left: 1rem; border-left: 3px solid var(--line); color: var(--muted); }
-.pager { display: flex; gap: 1rem; justify-content: center; margin: 1.5rem 0; }
+.body code { font-size: .875em; padding: .0625rem .25rem; border-radius: .25rem; background: rgba(127, 127, 127, .14); }
+.body pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: .875rem; line-height: 1.45; margin: 0 0 1rem;
+  padding: .75rem; border: 1px solid var(--line); border-radius: .5rem; background: rgba(127, 127, 127, .08); }
+.body pre code { padding: 0; background: none; font-size: inherit; }
+.body blockquote { margin: 0 0 1rem; padding-left: 1rem; border-left: 3px solid var(--line); color: var(--quote); }
+.body table { border-collapse: collapse; margin: 0 0 1rem; }
+.body th, .body td { border: 1px solid var(--line); padding: .25rem .625rem; text-align: left; }
+.pager { display: flex; gap: 1rem; justify-content: center; align-items: center; margin: 1.5rem 0; }
+.pager a { padding: .375rem .75rem; border: 1px solid var(--line); border-radius: .5rem; text-decoration: none; }
 .nodes li, .people li { padding: .5rem 0; border-bottom: 1px solid var(--line); }
 .people li { display: flex; gap: .5rem; align-items: center; }
-.people img, .profile img { border-radius: 50%; }
+.people img, .profile img { border-radius: 50%; flex: none; }
 .profile { display: flex; gap: 1rem; align-items: flex-start; margin-bottom: 1rem; }
+.profile > div { min-width: 0; }
 .profile h1 { margin: 0; }
+.profile p { margin: .25rem 0 0; }
 .excerpt { margin: .25rem 0 0; }
 mark { background: #fde68a; color: #000; }
+@media (min-width: 40rem) {
+  .top form.search { max-width: 22rem; margin-left: auto; }
+}
+@media (prefers-color-scheme: dark) {
+  :root { --accent: #60a5fa; --line: #3f3f46; --muted: #a1a1aa; }
+  body.forum { background: #18181b; color: #e4e4e7; --quote: #a1a1aa; }
+  body.forum button:not(.secondary, .link) { color: #09090b; }
+}
 `;
 
 /** For the Content-Security-Policy: our inline style sheets, by their digests. */
