@@ -50,6 +50,8 @@ function contentSecurityPolicy(redirectUri?: string): string {
   return [
     "default-src 'none'",
     `style-src ${STYLE_SOURCE}`,
+    // Avatars and uploads are ours; a post may show an image from elsewhere, over https only (as homeland's do).
+    "img-src 'self' https:",
     `form-action ${formTargets}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",

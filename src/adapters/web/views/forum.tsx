@@ -61,6 +61,12 @@ function Time(props: { iso: string | null; frame: Frame }) {
   return <time datetime={props.iso}>{words(props.frame).at(new Date(props.iso))}</time>;
 }
 
+/**
+ * One of this service's URLs (an avatar's) as a path: the page is served from the same place, whatever PUBLIC_URL
+ * says (a proxy, a test), and the CSP allows the page's own images.
+ */
+const ownPath = (url: string) => new URL(url).pathname;
+
 /** A login as a link to its profile. */
 function Person(props: { login: string }) {
   return <a href={`/${encodeURIComponent(props.login)}`}>{props.login}</a>;
@@ -368,7 +374,7 @@ function People(props: { users: User[]; frame: Frame }) {
     <ul class="people">
       {props.users.map((user) => (
         <li>
-          <img src={user.avatar_url} alt="" width={32} height={32} loading="lazy" />
+          <img src={ownPath(user.avatar_url)} alt="" width={32} height={32} loading="lazy" />
           <Person login={user.login} />
           {user.name && user.name !== user.login ? <span class="muted"> {user.name}</span> : null}
         </li>
@@ -414,7 +420,7 @@ export function ProfilePage(props: {
   return (
     <ForumPage frame={frame} title={user.name && user.name !== user.login ? `${user.login} (${user.name})` : user.login}>
       <div class="profile">
-        <img src={user.avatar_url} alt="" width={64} height={64} />
+        <img src={ownPath(user.avatar_url)} alt="" width={64} height={64} />
         <div>
           <h1>{user.login}</h1>
           {user.name && user.name !== user.login ? <p>{user.name}</p> : null}
