@@ -125,3 +125,20 @@ describe('SanitizingMarkdownRenderer: homeland rendering (contract §5)', () => 
     expect(out).to.include('styled');
   });
 });
+
+describe('SanitizingMarkdownRenderer: floor references (contract §21a)', () => {
+  const renderer = new SanitizingMarkdownRenderer();
+
+  it('links #3楼 and #12F to the floor’s anchor on the topic page, as homeland renders them', () => {
+    expect(renderer.render('同意 #3楼 的说法, see #12F too').html).to.equal(
+      '<p>同意 <a href="#reply3" class="at_floor" data-floor="3">#3楼</a> 的说法, see ' +
+        '<a href="#reply12" class="at_floor" data-floor="12">#12F</a> too</p>',
+    );
+  });
+
+  it('leaves alone code, links, words that only contain one, and character references', () => {
+    expect(renderer.render('`#3楼` [#4楼](https://example.com) abc#5F #6Fx issue#7 &#38;').html).to.equal(
+      '<p><code>#3楼</code> <a href="https://example.com" rel="nofollow noopener">#4楼</a> abc#5F #6Fx issue#7 &amp;</p>',
+    );
+  });
+});

@@ -3,6 +3,16 @@ import type MarkdownItModule from 'markdown-it';
 import type SanitizeHtml from 'sanitize-html';
 import type { MarkdownRenderer, RenderedMarkdown } from '../../application/ports.js';
 
+/**
+ * A reference to a reply of the same topic by its floor, as homeland's posts write it: `#3楼`, `#3F`, `#3f` (not
+ * inside a word or a longer number).
+ */
+const FLOOR = /(?<![A-Za-z0-9_&#])#(\d{1,6})([楼Ff])(?![A-Za-z0-9_])/g;
+
+/** The floor as a link to its anchor on the topic's page (contract §21a: `#reply<n>`), as homeland renders it. */
+const floorLink = (floor: string, mark: string) =>
+  `<a href="#reply${Number(floor)}" class="at_floor" data-floor="${Number(floor)}">#${floor}${mark}</a>`;
+
 /** `@login` preceded by nothing that makes it part of a word, an e-mail address or a path. */
 const MENTION = /(?:^|[^A-Za-z0-9_.@/-])@([A-Za-z0-9_.-]{2,20})/g;
 
@@ -107,15 +117,17 @@ export function linkMentions(html: string): RenderedMarkdown {
       }
       continue;
     }
-    if (inside > 0 || !part.includes('@')) continue;
-    parts[i] = part.replace(MENTION, (match: string) => {
-      const at = match.indexOf('@');
-      const login = match.slice(at + 1).replace(/[.-]+$/, '');
-      if (login.length < 2) return match;
-      mentions.push(login);
-      const rest = match.slice(at + 1 + login.length);
-      return `${match.slice(0, at)}<a href="/${login}" class="user-mention" rel="nofollow noopener">@${login}</a>${rest}`;
-    });
+    if (inside > 0 || (!part.includes('@') && !part.includes('#'))) continue;
+    parts[i] = part
+      .replace(FLOOR, (_match: string, floor: string, mark: string) => floorLink(floor, mark))
+      .replace(MENTION, (match: string) => {
+        const at = match.indexOf('@');
+        const login = match.slice(at + 1).replace(/[.-]+$/, '');
+        if (login.length < 2) return match;
+        mentions.push(login);
+        const rest = match.slice(at + 1 + login.length);
+        return `${match.slice(0, at)}<a href="/${login}" class="user-mention" rel="nofollow noopener">@${login}</a>${rest}`;
+      });
   }
   return { html: parts.join(''), mentions, links };
 }
