@@ -222,6 +222,8 @@ export interface ReplyReadModel {
   ): Promise<Identified<ReplyPage | null>>;
   /** A reply, not deleted, of a topic not deleted, both shown to the viewer (contract §18), or null. */
   detail(id: number, viewer: Viewer | null): Promise<ReplyDetailView | null>;
+  /** Its floor in its topic: its place among all the topic's replies by id, deleted and system events counted. */
+  floorOf(topicId: number, replyId: number): Promise<number>;
   /** A reply whatever its state or its topic's, deleted included (what a webhook reports about it). */
   detailInAnyState(id: number): Promise<ReplyDetailView | null>;
   /** A user's replies (not system events) on topics, neither deleted and both shown to the viewer, newest first. */

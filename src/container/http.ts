@@ -29,8 +29,13 @@ import { ReadingPageUseCases } from '../adapters/web/routes/reading.js';
 import { FeedUseCases } from '../adapters/web/routes/feeds.js';
 import { SitemapUseCases } from '../adapters/web/routes/sitemap.js';
 import { ResolveWebSession } from '../application/oauth/web-sessions.js';
-import { NodeReadModel, SitemapReadModel, TopicReadModel } from '../application/read-models.js';
+import { CountUnreadNotifications } from '../application/notifications/manage-notifications.js';
+import { NodeReadModel, ReplyReadModel, SitemapReadModel, TopicReadModel } from '../application/read-models.js';
 import { ListReplies } from '../application/replies/list-replies.js';
+import { CreateReply } from '../application/replies/create-reply.js';
+import { PreviewPost } from '../application/posts/preview.js';
+import { LikeObject } from '../application/likes/like.js';
+import { FavoriteTopic, FollowTopic } from '../application/topics/topic-relations.js';
 import { SearchContent } from '../application/search/search.js';
 import { ListTopics } from '../application/topics/list-topics.js';
 import { ShowTopic } from '../application/topics/show-topic.js';
@@ -80,6 +85,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
 
   record<ReadingPageUseCases>(bind, ReadingPageUseCases, {
     resolveWebSession: ResolveWebSession,
+    countUnread: CountUnreadNotifications,
     listTopics: ListTopics,
     showTopic: ShowTopic,
     listReplies: ListReplies,
@@ -91,6 +97,12 @@ export const httpModule = new ContainerModule(({ bind }) => {
     listUserFavorites: ListUserFavorites,
     listFollows: ListFollows,
     search: SearchContent,
+    createReply: CreateReply,
+    previewPost: PreviewPost,
+    replies: ReplyReadModel,
+    like: LikeObject,
+    followTopic: FollowTopic,
+    favoriteTopic: FavoriteTopic,
   });
 
   record<FeedUseCases>(bind, FeedUseCases, {

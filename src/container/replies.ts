@@ -10,6 +10,7 @@ import { ReplyTargets } from '../application/replies/reply-targets.js';
 import { UpdateReply } from '../application/replies/update-reply.js';
 import { LikeRepository } from '../domain/likes/like-repository.js';
 import { Posts } from '../application/posts/posts.js';
+import { PreviewPost } from '../application/posts/preview.js';
 import { PostingRules } from '../application/review/posting-rules.js';
 import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
@@ -44,6 +45,7 @@ export const repliesModule = new ContainerModule(({ bind }) => {
   useCase(UpdateReply, [ReplyRepository, TopicRepository, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(DeleteReply, [ReplyRepository, TopicRepository, Posts, DomainEvents, UnitOfWork]);
   useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
+  useCase(PreviewPost, [MarkdownRenderer]);
 
   record<ReplyRouteUseCases>(bind, ReplyRouteUseCases, {
     replies: ReplyReadModel,

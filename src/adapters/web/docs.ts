@@ -27,7 +27,10 @@ export interface PageOperation {
     { schema: z.ZodType; example: unknown; description: string; media?: string } | { status: 301 | 303; description: string };
   /** The pages, redirects and refusals besides the success. */
   otherResponses?: Partial<
-    Record<302 | 303 | 304 | 400 | 403 | 404 | 429, { schema?: z.ZodType; description: string; media?: string }>
+    Record<
+      200 | 302 | 303 | 304 | 400 | 403 | 404 | 429,
+      { schema?: z.ZodType; description: string; media?: string; example?: unknown }
+    >
   >;
   /** The API's error bodies a page answers with: none (a page refuses with a page). */
   errors: readonly [];

@@ -20,6 +20,8 @@ export type Access = 'public' | 'user' | 'client' | 'browser' | 'inbound';
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 500 | 503;
 /** Answers with no body to speak of: redirects (Location) and 304. */
 type BodylessStatus = 301 | 302 | 303 | 304;
+/** Besides the success: errors, redirects, and a page shown again (a form's preview, 200, beside its 303). */
+type OtherStatus = ErrorStatus | BodylessStatus | 200;
 const BODYLESS: readonly number[] = [301, 302, 303, 304];
 
 export interface Operation {
@@ -44,7 +46,7 @@ export interface Operation {
    * Other responses, or a status's own description where the default does not fit (an endpoint with a body of
    * its own for an error status, perhaps an HTML page; a redirect or a 304, with no body at all).
    */
-  otherResponses?: Partial<Record<ErrorStatus | BodylessStatus, { schema?: z.ZodType; description: string; media?: string }>>;
+  otherResponses?: Partial<Record<OtherStatus, { schema?: z.ZodType; description: string; media?: string; example?: unknown }>>;
   /** What can go wrong besides the errors every operation may answer (500, 503) and those implied by `access`. */
   errors: readonly ErrorStatus[];
   /** Errors in RFC 6749's shape (`{"error","error_description"}`) rather than the contract's (the OAuth endpoints). */
@@ -263,9 +265,8 @@ export class ApiDescription {
   }
 
   private config(path: string, operation: Operation): RouteConfig {
-    const statuses = new Set<ErrorStatus | BodylessStatus>([...operation.errors, 500, 503]);
-    for (const status of Object.keys(operation.otherResponses ?? {}))
-      statuses.add(Number(status) as ErrorStatus | BodylessStatus);
+    const statuses = new Set<OtherStatus>([...operation.errors, 500, 503]);
+    for (const status of Object.keys(operation.otherResponses ?? {})) statuses.add(Number(status) as OtherStatus);
     if (operation.access === 'user') statuses.add(401);
     if (operation.body) statuses.add(413).add(415);
     // A token of the read scope is refused a write; the inbound endpoint takes no access token at all.
@@ -285,7 +286,8 @@ export class ApiDescription {
             (error === 403 && writesApi
               ? `${ERROR_DESCRIPTIONS[403]}, or its token has the read scope`
               : ERROR_DESCRIPTIONS[error]);
-          return [status, { description, content: { [own?.media ?? 'application/json']: { schema } } }];
+          const example = own?.example === undefined ? {} : { example: own.example };
+          return [status, { description, content: { [own?.media ?? 'application/json']: { schema, ...example } } }];
         }),
     );
     const security: Security = {

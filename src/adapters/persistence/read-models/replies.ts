@@ -45,6 +45,14 @@ export class SqlReplyReadModel implements ReplyReadModel {
     };
   }
 
+  async floorOf(topicId: number, replyId: number): Promise<number> {
+    const [row] = await this.sql.all<{ floor: number }>(
+      'select count(*)::int as floor from replies where topic_id = $1 and id <= $2',
+      [topicId, replyId],
+    );
+    return row?.floor ?? 0;
+  }
+
   async detail(id: number, viewer: Viewer | null): Promise<ReplyDetailView | null> {
     const reader = readerAs(viewer, '$2::int');
     const rows = await this.sql.all<ReplyRow & { topic_title: string }>(

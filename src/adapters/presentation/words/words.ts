@@ -35,6 +35,10 @@ export interface ForumWords {
   signIn: string;
   signUp: string;
   settings: string;
+  newTopic: string;
+  notifications: string;
+  /** The notifications link's name for screen readers, with the unread count. */
+  notificationsLabel: (unread: number) => string;
   mainMenu: string;
   /** The footer's link to the API's page. */
   api: string;
@@ -64,6 +68,23 @@ export interface ForumWords {
   /** A system event, one line: who did what (the action's name as it comes from the core). */
   event: (login: string, action: string) => string;
   signInToReply: string;
+  // taking part (contract §21b)
+  like: string;
+  follow: string;
+  favorite: string;
+  yourReply: string;
+  markdownHint: string;
+  preview: string;
+  previewButton: string;
+  replyButton: string;
+  closedToReplies: string;
+  /** A post of theirs that waits for an administrator (contract §18). */
+  heldForReview: string;
+  node: string;
+  chooseNode: string;
+  title: string;
+  body: string;
+  publishButton: string;
   // a node
   nodeTopics: (node: string) => string;
   nodeFeed: string;

@@ -1,11 +1,13 @@
-import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { VNode } from 'preact';
 import { z } from 'zod';
-import type { Actor, CallerRef } from '../../../application/actor.js';
-import type { ResolveWebSession } from '../../../application/oauth/web-sessions.js';
-import type { NodeReadModel } from '../../../application/read-models.js';
+import type { ActingUser, Actor, CallerRef } from '../../../application/actor.js';
+import type { LikeObject } from '../../../application/likes/like.js';
+import type { PreviewPost } from '../../../application/posts/preview.js';
+import { type CreateReply, CreateReplyParams } from '../../../application/replies/create-reply.js';
+import type { FavoriteTopic, FollowTopic } from '../../../application/topics/topic-relations.js';
+import type { NodeReadModel, ReplyReadModel } from '../../../application/read-models.js';
 import type { ListReplies } from '../../../application/replies/list-replies.js';
 import type { SearchContent } from '../../../application/search/search.js';
 import type { ListTopics } from '../../../application/topics/list-topics.js';
@@ -14,22 +16,28 @@ import type { ListActiveUsers } from '../../../application/users/community.js';
 import type { ShowUser } from '../../../application/users/manage-users.js';
 import type { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../../../application/users/user-lists.js';
 import { InvalidInput, NotFound } from '../../../domain/shared/errors.js';
-import { readsAsEveryone } from '../../../domain/visibility/visibility.js';
 import type { Wire } from '../../presentation/wire.js';
 import { wordsOf } from '../../presentation/words/index.js';
-import { renderDocument } from '../../presentation/html.js';
-import type { FrontPageCache } from '../../presentation/front-page-cache.js';
 import { browserPages } from '../browser.js';
-import { htmlPage, Lang, page as pageResponse, type RouteDeclarer } from '../docs.js';
-import { frameOf } from '../frame.js';
-import { signedInUser } from '../sign-in.js';
+import { readForm } from '../forms.js';
 import {
-  type ForumFrame,
+  type ForumPageUseCases,
+  forumPages,
+  IdParam,
+  idOf,
+  ListQuery,
+  LoginParam,
+  type PageCache,
+  pageOf,
+} from '../forum-pages.js';
+import { Csrf, htmlPage, Lang, page as pageResponse, type RouteDeclarer } from '../docs.js';
+import { frameOf } from '../frame.js';
+import {
+  type ReplyDraft,
   type Reply,
   type TopicDetail,
   type ListKind,
   NodesPage,
-  NotFoundPage,
   type ProfileTab,
   ProfilePage,
   SearchPage,
@@ -39,8 +47,7 @@ import {
 } from '../views/forum.js';
 
 /** What the reading pages call: the use cases and read models the API's reads call, nothing of their own. */
-export interface ReadingPageUseCases {
-  resolveWebSession: ResolveWebSession;
+export interface ReadingPageUseCases extends ForumPageUseCases {
   listTopics: ListTopics;
   showTopic: ShowTopic;
   listReplies: ListReplies;
@@ -52,30 +59,19 @@ export interface ReadingPageUseCases {
   listUserFavorites: ListUserFavorites;
   listFollows: ListFollows;
   search: SearchContent;
+  // taking part (contract §21b)
+  createReply: CreateReply;
+  previewPost: PreviewPost;
+  replies: ReplyReadModel;
+  like: LikeObject;
+  followTopic: FollowTopic;
+  favoriteTopic: FavoriteTopic;
 }
 export const ReadingPageUseCases = Symbol.for('ReadingPageUseCases');
-
-/** The anonymous first pages of the lists, kept as the API's are (FrontPageCache), and how to mark kept bytes. */
-export interface PageCache {
-  cache: FrontPageCache;
-  keep(body: Buffer): Buffer;
-}
 
 /** Topics a list page shows (the API's default page), and replies a topic page shows (contract §21a). */
 export const TOPICS_PER_PAGE = 20;
 export const REPLIES_PER_PAGE = 100;
-
-/** `?page=n`, from 1; anything else is the first page (a crawler's odd link is not an error). */
-function pageOf(ctx: Context): number {
-  const page = Number(ctx.query.page);
-  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
-}
-const IdParam = z.object({ id: z.string().meta({ description: 'The id (digits)' }) });
-const LoginParam = z.object({ login: z.string().meta({ description: 'The member’s login' }) });
-const ListQuery = z.object({
-  page: z.number().int().min(1).optional().meta({ description: 'Which page, from 1' }),
-  lang: Lang,
-});
 
 /** The lists at homeland's URLs, and the API's list type each shows (`last_reply`: by last activity, as `/topics`). */
 const LISTS: [string, ListKind, 'last_actived' | 'recent' | 'popular' | 'no_reply' | 'excellent'][] = [
@@ -107,76 +103,7 @@ export function readingRoutes(
 ): Router {
   const router = new Router();
   const browser = browserPages(options);
-  /** Each kept page's ETag, made once with it. */
-  const etags = new WeakMap<Buffer, string>();
-
-  /** The reader (from the browser's session, if any) and the frame of their page. */
-  async function readerOf(ctx: Context, description?: string): Promise<{ actor: Actor; frame: ForumFrame }> {
-    const signedIn = ctx.cookies.get('forum_session') ? await signedInUser(ctx, app.resolveWebSession) : null;
-    const actor = signedIn?.user ?? null;
-    ctx.state.reader = actor;
-    const frame = frameOf(ctx);
-    return {
-      actor,
-      frame: {
-        ...frame,
-        reader: { login: actor?.login ?? null },
-        // A later page of a list is its own page (and canonical to itself), as search engines ask.
-        canonical: wire.url(pageOf(ctx) > 1 ? `${ctx.path}?page=${pageOf(ctx)}` : ctx.path),
-        ...(description ? { description } : {}),
-      },
-    };
-  }
-
-  /**
-   * Answers with a page: its ETag (a digest of the bytes) and a 304 when the browser has them; shared caches may
-   * keep an anonymous page (revalidating it), never a signed-in one.
-   */
-  function show(ctx: Context, status: number, view: VNode | Buffer): void {
-    browser.show(ctx, status, view);
-    const signedIn = ctx.state.reader !== null && ctx.state.reader !== undefined;
-    ctx.set('Cache-Control', signedIn ? 'private, no-cache' : 'public, no-cache');
-    ctx.vary('Cookie');
-    ctx.vary('Accept-Language');
-    if (status !== 200) return;
-    ctx.etag = Buffer.isBuffer(view) ? etagOf(view) : digestTag(ctx.body as string);
-    if (ctx.fresh) {
-      ctx.status = 304;
-      ctx.body = null;
-    }
-  }
-
-  const digestTag = (body: string | Buffer) => `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  function etagOf(body: Buffer): string {
-    let tag = etags.get(body);
-    if (tag === undefined) etags.set(body, (tag = digestTag(body)));
-    return tag;
-  }
-
-  /**
-   * A list's first page for a reader who is not signed in: from the page cache (one read and one rendering for every
-   * such reader, dropped when topics or replies change, as the API's front page), else made afresh.
-   */
-  async function firstPageOr(ctx: Context, actor: Actor, key: string, make: () => Promise<VNode>): Promise<VNode | Buffer> {
-    const pageCache = options.pageCache;
-    if (!pageCache || !readsAsEveryone(actor) || pageOf(ctx) !== 1) return make();
-    return pageCache.cache.get(`page|${frameOf(ctx).locale}|${key}`, async () =>
-      pageCache.keep(Buffer.from(renderDocument(await make()))),
-    );
-  }
-
-  /** Runs a page; what the core does not find (or does not show this reader) is the one not-found page. */
-  const reading =
-    (work: (ctx: Context) => Promise<void>) =>
-    async (ctx: Context): Promise<void> => {
-      try {
-        await work(ctx);
-      } catch (error) {
-        if (!(error instanceof NotFound)) throw error;
-        const { frame } = await readerOf(ctx);
-        show(ctx, 404, <NotFoundPage frame={frame} />);
-      }
-    };
+  const { readerOf, show, firstPageOr, reading, writer } = forumPages(app, wire, browser, options.pageCache);
 
   const caller = (actor: Actor): CallerRef => ({ actor });
   const t = (ctx: Context) => wordsOf(frameOf(ctx).locale).forum;
@@ -251,36 +178,133 @@ export function readingRoutes(
     }),
   );
 
+  /**
+   * A topic and a page of its replies, for this reader (with their form and their relation to it when signed in);
+   * `draft`: the reply form as they left it, refused or previewed.
+   */
+  async function topicPage(
+    ctx: Context,
+    id: number,
+    page: number,
+    extra: { status?: number; draft?: ReplyDraft; notice?: string } = {},
+  ): Promise<void> {
+    const { actor, frame } = await readerOf(ctx);
+    const { viewer, result } = await app.showTopic.execute(caller(actor), id);
+    const offset = (page - 1) * REPLIES_PER_PAGE;
+    const replies = await app.listReplies.execute(caller(viewer), { topicId: id, offset, limit: REPLIES_PER_PAGE + 1 });
+    const topic = wire.topicDetail(result.topic, viewer);
+    const shownReplies = replies.result.replies.slice(0, REPLIES_PER_PAGE).map((reply) => wire.reply(reply, replies.viewer));
+    frame.description = excerpt(topic.body);
+    frame.kind = 'article';
+    frame.structured = discussion(topic, shownReplies, offset, frame.canonical, wire);
+    show(
+      ctx,
+      extra.status ?? 200,
+      <TopicPage
+        frame={frame}
+        topic={topic}
+        replies={shownReplies}
+        firstFloor={offset + 1}
+        page={page}
+        hasNext={replies.result.replies.length > REPLIES_PER_PAGE}
+        {...(viewer ? { meta: result.meta } : {})}
+        {...(extra.draft ? { draft: extra.draft } : {})}
+        {...(extra.notice ? { notice: extra.notice } : {})}
+      />,
+    );
+  }
+
   docs.route(
     router,
     '',
-    listOperation('/topics/:id', 'A topic and its replies (100 a page; reply n has the anchor #reply<n>)'),
+    {
+      ...listOperation('/topics/:id', 'A topic and its replies (100 a page; reply n has the anchor #reply<n>)'),
+      query: ListQuery.extend({
+        held: z.literal('1').optional().meta({ description: 'After a reply: it waits for review (a notice says so)' }),
+      }),
+    },
     reading(async (ctx) => {
-      const id = idOf(ctx.params.id);
-      const page = pageOf(ctx);
-      const { actor, frame } = await readerOf(ctx);
-      const { viewer, result } = await app.showTopic.execute(caller(actor), id);
-      const offset = (page - 1) * REPLIES_PER_PAGE;
-      const replies = await app.listReplies.execute(caller(viewer), { topicId: id, offset, limit: REPLIES_PER_PAGE + 1 });
-      const topic = wire.topicDetail(result.topic, viewer);
-      const shownReplies = replies.result.replies.slice(0, REPLIES_PER_PAGE).map((reply) => wire.reply(reply, replies.viewer));
-      frame.description = excerpt(topic.body);
-      frame.kind = 'article';
-      frame.structured = discussion(topic, shownReplies, offset, frame.canonical, wire);
-      show(
-        ctx,
-        200,
-        <TopicPage
-          frame={frame}
-          topic={topic}
-          replies={shownReplies}
-          firstFloor={offset + 1}
-          page={page}
-          hasNext={replies.result.replies.length > REPLIES_PER_PAGE}
-        />,
-      );
+      const notice = ctx.query.held === '1' ? t(ctx).heldForReview : undefined;
+      await topicPage(ctx, idOf(ctx.params.id), pageOf(ctx), notice ? { notice } : {});
     }),
   );
+
+  // Taking part (contract §21b): the topic page's forms, each a use case the API calls, then back to the page.
+
+  const formOperation = (path: string, summary: string, body: z.ZodObject) =>
+    ({
+      method: 'post',
+      path,
+      summary,
+      tag: 'Forum',
+      access: 'browser',
+      params: IdParam,
+      query: z.object({ lang: Lang }),
+      body: { schema: body, media: ['form', 'multipart'] },
+      response: { status: 303, description: 'Done: back to the topic (not signed in: to the sign-in page)' },
+      otherResponses: {
+        200: htmlPage('A preview: the page again, the post rendered above its form'),
+        400: pageResponse('Refused (the API’s reason): the page again, with what was typed'),
+        403: pageResponse('The form’s token is not this session’s'),
+        404: pageResponse('No such topic for this reader'),
+      },
+      errors: [],
+    }) as const;
+
+  const ReplyFormBody = CreateReplyParams.extend({
+    csrf_token: Csrf,
+    preview: z.literal('1').optional().meta({ description: 'Show the reply rendered, and keep it in the form' }),
+  });
+
+  docs.route(
+    router,
+    '',
+    formOperation('/topics/:id/replies', 'Reply (or preview the reply)', ReplyFormBody),
+    reading(async (ctx) => {
+      const id = idOf(ctx.params.id);
+      const signedIn = await writer(ctx);
+      if (!signedIn) return;
+      const page = pageOf(ctx);
+      const form = readForm(ctx, ReplyFormBody, {
+        words: wordsOf(frameOf(ctx).locale).account,
+        again: (refusal, typed) =>
+          topicPage(ctx, id, page, { status: refusal.status, draft: { body: typed.body ?? '', error: refusal.message } }),
+      });
+      if (form.preview) {
+        const preview = app.previewPost.execute(signedIn.user, form.body);
+        return topicPage(ctx, id, page, { draft: { body: form.body, preview } });
+      }
+      const created = await app.createReply.execute(signedIn.user, { topicId: id, body: form.body });
+      const floor = await app.replies.floorOf(id, created.reply.id);
+      const last = Math.max(1, Math.ceil(floor / REPLIES_PER_PAGE));
+      const query = [last > 1 ? `page=${last}` : '', created.reply.visibility === 'held' ? 'held=1' : ''].filter(Boolean);
+      browser.seeOther(ctx, `/topics/${id}${query.length ? `?${query.join('&')}` : ''}#reply${floor}`);
+    }),
+  );
+
+  /** Like, follow and favorite, and their undoing: a button each, posted, then back to the topic. */
+  const TOPIC_ACTS: [string, (actor: ActingUser, id: number) => Promise<unknown>][] = [
+    ['like', (actor, id) => app.like.execute(actor, { type: 'topic', id }, true)],
+    ['unlike', (actor, id) => app.like.execute(actor, { type: 'topic', id }, false)],
+    ['follow', (actor, id) => app.followTopic.execute(actor, id, true)],
+    ['unfollow', (actor, id) => app.followTopic.execute(actor, id, false)],
+    ['favorite', (actor, id) => app.favoriteTopic.execute(actor, id, true)],
+    ['unfavorite', (actor, id) => app.favoriteTopic.execute(actor, id, false)],
+  ];
+  for (const [act, run] of TOPIC_ACTS) {
+    docs.route(
+      router,
+      '',
+      formOperation(`/topics/:id/${act}`, `${act[0]!.toUpperCase()}${act.slice(1)} the topic`, z.object({ csrf_token: Csrf })),
+      reading(async (ctx) => {
+        const id = idOf(ctx.params.id);
+        const signedIn = await writer(ctx);
+        if (!signedIn) return;
+        await run(signedIn.user, id);
+        browser.seeOther(ctx, `/topics/${id}`);
+      }),
+    );
+  }
 
   docs.route(
     router,
@@ -462,13 +486,6 @@ function discussion(topic: TopicDetail, replies: Reply[], offset: number, url: s
         url: `${url}#reply${floor}`,
       })),
   };
-}
-
-/** A path's id: digits only, else nothing here. */
-function idOf(raw: unknown): number {
-  const id = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
-  if (id < 1) throw new NotFound('page');
-  return id;
 }
 
 /** The start of a post's text, for a page's description: Markdown's marks dropped, one line, at most 160 characters. */

@@ -30,9 +30,13 @@ export type User = z.infer<typeof UserSchema>;
 export type UserDetail = z.infer<typeof UserDetailSchema>;
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
-/** Who reads the page: a signed-in person's login, or nobody. */
+/** Who reads the page: a signed-in person (their login, their forms' token, their unread count), or nobody. */
 export interface Reader {
   login: string | null;
+  /** The token every form of a signed-in reader carries (derived from their session: browser.ts). */
+  csrf?: string;
+  /** How many of their notifications are unread (contract §21b: on every page). */
+  unread?: number;
 }
 
 /** What every forum page is told: its language and place, who reads it, and what a search engine should know. */
@@ -112,6 +116,11 @@ export function ForumPage(props: { frame: ForumFrame; title: string; children: C
             <a href="/users">{t.users}</a>
             {frame.reader.login ? (
               <>
+                <a href="/topics/new">{t.newTopic}</a>
+                <a href="/notifications" aria-label={t.notificationsLabel(frame.reader.unread ?? 0)}>
+                  {t.notifications}
+                  {frame.reader.unread ? <span class="count">{frame.reader.unread}</span> : null}
+                </a>
                 <a href={`/${encodeURIComponent(frame.reader.login)}`}>{frame.reader.login}</a>
                 <a href="/account/settings">{t.settings}</a>
               </>
@@ -265,7 +274,7 @@ export function TopicListPage(props: {
 }
 
 /** A post's body: the core's sanitized HTML, as it is. */
-function Body(props: { html: string }) {
+export function Body(props: { html: string }) {
   return <div class="body" dangerouslySetInnerHTML={{ __html: props.html }} />;
 }
 
@@ -295,6 +304,91 @@ function ReplyItem(props: { reply: Reply; floor: number; frame: Frame }) {
 }
 
 /** A topic and a page of its replies (100 a page), floors counted from the first reply. */
+/** What the signed-in reader has done to a topic (the API's `meta`). */
+export interface TopicMeta {
+  followed: boolean;
+  liked: boolean;
+  favorited: boolean;
+}
+
+/** The reply form as it stands: what was typed, a refusal, a preview (the server's rendering). */
+export interface ReplyDraft {
+  body: string;
+  error?: string;
+  preview?: string;
+}
+
+/** One button that posts (a form of its own, with the reader's token): an act on a page, without a script. */
+function Act(props: { action: string; csrf: string; label: string; pressed?: boolean }) {
+  return (
+    <form method="post" action={props.action} class="act">
+      <input type="hidden" name="csrf_token" value={props.csrf} />
+      <button
+        type="submit"
+        class="secondary"
+        aria-pressed={props.pressed === undefined ? undefined : props.pressed ? 'true' : 'false'}
+      >
+        {props.label}
+      </button>
+    </form>
+  );
+}
+
+/** Like, follow, favorite: each a button that turns it on or off. */
+function TopicActs(props: { topicId: number; meta: TopicMeta; csrf: string; frame: Frame }) {
+  const t = words(props.frame);
+  const base = `/topics/${props.topicId}`;
+  const { meta, csrf } = props;
+  return (
+    <div class="acts">
+      <Act action={`${base}/${meta.liked ? 'unlike' : 'like'}`} csrf={csrf} label={t.like} pressed={meta.liked} />
+      <Act action={`${base}/${meta.followed ? 'unfollow' : 'follow'}`} csrf={csrf} label={t.follow} pressed={meta.followed} />
+      <Act
+        action={`${base}/${meta.favorited ? 'unfavorite' : 'favorite'}`}
+        csrf={csrf}
+        label={t.favorite}
+        pressed={meta.favorited}
+      />
+    </div>
+  );
+}
+
+/** The reply form: Markdown, a preview rendered by the server, what was refused said above it. */
+function ReplyForm(props: { topicId: number; csrf: string; draft: ReplyDraft | undefined; frame: Frame }) {
+  const t = words(props.frame);
+  const draft = props.draft;
+  return (
+    <form method="post" action={`/topics/${props.topicId}/replies#reply-form`} id="reply-form" class="reply-form">
+      {draft?.error ? (
+        <p class="alert" role="alert">
+          {draft.error}
+        </p>
+      ) : null}
+      {draft?.preview !== undefined ? (
+        <section class="preview" aria-label={t.preview}>
+          <p class="muted">{t.preview}</p>
+          <Body html={draft.preview} />
+        </section>
+      ) : null}
+      <input type="hidden" name="csrf_token" value={props.csrf} />
+      <label for="reply-body">{t.yourReply}</label>
+      {/* The text as a child, not `value`: children are escaped as every text of ours is (presentation/html.ts). */}
+      <textarea id="reply-body" name="body" rows={6} required aria-describedby="reply-hint">
+        {draft?.body ?? ''}
+      </textarea>
+      <p class="hint" id="reply-hint">
+        {t.markdownHint}
+      </p>
+      <div class="row">
+        <button type="submit" name="preview" value="1" class="secondary">
+          {t.previewButton}
+        </button>
+        <button type="submit">{t.replyButton}</button>
+      </div>
+    </form>
+  );
+}
+
 export function TopicPage(props: {
   frame: ForumFrame;
   topic: TopicDetail;
@@ -302,9 +396,16 @@ export function TopicPage(props: {
   firstFloor: number;
   page: number;
   hasNext: boolean;
+  /** The signed-in reader's relation to it. */
+  meta?: TopicMeta;
+  /** The reply form as the reader left it (refused, or previewed). */
+  draft?: ReplyDraft;
+  /** What was just done (a reply held for review). */
+  notice?: string;
 }) {
   const { frame, topic } = props;
   const t = words(frame);
+  const csrf = frame.reader.csrf;
   return (
     <ForumPage frame={frame} title={topic.title}>
       <article class="post">
@@ -317,7 +418,13 @@ export function TopicPage(props: {
           {topic.closed_at ? <Mark>{t.closed}</Mark> : null}
         </div>
         <Body html={topic.body_html} />
+        {csrf && props.meta ? <TopicActs topicId={topic.id} meta={props.meta} csrf={csrf} frame={frame} /> : null}
       </article>
+      {props.notice ? (
+        <p class="notice" role="status">
+          {props.notice}
+        </p>
+      ) : null}
       <section aria-labelledby="replies">
         <h2 id="replies">
           {t.replies} <span class="muted">({topic.replies_count})</span>
@@ -332,7 +439,14 @@ export function TopicPage(props: {
           </ol>
         )}
         <Pager frame={frame} page={props.page} hasNext={props.hasNext} path={`/topics/${topic.id}`} />
-        {frame.reader.login ? null : (
+        {csrf ? (
+          // Closed: no form, but a reply refused for it comes back with the refusal and what was typed.
+          topic.closed_at && !props.draft ? (
+            <p class="muted">{t.closedToReplies}</p>
+          ) : (
+            <ReplyForm topicId={topic.id} csrf={csrf} draft={props.draft} frame={frame} />
+          )
+        ) : (
           <p class="reply-cta">
             <a href={`/account/sign-in`}>{t.signInToReply}</a>
           </p>

@@ -115,6 +115,14 @@ ol.topics, ol.replies, ul.nodes, ul.people { list-style: none; margin: 0; paddin
 .profile p { margin: .25rem 0 0; }
 .excerpt { margin: .25rem 0 0; }
 mark { background: #fde68a; color: #000; }
+.acts { display: flex; flex-wrap: wrap; gap: .5rem; margin: .75rem 0 0; }
+.act button { width: auto; margin: 0; padding: .375rem .875rem; font-weight: 400; }
+.act button[aria-pressed=true] { border-color: var(--accent); font-weight: 600; }
+.reply-form { margin-top: 1.5rem; }
+.reply-form textarea { min-height: 8rem; }
+.preview { border: 1px dashed var(--line); border-radius: .5rem; padding: .75rem; margin: 0 0 1rem; }
+.count { display: inline-block; min-width: 1.25rem; margin-left: .25rem; padding: 0 .375rem; border-radius: .625rem;
+  background: var(--accent); color: #fff; font-size: .75rem; font-weight: 700; text-align: center; }
 @media (min-width: 40rem) {
   .top form.search { max-width: 22rem; margin-left: auto; }
 }

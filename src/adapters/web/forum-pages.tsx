@@ -1,0 +1,161 @@
+import { createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import type { VNode } from 'preact';
+import { z } from 'zod';
+import type { Actor } from '../../application/actor.js';
+import type { CountUnreadNotifications } from '../../application/notifications/manage-notifications.js';
+import type { ResolveWebSession } from '../../application/oauth/web-sessions.js';
+import { NotFound } from '../../domain/shared/errors.js';
+import { readsAsEveryone } from '../../domain/visibility/visibility.js';
+import type { FrontPageCache } from '../presentation/front-page-cache.js';
+import { renderDocument } from '../presentation/html.js';
+import type { Wire } from '../presentation/wire.js';
+import { type BrowserPages, SESSION_COOKIE, sessionCsrf } from './browser.js';
+import { Lang } from './docs.js';
+import { paramsOf } from './forms.js';
+import { frameOf } from './frame.js';
+import { expiredForm } from './routes/account.js';
+import { type SignedIn, signedInUser } from './sign-in.js';
+import { type ForumFrame, NotFoundPage } from './views/forum.js';
+import { actionFor } from './views/layout.js';
+
+/**
+ * What every forum page shares (contract §21): who reads it (the browser's session, their forms' token, their unread
+ * count), how it is answered (an ETag and 304; public when signed out, private when signed in), the anonymous first
+ * pages of lists from the page cache, the one not-found page, and the signed-in writer a form needs.
+ */
+
+/** What every forum page calls. */
+export interface ForumPageUseCases {
+  resolveWebSession: ResolveWebSession;
+  /** The signed-in reader's unread count, on every page (contract §21b). */
+  countUnread: CountUnreadNotifications;
+}
+
+/** The anonymous first pages of the lists, kept as the API's are (FrontPageCache), and how to mark kept bytes. */
+export interface PageCache {
+  cache: FrontPageCache;
+  keep(body: Buffer): Buffer;
+}
+
+/** `?page=n`, from 1; anything else is the first page (a crawler's odd link is not an error). */
+export function pageOf(ctx: Context): number {
+  const page = Number(ctx.query.page);
+  return Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+}
+export const IdParam = z.object({ id: z.string().meta({ description: 'The id (digits)' }) });
+export const LoginParam = z.object({ login: z.string().meta({ description: 'The member’s login' }) });
+export const ListQuery = z.object({
+  page: z.number().int().min(1).optional().meta({ description: 'Which page, from 1' }),
+  lang: Lang,
+});
+
+/** A path's id: digits only, else nothing here. */
+export function idOf(raw: unknown): number {
+  const id = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+  if (id < 1) throw new NotFound('page');
+  return id;
+}
+
+export interface ForumPages {
+  /** The reader (from the browser's session, if any) and the frame of their page. */
+  readerOf(ctx: Context, description?: string): Promise<{ actor: Actor; frame: ForumFrame }>;
+  /** Answers with a page (or its kept bytes). */
+  show(ctx: Context, status: number, view: VNode | Buffer): void;
+  /** A list's first page for a reader who is not signed in, from the page cache; else made afresh. */
+  firstPageOr(ctx: Context, actor: Actor, key: string, make: () => Promise<VNode>): Promise<VNode | Buffer>;
+  /** Runs a page; what the core does not find (or does not show this reader) is the one not-found page. */
+  reading(work: (ctx: Context) => Promise<void>): (ctx: Context) => Promise<void>;
+  /** The signed-in writer of a form, whose token it carries; else the answer is given and null returned. */
+  writer(ctx: Context): Promise<SignedIn | null>;
+}
+
+export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserPages, pageCache?: PageCache): ForumPages {
+  /** Each kept page's ETag, made once with it. */
+  const etags = new WeakMap<Buffer, string>();
+
+  /** The reader (from the browser's session, if any) and the frame of their page. */
+  async function readerOf(ctx: Context, description?: string): Promise<{ actor: Actor; frame: ForumFrame }> {
+    const signedIn = ctx.cookies.get(SESSION_COOKIE) ? await signedInUser(ctx, app.resolveWebSession) : null;
+    const actor = signedIn?.user ?? null;
+    ctx.state.reader = actor;
+    const frame = frameOf(ctx);
+    const unread = signedIn ? ((await app.countUnread.execute({ actor })).result ?? 0) : 0;
+    return {
+      actor,
+      frame: {
+        ...frame,
+        reader: signedIn ? { login: signedIn.user.login, csrf: sessionCsrf(signedIn.session), unread } : { login: null },
+        // A later page of a list is its own page (and canonical to itself), as search engines ask.
+        canonical: wire.url(pageOf(ctx) > 1 ? `${ctx.path}?page=${pageOf(ctx)}` : ctx.path),
+        ...(description ? { description } : {}),
+      },
+    };
+  }
+
+  /**
+   * Answers with a page: its ETag (a digest of the bytes) and a 304 when the browser has them; shared caches may
+   * keep an anonymous page (revalidating it), never a signed-in one.
+   */
+  function show(ctx: Context, status: number, view: VNode | Buffer): void {
+    browser.show(ctx, status, view);
+    const signedIn = ctx.state.reader !== null && ctx.state.reader !== undefined;
+    ctx.set('Cache-Control', signedIn ? 'private, no-cache' : 'public, no-cache');
+    ctx.vary('Cookie');
+    ctx.vary('Accept-Language');
+    if (status !== 200) return;
+    ctx.etag = Buffer.isBuffer(view) ? etagOf(view) : digestTag(ctx.body as string);
+    if (ctx.fresh) {
+      ctx.status = 304;
+      ctx.body = null;
+    }
+  }
+
+  const digestTag = (body: string | Buffer) => `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  function etagOf(body: Buffer): string {
+    let tag = etags.get(body);
+    if (tag === undefined) etags.set(body, (tag = digestTag(body)));
+    return tag;
+  }
+
+  /**
+   * A list's first page for a reader who is not signed in: from the page cache (one read and one rendering for every
+   * such reader, dropped when topics or replies change, as the API's front page), else made afresh.
+   */
+  async function firstPageOr(ctx: Context, actor: Actor, key: string, make: () => Promise<VNode>): Promise<VNode | Buffer> {
+    if (!pageCache || !readsAsEveryone(actor) || pageOf(ctx) !== 1) return make();
+    return pageCache.cache.get(`page|${frameOf(ctx).locale}|${key}`, async () =>
+      pageCache.keep(Buffer.from(renderDocument(await make()))),
+    );
+  }
+
+  /** Runs a page; what the core does not find (or does not show this reader) is the one not-found page. */
+  const reading =
+    (work: (ctx: Context) => Promise<void>) =>
+    async (ctx: Context): Promise<void> => {
+      try {
+        await work(ctx);
+      } catch (error) {
+        if (!(error instanceof NotFound)) throw error;
+        const { frame } = await readerOf(ctx);
+        show(ctx, 404, <NotFoundPage frame={frame} />);
+      }
+    };
+
+  /** The signed-in reader of a form, whose token it carries; else the answer is given here and null returned. */
+  async function writer(ctx: Context): Promise<SignedIn | null> {
+    const signedIn = await signedInUser(ctx, app.resolveWebSession);
+    if (!signedIn) {
+      browser.seeOther(ctx, actionFor('/account/sign-in', frameOf(ctx).locale));
+      return null;
+    }
+    if (!browser.sessionCsrfMatches(signedIn.session, paramsOf(ctx).csrf_token)) {
+      expiredForm(ctx, browser);
+      return null;
+    }
+    ctx.state.reader = signedIn.user;
+    return signedIn;
+  }
+
+  return { readerOf, show, firstPageOr, reading, writer };
+}

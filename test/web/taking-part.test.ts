@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import type Koa from 'koa';
+import type supertest from 'supertest';
+import { api, makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
+import { forumctl } from '../support/cli.js';
+import { configuredWith, testEnv } from '../support/env.js';
+import { checkedApi } from '../support/openapi.js';
+import { formsOf, type PageForm } from '../support/oauth-flow.js';
+
+/**
+ * Taking part in a browser (contract §21b), first part: the topic page's forms — reply (with a preview), like,
+ * follow, favorite — driven as a browser drives them: a cookie jar signed in through the sign-in page, the page's
+ * forms with their hidden fields, a redirect after each success.
+ */
+
+const PASSWORD = 'correct horse battery';
+type Browser = ReturnType<typeof checkedApi>;
+
+function formFor(html: string, action: string): PageForm {
+  const form = formsOf(html).find((candidate) => candidate.action.split(/[?#]/)[0] === action);
+  if (!form) throw new Error(`no form posting to ${action} on the page:\n${html.slice(0, 2000)}`);
+  return form;
+}
+
+function submit(browser: Browser, form: PageForm, typed: Record<string, string> = {}): supertest.Test {
+  return browser
+    .post(form.action.split('#')[0]!)
+    .type('form')
+    .send({ ...form.fields, ...typed });
+}
+
+const alertOf = (html: string) => /<p class="alert" role="alert">([\s\S]*?)<\/p>/.exec(html)?.[1]?.trim();
+
+/** A browser signed in as `login` (made with a password) through the sign-in page. */
+async function signedInAs(login: string, app: Koa = testEnv().app): Promise<Browser> {
+  const made = await forumctl(['users', 'create', login, '--email', `${login}@example.com`, '--password', PASSWORD]);
+  expect(made.code, made.stderr).to.equal(0);
+  const browser = checkedApi(app, { cookies: true });
+  const page = await browser.get('/account/sign-in').expect(200);
+  await submit(browser, formFor(page.text, '/account/sign-in'), { login, password: PASSWORD }).expect(303);
+  return browser;
+}
+
+describe('the forum in a browser: taking part on a topic’s page (contract §21b)', () => {
+  let alice: TestUser;
+  let topic: number;
+
+  beforeEach(async () => {
+    alice = await makeUser('alice');
+    topic = await makeTopic(alice, await makeNode('General'), 'Talk to me', 'Say something');
+  });
+
+  it('replies from the page: the reply is the API’s, and the browser goes to it by its floor', async () => {
+    const bob = await signedInAs('bob');
+    const page = await bob.get(`/topics/${topic}`).expect(200);
+    expect(page.headers['cache-control']).to.equal('private, no-cache');
+    const res = await submit(bob, formFor(page.text, `/topics/${topic}/replies`), { body: 'Hello **alice**' }).expect(303);
+    expect(res.headers.location).to.equal(`/topics/${topic}#reply1`);
+    const replies = (await api().get(`/api/v3/topics/${topic}/replies`).expect(200)).body.replies as { body: string }[];
+    expect(replies.map((reply) => reply.body)).to.deep.equal(['Hello **alice**']);
+    const after = await bob.get(`/topics/${topic}`).expect(200);
+    expect(after.text).to.match(/id="reply1"[\s\S]*<strong>alice<\/strong>/);
+  });
+
+  it('previews a reply rendered by the server, keeping it in the form, and saves nothing', async () => {
+    const bob = await signedInAs('bob');
+    const page = await bob.get(`/topics/${topic}`).expect(200);
+    const preview = await submit(bob, formFor(page.text, `/topics/${topic}/replies`), {
+      body: 'A *preview* <script>alert(1)</script>',
+      preview: '1',
+    }).expect(200);
+    expect(preview.text).to.include('<em>preview</em>').and.not.include('<script>alert');
+    expect(preview.text).to.include('A *preview* &lt;script&gt;alert(1)&lt;/script&gt;</textarea>');
+    expect((await api().get(`/api/v3/topics/${topic}/replies`).expect(200)).body.replies).to.deep.equal([]);
+  });
+
+  it('shows a refusal with the API’s words on the page, keeping what was typed; a closed topic takes no reply', async () => {
+    const bob = await signedInAs('bob');
+    const page = await bob.get(`/topics/${topic}`).expect(200);
+    const form = formFor(page.text, `/topics/${topic}/replies`);
+    const empty = await submit(bob, form, { body: '   ' }).expect(400);
+    expect(alertOf(empty.text)).to.be.a('string').and.not.equal('');
+    const admin = await makeUser('root', 'admin');
+    await api().post(`/api/v3/topics/${topic}/action?type=close`).set(admin.auth).expect(200);
+    const refused = await submit(bob, form, { body: 'too late, I hope not' }).expect(400);
+    expect(alertOf(refused.text)).to.match(/closed/i);
+    expect(refused.text).to.include('too late, I hope not');
+    expect((await bob.get(`/topics/${topic}`).expect(200)).text).to.include('This topic is closed');
+  });
+
+  it('refuses a form without the session’s token (403), and sends a browser not signed in to sign in', async () => {
+    const bob = await signedInAs('bob');
+    const page = await bob.get(`/topics/${topic}`).expect(200);
+    await submit(bob, formFor(page.text, `/topics/${topic}/replies`), { body: 'forged', csrf_token: 'nope' }).expect(403);
+    const stranger = await api().post(`/topics/${topic}/replies`).type('form').send({ body: 'who am I' }).expect(303);
+    expect(stranger.headers.location).to.equal('/account/sign-in?lang=en');
+    expect((await api().get(`/api/v3/topics/${topic}/replies`).expect(200)).body.replies).to.deep.equal([]);
+  });
+
+  it('likes, follows and favorites with a button each, as the API does, and undoes each', async () => {
+    const bob = await signedInAs('bob');
+    for (const [act, undo] of [
+      ['like', 'unlike'],
+      ['follow', 'unfollow'],
+      ['favorite', 'unfavorite'],
+    ] as const) {
+      const page = await bob.get(`/topics/${topic}`).expect(200);
+      const res = await submit(bob, formFor(page.text, `/topics/${topic}/${act}`)).expect(303);
+      expect(res.headers.location).to.equal(`/topics/${topic}`);
+      const pressed = await bob.get(`/topics/${topic}`).expect(200);
+      expect(pressed.text, act).to.match(new RegExp(`action="/topics/${topic}/${undo}"[^]*?aria-pressed="true"`));
+      await submit(bob, formFor(pressed.text, `/topics/${topic}/${undo}`)).expect(303);
+    }
+    const [row] = await testEnv().sql<{ likes_count: number }>('select likes_count from topics where id = $1', [topic]);
+    expect(row!.likes_count).to.equal(0);
+    const favorites = (await api().get('/api/v3/users/bob/favorites').expect(200)).body.topics as unknown[];
+    expect(favorites).to.deep.equal([]);
+  });
+
+  it('says a new member’s held reply waits for review, and shows it to its author only (HOLD_FIRST_POSTS)', async () => {
+    const { app } = configuredWith({ review: { ...testEnv().config.review, holdFirstPosts: 1 } });
+    const bob = await signedInAs('bob', app);
+    await testEnv().sql("update users set self_registered = true where login = 'bob'");
+    const page = await bob.get(`/topics/${topic}`).expect(200);
+    const res = await submit(bob, formFor(page.text, `/topics/${topic}/replies`), { body: 'my first words' }).expect(303);
+    expect(res.headers.location).to.equal(`/topics/${topic}?held=1#reply1`);
+    const after = await bob.get(res.headers.location!.split('#')[0]!).expect(200);
+    expect(after.text).to.include('waits for a moderator’s review').and.include('my first words');
+    expect((await api().get(`/topics/${topic}`).expect(200)).text).not.to.include('my first words');
+  });
+});
