@@ -26,6 +26,8 @@ import { UserRouteUseCases } from '../adapters/api/routes/users.js';
 import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
 import { AccountPageUseCases } from '../adapters/web/routes/account.js';
 import { ReadingPageUseCases } from '../adapters/web/routes/reading.js';
+import { WritingPageUseCases } from '../adapters/web/routes/writing.js';
+import { CreateTopic } from '../application/topics/create-topic.js';
 import { FeedUseCases } from '../adapters/web/routes/feeds.js';
 import { SitemapUseCases } from '../adapters/web/routes/sitemap.js';
 import { ResolveWebSession } from '../application/oauth/web-sessions.js';
@@ -73,6 +75,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     accounts: AccountRouteUseCases,
     accountPages: AccountPageUseCases,
     readingPages: ReadingPageUseCases,
+    writingPages: WritingPageUseCases,
     feeds: FeedUseCases,
     sitemap: SitemapUseCases,
     devices: DeviceRouteUseCases,
@@ -83,6 +86,13 @@ export const httpModule = new ContainerModule(({ bind }) => {
     inboundMail: InboundMailRouteUseCases,
   });
 
+  record<WritingPageUseCases>(bind, WritingPageUseCases, {
+    resolveWebSession: ResolveWebSession,
+    countUnread: CountUnreadNotifications,
+    nodes: NodeReadModel,
+    createTopic: CreateTopic,
+    previewPost: PreviewPost,
+  });
   record<ReadingPageUseCases>(bind, ReadingPageUseCases, {
     resolveWebSession: ResolveWebSession,
     countUnread: CountUnreadNotifications,

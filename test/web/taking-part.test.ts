@@ -128,4 +128,52 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
     expect(after.text).to.include('waits for a moderator’s review').and.include('my first words');
     expect((await api().get(`/topics/${topic}`).expect(200)).text).not.to.include('my first words');
   });
+
+  describe('a new topic', () => {
+    it('starts a topic from /topics/new: previewed first, then published, and the browser goes to it', async () => {
+      const bob = await signedInAs('bob');
+      const form = await bob.get('/topics/new').expect(200);
+      expect(form.text).to.include('<option value>Choose a node</option>');
+      const general = (await api().get('/api/v3/nodes').expect(200)).body.nodes.find(
+        (n: { name: string }) => n.name === 'General',
+      );
+      const fields = { node_id: String(general.id), title: 'From the browser', body: 'Hello *world*' };
+      const preview = await submit(bob, formFor(form.text, '/topics'), { ...fields, preview: '1' }).expect(200);
+      expect(preview.text).to.include('<em>world</em>').and.include('value="From the browser"');
+      expect(preview.text).to.match(new RegExp(`<option value="${general.id}" selected`));
+      const created = await submit(bob, formFor(preview.text, '/topics'), fields).expect(303);
+      const id = Number(/^\/topics\/(\d+)$/.exec(created.headers.location!)![1]);
+      const shown = (await api().get(`/api/v3/topics/${id}`).expect(200)).body.topic;
+      expect(shown).to.deep.include({ title: 'From the browser', body: 'Hello *world*', node_id: general.id });
+    });
+
+    it('shows the form again with the API’s reason and what was typed; a browser not signed in goes to sign in', async () => {
+      const bob = await signedInAs('bob');
+      const form = await bob.get('/topics/new').expect(200);
+      const refused = await submit(bob, formFor(form.text, '/topics'), { node_id: '999999', title: 'Lost', body: 'keep me' });
+      expect(refused.status).to.equal(400);
+      expect(alertOf(refused.text)).to.be.a('string').and.not.equal('');
+      expect(refused.text).to.include('value="Lost"').and.include('keep me</textarea>');
+      const stranger = await api().get('/topics/new').expect(303);
+      expect(stranger.headers.location).to.equal('/account/sign-in?lang=en');
+    });
+
+    it('tells the author a held topic waits for review, and shows it to nobody else (HOLD_FIRST_POSTS)', async () => {
+      const { app } = configuredWith({ review: { ...testEnv().config.review, holdFirstPosts: 1 } });
+      const bob = await signedInAs('bob', app);
+      await testEnv().sql("update users set self_registered = true where login = 'bob'");
+      const form = await bob.get('/topics/new').expect(200);
+      const general = (await api().get('/api/v3/nodes').expect(200)).body.nodes.find(
+        (n: { name: string }) => n.name === 'General',
+      );
+      const created = await submit(bob, formFor(form.text, '/topics'), {
+        node_id: String(general.id),
+        title: 'Wait for me',
+        body: 'first',
+      }).expect(303);
+      const page = await bob.get(created.headers.location!).expect(200);
+      expect(page.text).to.include('waits for a moderator’s review');
+      await api().get(created.headers.location!).expect(404);
+    });
+  });
 });

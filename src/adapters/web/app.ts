@@ -7,8 +7,10 @@ import { joiningRoutes } from './routes/joining.js';
 import { passwordRoutes } from './routes/password.js';
 import { feedRoutes, type FeedUseCases } from './routes/feeds.js';
 import { sitemapRoutes, type SitemapUseCases } from './routes/sitemap.js';
+import { browserPages } from './browser.js';
 import type { PageCache } from './forum-pages.js';
 import { readingRoutes, type ReadingPageUseCases } from './routes/reading.js';
+import { writingRoutes, type WritingPageUseCases } from './routes/writing.js';
 import type { Wire } from '../presentation/wire.js';
 import { settingsRoutes } from './routes/settings.js';
 import { signInRoutes } from './routes/sign-in.js';
@@ -28,6 +30,8 @@ export interface WebUseCases {
   accountPages: AccountPageUseCases;
   /** The forum's pages (contract §21a): lists, topics, people, search. */
   readingPages: ReadingPageUseCases;
+  /** Writing in a browser (contract §21b): a new topic. */
+  writingPages: WritingPageUseCases;
   /** The feeds of the newest topics, a node's and a member's (contract §21a). */
   feeds: FeedUseCases;
   /** robots.txt and the sitemap (contract §21a). */
@@ -71,6 +75,8 @@ export function webRoutes(dependencies: WebDependencies): Router {
     // Before the pages: `/topics/feed`, `/robots.txt` and `/sitemap.xml` are theirs, not a topic's or a member's.
     feedRoutes(useCases.feeds, dependencies.wire, docs),
     sitemapRoutes(useCases.sitemap, dependencies.wire, docs),
+    // Before the topic pages: `/topics/new` is not a topic.
+    writingRoutes(useCases.writingPages, dependencies.wire, docs, browserPages(options)),
     // Last: its `/:login` takes any one-segment path the others leave.
     readingRoutes(useCases.readingPages, dependencies.wire, docs, { ...options, pageCache: dependencies.pageCache }),
   ])

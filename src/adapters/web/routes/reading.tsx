@@ -193,6 +193,8 @@ export function readingRoutes(
     const offset = (page - 1) * REPLIES_PER_PAGE;
     const replies = await app.listReplies.execute(caller(viewer), { topicId: id, offset, limit: REPLIES_PER_PAGE + 1 });
     const topic = wire.topicDetail(result.topic, viewer);
+    // Its author sees a held topic (contract §18), and is told why nobody else does.
+    const notice = extra.notice ?? (result.topic.visibility === 'held' ? t(ctx).heldForReview : undefined);
     const shownReplies = replies.result.replies.slice(0, REPLIES_PER_PAGE).map((reply) => wire.reply(reply, replies.viewer));
     frame.description = excerpt(topic.body);
     frame.kind = 'article';
@@ -209,7 +211,7 @@ export function readingRoutes(
         hasNext={replies.result.replies.length > REPLIES_PER_PAGE}
         {...(viewer ? { meta: result.meta } : {})}
         {...(extra.draft ? { draft: extra.draft } : {})}
-        {...(extra.notice ? { notice: extra.notice } : {})}
+        {...(notice ? { notice } : {})}
       />,
     );
   }

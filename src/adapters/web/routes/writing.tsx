@@ -1,0 +1,120 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { PreviewPost } from '../../../application/posts/preview.js';
+import type { NodeReadModel } from '../../../application/read-models.js';
+import { type CreateTopic, CreateTopicParams } from '../../../application/topics/create-topic.js';
+import { NotFound } from '../../../domain/shared/errors.js';
+import type { Wire } from '../../presentation/wire.js';
+import { wordsOf } from '../../presentation/words/index.js';
+import type { BrowserPages } from '../browser.js';
+import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
+import { readForm, refuse } from '../forms.js';
+import { type ForumPageUseCases, forumPages } from '../forum-pages.js';
+import { frameOf } from '../frame.js';
+import { actionFor } from '../views/layout.js';
+import { NewTopicPage, type TopicDraft } from '../views/writing.js';
+
+/** What the writing pages call: the API's own use cases. */
+export interface WritingPageUseCases extends ForumPageUseCases {
+  nodes: NodeReadModel;
+  createTopic: CreateTopic;
+  previewPost: PreviewPost;
+}
+export const WritingPageUseCases = Symbol.for('WritingPageUseCases');
+
+const NewTopicBody = CreateTopicParams.extend({
+  csrf_token: Csrf,
+  preview: z.literal('1').optional().meta({ description: 'Show the topic rendered, and keep it in the form' }),
+});
+
+/**
+ * Starting a topic in a browser (contract §21b): the form, a preview the server renders, the API's CreateTopic; a
+ * refusal shows the form again with the API's words and what was typed; a held topic says it waits for review.
+ */
+export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteDeclarer, browser: BrowserPages): Router {
+  const router = new Router();
+  const { readerOf, show, reading, writer } = forumPages(app, wire, browser);
+
+  /** The form, for the signed-in reader (not signed in: to the sign-in page). */
+  async function newTopicPage(ctx: Context, status = 200, draft?: TopicDraft): Promise<void> {
+    const { frame } = await readerOf(ctx);
+    if (!frame.reader.csrf) return browser.seeOther(ctx, actionFor('/account/sign-in', frame.locale));
+    const nodes = (await app.nodes.list()).filter((node) => !node.hidden).map((node) => wire.node(node));
+    show(ctx, status, <NewTopicPage frame={frame} csrf={frame.reader.csrf} nodes={nodes} {...(draft ? { draft } : {})} />);
+  }
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'get',
+      path: '/topics/new',
+      summary: 'The new topic form',
+      description: 'For a signed-in person; anyone else is sent to the sign-in page (303).',
+      tag: 'Forum',
+      access: 'browser',
+      query: z.object({ lang: Lang }),
+      response: htmlPage('The form: node, title, Markdown body, preview'),
+      otherResponses: { 303: { description: 'Not signed in: to the sign-in page' } },
+      errors: [],
+    },
+    reading((ctx) => newTopicPage(ctx)),
+  );
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'post',
+      path: '/topics',
+      summary: 'Start a topic (or preview it)',
+      description:
+        'The new topic form, posted: with `preview`, the form again with the topic rendered; else the API’s topic ' +
+        'create, then to the topic’s page (303), which tells its author when it waits for review. A refusal: the ' +
+        'form again with ' +
+        'the API’s reason and what was typed.',
+      tag: 'Forum',
+      access: 'browser',
+      query: z.object({ lang: Lang }),
+      body: { schema: NewTopicBody, media: ['form', 'multipart'] },
+      response: { status: 303, description: 'To the new topic (not signed in: to the sign-in page)' },
+      otherResponses: {
+        200: htmlPage('A preview: the form again, the topic rendered above it'),
+        400: page('Refused (the API’s reason): the form again, with what was typed'),
+        403: page('The form’s token is not this session’s, or the API refuses (a silenced account)'),
+        429: page('Too many topics today: the form again'),
+      },
+      errors: [],
+    },
+    reading(async (ctx) => {
+      const signedIn = await writer(ctx);
+      if (!signedIn) return;
+      const form = readForm(ctx, NewTopicBody, {
+        words: wordsOf(frameOf(ctx).locale).account,
+        again: (refusal, typed) =>
+          newTopicPage(ctx, refusal.status, {
+            nodeId: typed.node_id ?? '',
+            title: typed.title ?? '',
+            body: typed.body ?? '',
+            error: refusal.message,
+          }),
+      });
+      if (form.preview) {
+        const preview = app.previewPost.execute(signedIn.user, form.body);
+        return newTopicPage(ctx, 200, { nodeId: String(form.node_id), title: form.title, body: form.body, preview });
+      }
+      const id = await app.createTopic
+        .execute(signedIn.user, { title: form.title, body: form.body, nodeId: form.node_id })
+        .catch((error: unknown) => {
+          // The node chosen is gone (or never was): the form's mistake, said on the form.
+          if (error instanceof NotFound) refuse(wordsOf(frameOf(ctx).locale).account.rule(error.message));
+          throw error;
+        });
+      // A held topic's page says so to its author (reading.tsx).
+      browser.seeOther(ctx, `/topics/${id}`);
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,67 @@
+import { type ForumWords, WORDS } from '../../presentation/words/index.js';
+import { Body, type ForumFrame, ForumPage, type Node } from './forum.js';
+
+/**
+ * The forms of writing (contract §21b) that have a page of their own: a new topic. What is typed comes back as it
+ * was typed when the core refuses it or a preview is asked for; the preview is the server's own rendering.
+ */
+
+const words = (frame: ForumFrame): ForumWords => WORDS[frame.locale].forum;
+
+/** The new topic form as it stands. */
+export interface TopicDraft {
+  nodeId: string;
+  title: string;
+  body: string;
+  error?: string;
+  preview?: string;
+}
+
+export function NewTopicPage(props: { frame: ForumFrame; csrf: string; nodes: Node[]; draft?: TopicDraft }) {
+  const { frame, draft } = props;
+  const t = words(frame);
+  return (
+    <ForumPage frame={frame} title={t.newTopic}>
+      <h1>{t.newTopic}</h1>
+      <form method="post" action="/topics" class="topic-form">
+        {draft?.error ? (
+          <p class="alert" role="alert">
+            {draft.error}
+          </p>
+        ) : null}
+        {draft?.preview !== undefined ? (
+          <section class="preview" aria-label={t.preview}>
+            <p class="muted">{t.preview}</p>
+            <h2>{draft.title}</h2>
+            <Body html={draft.preview} />
+          </section>
+        ) : null}
+        <input type="hidden" name="csrf_token" value={props.csrf} />
+        <label for="topic-node">{t.node}</label>
+        <select id="topic-node" name="node_id" required>
+          <option value="">{t.chooseNode}</option>
+          {props.nodes.map((node) => (
+            <option value={String(node.id)} selected={draft?.nodeId === String(node.id)}>
+              {node.name}
+            </option>
+          ))}
+        </select>
+        <label for="topic-title">{t.title}</label>
+        <input type="text" id="topic-title" name="title" value={draft?.title ?? ''} maxlength={255} required />
+        <label for="topic-body">{t.body}</label>
+        <textarea id="topic-body" name="body" rows={12} required aria-describedby="topic-hint">
+          {draft?.body ?? ''}
+        </textarea>
+        <p class="hint" id="topic-hint">
+          {t.markdownHint}
+        </p>
+        <div class="row">
+          <button type="submit" name="preview" value="1" class="secondary">
+            {t.previewButton}
+          </button>
+          <button type="submit">{t.publishButton}</button>
+        </div>
+      </form>
+    </ForumPage>
+  );
+}
