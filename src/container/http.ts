@@ -31,7 +31,14 @@ import { CreateTopic } from '../application/topics/create-topic.js';
 import { FeedUseCases } from '../adapters/web/routes/feeds.js';
 import { SitemapUseCases } from '../adapters/web/routes/sitemap.js';
 import { ResolveWebSession } from '../application/oauth/web-sessions.js';
-import { CountUnreadNotifications } from '../application/notifications/manage-notifications.js';
+import {
+  CountUnreadNotifications,
+  DeleteAllNotifications,
+  DeleteNotification,
+  ListNotifications,
+  MarkNotificationsRead,
+} from '../application/notifications/manage-notifications.js';
+import { NotificationPageUseCases } from '../adapters/web/routes/notifications.js';
 import { NodeReadModel, ReplyReadModel, SitemapReadModel, TopicReadModel } from '../application/read-models.js';
 import { ListReplies } from '../application/replies/list-replies.js';
 import { CreateReply } from '../application/replies/create-reply.js';
@@ -76,6 +83,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     accountPages: AccountPageUseCases,
     readingPages: ReadingPageUseCases,
     writingPages: WritingPageUseCases,
+    notificationPages: NotificationPageUseCases,
     feeds: FeedUseCases,
     sitemap: SitemapUseCases,
     devices: DeviceRouteUseCases,
@@ -86,6 +94,14 @@ export const httpModule = new ContainerModule(({ bind }) => {
     inboundMail: InboundMailRouteUseCases,
   });
 
+  record<NotificationPageUseCases>(bind, NotificationPageUseCases, {
+    resolveWebSession: ResolveWebSession,
+    countUnread: CountUnreadNotifications,
+    listNotifications: ListNotifications,
+    markNotificationsRead: MarkNotificationsRead,
+    deleteNotification: DeleteNotification,
+    deleteAllNotifications: DeleteAllNotifications,
+  });
   record<WritingPageUseCases>(bind, WritingPageUseCases, {
     resolveWebSession: ResolveWebSession,
     countUnread: CountUnreadNotifications,

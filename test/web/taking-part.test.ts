@@ -176,4 +176,33 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
       await api().get(created.headers.location!).expect(404);
     });
   });
+
+  describe('/notifications', () => {
+    it('lists them as the API does, marks those shown read, counts the unread in the header, deletes one or all', async () => {
+      const carol = await signedInAs('carol');
+      const [row] = await testEnv().sql<{ id: number }>("select id from users where login = 'carol'");
+      const carolsTopic = await makeTopic({ id: row!.id, login: 'carol', role: 'member' }, await makeNode('Other'), 'Carol asks');
+      const dave = await makeUser('dave');
+      await api().post(`/api/v3/topics/${carolsTopic}/replies`).set(dave.auth).send({ body: 'an answer' }).expect(200);
+      await api().post(`/api/v3/topics/${carolsTopic}/replies`).set(dave.auth).send({ body: 'hey @carol' }).expect(200);
+
+      const front = await carol.get('/').expect(200);
+      expect(front.text).to.include('aria-label="Notifications, 2 unread"');
+      const first = await carol.get('/notifications').expect(200);
+      expect(first.text).to.match(/dave<\/a> replied to <a href="\/topics\/\d+">Carol asks<\/a>/);
+      expect(first.text).to.match(/dave<\/a> mentioned you in <a href="\/topics\/\d+">Carol asks<\/a>/);
+      expect(first.text.match(/class="notification unread"/g)).to.have.length(2);
+      const again = await carol.get('/notifications').expect(200);
+      expect(again.text).not.to.include('notification unread');
+      expect(again.text).to.include('aria-label="Notifications"');
+
+      const one = formsOf(again.text).find((form) => /^\/notifications\/\d+\/delete$/.test(form.action))!;
+      await submit(carol, one).expect(303);
+      expect((await carol.get('/notifications').expect(200)).text.match(/class="notification"/g)).to.have.length(1);
+      await submit(carol, formFor((await carol.get('/notifications').expect(200)).text, '/notifications/clear')).expect(303);
+      expect((await carol.get('/notifications').expect(200)).text).to.include('No notifications.');
+      const stranger = await api().get('/notifications').expect(303);
+      expect(stranger.headers.location).to.equal('/account/sign-in?lang=en');
+    });
+  });
 });

@@ -11,6 +11,7 @@ import { browserPages } from './browser.js';
 import type { PageCache } from './forum-pages.js';
 import { readingRoutes, type ReadingPageUseCases } from './routes/reading.js';
 import { writingRoutes, type WritingPageUseCases } from './routes/writing.js';
+import { notificationRoutes, type NotificationPageUseCases } from './routes/notifications.js';
 import type { Wire } from '../presentation/wire.js';
 import { settingsRoutes } from './routes/settings.js';
 import { signInRoutes } from './routes/sign-in.js';
@@ -32,6 +33,8 @@ export interface WebUseCases {
   readingPages: ReadingPageUseCases;
   /** Writing in a browser (contract §21b): a new topic. */
   writingPages: WritingPageUseCases;
+  /** The signed-in person's notifications (contract §21b). */
+  notificationPages: NotificationPageUseCases;
   /** The feeds of the newest topics, a node's and a member's (contract §21a). */
   feeds: FeedUseCases;
   /** robots.txt and the sitemap (contract §21a). */
@@ -77,6 +80,7 @@ export function webRoutes(dependencies: WebDependencies): Router {
     sitemapRoutes(useCases.sitemap, dependencies.wire, docs),
     // Before the topic pages: `/topics/new` is not a topic.
     writingRoutes(useCases.writingPages, dependencies.wire, docs, browserPages(options)),
+    notificationRoutes(useCases.notificationPages, dependencies.wire, docs, browserPages(options)),
     // Last: its `/:login` takes any one-segment path the others leave.
     readingRoutes(useCases.readingPages, dependencies.wire, docs, { ...options, pageCache: dependencies.pageCache }),
   ])

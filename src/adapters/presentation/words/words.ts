@@ -85,6 +85,17 @@ export interface ForumWords {
   title: string;
   body: string;
   publishButton: string;
+  // notifications (contract §21b): what happened, who did it and the topic as parts (links), in the language's order
+  noNotifications: string;
+  unread: string;
+  goneTopic: string;
+  notifiedReply: <T>(who: T, topic: T) => (string | T)[];
+  notifiedMention: <T>(who: T, topic: T) => (string | T)[];
+  notifiedMoved: <T>(topic: T, node: string) => (string | T)[];
+  notifiedTopic: <T>(who: T, topic: T) => (string | T)[];
+  notifiedFollow: <T>(who: T) => (string | T)[];
+  deleteNotification: string;
+  deleteAllNotifications: string;
   // a node
   nodeTopics: (node: string) => string;
   nodeFeed: string;

@@ -118,6 +118,11 @@ mark { background: #fde68a; color: #000; }
 .acts { display: flex; flex-wrap: wrap; gap: .5rem; margin: .75rem 0 0; }
 .act button { width: auto; margin: 0; padding: .375rem .875rem; font-weight: 400; }
 .act button[aria-pressed=true] { border-color: var(--accent); font-weight: 600; }
+ol.notifications { list-style: none; margin: 0; padding: 0; }
+.notification { padding: .75rem 0; border-bottom: 1px solid var(--line); }
+.notification.unread { border-left: 3px solid var(--accent); padding-left: .75rem; }
+.notification .act { margin-top: .5rem; }
+.act.clear { margin-top: 1rem; }
 .reply-form { margin-top: 1.5rem; }
 .reply-form textarea { min-height: 8rem; }
 .preview { border: 1px dashed var(--line); border-radius: .5rem; padding: .75rem; margin: 0 0 1rem; }
