@@ -389,6 +389,103 @@ function ReplyForm(props: { topicId: number; csrf: string; draft: ReplyDraft | u
   );
 }
 
+/**
+ * The first submit button of a form is the one Enter presses in its fields: a disabled one there makes Enter press
+ * none, so that typing a reason and pressing Enter does not pin, ban or delete anything.
+ */
+export function NoImplicitSubmit() {
+  return <button type="submit" disabled hidden />;
+}
+
+/** A button of a moderation form: the act it asks for. */
+function ModerationButton(props: { act: string; label: string; danger?: boolean }) {
+  return (
+    <button type="submit" name="act" value={props.act} class={props.danger ? 'secondary danger' : 'secondary'}>
+      {props.label}
+    </button>
+  );
+}
+
+/** What a refused moderation form had in it, shown again. */
+export interface ModerationTyped {
+  reason?: string;
+  nodeId?: string;
+  days?: string;
+}
+
+/**
+ * A topic's moderation (contract §21b), for whom the API lets ban it (administrators): pin, excellent, close, ban,
+ * delete and move, each posted to the use case the API calls (POST /topics/:id/moderate), with a reason the audit log
+ * keeps. `nodes`: where it may move (else a link to the topic's moderation page, which has them).
+ */
+export function TopicModeration(props: {
+  topic: TopicDetail;
+  csrf: string;
+  frame: Frame;
+  nodes?: Node[] | undefined;
+  typed?: ModerationTyped | undefined;
+  children?: ComponentChildren;
+}) {
+  const { topic, typed } = props;
+  const m = WORDS[props.frame.locale].moderation;
+  return (
+    <section class="moderation" aria-labelledby="moderation">
+      <h2 id="moderation">{m.panel}</h2>
+      <form method="post" action={`/topics/${topic.id}/moderate`}>
+        <NoImplicitSubmit />
+        <input type="hidden" name="csrf_token" value={props.csrf} />
+        <label for="moderation-reason">{m.reason}</label>
+        <input
+          type="text"
+          id="moderation-reason"
+          name="reason"
+          maxlength={500}
+          value={typed?.reason ?? ''}
+          aria-describedby="moderation-reason-hint"
+        />
+        <p class="hint" id="moderation-reason-hint">
+          {m.reasonHint}
+        </p>
+        <div class="acts">
+          <ModerationButton act={topic.suggested_at ? 'unsuggest' : 'suggest'} label={topic.suggested_at ? m.unpin : m.pin} />
+          <ModerationButton
+            act={topic.excellent ? 'unexcellent' : 'excellent'}
+            label={topic.excellent ? m.unexcellent : m.excellent}
+          />
+          <ModerationButton act={topic.closed_at ? 'open' : 'close'} label={topic.closed_at ? m.open : m.close} />
+          <ModerationButton act="ban" label={m.ban} danger />
+          <ModerationButton act="delete" label={m.delete} danger />
+        </div>
+        {props.nodes ? (
+          <>
+            <label for="moderation-node">{m.moveTo}</label>
+            <div class="field">
+              <select id="moderation-node" name="node_id">
+                <option value="">{m.chooseNode}</option>
+                {props.nodes.map((node) => (
+                  <option value={String(node.id)} selected={typed?.nodeId === String(node.id)}>
+                    {node.name}
+                  </option>
+                ))}
+              </select>
+              <ModerationButton act="move" label={m.move} />
+            </div>
+          </>
+        ) : null}
+      </form>
+      <p class="links">
+        {props.nodes ? null : (
+          <>
+            <a href={`/topics/${topic.id}/moderate`}>{m.moveElsewhere}</a>
+            {' · '}
+          </>
+        )}
+        {props.children ?? <a href="/admin/review">{m.reviewQueue}</a>}
+      </p>
+    </section>
+  );
+}
+
 export function TopicPage(props: {
   frame: ForumFrame;
   topic: TopicDetail;
@@ -402,6 +499,8 @@ export function TopicPage(props: {
   draft?: ReplyDraft;
   /** What was just done (a reply held for review). */
   notice?: string;
+  /** Where an administrator may move it, for the moderation panel's node list (else it links to a page that has it). */
+  moderationNodes?: Node[];
 }) {
   const { frame, topic } = props;
   const t = words(frame);
@@ -420,6 +519,10 @@ export function TopicPage(props: {
         <Body html={topic.body_html} />
         {csrf && props.meta ? <TopicActs topicId={topic.id} meta={props.meta} csrf={csrf} frame={frame} /> : null}
       </article>
+      {/* An administrator's: the API gives only them the ability to ban (its use cases decide each act again). */}
+      {csrf && topic.abilities.ban ? (
+        <TopicModeration topic={topic} csrf={csrf} frame={frame} nodes={props.moderationNodes} />
+      ) : null}
       {props.notice ? (
         <p class="notice" role="status">
           {props.notice}
@@ -510,6 +613,72 @@ export function UsersPage(props: { frame: ForumFrame; users: User[] }) {
 /** What a profile's tabs show. */
 export type ProfileTab = 'topics' | 'replies' | 'favorites' | 'followers' | 'following';
 
+/**
+ * A member's moderation (contract §18, §21b), for whom the API lets manage accounts (administrators): silence or
+ * suspend for some days, or lift either, each the use case forumctl calls (POST /admin/users/:login), with a reason the
+ * audit log keeps.
+ */
+export function UserModeration(props: {
+  login: string;
+  csrf: string;
+  frame: Frame;
+  typed?: ModerationTyped | undefined;
+  children?: ComponentChildren;
+}) {
+  const { typed } = props;
+  const m = WORDS[props.frame.locale].moderation;
+  return (
+    <section class="moderation" aria-labelledby="moderation">
+      <h2 id="moderation">{m.panel}</h2>
+      <form method="post" action={`/admin/users/${encodeURIComponent(props.login)}`}>
+        <NoImplicitSubmit />
+        <input type="hidden" name="csrf_token" value={props.csrf} />
+        <label for="moderation-days">{m.days}</label>
+        <input
+          type="number"
+          id="moderation-days"
+          name="days"
+          min={1}
+          max={3650}
+          inputmode="numeric"
+          value={typed?.days ?? ''}
+          aria-describedby="moderation-days-hint"
+        />
+        <p class="hint" id="moderation-days-hint">
+          {m.daysHint}
+        </p>
+        <label for="moderation-reason">{m.reason}</label>
+        <input
+          type="text"
+          id="moderation-reason"
+          name="reason"
+          maxlength={500}
+          value={typed?.reason ?? ''}
+          aria-describedby="moderation-reason-hint"
+        />
+        <p class="hint" id="moderation-reason-hint">
+          {m.reasonHint}
+        </p>
+        <div class="acts">
+          <ModerationButton act="silence" label={m.silence} danger />
+          <ModerationButton act="suspend" label={m.suspend} danger />
+          <ModerationButton act="unsilence" label={m.unsilence} />
+          <ModerationButton act="unsuspend" label={m.unsuspend} />
+        </div>
+      </form>
+      <p class="links">
+        {props.children ?? (
+          <>
+            <a href={`/admin/users/${encodeURIComponent(props.login)}`}>{m.standingLink}</a>
+            {' · '}
+            <a href="/admin/review">{m.reviewQueue}</a>
+          </>
+        )}
+      </p>
+    </section>
+  );
+}
+
 /** A profile: who they are, then one of its lists (its topics by default). */
 export function ProfilePage(props: {
   frame: ForumFrame;
@@ -586,6 +755,10 @@ export function ProfilePage(props: {
         hasNext={props.hasNext}
         path={props.tab === 'topics' ? base : `${base}/${props.tab}`}
       />
+      {/* An administrator's: the API gives only them the ability to manage accounts (the use case decides again). */}
+      {frame.reader.csrf && user.abilities.update ? (
+        <UserModeration login={user.login} csrf={frame.reader.csrf} frame={frame} />
+      ) : null}
     </ForumPage>
   );
 }
