@@ -27,6 +27,12 @@ import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
 import { AccountPageUseCases } from '../adapters/web/routes/account.js';
 import { ReadingPageUseCases } from '../adapters/web/routes/reading.js';
 import { WritingPageUseCases } from '../adapters/web/routes/writing.js';
+import { ModeratingPageUseCases } from '../adapters/web/routes/moderating.js';
+import { DeleteTopic } from '../application/topics/delete-topic.js';
+import { MoveTopic } from '../application/topics/move-topic.js';
+import { TopicAction } from '../application/topics/topic-action.js';
+import { DisciplineUser } from '../application/users/discipline.js';
+import { ListReviewItems, ResolveReview } from '../application/review/review-queue.js';
 import { CreateTopic } from '../application/topics/create-topic.js';
 import { FeedUseCases } from '../adapters/web/routes/feeds.js';
 import { SitemapUseCases } from '../adapters/web/routes/sitemap.js';
@@ -83,6 +89,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     accountPages: AccountPageUseCases,
     readingPages: ReadingPageUseCases,
     writingPages: WritingPageUseCases,
+    moderatingPages: ModeratingPageUseCases,
     notificationPages: NotificationPageUseCases,
     feeds: FeedUseCases,
     sitemap: SitemapUseCases,
@@ -101,6 +108,19 @@ export const httpModule = new ContainerModule(({ bind }) => {
     markNotificationsRead: MarkNotificationsRead,
     deleteNotification: DeleteNotification,
     deleteAllNotifications: DeleteAllNotifications,
+  });
+  record<ModeratingPageUseCases>(bind, ModeratingPageUseCases, {
+    resolveWebSession: ResolveWebSession,
+    countUnread: CountUnreadNotifications,
+    topics: TopicReadModel,
+    nodes: NodeReadModel,
+    topicAction: TopicAction,
+    moveTopic: MoveTopic,
+    deleteTopic: DeleteTopic,
+    showUser: ShowUser,
+    disciplineUser: DisciplineUser,
+    listReviewItems: ListReviewItems,
+    resolveReview: ResolveReview,
   });
   record<WritingPageUseCases>(bind, WritingPageUseCases, {
     resolveWebSession: ResolveWebSession,

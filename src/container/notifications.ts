@@ -1,3 +1,4 @@
+import { ResolveWebSession } from '../application/oauth/web-sessions.js';
 import { ContainerModule } from 'inversify';
 import { LiveNotifications } from '../application/notifications/live-notifications.js';
 import {
@@ -36,6 +37,7 @@ export const notificationsModule = new ContainerModule(({ bind }) => {
   record<NotificationRouteUseCases>(bind, NotificationRouteUseCases, {
     listNotifications: ListNotifications,
     countUnreadNotifications: CountUnreadNotifications,
+    resolveWebSession: ResolveWebSession,
     markNotificationsRead: MarkNotificationsRead,
     deleteAllNotifications: DeleteAllNotifications,
     deleteNotification: DeleteNotification,

@@ -25,6 +25,8 @@ const RUNS = Number(process.env.DOCUMENTED_RUNS ?? 10);
  * Operations whose parameters are not read with the application's schemas but by the OAuth rules, which answer a
  * missing parameter their own way, as the operation's description says. Each entry is checked to still exist.
  */
+/** The forum pages' forms (contract §21b) answer who is asking before what they ask. */
+const FORUM_FORM = 'a page’s form: without a session, 303 to the sign-in page; then the CSRF token (403)';
 const NOT_REFUSED_WITH_400: Record<string, string> = {
   'post /oauth/revoke': 'RFC 7009: always 200, whatever is sent, so that it reveals nothing',
   'post /oauth/introspect': 'RFC 7662: anything not live, an absent token included, is {"active":false}',
@@ -45,6 +47,19 @@ const NOT_REFUSED_WITH_400: Record<string, string> = {
   'get /account/unsubscribe': 'a page: a link without its key is a link that cannot be used (404 page)',
   'post /account/unsubscribe':
     'RFC 8058’s one-click POST: a key that is missing or not ours is a link that cannot be used (404 page)',
+  'post /topics': FORUM_FORM,
+  'post /topics/{id}/replies': FORUM_FORM,
+  'post /topics/{id}/like': FORUM_FORM,
+  'post /topics/{id}/unlike': FORUM_FORM,
+  'post /topics/{id}/follow': FORUM_FORM,
+  'post /topics/{id}/unfollow': FORUM_FORM,
+  'post /topics/{id}/favorite': FORUM_FORM,
+  'post /topics/{id}/unfavorite': FORUM_FORM,
+  'post /notifications/{id}/delete': FORUM_FORM,
+  'post /notifications/clear': FORUM_FORM,
+  'post /topics/{id}/moderate': FORUM_FORM,
+  'post /admin/users/{login}': FORUM_FORM,
+  'post /admin/review/{id}': FORUM_FORM,
 };
 /**
  * Outside the API, parameters are read by the OAuth library and the authorization pages, by RFC 6749's rules (a

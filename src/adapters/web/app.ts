@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import type { RouteDeclarer } from './docs.js';
 import { refusals } from './forms.js';
 import type { AccountPageUseCases } from './routes/account.js';
@@ -7,10 +8,12 @@ import { joiningRoutes } from './routes/joining.js';
 import { passwordRoutes } from './routes/password.js';
 import { feedRoutes, type FeedUseCases } from './routes/feeds.js';
 import { sitemapRoutes, type SitemapUseCases } from './routes/sitemap.js';
-import { browserPages } from './browser.js';
+import { browserPages, SESSION_COOKIE } from './browser.js';
 import type { PageCache } from './forum-pages.js';
 import { readingRoutes, type ReadingPageUseCases } from './routes/reading.js';
 import { writingRoutes, type WritingPageUseCases } from './routes/writing.js';
+import { assetRoutes } from './routes/assets.js';
+import { moderatingRoutes, type ModeratingPageUseCases } from './routes/moderating.js';
 import { notificationRoutes, type NotificationPageUseCases } from './routes/notifications.js';
 import type { Wire } from '../presentation/wire.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -35,6 +38,8 @@ export interface WebUseCases {
   writingPages: WritingPageUseCases;
   /** The signed-in person's notifications (contract §21b). */
   notificationPages: NotificationPageUseCases;
+  /** Moderation in a browser, for administrators (contract §21b): a topic's, a member's, the review queue. */
+  moderatingPages: ModeratingPageUseCases;
   /** The feeds of the newest topics, a node's and a member's (contract §21a). */
   feeds: FeedUseCases;
   /** robots.txt and the sitemap (contract §21a). */
@@ -58,14 +63,20 @@ export interface WebDependencies {
   pageCache?: PageCache;
 }
 
+/** Whether a GET may read through a repository (see webRoutes). */
+const needsContext = (ctx: Context) =>
+  ctx.path.startsWith('/account/') || ctx.path.startsWith('/oauth/') || ctx.cookies.get(SESSION_COOKIE) !== undefined;
+
 export function webRoutes(dependencies: WebDependencies): Router {
   const { useCases, docs, scope } = dependencies;
   const options = { secureCookies: dependencies.secureCookies };
   const account = useCases.accountPages;
   const web = new Router();
-  // A form's POST has its persistence context already (every write has, src/server/app.ts); the pages read a
-  // mailed link's account through its repository, GET included: every page has one.
-  web.use((ctx, next) => (ctx.method === 'GET' || ctx.method === 'HEAD' ? scope(next) : next()));
+  // A form's POST has its persistence context already (every write has, src/server/app.ts). A GET gets one where it
+  // may read through a repository: the account pages (a mailed link's account) and any page a signed-in browser
+  // asks for (its session). A signed-out reader's forum page reads through read models only, and skips the fork,
+  // as the API's reads do (docs/performance.md).
+  web.use((ctx, next) => ((ctx.method === 'GET' || ctx.method === 'HEAD') && needsContext(ctx) ? scope(next) : next()));
   // The one refusal path: a refused form is shown again (forms.ts).
   web.use(refusals);
   for (const routes of [
@@ -75,12 +86,15 @@ export function webRoutes(dependencies: WebDependencies): Router {
     signInRoutes(account, docs, options),
     settingsRoutes(account, docs, options),
     unsubscribeRoutes(account.unsubscribe, docs, options),
+    assetRoutes(docs),
     // Before the pages: `/topics/feed`, `/robots.txt` and `/sitemap.xml` are theirs, not a topic's or a member's.
     feedRoutes(useCases.feeds, dependencies.wire, docs),
     sitemapRoutes(useCases.sitemap, dependencies.wire, docs),
     // Before the topic pages: `/topics/new` is not a topic.
     writingRoutes(useCases.writingPages, dependencies.wire, docs, browserPages(options)),
     notificationRoutes(useCases.notificationPages, dependencies.wire, docs, browserPages(options)),
+    // Before the topic pages and the profiles: `/topics/:id/moderate` and `/admin/…` are theirs.
+    moderatingRoutes(useCases.moderatingPages, dependencies.wire, docs, browserPages(options)),
     // Last: its `/:login` takes any one-segment path the others leave.
     readingRoutes(useCases.readingPages, dependencies.wire, docs, { ...options, pageCache: dependencies.pageCache }),
   ])

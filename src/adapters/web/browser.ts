@@ -16,7 +16,8 @@ import { STYLE_SOURCE } from './views/style.js';
  */
 
 /** The browser session (SignIn, OpenWebSession): seen by the /oauth and the /account pages alike. */
-export const SESSION_COOKIE = 'forum_session';
+export { SESSION_COOKIE } from '../presentation/session-cookie.js';
+import { SESSION_COOKIE } from '../presentation/session-cookie.js';
 export const CSRF_COOKIE = 'forum_csrf';
 const COOKIE_PATH = '/';
 /**
@@ -39,8 +40,12 @@ export function sessionCsrf(session: string): string {
   return createHash('sha256').update(`csrf:${session}`).digest('base64url');
 }
 
-/** Where a form may send the browser: this service, and (the consent form) the application's redirect URI. */
-function contentSecurityPolicy(redirectUri?: string): string {
+/**
+ * What a page may load: our style sheets, images (ours, and others' over https); with `script`, the forum pages'
+ * own script and the stream it reads. Where a form may send the browser: this service, and (the consent form) the
+ * application's redirect URI.
+ */
+export function contentSecurityPolicy(redirectUri?: string, script = false): string {
   let formTargets = "'self'";
   if (redirectUri) {
     const url = new URL(redirectUri);
@@ -52,6 +57,8 @@ function contentSecurityPolicy(redirectUri?: string): string {
     `style-src ${STYLE_SOURCE}`,
     // Avatars and uploads are ours; a post may show an image from elsewhere, over https only (as homeland's do).
     "img-src 'self' https:",
+    // The forum pages' own script (signed-in pages only), and the stream it reads.
+    ...(script ? ["script-src 'self'", "connect-src 'self'"] : []),
     `form-action ${formTargets}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",

@@ -10,7 +10,7 @@ import { readsAsEveryone } from '../../domain/visibility/visibility.js';
 import type { FrontPageCache } from '../presentation/front-page-cache.js';
 import { renderDocument } from '../presentation/html.js';
 import type { Wire } from '../presentation/wire.js';
-import { type BrowserPages, SESSION_COOKIE, sessionCsrf } from './browser.js';
+import { type BrowserPages, contentSecurityPolicy, SESSION_COOKIE, sessionCsrf } from './browser.js';
 import { Lang } from './docs.js';
 import { paramsOf } from './forms.js';
 import { frameOf } from './frame.js';
@@ -99,6 +99,8 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
    */
   function show(ctx: Context, status: number, view: VNode | Buffer): void {
     browser.show(ctx, status, view);
+    // A signed-in reader's page loads the forum's script (views/script.ts); the account pages load none.
+    ctx.set('Content-Security-Policy', contentSecurityPolicy(undefined, true));
     const signedIn = ctx.state.reader !== null && ctx.state.reader !== undefined;
     ctx.set('Cache-Control', signedIn ? 'private, no-cache' : 'public, no-cache');
     ctx.vary('Cookie');

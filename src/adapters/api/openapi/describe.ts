@@ -51,6 +51,8 @@ export interface Operation {
   errors: readonly ErrorStatus[];
   /** Errors in RFC 6749's shape (`{"error","error_description"}`) rather than the contract's (the OAuth endpoints). */
   oauthErrors?: boolean;
+  /** `user` access that a signed-in browser's session also gives (the forum pages' script reads the live stream). */
+  browserSession?: boolean;
 }
 
 /** A success: 200 and its body, or a redirect with no body (Location says where). */
@@ -291,7 +293,7 @@ export class ApiDescription {
         }),
     );
     const security: Security = {
-      user: userSecurity(operation.method),
+      user: [...userSecurity(operation.method), ...(operation.browserSession ? [{ webSession: [] }] : [])],
       public: [...userSecurity(operation.method), {}],
       client: [{ clientBasic: [] }, {}],
       browser: [{ webSession: [] }, {}],

@@ -1,3 +1,5 @@
+import type { ResolveWebSession } from '../../../application/oauth/web-sessions.js';
+import { SESSION_COOKIE } from '../../presentation/session-cookie.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { requireUser } from '../../../application/actor.js';
@@ -34,6 +36,8 @@ const StreamQuery = z.object({
 
 /** What the notification routes call (the stream is the NotificationStreams' of the process). */
 export interface NotificationRouteUseCases {
+  /** A signed-in browser's session: the stream opens for it too (the pages' live count). */
+  resolveWebSession: ResolveWebSession;
   listNotifications: ListNotifications;
   countUnreadNotifications: CountUnreadNotifications;
   markNotificationsRead: MarkNotificationsRead;
@@ -62,9 +66,11 @@ export function notificationRoutes(
       description:
         'Events: `event: notification` (id = the notification id, data = the Notification) for each new one, ' +
         '`event: unread_count` on connect and whenever the count changes, a comment line at least every 25 s. ' +
-        'A reconnecting client (`Last-Event-ID`) first receives what it missed. Works whichever process the write happened in.',
+        'A reconnecting client (`Last-Event-ID`) first receives what it missed. Works whichever process the write happened in. ' +
+        'Besides a token, a signed-in browser’s session cookie opens it (the forum pages’ live unread count).',
       tag: 'Notifications',
       access: 'user',
+      browserSession: true,
       query: StreamQuery,
       response: {
         schema: z.string(),
@@ -75,7 +81,7 @@ export function notificationRoutes(
       errors: [400],
     },
     async (ctx) => {
-      const user = requireUser(await actorOf(ctx));
+      const user = requireUser((await actorOf(ctx)) ?? (await app.resolveWebSession.execute(ctx.cookies.get(SESSION_COOKIE))));
       const raw = ctx.get('last-event-id') || params(ctx).last_event_id;
       const lastEventId = read(LastEventId, raw === '' ? undefined : raw, 'Last-Event-ID') ?? null;
       await streams.open(ctx, user, lastEventId);

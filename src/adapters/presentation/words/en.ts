@@ -308,6 +308,7 @@ export const en: Words = {
     newTopic: 'New topic',
     notifications: 'Notifications',
     notificationsLabel: (unread) => (unread ? `Notifications, ${unread} unread` : 'Notifications'),
+    unreadTemplate: 'Notifications, {n} unread',
     api: 'API',
     mainMenu: 'Main menu',
     lists: {

@@ -1,4 +1,5 @@
 import type { MailList } from '../../../application/ports.js';
+import type { FlagReason, ReviewAction, ReviewResolution } from '../../../domain/events.js';
 import type { EmailDigest, EmailNotifications, Locale } from '../../../domain/users/user.js';
 
 /**
@@ -20,6 +21,8 @@ export interface Words {
   mail: MailWords;
   /** The forum's own pages (contract §21): lists, topics, people, search. */
   forum: ForumWords;
+  /** Moderation on the forum's pages, for administrators (contract §21b). */
+  moderation: ModerationWords;
 }
 
 /** The forum's pages (contract §21a). */
@@ -39,6 +42,8 @@ export interface ForumWords {
   notifications: string;
   /** The notifications link's name for screen readers, with the unread count. */
   notificationsLabel: (unread: number) => string;
+  /** The same, `{n}` for the count (what the pages' script fills in as the count changes). */
+  unreadTemplate: string;
   mainMenu: string;
   /** The footer's link to the API's page. */
   api: string;
@@ -396,3 +401,66 @@ export interface MailWords {
 
 /** One language's words, by its locale. */
 export type Languages = Record<Locale, Words>;
+
+/** Moderation on the forum's pages, for administrators (contract §18, §21b): a topic's, a member's, the review queue. */
+export interface ModerationWords {
+  /** The panel's heading, under a topic and on a profile. */
+  panel: string;
+  reviewQueue: string;
+  reason: string;
+  reasonHint: string;
+  /** An act refused to someone who is not an administrator. */
+  forbidden: string;
+  refusedTitle: string;
+  // a topic
+  pin: string;
+  unpin: string;
+  excellent: string;
+  unexcellent: string;
+  close: string;
+  open: string;
+  ban: string;
+  delete: string;
+  moveTo: string;
+  move: string;
+  /** The link to the topic's moderation page, where it moves. */
+  moveElsewhere: string;
+  chooseNode: string;
+  moderateTopic: (title: string) => string;
+  backToTopic: string;
+  // a member
+  moderateUser: (login: string) => string;
+  standing: string;
+  /** When (in the reader's words) a silence or suspension in force ends. */
+  silencedUntil: (when: string) => string;
+  suspendedUntil: (when: string) => string;
+  notSilenced: string;
+  notSuspended: string;
+  days: string;
+  daysHint: string;
+  silence: string;
+  suspend: string;
+  unsilence: string;
+  unsuspend: string;
+  /** The link from a profile's panel to the member's moderation page. */
+  standingLink: string;
+  backToProfile: string;
+  // the review queue
+  statusLabel: string;
+  pending: string;
+  resolved: string;
+  noPending: string;
+  noResolved: string;
+  /** An item's heading: a flagged or held topic or reply, its number. */
+  item: (kind: 'flag' | 'hold', type: 'Topic' | 'Reply', id: number) => string;
+  by: string;
+  inTopic: string;
+  postDeleted: string;
+  flags: string;
+  flagReasons: Record<FlagReason, string>;
+  silenceDays: string;
+  silenceDaysHint: string;
+  actions: Record<ReviewAction, string>;
+  resolutions: Record<ReviewResolution, string>;
+  itemRefused: (id: number, message: string) => string;
+}

@@ -309,6 +309,7 @@ export const zhCN: Words = {
     newTopic: '发布话题',
     notifications: '通知',
     notificationsLabel: (unread) => (unread ? `通知，${unread} 条未读` : '通知'),
+    unreadTemplate: '通知，{n} 条未读',
     api: 'API',
     mainMenu: '主菜单',
     lists: {

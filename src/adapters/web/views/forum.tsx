@@ -13,6 +13,7 @@ import type {
 } from '../../presentation/schemas.js';
 import { type ForumWords, WORDS } from '../../presentation/words/index.js';
 import { type Frame, withLang } from './layout.js';
+import { SCRIPT_PATH } from './script.js';
 import { FORUM_STYLE, STYLE } from './style.js';
 
 /**
@@ -101,6 +102,8 @@ export function ForumPage(props: { frame: ForumFrame; title: string; children: C
           <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonForHtml(frame.structured) }} />
         ) : null}
         {props.head}
+        {/* Signed in only: a page read signed out asks for no script. */}
+        {frame.reader.login ? <script src={SCRIPT_PATH} defer /> : null}
         {/* Ours, whole and as they are: the Content-Security-Policy allows them by the hash of exactly these bytes. */}
         <style dangerouslySetInnerHTML={{ __html: STYLE }} />
         <style dangerouslySetInnerHTML={{ __html: FORUM_STYLE }} />
@@ -117,7 +120,12 @@ export function ForumPage(props: { frame: ForumFrame; title: string; children: C
             {frame.reader.login ? (
               <>
                 <a href="/topics/new">{t.newTopic}</a>
-                <a href="/notifications" aria-label={t.notificationsLabel(frame.reader.unread ?? 0)}>
+                <a
+                  href="/notifications"
+                  aria-label={t.notificationsLabel(frame.reader.unread ?? 0)}
+                  data-read-label={t.notificationsLabel(0)}
+                  data-unread-label={t.unreadTemplate}
+                >
                   {t.notifications}
                   {frame.reader.unread ? <span class="count">{frame.reader.unread}</span> : null}
                 </a>

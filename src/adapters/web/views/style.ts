@@ -126,6 +126,7 @@ ol.notifications { list-style: none; margin: 0; padding: 0; }
 .reply-form { margin-top: 1.5rem; }
 .reply-form textarea { min-height: 8rem; }
 .preview { border: 1px dashed var(--line); border-radius: .5rem; padding: .75rem; margin: 0 0 1rem; }
+.preview h2 { border-top: 0; padding-top: 0; margin: .25rem 0 .5rem; }
 .count { display: inline-block; min-width: 1.25rem; margin-left: .25rem; padding: 0 .375rem; border-radius: .625rem;
   background: var(--accent); color: #fff; font-size: .75rem; font-weight: 700; text-align: center; }
 @media (min-width: 40rem) {
@@ -135,6 +136,33 @@ ol.notifications { list-style: none; margin: 0; padding: 0; }
   :root { --accent: #60a5fa; --line: #3f3f46; --muted: #a1a1aa; }
   body.forum { background: #18181b; color: #e4e4e7; --quote: #a1a1aa; }
   body.forum button:not(.secondary, .link) { color: #09090b; }
+}
+.moderation { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem 1rem; margin: 1.5rem 0; }
+body.forum .moderation h2, body.forum .standing h2 { margin: 0; padding: 0; border: 0; font-size: 1rem; }
+.standing { margin: 1.5rem 0 0; }
+.moderation label { margin-top: .75rem; }
+.moderation .acts button, .resolve .acts button, .moderation .field button { width: auto; margin: 0; flex: none;
+  padding: .375rem .875rem; font-weight: 400; }
+.moderation .field { display: flex; gap: .5rem; }
+.moderation .field select { flex: 1; min-width: 0; }
+.moderation .links { margin: .75rem 0 0; }
+input[type=number] { width: 8rem; font: inherit; padding: .625rem .75rem; border: 1px solid var(--line);
+  border-radius: .5rem; background: transparent; color: inherit; }
+select:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+body.forum button.danger { background: transparent; color: #b91c1c; border-color: #b91c1c; }
+ol.review-items { list-style: none; margin: 0; padding: 0; }
+.review-item { padding: 1rem 0; border-bottom: 1px solid var(--line); }
+body.forum .review-item h2 { margin: 0 0 .25rem; padding: 0; border: 0; font-size: 1rem; }
+.reviewed .body { margin: .5rem 0; padding: .25rem 0 .25rem .75rem; border-left: 3px solid var(--line); }
+.flags ul, .standing ul { margin: .5rem 0; padding-left: 1.25rem; }
+.resolve label { margin-top: .5rem; font-size: .875rem; }
+.resolve .acts { margin-top: .75rem; }
+.resolution { margin: .5rem 0 0; }
+@media (min-width: 40rem) {
+  .resolve .fields { display: grid; grid-template-columns: 1fr 1fr; gap: 0 1rem; }
+}
+@media (prefers-color-scheme: dark) {
+  body.forum button.danger { color: #fca5a5; border-color: #fca5a5; }
 }
 `;
 
