@@ -116,7 +116,7 @@ export function createApp(dependencies: HttpDependencies): Koa {
     ...(dependencies.frontPage ? { pageCache: { cache: dependencies.frontPage, keep: keepCompressed } } : {}),
   });
   const resources = resourceRoutes(useCases, docs, dependencies);
-  app.use(routersFor([...resources, tokens, pages]));
+  app.use(routersFor([...resources, tokens, ...pages]));
   app.use(unrouted);
   return app;
 }

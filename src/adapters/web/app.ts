@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Next } from 'koa';
 import type { RouteDeclarer } from './docs.js';
 import { refusals } from './forms.js';
 import type { AccountPageUseCases } from './routes/account.js';
@@ -67,19 +67,22 @@ export interface WebDependencies {
 const needsContext = (ctx: Context) =>
   ctx.path.startsWith('/account/') || ctx.path.startsWith('/oauth/') || ctx.cookies.get(SESSION_COOKIE) !== undefined;
 
-export function webRoutes(dependencies: WebDependencies): Router {
+/**
+ * The pages' routers, in the order they are asked (src/server/routing.ts asks each only about the paths it has
+ * routes for). Each carries the two things every page needs in front of its route: a persistence context where a
+ * GET may read through a repository, and the one refusal path.
+ */
+export function webRoutes(dependencies: WebDependencies): Router[] {
   const { useCases, docs, scope } = dependencies;
   const options = { secureCookies: dependencies.secureCookies };
   const account = useCases.accountPages;
-  const web = new Router();
   // A form's POST has its persistence context already (every write has, src/server/app.ts). A GET gets one where it
   // may read through a repository: the account pages (a mailed link's account) and any page a signed-in browser
   // asks for (its session). A signed-out reader's forum page reads through read models only, and skips the fork,
   // as the API's reads do (docs/performance.md).
-  web.use((ctx, next) => ((ctx.method === 'GET' || ctx.method === 'HEAD') && needsContext(ctx) ? scope(next) : next()));
-  // The one refusal path: a refused form is shown again (forms.ts).
-  web.use(refusals);
-  for (const routes of [
+  const context = (ctx: Context, next: Next) =>
+    (ctx.method === 'GET' || ctx.method === 'HEAD') && needsContext(ctx) ? scope(next) : next();
+  return [
     authorizeRoutes(useCases.authorize, docs, options),
     joiningRoutes(account, docs, options),
     passwordRoutes(account, docs, options),
@@ -97,7 +100,11 @@ export function webRoutes(dependencies: WebDependencies): Router {
     moderatingRoutes(useCases.moderatingPages, dependencies.wire, docs, browserPages(options)),
     // Last: its `/:login` takes any one-segment path the others leave.
     readingRoutes(useCases.readingPages, dependencies.wire, docs, { ...options, pageCache: dependencies.pageCache }),
-  ])
-    web.use(routes.routes());
-  return web;
+  ].map((routes) => {
+    const router = new Router();
+    // The one refusal path: a refused form is shown again (forms.ts).
+    router.use(context, refusals);
+    router.use(routes.routes());
+    return router;
+  });
 }

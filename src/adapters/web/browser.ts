@@ -46,6 +46,11 @@ export function sessionCsrf(session: string): string {
  * application's redirect URI.
  */
 export function contentSecurityPolicy(redirectUri?: string, script = false): string {
+  if (redirectUri === undefined) return script ? FORUM_POLICY : PAGE_POLICY;
+  return policyFor(redirectUri, script);
+}
+
+function policyFor(redirectUri: string | undefined, script: boolean): string {
   let formTargets = "'self'";
   if (redirectUri) {
     const url = new URL(redirectUri);
@@ -64,6 +69,10 @@ export function contentSecurityPolicy(redirectUri?: string, script = false): str
     "base-uri 'none'",
   ].join('; ');
 }
+
+/** The policies of pages whose forms post only here, made once (the forum's, with its script; the others'). */
+const PAGE_POLICY = policyFor(undefined, false);
+const FORUM_POLICY = policyFor(undefined, true);
 
 export interface BrowserPages {
   /** Sets (or, with null, clears) an HttpOnly, SameSite=Lax cookie; Secure when the service is reached by https. */
