@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { axe, describeViolations } from '../support/axe.js';
 import { launchChromium } from '../support/chromium.js';
 import { listen, type RunningServer } from '../../src/server/server.js';
 import { api, makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
@@ -20,31 +20,7 @@ import { configuredWith, PUBLIC_URL, testEnv } from '../support/env.js';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 const SHOTS = '/tmp/moderating-shots';
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 const PASSWORD = 'correct horse battery';
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
-async function axe(page: Page): Promise<Violation[]> {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async (tags) => {
-    type Axe = { run(options: object): Promise<{ violations: Violation[] }> };
-    const { axe } = window as unknown as { axe: Axe };
-    return (await axe.run({ runOnly: { type: 'tag', values: tags } })).violations;
-  }, AXE_TAGS);
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-}
-
-const describeViolations = (where: string, violations: Violation[]) =>
-  violations
-    .map((v) => `${where}: ${v.id} (${v.impact}: ${v.help}) at ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`)
-    .join('\n');
 
 /** Whatever the page complains about (a style sheet the CSP refused) fails the test. */
 function watch(page: Page): string[] {

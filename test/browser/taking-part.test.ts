@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { axe, describeViolations } from '../support/axe.js';
 import { launchChromium } from '../support/chromium.js';
 import { listen, type RunningServer } from '../../src/server/server.js';
 import { api, makeNode, makeTopic, makeUser } from '../support/builders.js';
@@ -17,16 +17,7 @@ import { testEnv } from '../support/env.js';
  */
 const PHONE = { width: 390, height: 844 };
 const SHOTS = '/tmp/taking-part-shots';
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 const PASSWORD = 'correct horse battery';
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
 
 describe('Taking part, in a browser (contract §21b)', function () {
   this.timeout(180_000);
@@ -67,18 +58,6 @@ describe('Taking part, in a browser (contract §21b)', function () {
     await page.fill('input[type=password]', PASSWORD);
     await Promise.all([page.waitForURL(/\/account\/settings/), page.click('form button[type=submit]')]);
     return page;
-  }
-
-  async function axe(page: Page): Promise<string> {
-    await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async (tags) => {
-      type Axe = { run(options: object): Promise<{ violations: Violation[] }> };
-      return (await (window as unknown as { axe: Axe }).axe.run({ runOnly: { type: 'tag', values: tags } })).violations;
-    }, AXE_TAGS);
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}: ${v.help}) at ${v.nodes.map((node) => node.target.join(' ')).join(', ')}`)
-      .join('\n');
   }
 
   it('replies with scripts off: the form posts, the page comes back at the new reply', async () => {
@@ -138,7 +117,7 @@ describe('Taking part, in a browser (contract §21b)', function () {
         await page.goto(`${server.url}${path}?lang=${lang}`);
         await page.screenshot({ path: `${SHOTS}/${name}-390-${lang}.png`, fullPage: true });
         const violations = await axe(page);
-        if (violations) found.push(`${path}: ${violations}`);
+        if (violations.length > 0) found.push(describeViolations(path, violations));
       }
       expect(found.join('\n')).to.equal('');
     });

@@ -361,23 +361,37 @@ function TopicActs(props: { topicId: number; meta: TopicMeta; csrf: string; fram
   );
 }
 
+/**
+ * Above a writing form: what the core refused (the API's words), and the post as the server renders it (a preview),
+ * under its title for a topic.
+ */
+export function DraftNotes(props: { error?: string | undefined; preview?: string | undefined; title?: string; frame: Frame }) {
+  const t = words(props.frame);
+  return (
+    <>
+      {props.error ? (
+        <p class="alert" role="alert">
+          {props.error}
+        </p>
+      ) : null}
+      {props.preview !== undefined ? (
+        <section class="preview" aria-label={t.preview}>
+          <p class="muted">{t.preview}</p>
+          {props.title !== undefined ? <h2>{props.title}</h2> : null}
+          <Body html={props.preview} />
+        </section>
+      ) : null}
+    </>
+  );
+}
+
 /** The reply form: Markdown, a preview rendered by the server, what was refused said above it. */
 function ReplyForm(props: { topicId: number; csrf: string; draft: ReplyDraft | undefined; frame: Frame }) {
   const t = words(props.frame);
   const draft = props.draft;
   return (
     <form method="post" action={`/topics/${props.topicId}/replies#reply-form`} id="reply-form" class="reply-form">
-      {draft?.error ? (
-        <p class="alert" role="alert">
-          {draft.error}
-        </p>
-      ) : null}
-      {draft?.preview !== undefined ? (
-        <section class="preview" aria-label={t.preview}>
-          <p class="muted">{t.preview}</p>
-          <Body html={draft.preview} />
-        </section>
-      ) : null}
+      <DraftNotes error={draft?.error} preview={draft?.preview} frame={props.frame} />
       <input type="hidden" name="csrf_token" value={props.csrf} />
       <label for="reply-body">{t.yourReply}</label>
       {/* The text as a child, not `value`: children are escaped as every text of ours is (presentation/html.ts). */}

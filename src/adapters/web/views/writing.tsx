@@ -1,5 +1,5 @@
 import { type ForumWords, WORDS } from '../../presentation/words/index.js';
-import { Body, type ForumFrame, ForumPage, type Node } from './forum.js';
+import { DraftNotes, type ForumFrame, ForumPage, type Node } from './forum.js';
 
 /**
  * The forms of writing (contract §21b) that have a page of their own: a new topic. What is typed comes back as it
@@ -24,18 +24,7 @@ export function NewTopicPage(props: { frame: ForumFrame; csrf: string; nodes: No
     <ForumPage frame={frame} title={t.newTopic}>
       <h1>{t.newTopic}</h1>
       <form method="post" action="/topics" class="topic-form">
-        {draft?.error ? (
-          <p class="alert" role="alert">
-            {draft.error}
-          </p>
-        ) : null}
-        {draft?.preview !== undefined ? (
-          <section class="preview" aria-label={t.preview}>
-            <p class="muted">{t.preview}</p>
-            <h2>{draft.title}</h2>
-            <Body html={draft.preview} />
-          </section>
-        ) : null}
+        <DraftNotes error={draft?.error} preview={draft?.preview} title={draft?.title ?? ''} frame={frame} />
         <input type="hidden" name="csrf_token" value={props.csrf} />
         <label for="topic-node">{t.node}</label>
         <select id="topic-node" name="node_id" required>
