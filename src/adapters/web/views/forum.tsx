@@ -90,6 +90,7 @@ export function ForumPage(props: { frame: ForumFrame; title: string; children: C
         <title>{props.title === t.siteName ? t.siteName : `${props.title} · ${t.siteName}`}</title>
         {frame.description ? <meta name="description" content={frame.description} /> : null}
         <link rel="canonical" href={frame.canonical} />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <meta property="og:site_name" content={t.siteName} />
         <meta property="og:type" content={frame.kind ?? 'website'} />
         <meta property="og:title" content={props.title} />

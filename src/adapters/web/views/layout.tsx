@@ -38,6 +38,7 @@ export function Document(props: { title: string; lang: Locale; children: Compone
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>{props.title}</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* Ours, whole and as it is: the Content-Security-Policy allows it by the hash of exactly these bytes. */}
         <style dangerouslySetInnerHTML={{ __html: STYLE }} />
       </head>
