@@ -88,8 +88,11 @@ describe('the forum in a browser: moderation for administrators (contract §21b)
       expect((await apiTopic(topic)).excellent).to.equal(1);
       await act('close');
       expect((await apiTopic(topic)).closed_at).to.be.a('string');
-      // The panel now offers to undo each.
-      const panel = formFor((await root.get(`/topics/${topic}`).expect(200)).text, `/topics/${topic}/moderate`);
+      // The page says so (pinned, excellent, closed); the panel now offers to undo each; the header leads to the queue.
+      const marked = await root.get(`/topics/${topic}`).expect(200);
+      expect(marked.text).to.match(/<h1>[^<]*<\/h1>[\s\S]*Pinned[\s\S]*Excellent[\s\S]*Closed/);
+      expect(marked.text).to.include('<a href="/admin/review">Review</a>');
+      const panel = formFor(marked.text, `/topics/${topic}/moderate`);
       for (const undo of ['unsuggest', 'unexcellent', 'open']) press(panel, 'act', undo);
 
       // Moving: the topic's moderation page lists the nodes.
@@ -136,7 +139,7 @@ describe('the forum in a browser: moderation for administrators (contract §21b)
     it('is not there for a member, whose forged form the API’s rule refuses (403) and changes nothing', async () => {
       const bob = await signedInAs('bob');
       const page = await bob.get(`/topics/${topic}`).expect(200);
-      expect(page.text).not.to.include('/moderate').and.not.include('id="moderation"');
+      expect(page.text).not.to.include('/moderate').and.not.include('id="moderation"').and.not.include('href="/admin/review"');
       const csrf = formFor(page.text, `/topics/${topic}/replies`).fields.csrf_token!;
       for (const act of ['ban', 'suggest', 'delete']) {
         const forged = await bob.post(`/topics/${topic}/moderate`).type('form').send({ csrf_token: csrf, act }).expect(403);

@@ -6,6 +6,7 @@ import type { Actor } from '../../application/actor.js';
 import type { CountUnreadNotifications } from '../../application/notifications/manage-notifications.js';
 import type { ResolveWebSession } from '../../application/oauth/web-sessions.js';
 import { NotFound } from '../../domain/shared/errors.js';
+import { policy } from '../../domain/shared/policy.js';
 import { readsAsEveryone } from '../../domain/visibility/visibility.js';
 import type { FrontPageCache } from '../presentation/front-page-cache.js';
 import { renderDocument } from '../presentation/html.js';
@@ -85,7 +86,14 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
       actor,
       frame: {
         ...frame,
-        reader: signedIn ? { login: signedIn.user.login, csrf: sessionCsrf(signedIn.session), unread } : { login: null },
+        reader: signedIn
+          ? {
+              login: signedIn.user.login,
+              csrf: sessionCsrf(signedIn.session),
+              unread,
+              ...(policy.reviewPosts(signedIn.user) ? { admin: true } : {}),
+            }
+          : { login: null },
         // A later page of a list is its own page (and canonical to itself), as search engines ask.
         canonical: wire.url(pageOf(ctx) > 1 ? `${ctx.path}?page=${pageOf(ctx)}` : ctx.path),
         ...(description ? { description } : {}),

@@ -68,6 +68,8 @@ export const policy = {
   destroyTopic: (viewer: Viewer | null, topic: TopicFacts): boolean =>
     isAdmin(viewer) || (writesOwn(viewer, topic.userId) && !topic.hasRepliesFromOthers),
   banTopic: (viewer: Viewer | null): boolean => isAdmin(viewer),
+  /** The review queue of flags and holds (contract §18). */
+  reviewPosts: (viewer: Viewer | null): boolean => isAdmin(viewer),
   /** Also covers unexcellent / normal. */
   gradeTopic: (viewer: Viewer | null): boolean => isAdmin(viewer),
   /** Pinning to the front page (homeland's suggest), and unpinning. */

@@ -306,6 +306,7 @@ export const en: Words = {
     signUp: 'Sign up',
     settings: 'Settings',
     newTopic: 'New topic',
+    reviewQueue: 'Review',
     notifications: 'Notifications',
     notificationsLabel: (unread) => (unread ? `Notifications, ${unread} unread` : 'Notifications'),
     unreadTemplate: 'Notifications, {n} unread',

@@ -39,6 +39,8 @@ export interface ForumWords {
   signUp: string;
   settings: string;
   newTopic: string;
+  /** An administrator's link to the review queue (contract §18). */
+  reviewQueue: string;
   notifications: string;
   /** The notifications link's name for screen readers, with the unread count. */
   notificationsLabel: (unread: number) => string;

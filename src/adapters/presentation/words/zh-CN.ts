@@ -307,6 +307,7 @@ export const zhCN: Words = {
     signUp: '注册',
     settings: '设置',
     newTopic: '发布话题',
+    reviewQueue: '审核',
     notifications: '通知',
     notificationsLabel: (unread) => (unread ? `通知，${unread} 条未读` : '通知'),
     unreadTemplate: '通知，{n} 条未读',

@@ -38,6 +38,8 @@ export interface Reader {
   csrf?: string;
   /** How many of their notifications are unread (contract §21b: on every page). */
   unread?: number;
+  /** An administrator: the header links to the review queue. */
+  admin?: boolean;
 }
 
 /** What every forum page is told: its language and place, who reads it, and what a search engine should know. */
@@ -131,6 +133,7 @@ export function ForumPage(props: { frame: ForumFrame; title: string; children: C
                   {frame.reader.unread ? <span class="count">{frame.reader.unread}</span> : null}
                 </a>
                 <a href={`/${encodeURIComponent(frame.reader.login)}`}>{frame.reader.login}</a>
+                {frame.reader.admin ? <a href="/admin/review">{t.reviewQueue}</a> : null}
                 <a href="/account/settings">{t.settings}</a>
               </>
             ) : (
@@ -536,6 +539,7 @@ export function TopicPage(props: {
           <a href={`/topics/node${topic.node_id}`}>{topic.node_name}</a> · <Person login={topic.user.login} /> ·{' '}
           <Time iso={topic.created_at} frame={frame} /> · {t.hits(topic.hits)}
           {topic.likes_count > 0 ? ` · ${t.likesCount(topic.likes_count)}` : null}
+          {topic.suggested_at ? <Mark>{t.pinned}</Mark> : null}
           {topic.excellent ? <Mark>{t.excellent}</Mark> : null}
           {topic.closed_at ? <Mark>{t.closed}</Mark> : null}
         </div>
