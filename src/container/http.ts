@@ -34,6 +34,8 @@ import { TopicAction } from '../application/topics/topic-action.js';
 import { DisciplineUser } from '../application/users/discipline.js';
 import { ListReviewItems, ResolveReview } from '../application/review/review-queue.js';
 import { CreateTopic } from '../application/topics/create-topic.js';
+import { FlagPost } from '../application/review/flag-post.js';
+import { DeleteReply } from '../application/replies/delete-reply.js';
 import { FeedUseCases } from '../adapters/web/routes/feeds.js';
 import { SitemapUseCases } from '../adapters/web/routes/sitemap.js';
 import { ResolveWebSession } from '../application/oauth/web-sessions.js';
@@ -149,6 +151,9 @@ export const httpModule = new ContainerModule(({ bind }) => {
     like: LikeObject,
     followTopic: FollowTopic,
     favoriteTopic: FavoriteTopic,
+    flagPost: FlagPost,
+    deleteTopic: DeleteTopic,
+    deleteReply: DeleteReply,
   });
 
   record<FeedUseCases>(bind, FeedUseCases, {

@@ -129,6 +129,36 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
     expect((await api().get(`/topics/${topic}`).expect(200)).text).not.to.include('my first words');
   });
 
+  it('flags a reply for a moderator (the API’s flag: once; “something else” wants words), and deletes one’s own reply, from the page', async () => {
+    const bob = await signedInAs('bob');
+    const dave = await makeUser('dave');
+    const spam = (await api().post(`/api/v3/topics/${topic}/replies`).set(dave.auth).send({ body: 'buy pills' }).expect(200)).body
+      .reply.id as number;
+    const page = await bob.get(`/topics/${topic}`).expect(200);
+    const flagged = await submit(bob, formFor(page.text, `/topics/${topic}/replies/${spam}/flag`), { reason: 'spam' }).expect(
+      303,
+    );
+    expect(flagged.headers.location).to.equal(`/topics/${topic}?flagged=1`);
+    expect((await bob.get(flagged.headers.location!).expect(200)).text).to.include('a moderator will look at it');
+    const [row] = await testEnv().sql<{ count: number }>('select count(*)::int as count from flags');
+    expect(row!.count).to.equal(1);
+    // Again is nothing more (the API's rule: once per post).
+    await submit(bob, formFor(page.text, `/topics/${topic}/replies/${spam}/flag`), { reason: 'spam' }).expect(303);
+    const [again] = await testEnv().sql<{ count: number }>('select count(*)::int as count from flags');
+    expect(again!.count).to.equal(1);
+    // "Something else" needs words: refused, said on the page.
+    const wordless = await submit(bob, formFor(page.text, `/topics/${topic}/flag`), { reason: 'other' }).expect(400);
+    expect(alertOf(wordless.text)).to.be.a('string').and.not.equal('');
+
+    await submit(bob, formFor(page.text, `/topics/${topic}/replies`), { body: 'I take this back' }).expect(303);
+    const mine = await bob.get(`/topics/${topic}`).expect(200);
+    const own = formsOf(mine.text).filter((form) => /\/replies\/\d+\/delete$/.test(form.action));
+    expect(own, 'a delete button on his own reply only').to.have.length(1);
+    await submit(bob, own[0]!).expect(303);
+    const replies = (await api().get(`/api/v3/topics/${topic}/replies`).expect(200)).body.replies as { deleted: boolean }[];
+    expect(replies.map((reply) => reply.deleted)).to.deep.equal([false, true]);
+  });
+
   describe('a new topic', () => {
     it('starts a topic from /topics/new: previewed first, then published, and the browser goes to it', async () => {
       const bob = await signedInAs('bob');

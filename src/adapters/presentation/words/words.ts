@@ -92,6 +92,15 @@ export interface ForumWords {
   title: string;
   body: string;
   publishButton: string;
+  // flags and deleting (contract §18, §21b)
+  more: string;
+  flagReason: string;
+  flagReasons: { spam: string; inappropriate: string; off_topic: string; other: string };
+  flagMessage: string;
+  flagMessageHint: string;
+  flagButton: string;
+  flagged: string;
+  deletePost: string;
   // notifications (contract §21b): what happened, who did it and the topic as parts (links), in the language's order
   noNotifications: string;
   unread: string;

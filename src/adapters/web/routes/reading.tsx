@@ -7,6 +7,9 @@ import type { LikeObject } from '../../../application/likes/like.js';
 import type { PreviewPost } from '../../../application/posts/preview.js';
 import { type CreateReply, CreateReplyParams } from '../../../application/replies/create-reply.js';
 import type { FavoriteTopic, FollowTopic } from '../../../application/topics/topic-relations.js';
+import { type FlagPost, FlagParams } from '../../../application/review/flag-post.js';
+import type { DeleteTopic } from '../../../application/topics/delete-topic.js';
+import type { DeleteReply } from '../../../application/replies/delete-reply.js';
 import type { NodeReadModel, ReplyReadModel } from '../../../application/read-models.js';
 import type { ListReplies } from '../../../application/replies/list-replies.js';
 import type { SearchContent } from '../../../application/search/search.js';
@@ -66,6 +69,9 @@ export interface ReadingPageUseCases extends ForumPageUseCases {
   like: LikeObject;
   followTopic: FollowTopic;
   favoriteTopic: FavoriteTopic;
+  flagPost: FlagPost;
+  deleteTopic: DeleteTopic;
+  deleteReply: DeleteReply;
 }
 export const ReadingPageUseCases = Symbol.for('ReadingPageUseCases');
 
@@ -186,7 +192,7 @@ export function readingRoutes(
     ctx: Context,
     id: number,
     page: number,
-    extra: { status?: number; draft?: ReplyDraft; notice?: string } = {},
+    extra: { status?: number; draft?: ReplyDraft; notice?: string; alert?: string } = {},
   ): Promise<void> {
     const { actor, frame } = await readerOf(ctx);
     const { viewer, result } = await app.showTopic.execute(caller(actor), id);
@@ -212,6 +218,7 @@ export function readingRoutes(
         {...(viewer ? { meta: result.meta } : {})}
         {...(extra.draft ? { draft: extra.draft } : {})}
         {...(notice ? { notice } : {})}
+        {...(extra.alert ? { alert: extra.alert } : {})}
       />,
     );
   }
@@ -223,10 +230,11 @@ export function readingRoutes(
       ...listOperation('/topics/:id', 'A topic and its replies (100 a page; reply n has the anchor #reply<n>)'),
       query: ListQuery.extend({
         held: z.literal('1').optional().meta({ description: 'After a reply: it waits for review (a notice says so)' }),
+        flagged: z.literal('1').optional().meta({ description: 'After a flag: a notice thanks the reader' }),
       }),
     },
     reading(async (ctx) => {
-      const notice = ctx.query.held === '1' ? t(ctx).heldForReview : undefined;
+      const notice = ctx.query.held === '1' ? t(ctx).heldForReview : ctx.query.flagged === '1' ? t(ctx).flagged : undefined;
       await topicPage(ctx, idOf(ctx.params.id), pageOf(ctx), notice ? { notice } : {});
     }),
   );
@@ -281,6 +289,59 @@ export function readingRoutes(
       const last = Math.max(1, Math.ceil(floor / REPLIES_PER_PAGE));
       const query = [last > 1 ? `page=${last}` : '', created.reply.visibility === 'held' ? 'held=1' : ''].filter(Boolean);
       browser.seeOther(ctx, `/topics/${id}${query.length ? `?${query.join('&')}` : ''}#reply${floor}`);
+    }),
+  );
+
+  /** A flag, on the topic or on one of its replies (contract §18): the API's FlagPost, then back with thanks. */
+  const FlagFormBody = FlagParams.extend({ csrf_token: Csrf });
+  const flag = (type: 'topic' | 'reply') =>
+    reading(async (ctx) => {
+      const id = idOf(ctx.params.id);
+      const signedIn = await writer(ctx);
+      if (!signedIn) return;
+      const form = readForm(ctx, FlagFormBody, {
+        words: wordsOf(frameOf(ctx).locale).account,
+        again: (refusal) => topicPage(ctx, id, 1, { status: refusal.status, alert: refusal.message }),
+      });
+      const target = { type, id: type === 'topic' ? id : idOf(ctx.params.replyId) };
+      await app.flagPost.execute(signedIn.user, target, { reason: form.reason, message: form.message });
+      browser.seeOther(ctx, `/topics/${id}?flagged=1`);
+    });
+  const replyParams = z.object({ id: IdParam.shape.id, replyId: z.string().meta({ description: 'The reply’s id' }) });
+  docs.route(router, '', formOperation('/topics/:id/flag', 'Flag the topic for a moderator', FlagFormBody), flag('topic'));
+  docs.route(
+    router,
+    '',
+    { ...formOperation('/topics/:id/replies/:replyId/flag', 'Flag a reply for a moderator', FlagFormBody), params: replyParams },
+    flag('reply'),
+  );
+
+  /** Deleting one's own post (as the API allows: its abilities), then back to the topic (or, the topic gone, home). */
+  docs.route(
+    router,
+    '',
+    formOperation('/topics/:id/delete', 'Delete the topic', z.object({ csrf_token: Csrf })),
+    reading(async (ctx) => {
+      const id = idOf(ctx.params.id);
+      const signedIn = await writer(ctx);
+      if (!signedIn) return;
+      await app.deleteTopic.execute(signedIn.user, id, null);
+      browser.seeOther(ctx, '/');
+    }),
+  );
+  docs.route(
+    router,
+    '',
+    {
+      ...formOperation('/topics/:id/replies/:replyId/delete', 'Delete a reply', z.object({ csrf_token: Csrf })),
+      params: replyParams,
+    },
+    reading(async (ctx) => {
+      const id = idOf(ctx.params.id);
+      const signedIn = await writer(ctx);
+      if (!signedIn) return;
+      await app.deleteReply.execute(signedIn.user, idOf(ctx.params.replyId), null);
+      browser.seeOther(ctx, `/topics/${id}`);
     }),
   );
 

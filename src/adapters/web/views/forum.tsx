@@ -291,7 +291,49 @@ export function Body(props: { html: string }) {
 }
 
 /** A reply in its floor: deleted or hidden ones keep their floor, with no text; system events are one line. */
-function ReplyItem(props: { reply: Reply; floor: number; frame: Frame }) {
+/**
+ * What a signed-in reader may do to a post besides liking it, folded away (no script: `details`): flag it for a
+ * moderator (contract §18), and, for what the API lets them delete, delete it.
+ */
+function PostActs(props: { target: string; csrf: string; canDelete: boolean; frame: Frame }) {
+  const t = words(props.frame);
+  const id = props.target.replace(/\W+/g, '-');
+  return (
+    <details class="post-acts">
+      <summary>{t.more}</summary>
+      <form method="post" action={`${props.target}/flag`} class="flag">
+        <input type="hidden" name="csrf_token" value={props.csrf} />
+        <label for={`${id}-reason`}>{t.flagReason}</label>
+        <select id={`${id}-reason`} name="reason" required>
+          {FLAG_REASON_NAMES.map((reason) => (
+            <option value={reason}>{t.flagReasons[reason]}</option>
+          ))}
+        </select>
+        <label for={`${id}-message`}>
+          {t.flagMessage} <small>{t.flagMessageHint}</small>
+        </label>
+        <input type="text" id={`${id}-message`} name="message" maxlength={500} />
+        <button type="submit" class="secondary">
+          {t.flagButton}
+        </button>
+      </form>
+      {props.canDelete ? (
+        <form method="post" action={`${props.target}/delete`} class="act">
+          <input type="hidden" name="csrf_token" value={props.csrf} />
+          <button type="submit" class="secondary">
+            {t.deletePost}
+          </button>
+        </form>
+      ) : null}
+    </details>
+  );
+}
+
+/** The reasons a flag may give (contract §18), in the order the form offers them. */
+const FLAG_REASON_NAMES = ['spam', 'inappropriate', 'off_topic', 'other'] as const;
+
+/** A reply in its floor: deleted or hidden ones keep their floor, with no text; system events are one line. */
+function ReplyItem(props: { reply: Reply; floor: number; frame: ForumFrame; topicId: number }) {
   const { reply, floor, frame } = props;
   const t = words(frame);
   const anchor = `reply${floor}`;
@@ -302,6 +344,7 @@ function ReplyItem(props: { reply: Reply; floor: number; frame: Frame }) {
       </li>
     );
   }
+  const csrf = frame.reader.csrf;
   return (
     <li class="reply" id={anchor}>
       <div class="about muted">
@@ -311,6 +354,14 @@ function ReplyItem(props: { reply: Reply; floor: number; frame: Frame }) {
         {reply.likes_count > 0 && !reply.deleted ? ` · ${t.likesCount(reply.likes_count)}` : null}
       </div>
       {reply.deleted ? <p class="muted">{t.deletedReply}</p> : <Body html={reply.body_html} />}
+      {csrf && !reply.deleted ? (
+        <PostActs
+          target={`/topics/${props.topicId}/replies/${reply.id}`}
+          csrf={csrf}
+          canDelete={reply.abilities.destroy}
+          frame={frame}
+        />
+      ) : null}
     </li>
   );
 }
@@ -523,8 +574,10 @@ export function TopicPage(props: {
   meta?: TopicMeta;
   /** The reply form as the reader left it (refused, or previewed). */
   draft?: ReplyDraft;
-  /** What was just done (a reply held for review). */
+  /** What was just done (a reply held for review, a flag taken). */
   notice?: string;
+  /** What the core refused of a form that has no place of its own on the page (a flag). */
+  alert?: string;
   /** Where an administrator may move it, for the moderation panel's node list (else it links to a page that has it). */
   moderationNodes?: Node[];
 }) {
@@ -545,6 +598,7 @@ export function TopicPage(props: {
         </div>
         <Body html={topic.body_html} />
         {csrf && props.meta ? <TopicActs topicId={topic.id} meta={props.meta} csrf={csrf} frame={frame} /> : null}
+        {csrf ? <PostActs target={`/topics/${topic.id}`} csrf={csrf} canDelete={topic.abilities.destroy} frame={frame} /> : null}
       </article>
       {/* An administrator's: the API gives only them the ability to ban (its use cases decide each act again). */}
       {csrf && topic.abilities.ban ? (
@@ -553,6 +607,11 @@ export function TopicPage(props: {
       {props.notice ? (
         <p class="notice" role="status">
           {props.notice}
+        </p>
+      ) : null}
+      {props.alert ? (
+        <p class="alert" role="alert">
+          {props.alert}
         </p>
       ) : null}
       <section aria-labelledby="replies">
@@ -564,7 +623,7 @@ export function TopicPage(props: {
         ) : (
           <ol class="replies">
             {props.replies.map((reply, i) => (
-              <ReplyItem reply={reply} floor={props.firstFloor + i} frame={frame} />
+              <ReplyItem reply={reply} floor={props.firstFloor + i} frame={frame} topicId={topic.id} />
             ))}
           </ol>
         )}

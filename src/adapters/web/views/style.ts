@@ -123,6 +123,10 @@ ol.notifications { list-style: none; margin: 0; padding: 0; }
 .notification.unread { border-left: 3px solid var(--accent); padding-left: .75rem; }
 .notification .act { margin-top: .5rem; }
 .act.clear { margin-top: 1rem; }
+.post-acts { margin: .5rem 0 0; font-size: .875rem; }
+.post-acts summary { cursor: pointer; color: var(--muted); width: max-content; }
+.post-acts form { max-width: 24rem; }
+.post-acts button { width: auto; margin-top: .5rem; padding: .375rem .875rem; font-weight: 400; }
 .reply-form { margin-top: 1.5rem; }
 .reply-form textarea { min-height: 8rem; }
 .preview { border: 1px dashed var(--line); border-radius: .5rem; padding: .75rem; margin: 0 0 1rem; }
