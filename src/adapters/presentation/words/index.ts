@@ -9,6 +9,7 @@ export type {
   AuthorizeWords,
   ForumWords,
   MailWords,
+  ModerationWords,
   Period,
   RefusalWords,
   UnsubscribeWords,

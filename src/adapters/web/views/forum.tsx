@@ -11,7 +11,7 @@ import type {
   UserDetailSchema,
   UserSchema,
 } from '../../presentation/schemas.js';
-import { type ForumWords, WORDS } from '../../presentation/words/index.js';
+import { type ForumWords, type ModerationWords, WORDS } from '../../presentation/words/index.js';
 import { type Frame, withLang } from './layout.js';
 import { SCRIPT_PATH } from './script.js';
 import { FORUM_STYLE, STYLE } from './style.js';
@@ -474,6 +474,27 @@ export function NoImplicitSubmit() {
   return <button type="submit" disabled hidden />;
 }
 
+/** A moderation form's reason (kept in the audit log), with what was typed when the form comes back refused. */
+function ReasonField(props: { typed: string | undefined; words: ModerationWords }) {
+  const m = props.words;
+  return (
+    <>
+      <label for="moderation-reason">{m.reason}</label>
+      <input
+        type="text"
+        id="moderation-reason"
+        name="reason"
+        maxlength={500}
+        value={props.typed ?? ''}
+        aria-describedby="moderation-reason-hint"
+      />
+      <p class="hint" id="moderation-reason-hint">
+        {m.reasonHint}
+      </p>
+    </>
+  );
+}
+
 /** A button of a moderation form: the act it asks for. */
 function ModerationButton(props: { act: string; label: string; danger?: boolean }) {
   return (
@@ -511,18 +532,7 @@ export function TopicModeration(props: {
       <form method="post" action={`/topics/${topic.id}/moderate`}>
         <NoImplicitSubmit />
         <input type="hidden" name="csrf_token" value={props.csrf} />
-        <label for="moderation-reason">{m.reason}</label>
-        <input
-          type="text"
-          id="moderation-reason"
-          name="reason"
-          maxlength={500}
-          value={typed?.reason ?? ''}
-          aria-describedby="moderation-reason-hint"
-        />
-        <p class="hint" id="moderation-reason-hint">
-          {m.reasonHint}
-        </p>
+        <ReasonField typed={typed?.reason} words={m} />
         <div class="acts">
           <ModerationButton act={topic.suggested_at ? 'unsuggest' : 'suggest'} label={topic.suggested_at ? m.unpin : m.pin} />
           <ModerationButton
@@ -733,18 +743,7 @@ export function UserModeration(props: {
         <p class="hint" id="moderation-days-hint">
           {m.daysHint}
         </p>
-        <label for="moderation-reason">{m.reason}</label>
-        <input
-          type="text"
-          id="moderation-reason"
-          name="reason"
-          maxlength={500}
-          value={typed?.reason ?? ''}
-          aria-describedby="moderation-reason-hint"
-        />
-        <p class="hint" id="moderation-reason-hint">
-          {m.reasonHint}
-        </p>
+        <ReasonField typed={typed?.reason} words={m} />
         <div class="acts">
           <ModerationButton act="silence" label={m.silence} danger />
           <ModerationButton act="suspend" label={m.suspend} danger />
