@@ -57,7 +57,7 @@ import { SearchContent } from '../application/search/search.js';
 import { ListTopics } from '../application/topics/list-topics.js';
 import { ShowTopic } from '../application/topics/show-topic.js';
 import { ListActiveUsers } from '../application/users/community.js';
-import { ShowUser } from '../application/users/manage-users.js';
+import { BlockUser, FollowUser, ShowUser } from '../application/users/manage-users.js';
 import { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../application/users/user-lists.js';
 import { WindowLimiter, throttleWindows } from '../adapters/api/window-limiter.js';
 import { ThrottleCounts } from '../application/throttles/throttle-counts.js';
@@ -152,6 +152,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
     followTopic: FollowTopic,
     favoriteTopic: FavoriteTopic,
     flagPost: FlagPost,
+    followUser: FollowUser,
+    blockUser: BlockUser,
     deleteTopic: DeleteTopic,
     deleteReply: DeleteReply,
   });

@@ -113,6 +113,7 @@ describe('Taking part, in a browser (contract §21b)', function () {
         ['topic', `/topics/${topic}`],
         ['new-topic', '/topics/new'],
         ['notifications', '/notifications'],
+        ['profile', '/dave'],
       ] as const) {
         await page.goto(`${server.url}${path}?lang=${lang}`);
         await page.screenshot({ path: `${SHOTS}/${name}-390-${lang}.png`, fullPage: true });

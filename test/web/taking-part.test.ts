@@ -159,6 +159,28 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
     expect(replies.map((reply) => reply.deleted)).to.deep.equal([false, true]);
   });
 
+  it('follows and blocks a member from their page, as the API does, and undoes each; not on one’s own page', async () => {
+    const bob = await signedInAs('bob');
+    for (const [act, undo] of [
+      ['follow', 'unfollow'],
+      ['block', 'unblock'],
+    ] as const) {
+      const page = await bob.get('/alice').expect(200);
+      const done = await submit(bob, formFor(page.text, `/alice/${act}`)).expect(303);
+      expect(done.headers.location).to.equal('/alice');
+      const pressed = await bob.get('/alice').expect(200);
+      expect(pressed.text, act).to.match(new RegExp(`action="/alice/${undo}"[^]*?aria-pressed="true"`));
+      if (act === 'follow') {
+        const followers = (await api().get('/api/v3/users/alice/followers').expect(200)).body.followers as { login: string }[];
+        expect(followers.map((user) => user.login)).to.deep.equal(['bob']);
+      }
+      await submit(bob, formFor(pressed.text, `/alice/${undo}`)).expect(303);
+    }
+    expect((await api().get('/api/v3/users/alice/followers').expect(200)).body.followers).to.deep.equal([]);
+    const own = await bob.get('/bob').expect(200);
+    expect(own.text).not.to.include('action="/bob/follow"');
+  });
+
   describe('a new topic', () => {
     it('starts a topic from /topics/new: previewed first, then published, and the browser goes to it', async () => {
       const bob = await signedInAs('bob');

@@ -352,6 +352,7 @@ export const en: Words = {
     like: 'Like',
     follow: 'Follow',
     favorite: 'Favorite',
+    block: 'Block',
     yourReply: 'Your reply',
     markdownHint: 'Markdown: **bold**, `code`, [a link](https://…); @login mentions someone, #3楼 points at a floor.',
     preview: 'Preview',

@@ -79,6 +79,7 @@ export interface ForumWords {
   like: string;
   follow: string;
   favorite: string;
+  block: string;
   yourReply: string;
   markdownHint: string;
   preview: string;

@@ -353,6 +353,7 @@ export const zhCN: Words = {
     like: '赞',
     follow: '关注',
     favorite: '收藏',
+    block: '屏蔽',
     yourReply: '你的回复',
     markdownHint: '支持 Markdown：**粗体**、`代码`、[链接](https://…)；@用户名 提及他人，#3楼 指向楼层。',
     preview: '预览',

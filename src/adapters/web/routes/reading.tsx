@@ -16,7 +16,7 @@ import type { SearchContent } from '../../../application/search/search.js';
 import type { ListTopics } from '../../../application/topics/list-topics.js';
 import type { ShowTopic } from '../../../application/topics/show-topic.js';
 import type { ListActiveUsers } from '../../../application/users/community.js';
-import type { ShowUser } from '../../../application/users/manage-users.js';
+import type { BlockUser, FollowUser, ShowUser } from '../../../application/users/manage-users.js';
 import type { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../../../application/users/user-lists.js';
 import { InvalidInput, NotFound } from '../../../domain/shared/errors.js';
 import type { Wire } from '../../presentation/wire.js';
@@ -70,6 +70,8 @@ export interface ReadingPageUseCases extends ForumPageUseCases {
   followTopic: FollowTopic;
   favoriteTopic: FavoriteTopic;
   flagPost: FlagPost;
+  followUser: FollowUser;
+  blockUser: BlockUser;
   deleteTopic: DeleteTopic;
   deleteReply: DeleteReply;
 }
@@ -345,6 +347,31 @@ export function readingRoutes(
     }),
   );
 
+  /** Following and blocking a member from their page (the API's FollowUser and BlockUser), then back to it. */
+  const MEMBER_ACTS: [string, (actor: ActingUser, login: string) => Promise<unknown>][] = [
+    ['follow', (actor, login) => app.followUser.execute(actor, login, true)],
+    ['unfollow', (actor, login) => app.followUser.execute(actor, login, false)],
+    ['block', (actor, login) => app.blockUser.execute(actor, login, true)],
+    ['unblock', (actor, login) => app.blockUser.execute(actor, login, false)],
+  ];
+  for (const [act, run] of MEMBER_ACTS) {
+    docs.route(
+      router,
+      '',
+      {
+        ...formOperation(`/:login/${act}`, `${act[0]!.toUpperCase()}${act.slice(1)} a member`, z.object({ csrf_token: Csrf })),
+        params: LoginParam,
+      },
+      reading(async (ctx) => {
+        const login = String(ctx.params.login);
+        const signedIn = await writer(ctx);
+        if (!signedIn) return;
+        await run(signedIn.user, login);
+        browser.seeOther(ctx, `/${encodeURIComponent(login)}`);
+      }),
+    );
+  }
+
   /** Like, follow and favorite, and their undoing: a button each, posted, then back to the topic. */
   const TOPIC_ACTS: [string, (actor: ActingUser, id: number) => Promise<unknown>][] = [
     ['like', (actor, id) => app.like.execute(actor, { type: 'topic', id }, true)],
@@ -456,12 +483,14 @@ export function readingRoutes(
     const login = String(ctx.params.login);
     const page = pageOf(ctx);
     const { actor, frame } = await readerOf(ctx);
-    const { user } = await app.showUser.execute(actor, login);
+    const { user, meta } = await app.showUser.execute(actor, login);
     const shown = wire.userDetail(user, actor);
     frame.description = shown.tagline ?? t(ctx).profileOf(shown.login);
     frame.feed = `/${encodeURIComponent(shown.login)}/feed`;
     const input = { offset: (page - 1) * TOPICS_PER_PAGE, limit: TOPICS_PER_PAGE + 1 };
-    const common = { frame, user: shown, tab, page };
+    // Following and blocking are for someone else (the API refuses them of oneself).
+    const relation = actor && actor.id !== user.id ? { relation: meta } : {};
+    const common = { frame, user: shown, tab, page, ...relation };
     let view: VNode;
     if (tab === 'topics' || tab === 'favorites') {
       const topics = await (tab === 'topics' ? app.listUserTopics : app.listUserFavorites).execute(actor, login, input);

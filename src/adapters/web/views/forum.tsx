@@ -774,10 +774,13 @@ export function ProfilePage(props: {
   users?: User[];
   page: number;
   hasNext: boolean;
+  /** The signed-in reader's relation to this member (the API's `meta`); none for oneself or signed out. */
+  relation?: { followed: boolean; blocked: boolean };
 }) {
   const { frame, user } = props;
   const t = words(frame);
   const base = `/${encodeURIComponent(user.login)}`;
+  const csrf = frame.reader.csrf;
   const tabs: [ProfileTab, string, number][] = [
     ['topics', t.userTopics, user.topics_count],
     ['replies', t.userReplies, user.replies_count],
@@ -808,6 +811,22 @@ export function ProfilePage(props: {
         </div>
       </div>
       {user.bio ? <p>{user.bio}</p> : null}
+      {csrf && props.relation ? (
+        <div class="acts">
+          <Act
+            action={`${base}/${props.relation.followed ? 'unfollow' : 'follow'}`}
+            csrf={csrf}
+            label={t.follow}
+            pressed={props.relation.followed}
+          />
+          <Act
+            action={`${base}/${props.relation.blocked ? 'unblock' : 'block'}`}
+            csrf={csrf}
+            label={t.block}
+            pressed={props.relation.blocked}
+          />
+        </div>
+      ) : null}
       <nav class="tabs" aria-label={t.profileOf(user.login)}>
         {tabs.map(([tab, name, count]) => (
           <a href={tab === 'topics' ? base : `${base}/${tab}`} aria-current={tab === props.tab ? 'page' : undefined}>
