@@ -36,6 +36,7 @@ import { ListReviewItems, ResolveReview } from '../application/review/review-que
 import { CreateTopic } from '../application/topics/create-topic.js';
 import { FlagPost } from '../application/review/flag-post.js';
 import { DeleteReply } from '../application/replies/delete-reply.js';
+import { UpdateReply } from '../application/replies/update-reply.js';
 import { FeedUseCases } from '../adapters/web/routes/feeds.js';
 import { SitemapUseCases } from '../adapters/web/routes/sitemap.js';
 import { ResolveWebSession } from '../application/oauth/web-sessions.js';
@@ -152,6 +153,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     followTopic: FollowTopic,
     favoriteTopic: FavoriteTopic,
     flagPost: FlagPost,
+    updateReply: UpdateReply,
     followUser: FollowUser,
     blockUser: BlockUser,
     deleteTopic: DeleteTopic,

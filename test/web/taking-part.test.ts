@@ -181,6 +181,31 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
     expect(own.text).not.to.include('action="/bob/follow"');
   });
 
+  it('quotes a reply into the form, and edits one’s own reply (with a preview) where the API lets one', async () => {
+    const bob = await signedInAs('bob');
+    const dave = await makeUser('dave');
+    const theirs = (
+      await api().post(`/api/v3/topics/${topic}/replies`).set(dave.auth).send({ body: 'line one\nline two' }).expect(200)
+    ).body.reply.id as number;
+    const quoting = await bob.get(`/topics/${topic}?quote=${theirs}`).expect(200);
+    expect(quoting.text).to.include('@dave\n&gt; line one\n&gt; line two\n\n</textarea>');
+    const page = await bob.get(`/topics/${topic}`).expect(200);
+    expect(page.text, 'no edit link on someone else’s reply').not.to.include(`/replies/${theirs}/edit`);
+    await bob.get(`/topics/${topic}/replies/${theirs}/edit`).expect(404);
+
+    await submit(bob, formFor(page.text, `/topics/${topic}/replies`), { body: 'first thought' }).expect(303);
+    const mine = ((await api().get(`/api/v3/topics/${topic}/replies`).expect(200)).body.replies as { id: number }[]).at(-1)!.id;
+    const edit = await bob.get(`/topics/${topic}/replies/${mine}/edit`).expect(200);
+    expect(edit.text).to.include('first thought</textarea>');
+    const action = `/topics/${topic}/replies/${mine}/edit`;
+    const preview = await submit(bob, formFor(edit.text, action), { body: 'second *thought*', preview: '1' }).expect(200);
+    expect(preview.text).to.include('<em>thought</em>');
+    const saved = await submit(bob, formFor(preview.text, action), { body: 'second *thought*' }).expect(303);
+    expect(saved.headers.location).to.equal(`/topics/${topic}#reply2`);
+    const shown = (await api().get(`/api/v3/replies/${mine}`).expect(200)).body.reply;
+    expect(shown.body).to.equal('second *thought*');
+  });
+
   describe('a new topic', () => {
     it('starts a topic from /topics/new: previewed first, then published, and the browser goes to it', async () => {
       const bob = await signedInAs('bob');

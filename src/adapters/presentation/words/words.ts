@@ -102,6 +102,10 @@ export interface ForumWords {
   flagButton: string;
   flagged: string;
   deletePost: string;
+  quote: string;
+  edit: string;
+  editReply: string;
+  saveButton: string;
   // notifications (contract §21b): what happened, who did it and the topic as parts (links), in the language's order
   noNotifications: string;
   unread: string;

@@ -10,6 +10,10 @@ import type { FavoriteTopic, FollowTopic } from '../../../application/topics/top
 import { type FlagPost, FlagParams } from '../../../application/review/flag-post.js';
 import type { DeleteTopic } from '../../../application/topics/delete-topic.js';
 import type { DeleteReply } from '../../../application/replies/delete-reply.js';
+import { type UpdateReply, UpdateReplyParams } from '../../../application/replies/update-reply.js';
+import { SESSION_COOKIE } from '../browser.js';
+import { actionFor } from '../views/layout.js';
+import { EditReplyPage } from '../views/writing.js';
 import type { NodeReadModel, ReplyReadModel } from '../../../application/read-models.js';
 import type { ListReplies } from '../../../application/replies/list-replies.js';
 import type { SearchContent } from '../../../application/search/search.js';
@@ -70,6 +74,7 @@ export interface ReadingPageUseCases extends ForumPageUseCases {
   followTopic: FollowTopic;
   favoriteTopic: FavoriteTopic;
   flagPost: FlagPost;
+  updateReply: UpdateReply;
   followUser: FollowUser;
   blockUser: BlockUser;
   deleteTopic: DeleteTopic;
@@ -233,13 +238,34 @@ export function readingRoutes(
       query: ListQuery.extend({
         held: z.literal('1').optional().meta({ description: 'After a reply: it waits for review (a notice says so)' }),
         flagged: z.literal('1').optional().meta({ description: 'After a flag: a notice thanks the reader' }),
+        quote: z.string().optional().meta({ description: 'A reply to quote: the reply form starts with it' }),
       }),
     },
     reading(async (ctx) => {
+      const id = idOf(ctx.params.id);
       const notice = ctx.query.held === '1' ? t(ctx).heldForReview : ctx.query.flagged === '1' ? t(ctx).flagged : undefined;
-      await topicPage(ctx, idOf(ctx.params.id), pageOf(ctx), notice ? { notice } : {});
+      const draft = await quoted(ctx, id);
+      await topicPage(ctx, id, pageOf(ctx), { ...(notice ? { notice } : {}), ...(draft ? { draft } : {}) });
     }),
   );
+
+  /**
+   * `?quote=<reply id>`: the reply form of a signed-in reader starts with that reply quoted (a reply of this topic
+   * that the reader may read, as the API's reply detail shows it; anything else quotes nothing).
+   */
+  async function quoted(ctx: Context, topicId: number): Promise<ReplyDraft | undefined> {
+    const raw = ctx.query.quote;
+    if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw) || !ctx.cookies.get(SESSION_COOKIE)) return undefined;
+    const { actor } = await readerOf(ctx);
+    if (!actor) return undefined;
+    const reply = await app.replies.detail(Number(raw), actor);
+    if (!reply || reply.topicId !== topicId || reply.action) return undefined;
+    const lines = reply.body
+      .trim()
+      .split('\n')
+      .map((line) => `> ${line}`.trimEnd());
+    return { body: `@${reply.user.login}\n${lines.join('\n')}\n\n` };
+  }
 
   // Taking part (contract §21b): the topic page's forms, each a use case the API calls, then back to the page.
 
@@ -344,6 +370,75 @@ export function readingRoutes(
       if (!signedIn) return;
       await app.deleteReply.execute(signedIn.user, idOf(ctx.params.replyId), null);
       browser.seeOther(ctx, `/topics/${id}`);
+    }),
+  );
+
+  /** Editing one's own reply (as the API allows: its abilities), with a preview; then back to it on its page. */
+  const EditReplyBody = UpdateReplyParams.extend({
+    csrf_token: Csrf,
+    preview: z.literal('1').optional().meta({ description: 'Show the reply rendered, and keep it in the form' }),
+  });
+  async function editReplyPage(
+    ctx: Context,
+    topicId: number,
+    replyId: number,
+    status = 200,
+    draft?: { body: string; error?: string; preview?: string },
+  ): Promise<void> {
+    const { actor, frame } = await readerOf(ctx);
+    if (!actor || !frame.reader.csrf) return browser.seeOther(ctx, actionFor('/account/sign-in', frame.locale));
+    const reply = await app.replies.detail(replyId, actor);
+    if (!reply || reply.topicId !== topicId || !wire.replyDetail(reply, actor).abilities.update) throw new NotFound('reply');
+    show(
+      ctx,
+      status,
+      <EditReplyPage
+        frame={frame}
+        csrf={frame.reader.csrf}
+        action={`/topics/${topicId}/replies/${replyId}/edit`}
+        topic={{ id: topicId, title: reply.topicTitle }}
+        draft={draft ?? { body: reply.body }}
+      />,
+    );
+  }
+  docs.route(
+    router,
+    '',
+    {
+      ...listOperation('/topics/:id/replies/:replyId/edit', 'Edit your reply'),
+      params: replyParams,
+      otherResponses: {
+        303: { description: 'Not signed in: to the sign-in page' },
+        404: pageResponse('No such reply of yours to edit'),
+      },
+    },
+    reading((ctx) => editReplyPage(ctx, idOf(ctx.params.id), idOf(ctx.params.replyId))),
+  );
+  docs.route(
+    router,
+    '',
+    {
+      ...formOperation('/topics/:id/replies/:replyId/edit', 'Save your reply (or preview it)', EditReplyBody),
+      params: replyParams,
+    },
+    reading(async (ctx) => {
+      const id = idOf(ctx.params.id);
+      const replyId = idOf(ctx.params.replyId);
+      const signedIn = await writer(ctx);
+      if (!signedIn) return;
+      const form = readForm(ctx, EditReplyBody, {
+        words: wordsOf(frameOf(ctx).locale).account,
+        again: (refusal, typed) =>
+          editReplyPage(ctx, id, replyId, refusal.status, { body: typed.body ?? '', error: refusal.message }),
+      });
+      if (form.preview) {
+        const preview = app.previewPost.execute(signedIn.user, form.body);
+        return editReplyPage(ctx, id, replyId, 200, { body: form.body, preview });
+      }
+      await app.updateReply.execute(signedIn.user, { id: replyId, body: form.body });
+      const floor = await app.replies.floorOf(id, replyId);
+      const page = Math.max(1, Math.ceil(floor / REPLIES_PER_PAGE));
+      browser.seeOther(ctx, `/topics/${id}${page > 1 ? `?page=${page}` : ''}#reply${floor}`);
     }),
   );
 

@@ -295,12 +295,26 @@ export function Body(props: { html: string }) {
  * What a signed-in reader may do to a post besides liking it, folded away (no script: `details`): flag it for a
  * moderator (contract §18), and, for what the API lets them delete, delete it.
  */
-function PostActs(props: { target: string; csrf: string; canDelete: boolean; frame: Frame }) {
+function PostActs(props: {
+  target: string;
+  csrf: string;
+  canDelete: boolean;
+  frame: Frame;
+  /** A reply: where its edit page is (when the API lets the reader edit it), and the topic page that quotes it. */
+  edit?: string | undefined;
+  quote?: string;
+}) {
   const t = words(props.frame);
   const id = props.target.replace(/\W+/g, '-');
   return (
     <details class="post-acts">
       <summary>{t.more}</summary>
+      {props.quote || props.edit ? (
+        <p class="links">
+          {props.quote ? <a href={props.quote}>{t.quote}</a> : null}
+          {props.edit ? <a href={props.edit}>{t.edit}</a> : null}
+        </p>
+      ) : null}
       <form method="post" action={`${props.target}/flag`} class="flag">
         <input type="hidden" name="csrf_token" value={props.csrf} />
         <label for={`${id}-reason`}>{t.flagReason}</label>
@@ -359,6 +373,8 @@ function ReplyItem(props: { reply: Reply; floor: number; frame: ForumFrame; topi
           target={`/topics/${props.topicId}/replies/${reply.id}`}
           csrf={csrf}
           canDelete={reply.abilities.destroy}
+          edit={reply.abilities.update ? `/topics/${props.topicId}/replies/${reply.id}/edit` : undefined}
+          quote={`/topics/${props.topicId}?quote=${reply.id}#reply-form`}
           frame={frame}
         />
       ) : null}

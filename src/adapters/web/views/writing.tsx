@@ -54,3 +54,40 @@ export function NewTopicPage(props: { frame: ForumFrame; csrf: string; nodes: No
     </ForumPage>
   );
 }
+
+/** A reply of one's own, edited: its Markdown, a preview, the API's refusal (a closed topic) said above it. */
+export function EditReplyPage(props: {
+  frame: ForumFrame;
+  csrf: string;
+  action: string;
+  topic: { id: number; title: string };
+  draft: { body: string; error?: string; preview?: string };
+}) {
+  const { frame, draft } = props;
+  const t = words(frame);
+  return (
+    <ForumPage frame={frame} title={t.editReply}>
+      <h1>{t.editReply}</h1>
+      <p class="muted">
+        <a href={`/topics/${props.topic.id}`}>{props.topic.title}</a>
+      </p>
+      <form method="post" action={props.action} class="topic-form">
+        <DraftNotes error={draft.error} preview={draft.preview} frame={frame} />
+        <input type="hidden" name="csrf_token" value={props.csrf} />
+        <label for="reply-body">{t.yourReply}</label>
+        <textarea id="reply-body" name="body" rows={10} required aria-describedby="reply-hint">
+          {draft.body}
+        </textarea>
+        <p class="hint" id="reply-hint">
+          {t.markdownHint}
+        </p>
+        <div class="row">
+          <button type="submit" name="preview" value="1" class="secondary">
+            {t.previewButton}
+          </button>
+          <button type="submit">{t.saveButton}</button>
+        </div>
+      </form>
+    </ForumPage>
+  );
+}
