@@ -34,6 +34,7 @@ import { TopicAction } from '../application/topics/topic-action.js';
 import { DisciplineUser } from '../application/users/discipline.js';
 import { ListReviewItems, ResolveReview } from '../application/review/review-queue.js';
 import { CreateTopic } from '../application/topics/create-topic.js';
+import { UpdateTopic } from '../application/topics/update-topic.js';
 import { FlagPost } from '../application/review/flag-post.js';
 import { DeleteReply } from '../application/replies/delete-reply.js';
 import { UpdateReply } from '../application/replies/update-reply.js';
@@ -129,6 +130,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
     resolveWebSession: ResolveWebSession,
     countUnread: CountUnreadNotifications,
     nodes: NodeReadModel,
+    topics: TopicReadModel,
+    updateTopic: UpdateTopic,
     createTopic: CreateTopic,
     previewPost: PreviewPost,
   });

@@ -57,6 +57,7 @@ const NOT_REFUSED_WITH_400: Record<string, string> = {
   'post /topics/{id}/unfavorite': FORUM_FORM,
   'post /notifications/{id}/delete': FORUM_FORM,
   'post /topics/{id}/flag': FORUM_FORM,
+  'post /topics/{id}/edit': FORUM_FORM,
   'post /topics/{id}/replies/{replyId}/edit': FORUM_FORM,
   'post /{login}/follow': FORUM_FORM,
   'post /{login}/unfollow': FORUM_FORM,

@@ -224,6 +224,34 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
       expect(shown).to.deep.include({ title: 'From the browser', body: 'Hello *world*', node_id: general.id });
     });
 
+    it('edits one’s own topic from its page (title, node, body; a preview first), and nobody else’s', async () => {
+      const bob = await signedInAs('bob');
+      await bob.get(`/topics/${topic}/edit`).expect(404);
+      expect((await bob.get(`/topics/${topic}`).expect(200)).text).not.to.include(`/topics/${topic}/edit`);
+      const general = (await api().get('/api/v3/nodes').expect(200)).body.nodes.find(
+        (n: { name: string }) => n.name === 'General',
+      );
+      const form = await bob.get('/topics/new').expect(200);
+      const created = await submit(bob, formFor(form.text, '/topics'), {
+        node_id: String(general.id),
+        title: 'First title',
+        body: 'first body',
+      }).expect(303);
+      const id = Number(/(\d+)$/.exec(created.headers.location!)![1]);
+      const page = await bob.get(`/topics/${id}`).expect(200);
+      expect(page.text).to.include(`href="/topics/${id}/edit"`);
+      const edit = await bob.get(`/topics/${id}/edit`).expect(200);
+      expect(edit.text).to.include('value="First title"').and.include('first body</textarea>');
+      const fields = { node_id: String(general.id), title: 'Second title', body: 'second *body*' };
+      const preview = await submit(bob, formFor(edit.text, `/topics/${id}/edit`), { ...fields, preview: '1' }).expect(200);
+      expect(preview.text).to.include('<em>body</em>');
+      await submit(bob, formFor(preview.text, `/topics/${id}/edit`), fields).expect(303);
+      expect((await api().get(`/api/v3/topics/${id}`).expect(200)).body.topic).to.deep.include({
+        title: 'Second title',
+        body: 'second *body*',
+      });
+    });
+
     it('shows the form again with the API’s reason and what was typed; a browser not signed in goes to sign in', async () => {
       const bob = await signedInAs('bob');
       const form = await bob.get('/topics/new').expect(200);

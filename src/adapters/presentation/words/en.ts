@@ -376,6 +376,7 @@ export const en: Words = {
     quote: 'Quote',
     edit: 'Edit',
     editReply: 'Edit your reply',
+    editTopic: 'Edit your topic',
     saveButton: 'Save',
     noNotifications: 'No notifications.',
     unread: 'New',

@@ -105,6 +105,7 @@ export interface ForumWords {
   quote: string;
   edit: string;
   editReply: string;
+  editTopic: string;
   saveButton: string;
   // notifications (contract §21b): what happened, who did it and the topic as parts (links), in the language's order
   noNotifications: string;

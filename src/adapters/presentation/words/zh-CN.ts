@@ -377,6 +377,7 @@ export const zhCN: Words = {
     quote: '引用',
     edit: '编辑',
     editReply: '编辑回复',
+    editTopic: '编辑话题',
     saveButton: '保存',
     noNotifications: '没有通知。',
     unread: '新',

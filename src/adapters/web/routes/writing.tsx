@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { PreviewPost } from '../../../application/posts/preview.js';
-import type { NodeReadModel } from '../../../application/read-models.js';
+import type { NodeReadModel, TopicReadModel } from '../../../application/read-models.js';
+import { type UpdateTopic, UpdateTopicParams } from '../../../application/topics/update-topic.js';
 import { type CreateTopic, CreateTopicParams } from '../../../application/topics/create-topic.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import type { Wire } from '../../presentation/wire.js';
@@ -10,15 +11,17 @@ import { wordsOf } from '../../presentation/words/index.js';
 import type { BrowserPages } from '../browser.js';
 import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
 import { readForm, refuse } from '../forms.js';
-import { type ForumPageUseCases, forumPages } from '../forum-pages.js';
+import { type ForumPageUseCases, forumPages, IdParam, idOf } from '../forum-pages.js';
 import { frameOf } from '../frame.js';
 import { actionFor } from '../views/layout.js';
-import { NewTopicPage, type TopicDraft } from '../views/writing.js';
+import { TopicFormPage, type TopicDraft } from '../views/writing.js';
 
 /** What the writing pages call: the API's own use cases. */
 export interface WritingPageUseCases extends ForumPageUseCases {
   nodes: NodeReadModel;
+  topics: TopicReadModel;
   createTopic: CreateTopic;
+  updateTopic: UpdateTopic;
   previewPost: PreviewPost;
 }
 export const WritingPageUseCases = Symbol.for('WritingPageUseCases');
@@ -41,7 +44,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
     const { frame } = await readerOf(ctx);
     if (!frame.reader.csrf) return browser.seeOther(ctx, actionFor('/account/sign-in', frame.locale));
     const nodes = (await app.nodes.list()).filter((node) => !node.hidden).map((node) => wire.node(node));
-    show(ctx, status, <NewTopicPage frame={frame} csrf={frame.reader.csrf} nodes={nodes} {...(draft ? { draft } : {})} />);
+    show(ctx, status, <TopicFormPage frame={frame} csrf={frame.reader.csrf} nodes={nodes} {...(draft ? { draft } : {})} />);
   }
 
   docs.route(
@@ -112,6 +115,90 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
           throw error;
         });
       // A held topic's page says so to its author (reading.tsx).
+      browser.seeOther(ctx, `/topics/${id}`);
+    }),
+  );
+
+  /**
+   * Editing one's own topic (as the API allows: its abilities): title, node and body, a preview first if wanted,
+   * the API's UpdateTopic, then back to the topic.
+   */
+  async function editTopicPage(ctx: Context, id: number, status = 200, draft?: TopicDraft): Promise<void> {
+    const { actor, frame } = await readerOf(ctx);
+    if (!actor || !frame.reader.csrf) return browser.seeOther(ctx, actionFor('/account/sign-in', frame.locale));
+    const [topic] = await app.topics.details([id], actor);
+    if (!topic || !wire.topic(topic, actor).abilities.update) throw new NotFound('topic');
+    const nodes = (await app.nodes.list()).filter((node) => !node.hidden).map((node) => wire.node(node));
+    const shown = draft ?? { nodeId: String(topic.nodeId), title: topic.title, body: topic.body };
+    show(ctx, status, <TopicFormPage frame={frame} csrf={frame.reader.csrf} nodes={nodes} draft={shown} editing={{ id }} />);
+  }
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'get',
+      path: '/topics/:id/edit',
+      summary: 'Edit your topic',
+      description: 'For its author (or an administrator), as the API allows; anyone else gets the not-found page.',
+      tag: 'Forum',
+      access: 'browser',
+      params: IdParam,
+      query: z.object({ lang: Lang }),
+      response: htmlPage('The form, as the topic stands'),
+      otherResponses: {
+        303: { description: 'Not signed in: to the sign-in page' },
+        404: page('No such topic of yours to edit'),
+      },
+      errors: [],
+    },
+    reading((ctx) => editTopicPage(ctx, idOf(ctx.params.id))),
+  );
+
+  const EditTopicBody = UpdateTopicParams.extend({
+    csrf_token: Csrf,
+    preview: z.literal('1').optional().meta({ description: 'Show the topic rendered, and keep it in the form' }),
+  });
+  docs.route(
+    router,
+    '',
+    {
+      method: 'post',
+      path: '/topics/:id/edit',
+      summary: 'Save your topic (or preview it)',
+      tag: 'Forum',
+      access: 'browser',
+      params: IdParam,
+      query: z.object({ lang: Lang }),
+      body: { schema: EditTopicBody, media: ['form', 'multipart'] },
+      response: { status: 303, description: 'Saved: to the topic (not signed in: to the sign-in page)' },
+      otherResponses: {
+        200: htmlPage('A preview: the form again, the topic rendered above it'),
+        400: page('Refused (the API’s reason): the form again, with what was typed'),
+        403: page('The form’s token is not this session’s, or the API refuses'),
+        404: page('No such topic of yours to edit'),
+      },
+      errors: [],
+    },
+    reading(async (ctx) => {
+      const id = idOf(ctx.params.id);
+      const signedIn = await writer(ctx);
+      if (!signedIn) return;
+      const form = readForm(ctx, EditTopicBody, {
+        words: wordsOf(frameOf(ctx).locale).account,
+        again: (refusal, typed) =>
+          editTopicPage(ctx, id, refusal.status, {
+            nodeId: typed.node_id ?? '',
+            title: typed.title ?? '',
+            body: typed.body ?? '',
+            error: refusal.message,
+          }),
+      });
+      const draft = { nodeId: String(form.node_id), title: form.title, body: form.body };
+      if (form.preview) {
+        return editTopicPage(ctx, id, 200, { ...draft, preview: app.previewPost.execute(signedIn.user, form.body) });
+      }
+      await app.updateTopic.execute(signedIn.user, { id, title: form.title, body: form.body, nodeId: form.node_id });
       browser.seeOther(ctx, `/topics/${id}`);
     }),
   );

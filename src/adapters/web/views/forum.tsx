@@ -624,7 +624,15 @@ export function TopicPage(props: {
         </div>
         <Body html={topic.body_html} />
         {csrf && props.meta ? <TopicActs topicId={topic.id} meta={props.meta} csrf={csrf} frame={frame} /> : null}
-        {csrf ? <PostActs target={`/topics/${topic.id}`} csrf={csrf} canDelete={topic.abilities.destroy} frame={frame} /> : null}
+        {csrf ? (
+          <PostActs
+            target={`/topics/${topic.id}`}
+            csrf={csrf}
+            canDelete={topic.abilities.destroy}
+            edit={topic.abilities.update ? `/topics/${topic.id}/edit` : undefined}
+            frame={frame}
+          />
+        ) : null}
       </article>
       {/* An administrator's: the API gives only them the ability to ban (its use cases decide each act again). */}
       {csrf && topic.abilities.ban ? (

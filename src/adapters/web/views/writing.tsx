@@ -17,13 +17,21 @@ export interface TopicDraft {
   preview?: string;
 }
 
-export function NewTopicPage(props: { frame: ForumFrame; csrf: string; nodes: Node[]; draft?: TopicDraft }) {
-  const { frame, draft } = props;
+/** A topic's form: a new one (posted to /topics), or one's own edited (`editing`: posted to its edit path). */
+export function TopicFormPage(props: {
+  frame: ForumFrame;
+  csrf: string;
+  nodes: Node[];
+  draft?: TopicDraft;
+  editing?: { id: number };
+}) {
+  const { frame, draft, editing } = props;
   const t = words(frame);
+  const heading = editing ? t.editTopic : t.newTopic;
   return (
-    <ForumPage frame={frame} title={t.newTopic}>
-      <h1>{t.newTopic}</h1>
-      <form method="post" action="/topics" class="topic-form">
+    <ForumPage frame={frame} title={heading}>
+      <h1>{heading}</h1>
+      <form method="post" action={editing ? `/topics/${editing.id}/edit` : '/topics'} class="topic-form">
         <DraftNotes error={draft?.error} preview={draft?.preview} title={draft?.title ?? ''} frame={frame} />
         <input type="hidden" name="csrf_token" value={props.csrf} />
         <label for="topic-node">{t.node}</label>
@@ -48,7 +56,7 @@ export function NewTopicPage(props: { frame: ForumFrame; csrf: string; nodes: No
           <button type="submit" name="preview" value="1" class="secondary">
             {t.previewButton}
           </button>
-          <button type="submit">{t.publishButton}</button>
+          <button type="submit">{editing ? t.saveButton : t.publishButton}</button>
         </div>
       </form>
     </ForumPage>
