@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import type Koa from 'koa';
-import type supertest from 'supertest';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { configuredWith, testEnv } from '../support/env.js';
 import { checkedApi } from '../support/openapi.js';
+import { type Browser, formFor, submit, alertOf } from '../support/page-forms.js';
 import { formsOf, type PageForm } from '../support/oauth-flow.js';
 
 /**
@@ -15,21 +15,6 @@ import { formsOf, type PageForm } from '../support/oauth-flow.js';
  */
 
 const PASSWORD = 'correct horse battery';
-type Browser = ReturnType<typeof checkedApi>;
-
-function formFor(html: string, action: string): PageForm {
-  const form = formsOf(html).find((candidate) => candidate.action.split(/[?#]/)[0] === action);
-  if (!form) throw new Error(`no form posting to ${action} on the page:\n${html.slice(0, 2000)}`);
-  return form;
-}
-
-/** Posts `form` as its button `pressed` (name=value) would, with what was typed. */
-function submit(browser: Browser, form: PageForm, typed: Record<string, string> = {}): supertest.Test {
-  return browser
-    .post(form.action.split('#')[0]!)
-    .type('form')
-    .send({ ...form.fields, ...typed });
-}
 
 /** The button of `form` whose value is `value` (the act it asks for): it must be on the page. */
 function press(form: PageForm, name: string, value: string): Record<string, string> {
@@ -37,8 +22,6 @@ function press(form: PageForm, name: string, value: string): Record<string, stri
   if (!button) throw new Error(`no button ${name}=${value} in the form to ${form.action}: ${JSON.stringify(form.buttons)}`);
   return { [name]: value };
 }
-
-const alertOf = (html: string) => /<p class="alert" role="alert">([\s\S]*?)<\/p>/.exec(html)?.[1]?.trim();
 
 /** A browser signed in as `login` (made with a password, an administrator if asked) through the sign-in page. */
 async function signedInAs(login: string, options: { admin?: boolean; app?: Koa } = {}): Promise<Browser> {

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type Koa from 'koa';
-import type supertest from 'supertest';
 import { api, makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { configuredWith, testEnv } from '../support/env.js';
 import { checkedApi } from '../support/openapi.js';
-import { formsOf, type PageForm } from '../support/oauth-flow.js';
+import { type Browser, formFor, submit, alertOf } from '../support/page-forms.js';
+import { formsOf } from '../support/oauth-flow.js';
 
 /**
  * Taking part in a browser (contract §21b), first part: the topic page's forms — reply (with a preview), like,
@@ -14,22 +14,6 @@ import { formsOf, type PageForm } from '../support/oauth-flow.js';
  */
 
 const PASSWORD = 'correct horse battery';
-type Browser = ReturnType<typeof checkedApi>;
-
-function formFor(html: string, action: string): PageForm {
-  const form = formsOf(html).find((candidate) => candidate.action.split(/[?#]/)[0] === action);
-  if (!form) throw new Error(`no form posting to ${action} on the page:\n${html.slice(0, 2000)}`);
-  return form;
-}
-
-function submit(browser: Browser, form: PageForm, typed: Record<string, string> = {}): supertest.Test {
-  return browser
-    .post(form.action.split('#')[0]!)
-    .type('form')
-    .send({ ...form.fields, ...typed });
-}
-
-const alertOf = (html: string) => /<p class="alert" role="alert">([\s\S]*?)<\/p>/.exec(html)?.[1]?.trim();
 
 /** A browser signed in as `login` (made with a password) through the sign-in page. */
 async function signedInAs(login: string, app: Koa = testEnv().app): Promise<Browser> {

@@ -456,18 +456,15 @@ export function DraftNotes(props: { error?: string | undefined; preview?: string
   );
 }
 
-/** The reply form: Markdown, a preview rendered by the server, what was refused said above it. */
-function ReplyForm(props: { topicId: number; csrf: string; draft: ReplyDraft | undefined; frame: Frame }) {
+/** A reply's Markdown field with its hint, then Preview and the form's own button (reply, save). */
+export function ReplyBody(props: { body: string; rows: number; submit: string; frame: Frame }) {
   const t = words(props.frame);
-  const draft = props.draft;
   return (
-    <form method="post" action={`/topics/${props.topicId}/replies#reply-form`} id="reply-form" class="reply-form">
-      <DraftNotes error={draft?.error} preview={draft?.preview} frame={props.frame} />
-      <input type="hidden" name="csrf_token" value={props.csrf} />
+    <>
       <label for="reply-body">{t.yourReply}</label>
       {/* The text as a child, not `value`: children are escaped as every text of ours is (presentation/html.ts). */}
-      <textarea id="reply-body" name="body" rows={6} required aria-describedby="reply-hint">
-        {draft?.body ?? ''}
+      <textarea id="reply-body" name="body" rows={props.rows} required aria-describedby="reply-hint">
+        {props.body}
       </textarea>
       <p class="hint" id="reply-hint">
         {t.markdownHint}
@@ -476,8 +473,21 @@ function ReplyForm(props: { topicId: number; csrf: string; draft: ReplyDraft | u
         <button type="submit" name="preview" value="1" class="secondary">
           {t.previewButton}
         </button>
-        <button type="submit">{t.replyButton}</button>
+        <button type="submit">{props.submit}</button>
       </div>
+    </>
+  );
+}
+
+/** The reply form: Markdown, a preview rendered by the server, what was refused said above it. */
+function ReplyForm(props: { topicId: number; csrf: string; draft: ReplyDraft | undefined; frame: Frame }) {
+  const t = words(props.frame);
+  const draft = props.draft;
+  return (
+    <form method="post" action={`/topics/${props.topicId}/replies#reply-form`} id="reply-form" class="reply-form">
+      <DraftNotes error={draft?.error} preview={draft?.preview} frame={props.frame} />
+      <input type="hidden" name="csrf_token" value={props.csrf} />
+      <ReplyBody body={draft?.body ?? ''} rows={6} submit={t.replyButton} frame={props.frame} />
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import { type ForumWords, WORDS } from '../../presentation/words/index.js';
-import { DraftNotes, type ForumFrame, ForumPage, type Node } from './forum.js';
+import { DraftNotes, type ForumFrame, ForumPage, type Node, ReplyBody } from './forum.js';
 
 /**
  * The forms of writing (contract §21b) that have a page of their own: a new topic. What is typed comes back as it
@@ -82,19 +82,7 @@ export function EditReplyPage(props: {
       <form method="post" action={props.action} class="topic-form">
         <DraftNotes error={draft.error} preview={draft.preview} frame={frame} />
         <input type="hidden" name="csrf_token" value={props.csrf} />
-        <label for="reply-body">{t.yourReply}</label>
-        <textarea id="reply-body" name="body" rows={10} required aria-describedby="reply-hint">
-          {draft.body}
-        </textarea>
-        <p class="hint" id="reply-hint">
-          {t.markdownHint}
-        </p>
-        <div class="row">
-          <button type="submit" name="preview" value="1" class="secondary">
-            {t.previewButton}
-          </button>
-          <button type="submit">{t.saveButton}</button>
-        </div>
+        <ReplyBody body={draft.body} rows={10} submit={t.saveButton} frame={frame} />
       </form>
     </ForumPage>
   );
