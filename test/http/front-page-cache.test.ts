@@ -174,7 +174,17 @@ describe('the front-page cache (issue 18)', () => {
         const cachedApp = supertest(createApp({ ...appDependencies(), frontPage: cache }).callback());
         const alice = await makeUser('alice');
         const ruby = await makeNode('Ruby');
+        // The feed hears of the topics within a fifth of a second, and each emptying of the cache would race what is
+        // counted below: wait until it has heard the 22nd.
+        let heard = 0;
+        const allHeard = new Promise<void>((resolve) => {
+          const stop = testEnv().persistence.events.subscribe((events) => {
+            heard += events.filter((event) => event.type === 'topic.created').length;
+            if (heard >= 22) (stop(), resolve());
+          });
+        });
         for (let i = 0; i < 22; i++) await makeTopic(alice, ruby, `topic ${i}`);
+        await allHeard;
         const fresh = await supertest(createApp(appDependencies()).callback()).get('/topics').expect(200);
         await cachedApp.get('/topics').expect(200);
         expect(cache.size).to.equal(1);
