@@ -59,7 +59,8 @@ import { SearchContent } from '../application/search/search.js';
 import { ListTopics } from '../application/topics/list-topics.js';
 import { ShowTopic } from '../application/topics/show-topic.js';
 import { ListActiveUsers } from '../application/users/community.js';
-import { BlockUser, FollowUser, ShowUser } from '../application/users/manage-users.js';
+import { BlockNode, BlockUser, FollowUser, ShowUser } from '../application/users/manage-users.js';
+import { UploadPhoto } from '../application/uploads/upload-photo.js';
 import { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../application/users/user-lists.js';
 import { WindowLimiter, throttleWindows } from '../adapters/api/window-limiter.js';
 import { ThrottleCounts } from '../application/throttles/throttle-counts.js';
@@ -134,6 +135,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     updateTopic: UpdateTopic,
     createTopic: CreateTopic,
     previewPost: PreviewPost,
+    uploadPhoto: UploadPhoto,
   });
   record<ReadingPageUseCases>(bind, ReadingPageUseCases, {
     resolveWebSession: ResolveWebSession,
@@ -161,6 +163,8 @@ export const httpModule = new ContainerModule(({ bind }) => {
     blockUser: BlockUser,
     deleteTopic: DeleteTopic,
     deleteReply: DeleteReply,
+    uploadPhoto: UploadPhoto,
+    blockNode: BlockNode,
   });
 
   record<FeedUseCases>(bind, FeedUseCases, {

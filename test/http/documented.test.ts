@@ -70,6 +70,9 @@ const NOT_REFUSED_WITH_400: Record<string, string> = {
   'post /topics/{id}/moderate': FORUM_FORM,
   'post /admin/users/{login}': FORUM_FORM,
   'post /admin/review/{id}': FORUM_FORM,
+  'post /nodes/{id}/block': FORUM_FORM,
+  'post /nodes/{id}/unblock': FORUM_FORM,
+  'post /photos': FORUM_FORM,
 };
 /**
  * Outside the API, parameters are read by the OAuth library and the authorization pages, by RFC 6749's rules (a

@@ -1,5 +1,9 @@
+import { expect } from 'chai';
+import type Koa from 'koa';
 import type supertest from 'supertest';
-import type { checkedApi } from './openapi.js';
+import { forumctl } from './cli.js';
+import { testEnv } from './env.js';
+import { checkedApi } from './openapi.js';
 import { formsOf, type PageForm } from './oauth-flow.js';
 
 /** A browser of the pages: a cookie jar over the app, every response checked against the document. */
@@ -22,3 +26,20 @@ export function submit(browser: Browser, form: PageForm, typed: Record<string, s
 
 /** What the page says it refused, in its alert. */
 export const alertOf = (html: string) => /<p class="alert" role="alert">([\s\S]*?)<\/p>/.exec(html)?.[1]?.trim();
+
+/** The password of every member `signedInAs` makes. */
+export const PASSWORD = 'correct horse battery';
+
+/**
+ * A browser signed in as `login` (made with forumctl and a password, an administrator if asked) through the sign-in
+ * page.
+ */
+export async function signedInAs(login: string, options: { admin?: boolean; app?: Koa } = {}): Promise<Browser> {
+  const args = ['users', 'create', login, '--email', `${login}@example.com`, '--password', PASSWORD];
+  const made = await forumctl(options.admin ? [...args, '--admin'] : args);
+  expect(made.code, made.stderr).to.equal(0);
+  const browser = checkedApi(options.app ?? testEnv().app, { cookies: true });
+  const page = await browser.get('/account/sign-in').expect(200);
+  await submit(browser, formFor(page.text, '/account/sign-in'), { login, password: PASSWORD }).expect(303);
+  return browser;
+}

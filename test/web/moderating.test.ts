@@ -1,10 +1,8 @@
 import { expect } from 'chai';
-import type Koa from 'koa';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
-import { forumctl } from '../support/cli.js';
 import { configuredWith, testEnv } from '../support/env.js';
 import { checkedApi } from '../support/openapi.js';
-import { type Browser, formFor, submit, alertOf } from '../support/page-forms.js';
+import { formFor, submit, alertOf, signedInAs } from '../support/page-forms.js';
 import { formsOf, type PageForm } from '../support/oauth-flow.js';
 
 /**
@@ -14,24 +12,11 @@ import { formsOf, type PageForm } from '../support/oauth-flow.js';
  * success), and checked through the API and the audit log: every act is the API's (or forumctl's) use case.
  */
 
-const PASSWORD = 'correct horse battery';
-
 /** The button of `form` whose value is `value` (the act it asks for): it must be on the page. */
 function press(form: PageForm, name: string, value: string): Record<string, string> {
   const button = form.buttons.find((candidate) => candidate.name === name && candidate.value === value);
   if (!button) throw new Error(`no button ${name}=${value} in the form to ${form.action}: ${JSON.stringify(form.buttons)}`);
   return { [name]: value };
-}
-
-/** A browser signed in as `login` (made with a password, an administrator if asked) through the sign-in page. */
-async function signedInAs(login: string, options: { admin?: boolean; app?: Koa } = {}): Promise<Browser> {
-  const args = ['users', 'create', login, '--email', `${login}@example.com`, '--password', PASSWORD];
-  const made = await forumctl(options.admin ? [...args, '--admin'] : args);
-  expect(made.code, made.stderr).to.equal(0);
-  const browser = checkedApi(options.app ?? testEnv().app, { cookies: true });
-  const page = await browser.get('/account/sign-in').expect(200);
-  await submit(browser, formFor(page.text, '/account/sign-in'), { login, password: PASSWORD }).expect(303);
-  return browser;
 }
 
 async function auditOf(targetType: string, targetId: number) {

@@ -1,10 +1,7 @@
 import { expect } from 'chai';
-import type Koa from 'koa';
 import { api, makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
-import { forumctl } from '../support/cli.js';
 import { configuredWith, testEnv } from '../support/env.js';
-import { checkedApi } from '../support/openapi.js';
-import { type Browser, formFor, submit, alertOf } from '../support/page-forms.js';
+import { type Browser, formFor, submit, alertOf, signedInAs } from '../support/page-forms.js';
 import { formsOf } from '../support/oauth-flow.js';
 
 /**
@@ -12,18 +9,6 @@ import { formsOf } from '../support/oauth-flow.js';
  * follow, favorite — driven as a browser drives them: a cookie jar signed in through the sign-in page, the page's
  * forms with their hidden fields, a redirect after each success.
  */
-
-const PASSWORD = 'correct horse battery';
-
-/** A browser signed in as `login` (made with a password) through the sign-in page. */
-async function signedInAs(login: string, app: Koa = testEnv().app): Promise<Browser> {
-  const made = await forumctl(['users', 'create', login, '--email', `${login}@example.com`, '--password', PASSWORD]);
-  expect(made.code, made.stderr).to.equal(0);
-  const browser = checkedApi(app, { cookies: true });
-  const page = await browser.get('/account/sign-in').expect(200);
-  await submit(browser, formFor(page.text, '/account/sign-in'), { login, password: PASSWORD }).expect(303);
-  return browser;
-}
 
 describe('the forum in a browser: taking part on a topic’s page (contract §21b)', () => {
   let alice: TestUser;
@@ -103,7 +88,7 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
 
   it('says a new member’s held reply waits for review, and shows it to its author only (HOLD_FIRST_POSTS)', async () => {
     const { app } = configuredWith({ review: { ...testEnv().config.review, holdFirstPosts: 1 } });
-    const bob = await signedInAs('bob', app);
+    const bob = await signedInAs('bob', { app });
     await testEnv().sql("update users set self_registered = true where login = 'bob'");
     const page = await bob.get(`/topics/${topic}`).expect(200);
     const res = await submit(bob, formFor(page.text, `/topics/${topic}/replies`), { body: 'my first words' }).expect(303);
@@ -163,6 +148,28 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
     expect((await api().get('/api/v3/users/alice/followers').expect(200)).body.followers).to.deep.equal([]);
     const own = await bob.get('/bob').expect(200);
     expect(own.text).not.to.include('action="/bob/follow"');
+  });
+
+  it('blocks a node from its page: its topics leave the reader’s lists (the API’s BlockNode), until unblocked', async () => {
+    const bob = await signedInAs('bob');
+    const [{ node_id: node }] = await testEnv().sql<{ node_id: number }>('select node_id from topics where id = $1', [topic]);
+    const titlesOf = async (browser: Browser | ReturnType<typeof api>) =>
+      [...(await browser.get('/topics').expect(200)).text.matchAll(/<a class="title" href="\/topics\/\d+">([^<]*)</g)].map(
+        (match) => match[1],
+      );
+    expect(await titlesOf(bob)).to.deep.equal(['Talk to me']);
+    const nodePage = await bob.get(`/topics/node${node}`).expect(200);
+    expect(nodePage.text).to.match(new RegExp(`action="/nodes/${node}/block"[^]*?aria-pressed="false"`));
+    const done = await submit(bob, formFor(nodePage.text, `/nodes/${node}/block`)).expect(303);
+    expect(done.headers.location).to.equal(`/topics/node${node}`);
+    const blocked = await bob.get(`/topics/node${node}`).expect(200);
+    expect(blocked.text).to.match(new RegExp(`action="/nodes/${node}/unblock"[^]*?aria-pressed="true"`));
+    expect(blocked.text).to.include('You have blocked this node');
+    expect(await titlesOf(bob), 'out of the blocker’s lists').to.deep.equal([]);
+    expect(await titlesOf(api()), 'in everyone else’s').to.deep.equal(['Talk to me']);
+    expect((await api().get(`/topics/node${node}`).expect(200)).text).not.to.include(`/nodes/${node}/`);
+    await submit(bob, formFor(blocked.text, `/nodes/${node}/unblock`)).expect(303);
+    expect(await titlesOf(bob)).to.deep.equal(['Talk to me']);
   });
 
   it('quotes a reply into the form, and edits one’s own reply (with a preview) where the API lets one', async () => {
@@ -249,7 +256,7 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
 
     it('tells the author a held topic waits for review, and shows it to nobody else (HOLD_FIRST_POSTS)', async () => {
       const { app } = configuredWith({ review: { ...testEnv().config.review, holdFirstPosts: 1 } });
-      const bob = await signedInAs('bob', app);
+      const bob = await signedInAs('bob', { app });
       await testEnv().sql("update users set self_registered = true where login = 'bob'");
       const form = await bob.get('/topics/new').expect(200);
       const general = (await api().get('/api/v3/nodes').expect(200)).body.nodes.find(

@@ -20,8 +20,11 @@ export interface PageOperation {
   /** The path's parameters (`:id` in `path`). */
   params?: z.ZodObject;
   query?: z.ZodObject;
-  /** A form: its fields, read with the schemas the use cases export. */
-  body?: { schema: z.ZodType; media: readonly ('form' | 'multipart')[] };
+  /**
+   * A form: its fields, read with the schemas the use cases export. `streamed`: a form with a file field, whose
+   * multipart body the page reads itself (post-image.ts).
+   */
+  body?: { schema: z.ZodType; media: readonly ('form' | 'multipart')[]; streamed?: boolean };
   /** A page (200); for a form that is posted and then shown, a redirect to it (303); for a path that moved, 301. */
   response:
     { schema: z.ZodType; example: unknown; description: string; media?: string } | { status: 301 | 303; description: string };

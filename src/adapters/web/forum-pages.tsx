@@ -10,11 +10,13 @@ import { policy } from '../../domain/shared/policy.js';
 import { readsAsEveryone } from '../../domain/visibility/visibility.js';
 import type { FrontPageCache } from '../presentation/front-page-cache.js';
 import { renderDocument } from '../presentation/html.js';
+import { wordsOf } from '../presentation/words/index.js';
 import type { Wire } from '../presentation/wire.js';
 import { type BrowserPages, contentSecurityPolicy, SESSION_COOKIE, sessionCsrf } from './browser.js';
 import { Lang } from './docs.js';
 import { paramsOf } from './forms.js';
 import { frameOf } from './frame.js';
+import { awaitsItsBody, receiveForm } from './post-image.js';
 import { expiredForm } from './routes/account.js';
 import { type SignedIn, signedInUser } from './sign-in.js';
 import { type ForumFrame, NotFoundPage } from './views/forum.js';
@@ -67,8 +69,11 @@ export interface ForumPages {
   firstPageOr(ctx: Context, actor: Actor, key: string, make: () => Promise<VNode>): Promise<VNode | Buffer>;
   /** Runs a page; what the core does not find (or does not show this reader) is the one not-found page. */
   reading(work: (ctx: Context) => Promise<void>): (ctx: Context) => Promise<void>;
-  /** The signed-in writer of a form, whose token it carries; else the answer is given and null returned. */
-  writer(ctx: Context): Promise<SignedIn | null>;
+  /**
+   * The signed-in writer of a form, whose token it carries; else the answer is given and null returned (for the
+   * pages' script, `json`: a token that is not the session's is said in JSON).
+   */
+  writer(ctx: Context, answer?: 'page' | 'json'): Promise<SignedIn | null>;
 }
 
 export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserPages, pageCache?: PageCache): ForumPages {
@@ -154,14 +159,20 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
     };
 
   /** The signed-in reader of a form, whose token it carries; else the answer is given here and null returned. */
-  async function writer(ctx: Context): Promise<SignedIn | null> {
+  async function writer(ctx: Context, answer: 'page' | 'json' = 'page'): Promise<SignedIn | null> {
     const signedIn = await signedInUser(ctx, app.resolveWebSession);
     if (!signedIn) {
       browser.seeOther(ctx, actionFor('/account/sign-in', frameOf(ctx).locale));
       return null;
     }
+    // A form with an image field is read here (its token is in it), once a session is known to send it.
+    if (awaitsItsBody(ctx)) await receiveForm(ctx);
     if (!browser.sessionCsrfMatches(signedIn.session, paramsOf(ctx).csrf_token)) {
-      expiredForm(ctx, browser);
+      if (answer === 'page') expiredForm(ctx, browser);
+      else {
+        ctx.status = 403;
+        ctx.body = { error: wordsOf(frameOf(ctx).locale).account.expired };
+      }
       return null;
     }
     ctx.state.reader = signedIn.user;

@@ -23,4 +23,9 @@ export class SqlNodeReadModel implements NodeReadModel {
     const rows = await this.sql.all<NodeRow>(`select ${NODE_COLUMNS} from nodes where id = $1`, [id]);
     return rows[0] ? nodeView(rows[0]) : null;
   }
+
+  async blockedBy(userId: number, nodeId: number): Promise<boolean> {
+    const rows = await this.sql.all('select 1 from node_blocks where user_id = $1 and node_id = $2', [userId, nodeId]);
+    return rows.length > 0;
+  }
 }

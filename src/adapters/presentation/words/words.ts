@@ -107,6 +107,14 @@ export interface ForumWords {
   editReply: string;
   editTopic: string;
   saveButton: string;
+  // an image in what one writes (contract §19, §21b)
+  addImage: string;
+  imageHint: string;
+  imageTooLarge: string;
+  /** Said by the page's script while it uploads, and once the image is in (it reads them from the page). */
+  uploading: string;
+  imageAdded: string;
+  uploadFailed: string;
   // notifications (contract §21b): what happened, who did it and the topic as parts (links), in the language's order
   noNotifications: string;
   unread: string;
@@ -121,6 +129,8 @@ export interface ForumWords {
   // a node
   nodeTopics: (node: string) => string;
   nodeFeed: string;
+  /** A node the reader blocked (contract §21b): its topics leave their lists. */
+  nodeBlocked: string;
   // people
   activeUsers: string;
   profileOf: (login: string) => string;

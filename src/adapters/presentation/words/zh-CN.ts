@@ -27,6 +27,8 @@ const ZH_RULES: [RegExp, (match: RegExpExecArray) => string][] = [
   [/Website must be an http or https URL/, () => '个人网站须为 http 或 https 网址。'],
   [/(\w+) is too long \(maximum is (\d+) characters\)/, (m) => `${m[1]} 太长（最多 ${m[2]} 个字符）。`],
   [/(\w+) is missing/, (m) => `请填写 ${m[1]}。`],
+  [/file must be a PNG, JPEG, GIF or WebP image/, () => '图片须为 PNG、JPEG、GIF 或 WebP 格式。'],
+  [/file declares more than (\d+) megapixels/, (m) => `图片超过 ${m[1]} 百万像素。`],
 ];
 
 /** Simplified Chinese. */
@@ -379,6 +381,12 @@ export const zhCN: Words = {
     editReply: '编辑回复',
     editTopic: '编辑话题',
     saveButton: '保存',
+    addImage: '添加图片',
+    imageHint: 'PNG、JPEG、GIF 或 WebP，不超过 5 MB：预览或发布时加在正文末尾。',
+    imageTooLarge: '图片超过 5 MB。',
+    uploading: '正在上传图片…',
+    imageAdded: '图片已插入正文光标处。',
+    uploadFailed: '图片上传失败。',
     noNotifications: '没有通知。',
     unread: '新',
     goneTopic: '一个已不存在的话题',
@@ -391,6 +399,7 @@ export const zhCN: Words = {
     deleteAllNotifications: '删除全部通知',
     nodeTopics: (node) => `${node} 节点的话题`,
     nodeFeed: '此节点的订阅源',
+    nodeBlocked: '你已屏蔽此节点：它的话题不会出现在你的列表中。',
     activeUsers: '活跃会员',
     profileOf: (login) => `${login} 的个人主页`,
     joined: (when) => `加入于 ${DATE.format(when)}`,

@@ -16,17 +16,18 @@ import { actionFor } from '../views/layout.js';
 import { EditReplyPage } from '../views/writing.js';
 import type { NodeReadModel, ReplyReadModel } from '../../../application/read-models.js';
 import type { ListReplies } from '../../../application/replies/list-replies.js';
+import type { UploadPhoto } from '../../../application/uploads/upload-photo.js';
 import type { SearchContent } from '../../../application/search/search.js';
 import type { ListTopics } from '../../../application/topics/list-topics.js';
 import type { ShowTopic } from '../../../application/topics/show-topic.js';
 import type { ListActiveUsers } from '../../../application/users/community.js';
-import type { BlockUser, FollowUser, ShowUser } from '../../../application/users/manage-users.js';
+import type { BlockNode, BlockUser, FollowUser, ShowUser } from '../../../application/users/manage-users.js';
 import type { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../../../application/users/user-lists.js';
 import { InvalidInput, NotFound } from '../../../domain/shared/errors.js';
 import type { Wire } from '../../presentation/wire.js';
 import { wordsOf } from '../../presentation/words/index.js';
 import { browserPages } from '../browser.js';
-import { readForm } from '../forms.js';
+import { type FormPage, readForm } from '../forms.js';
 import {
   type ForumPageUseCases,
   forumPages,
@@ -39,6 +40,7 @@ import {
 } from '../forum-pages.js';
 import { Csrf, htmlPage, Lang, page as pageResponse, type RouteDeclarer } from '../docs.js';
 import { frameOf } from '../frame.js';
+import { attachImage, withImageField } from '../post-image.js';
 import {
   type ReplyDraft,
   type Reply,
@@ -79,6 +81,8 @@ export interface ReadingPageUseCases extends ForumPageUseCases {
   blockUser: BlockUser;
   deleteTopic: DeleteTopic;
   deleteReply: DeleteReply;
+  uploadPhoto: UploadPhoto;
+  blockNode: BlockNode;
 }
 export const ReadingPageUseCases = Symbol.for('ReadingPageUseCases');
 
@@ -143,7 +147,18 @@ export function readingRoutes(
       if (!node || node.hidden) throw new NotFound('node');
       const shown = wire.node(node);
       frame.description = shown.summary || words.nodeTopics(shown.name);
-      return <TopicListPage {...common} title={shown.name} heading={words.nodeTopics(shown.name)} kind={null} node={shown} />;
+      const csrf = frame.reader.csrf;
+      const nodeBlock = actor && csrf ? { csrf, blocked: await app.nodes.blockedBy(actor.id, nodeId) } : undefined;
+      return (
+        <TopicListPage
+          {...common}
+          title={shown.name}
+          heading={words.nodeTopics(shown.name)}
+          kind={null}
+          node={shown}
+          {...(nodeBlock ? { nodeBlock } : {})}
+        />
+      );
     });
     show(ctx, 200, view);
   }
@@ -297,17 +312,22 @@ export function readingRoutes(
   docs.route(
     router,
     '',
-    formOperation('/topics/:id/replies', 'Reply (or preview the reply)', ReplyFormBody),
+    {
+      ...formOperation('/topics/:id/replies', 'Reply (or preview the reply), with an image if one is chosen', ReplyFormBody),
+      body: withImageField(ReplyFormBody),
+    },
     reading(async (ctx) => {
       const id = idOf(ctx.params.id);
       const signedIn = await writer(ctx);
       if (!signedIn) return;
       const page = pageOf(ctx);
-      const form = readForm(ctx, ReplyFormBody, {
+      const formPage: FormPage = {
         words: wordsOf(frameOf(ctx).locale).account,
         again: (refusal, typed) =>
           topicPage(ctx, id, page, { status: refusal.status, draft: { body: typed.body ?? '', error: refusal.message } }),
-      });
+      };
+      await attachImage(ctx, formPage, app.uploadPhoto, signedIn.user);
+      const form = readForm(ctx, ReplyFormBody, formPage);
       if (form.preview) {
         const preview = app.previewPost.execute(signedIn.user, form.body);
         return topicPage(ctx, id, page, { draft: { body: form.body, preview } });
@@ -420,17 +440,20 @@ export function readingRoutes(
     {
       ...formOperation('/topics/:id/replies/:replyId/edit', 'Save your reply (or preview it)', EditReplyBody),
       params: replyParams,
+      body: withImageField(EditReplyBody),
     },
     reading(async (ctx) => {
       const id = idOf(ctx.params.id);
       const replyId = idOf(ctx.params.replyId);
       const signedIn = await writer(ctx);
       if (!signedIn) return;
-      const form = readForm(ctx, EditReplyBody, {
+      const formPage: FormPage = {
         words: wordsOf(frameOf(ctx).locale).account,
         again: (refusal, typed) =>
           editReplyPage(ctx, id, replyId, refusal.status, { body: typed.body ?? '', error: refusal.message }),
-      });
+      };
+      await attachImage(ctx, formPage, app.uploadPhoto, signedIn.user);
+      const form = readForm(ctx, EditReplyBody, formPage);
       if (form.preview) {
         const preview = app.previewPost.execute(signedIn.user, form.body);
         return editReplyPage(ctx, id, replyId, 200, { body: form.body, preview });
@@ -463,6 +486,23 @@ export function readingRoutes(
         if (!signedIn) return;
         await run(signedIn.user, login);
         browser.seeOther(ctx, `/${encodeURIComponent(login)}`);
+      }),
+    );
+  }
+
+  /** Blocking a node from its page (the API's BlockNode): its topics leave the reader's lists; then back to it. */
+  for (const block of [true, false]) {
+    const act = block ? 'block' : 'unblock';
+    docs.route(
+      router,
+      '',
+      formOperation(`/nodes/:id/${act}`, `${block ? 'Block' : 'Unblock'} a node`, z.object({ csrf_token: Csrf })),
+      reading(async (ctx) => {
+        const id = idOf(ctx.params.id);
+        const signedIn = await writer(ctx);
+        if (!signedIn) return;
+        await app.blockNode.execute(signedIn.user, id, block);
+        browser.seeOther(ctx, `/topics/node${id}`);
       }),
     );
   }

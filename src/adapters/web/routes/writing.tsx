@@ -5,14 +5,16 @@ import type { PreviewPost } from '../../../application/posts/preview.js';
 import type { NodeReadModel, TopicReadModel } from '../../../application/read-models.js';
 import { type UpdateTopic, UpdateTopicParams } from '../../../application/topics/update-topic.js';
 import { type CreateTopic, CreateTopicParams } from '../../../application/topics/create-topic.js';
+import type { UploadPhoto } from '../../../application/uploads/upload-photo.js';
 import { NotFound } from '../../../domain/shared/errors.js';
 import type { Wire } from '../../presentation/wire.js';
 import { wordsOf } from '../../presentation/words/index.js';
 import type { BrowserPages } from '../browser.js';
 import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
-import { readForm, refuse } from '../forms.js';
+import { type FormPage, readForm, refuse, type Typed } from '../forms.js';
 import { type ForumPageUseCases, forumPages, IdParam, idOf } from '../forum-pages.js';
 import { frameOf } from '../frame.js';
+import { attachImage, uploadedImage, withImageField } from '../post-image.js';
 import { actionFor } from '../views/layout.js';
 import { TopicFormPage, type TopicDraft } from '../views/writing.js';
 
@@ -23,8 +25,17 @@ export interface WritingPageUseCases extends ForumPageUseCases {
   createTopic: CreateTopic;
   updateTopic: UpdateTopic;
   previewPost: PreviewPost;
+  uploadPhoto: UploadPhoto;
 }
 export const WritingPageUseCases = Symbol.for('WritingPageUseCases');
+
+/** A refused topic form, as it comes back: what was typed, and why. */
+const draftOf = (typed: Typed, error: string): TopicDraft => ({
+  nodeId: typed.node_id ?? '',
+  title: typed.title ?? '',
+  body: typed.body ?? '',
+  error,
+});
 
 const NewTopicBody = CreateTopicParams.extend({
   csrf_token: Csrf,
@@ -80,7 +91,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
       tag: 'Forum',
       access: 'browser',
       query: z.object({ lang: Lang }),
-      body: { schema: NewTopicBody, media: ['form', 'multipart'] },
+      body: withImageField(NewTopicBody),
       response: { status: 303, description: 'To the new topic (not signed in: to the sign-in page)' },
       otherResponses: {
         200: htmlPage('A preview: the form again, the topic rendered above it'),
@@ -93,16 +104,12 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
     reading(async (ctx) => {
       const signedIn = await writer(ctx);
       if (!signedIn) return;
-      const form = readForm(ctx, NewTopicBody, {
+      const formPage: FormPage = {
         words: wordsOf(frameOf(ctx).locale).account,
-        again: (refusal, typed) =>
-          newTopicPage(ctx, refusal.status, {
-            nodeId: typed.node_id ?? '',
-            title: typed.title ?? '',
-            body: typed.body ?? '',
-            error: refusal.message,
-          }),
-      });
+        again: (refusal, typed) => newTopicPage(ctx, refusal.status, draftOf(typed, refusal.message)),
+      };
+      await attachImage(ctx, formPage, app.uploadPhoto, signedIn.user);
+      const form = readForm(ctx, NewTopicBody, formPage);
       if (form.preview) {
         const preview = app.previewPost.execute(signedIn.user, form.body);
         return newTopicPage(ctx, 200, { nodeId: String(form.node_id), title: form.title, body: form.body, preview });
@@ -170,7 +177,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
       access: 'browser',
       params: IdParam,
       query: z.object({ lang: Lang }),
-      body: { schema: EditTopicBody, media: ['form', 'multipart'] },
+      body: withImageField(EditTopicBody),
       response: { status: 303, description: 'Saved: to the topic (not signed in: to the sign-in page)' },
       otherResponses: {
         200: htmlPage('A preview: the form again, the topic rendered above it'),
@@ -184,16 +191,12 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
       const id = idOf(ctx.params.id);
       const signedIn = await writer(ctx);
       if (!signedIn) return;
-      const form = readForm(ctx, EditTopicBody, {
+      const formPage: FormPage = {
         words: wordsOf(frameOf(ctx).locale).account,
-        again: (refusal, typed) =>
-          editTopicPage(ctx, id, refusal.status, {
-            nodeId: typed.node_id ?? '',
-            title: typed.title ?? '',
-            body: typed.body ?? '',
-            error: refusal.message,
-          }),
-      });
+        again: (refusal, typed) => editTopicPage(ctx, id, refusal.status, draftOf(typed, refusal.message)),
+      };
+      await attachImage(ctx, formPage, app.uploadPhoto, signedIn.user);
+      const form = readForm(ctx, EditTopicBody, formPage);
       const draft = { nodeId: String(form.node_id), title: form.title, body: form.body };
       if (form.preview) {
         return editTopicPage(ctx, id, 200, { ...draft, preview: app.previewPost.execute(signedIn.user, form.body) });
@@ -201,6 +204,66 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
       await app.updateTopic.execute(signedIn.user, { id, title: form.title, body: form.body, nodeId: form.node_id });
       browser.seeOther(ctx, `/topics/${id}`);
     }),
+  );
+
+  /**
+   * An image uploaded at once by the page's script (views/script.ts), for the browser's session: the API's upload
+   * (§19), answered as JSON for the script to put its Markdown where the cursor is; a refusal, in the reader's words.
+   */
+  const Refused = z.object({ error: z.string() });
+  const refusedJson = (description: string) => ({ schema: Refused, media: 'application/json', description });
+  docs.route(
+    router,
+    '',
+    {
+      method: 'post',
+      path: '/photos',
+      summary: 'Upload an image into what one writes (the pages’ script)',
+      description:
+        'The API’s POST /api/v3/photos for a browser’s session, as homeland’s pages have it: the image’s URL and the ' +
+        'Markdown that shows it. Without scripts, the post’s own form carries the image instead.',
+      tag: 'Forum',
+      access: 'browser',
+      query: z.object({ lang: Lang }),
+      body: withImageField(z.object({ csrf_token: Csrf }), ['multipart']),
+      response: {
+        schema: z.object({ image_url: z.string(), markdown: z.string() }),
+        example: { image_url: 'https://forum.example/uploads/photos/ab/ab12….png', markdown: '![cat](https://…)' },
+        description: 'The uploaded image, and its Markdown',
+        media: 'application/json',
+      },
+      otherResponses: {
+        303: { description: 'Not signed in: to the sign-in page' },
+        400: refusedJson('No image, or not one the forum takes (the API’s reason)'),
+        403: refusedJson('The form’s token is not this session’s; or the API refuses the upload (a silenced member)'),
+        429: refusedJson('Too many uploads today'),
+      },
+      errors: [],
+    },
+    async (ctx) => {
+      const signedIn = await writer(ctx, 'json');
+      if (!signedIn) return;
+      const words = wordsOf(frameOf(ctx).locale);
+      const image = await uploadedImage(
+        ctx,
+        {
+          words: words.account,
+          again: (refusal) => {
+            ctx.status = refusal.status;
+            ctx.body = { error: refusal.message };
+          },
+        },
+        app.uploadPhoto,
+        signedIn.user,
+      );
+      if (!image) {
+        ctx.status = 400;
+        ctx.body = { error: words.forum.uploadFailed };
+        return;
+      }
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { image_url: image.url, markdown: image.markdown };
+    },
   );
 
   return router;

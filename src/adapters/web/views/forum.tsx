@@ -14,6 +14,7 @@ import type {
 import { type ForumWords, type ModerationWords, WORDS } from '../../presentation/words/index.js';
 import { type Frame, withLang } from './layout.js';
 import { SCRIPT_PATH } from './script.js';
+import { IMAGE_FIELD } from '../post-image.js';
 import { FORUM_STYLE, STYLE } from './style.js';
 
 /**
@@ -259,17 +260,30 @@ export function TopicListPage(props: {
   heading: string;
   kind: ListKind | null;
   node?: Node;
+  /** A signed-in reader's block of the node (contract §21b): a button, and a line while it is blocked. */
+  nodeBlock?: { csrf: string; blocked: boolean };
   topics: Topic[];
   page: number;
   hasNext: boolean;
   path: string;
 }) {
-  const { frame } = props;
+  const { frame, node, nodeBlock } = props;
   const t = words(frame);
   return (
     <ForumPage frame={frame} title={props.title}>
       <h1>{props.heading}</h1>
-      {props.node?.summary ? <p class="muted">{props.node.summary}</p> : null}
+      {node?.summary ? <p class="muted">{node.summary}</p> : null}
+      {node && nodeBlock ? (
+        <div class="acts">
+          <Act
+            action={`/nodes/${node.id}/${nodeBlock.blocked ? 'unblock' : 'block'}`}
+            csrf={nodeBlock.csrf}
+            label={t.block}
+            pressed={nodeBlock.blocked}
+          />
+          {nodeBlock.blocked ? <p class="muted">{t.nodeBlocked}</p> : null}
+        </div>
+      ) : null}
       {props.kind ? (
         <nav class="tabs" aria-label={t.listsLabel}>
           {(Object.keys(LIST_PATHS) as ListKind[]).map((kind) => (
@@ -456,18 +470,38 @@ export function DraftNotes(props: { error?: string | undefined; preview?: string
   );
 }
 
-/** A reply's Markdown field with its hint, then Preview and the form's own button (reply, save). */
-export function ReplyBody(props: { body: string; rows: number; submit: string; frame: Frame }) {
+/**
+ * A post's Markdown field with its hint, its image field (contract §21b: posted with the form; the page's script, when
+ * it runs, uploads the image at once and puts it where the cursor is, saying so in the hint), then Preview and the
+ * form's own button (reply, publish, save). Its form is sent as multipart/form-data.
+ */
+export function PostBody(props: { id: string; label: string; body: string; rows: number; submit: string; frame: Frame }) {
   const t = words(props.frame);
+  const { id } = props;
   return (
     <>
-      <label for="reply-body">{t.yourReply}</label>
+      <label for={id}>{props.label}</label>
       {/* The text as a child, not `value`: children are escaped as every text of ours is (presentation/html.ts). */}
-      <textarea id="reply-body" name="body" rows={props.rows} required aria-describedby="reply-hint">
+      <textarea id={id} name="body" rows={props.rows} required aria-describedby={`${id}-hint`}>
         {props.body}
       </textarea>
-      <p class="hint" id="reply-hint">
+      <p class="hint" id={`${id}-hint`}>
         {t.markdownHint}
+      </p>
+      <label for={`${id}-image`}>{t.addImage}</label>
+      <input
+        type="file"
+        id={`${id}-image`}
+        name={IMAGE_FIELD}
+        accept="image/png,image/jpeg,image/gif,image/webp"
+        aria-describedby={`${id}-image-hint`}
+        data-upload-into={id}
+        data-uploading={t.uploading}
+        data-added={t.imageAdded}
+        data-failed={t.uploadFailed}
+      />
+      <p class="hint" id={`${id}-image-hint`} aria-live="polite">
+        {t.imageHint}
       </p>
       <div class="row">
         <button type="submit" name="preview" value="1" class="secondary">
@@ -484,10 +518,23 @@ function ReplyForm(props: { topicId: number; csrf: string; draft: ReplyDraft | u
   const t = words(props.frame);
   const draft = props.draft;
   return (
-    <form method="post" action={`/topics/${props.topicId}/replies#reply-form`} id="reply-form" class="reply-form">
+    <form
+      method="post"
+      action={`/topics/${props.topicId}/replies#reply-form`}
+      enctype="multipart/form-data"
+      id="reply-form"
+      class="reply-form"
+    >
       <DraftNotes error={draft?.error} preview={draft?.preview} frame={props.frame} />
       <input type="hidden" name="csrf_token" value={props.csrf} />
-      <ReplyBody body={draft?.body ?? ''} rows={6} submit={t.replyButton} frame={props.frame} />
+      <PostBody
+        id="reply-body"
+        label={t.yourReply}
+        body={draft?.body ?? ''}
+        rows={6}
+        submit={t.replyButton}
+        frame={props.frame}
+      />
     </form>
   );
 }

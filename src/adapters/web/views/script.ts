@@ -3,10 +3,54 @@ import { createHash } from 'node:crypto';
 /**
  * The pages' one script (contract §21b: progressive enhancement only; every page reads and every form works without
  * it). Loaded by a signed-in reader's pages only: a page read signed out asks for no script. It keeps the header's
- * unread count live through the API's notification stream (§12), which the browser's session opens. Plain ES5-level
- * JavaScript, no framework; served from memory under a URL that names its digest (cached for good).
+ * unread count live through the API's notification stream (§12), which the browser's session opens; and it uploads an
+ * image chosen in a post's form at once (the pages' POST /photos), putting its Markdown where the cursor is, the
+ * field emptied so that the form does not send it again (should the upload fail, the form still carries it). Its
+ * words come from the page (data-* attributes, in the page's language). Plain ES5-level JavaScript, no framework;
+ * served from memory under a URL that names its digest (cached for good).
  */
 export const SCRIPT = `'use strict';
+(function () {
+  var fields = document.querySelectorAll('input[type=file][data-upload-into]');
+  Array.prototype.forEach.call(fields, function (field) {
+    var text = document.getElementById(field.getAttribute('data-upload-into'));
+    var hint = document.getElementById(field.getAttribute('aria-describedby'));
+    var token = field.form && field.form.querySelector('input[name=csrf_token]');
+    if (!text || !hint || !token || typeof fetch === 'undefined' || typeof FormData === 'undefined') return;
+    // Where the cursor was when the text was left for the file field (never in it: at the end).
+    var cursor = null;
+    text.addEventListener('blur', function () { cursor = text.selectionStart; });
+    field.addEventListener('change', function () {
+      var file = field.files && field.files[0];
+      if (!file) return;
+      var data = new FormData();
+      data.append('csrf_token', token.value);
+      data.append('image', file);
+      hint.textContent = field.getAttribute('data-uploading');
+      fetch('/photos', { method: 'POST', body: data, credentials: 'same-origin', headers: { Accept: 'application/json' } })
+        .then(function (response) {
+          return response.json().then(
+            function (answer) { return { ok: response.ok, answer: answer }; },
+            function () { return { ok: false, answer: {} }; }
+          );
+        })
+        .then(function (result) {
+          if (!result.ok) throw new Error(result.answer.error || '');
+          var at = typeof cursor === 'number' ? Math.min(cursor, text.value.length) : text.value.length;
+          var before = text.value.slice(0, at);
+          var insert = (before && !/\\n$/.test(before) ? '\\n' : '') + result.answer.markdown + '\\n';
+          text.value = before + insert + text.value.slice(at);
+          cursor = text.selectionStart = text.selectionEnd = at + insert.length;
+          field.value = '';
+          hint.textContent = field.getAttribute('data-added');
+          text.focus();
+        })
+        .catch(function (error) {
+          hint.textContent = field.getAttribute('data-failed') + (error && error.message ? ' ' + error.message : '');
+        });
+    });
+  });
+})();
 (function () {
   var link = document.querySelector('a[data-unread-label]');
   if (!link || typeof EventSource === 'undefined') return;

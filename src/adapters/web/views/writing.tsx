@@ -1,5 +1,5 @@
 import { type ForumWords, WORDS } from '../../presentation/words/index.js';
-import { DraftNotes, type ForumFrame, ForumPage, type Node, ReplyBody } from './forum.js';
+import { DraftNotes, type ForumFrame, ForumPage, type Node, PostBody } from './forum.js';
 
 /**
  * The forms of writing (contract §21b) that have a page of their own: a new topic. What is typed comes back as it
@@ -31,7 +31,12 @@ export function TopicFormPage(props: {
   return (
     <ForumPage frame={frame} title={heading}>
       <h1>{heading}</h1>
-      <form method="post" action={editing ? `/topics/${editing.id}/edit` : '/topics'} class="topic-form">
+      <form
+        method="post"
+        action={editing ? `/topics/${editing.id}/edit` : '/topics'}
+        enctype="multipart/form-data"
+        class="topic-form"
+      >
         <DraftNotes error={draft?.error} preview={draft?.preview} title={draft?.title ?? ''} frame={frame} />
         <input type="hidden" name="csrf_token" value={props.csrf} />
         <label for="topic-node">{t.node}</label>
@@ -45,19 +50,14 @@ export function TopicFormPage(props: {
         </select>
         <label for="topic-title">{t.title}</label>
         <input type="text" id="topic-title" name="title" value={draft?.title ?? ''} maxlength={255} required />
-        <label for="topic-body">{t.body}</label>
-        <textarea id="topic-body" name="body" rows={12} required aria-describedby="topic-hint">
-          {draft?.body ?? ''}
-        </textarea>
-        <p class="hint" id="topic-hint">
-          {t.markdownHint}
-        </p>
-        <div class="row">
-          <button type="submit" name="preview" value="1" class="secondary">
-            {t.previewButton}
-          </button>
-          <button type="submit">{editing ? t.saveButton : t.publishButton}</button>
-        </div>
+        <PostBody
+          id="topic-body"
+          label={t.body}
+          body={draft?.body ?? ''}
+          rows={12}
+          submit={editing ? t.saveButton : t.publishButton}
+          frame={frame}
+        />
       </form>
     </ForumPage>
   );
@@ -79,10 +79,10 @@ export function EditReplyPage(props: {
       <p class="muted">
         <a href={`/topics/${props.topic.id}`}>{props.topic.title}</a>
       </p>
-      <form method="post" action={props.action} class="topic-form">
+      <form method="post" action={props.action} enctype="multipart/form-data" class="topic-form">
         <DraftNotes error={draft.error} preview={draft.preview} frame={frame} />
         <input type="hidden" name="csrf_token" value={props.csrf} />
-        <ReplyBody body={draft.body} rows={10} submit={t.saveButton} frame={frame} />
+        <PostBody id="reply-body" label={t.yourReply} body={draft.body} rows={10} submit={t.saveButton} frame={frame} />
       </form>
     </ForumPage>
   );

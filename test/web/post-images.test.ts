@@ -1,0 +1,199 @@
+import { expect } from 'chai';
+import sharp from 'sharp';
+import { api, makeNode, makeTopic, makeUser } from '../support/builders.js';
+import { testEnv } from '../support/env.js';
+import { alertOf, type Browser, formFor, signedInAs } from '../support/page-forms.js';
+import type { PageForm } from '../support/oauth-flow.js';
+
+/**
+ * An image in what one writes, in a browser (contract §21b, §19): with scripts off, the post's form carries a file
+ * field and is sent as multipart; the image is the API's upload, its Markdown ends the body. With scripts on, the
+ * page's script uploads it at once through the pages' POST /photos (its JSON is what the script reads).
+ */
+
+function png(red: number): Promise<Buffer> {
+  return sharp({ create: { width: 6, height: 4, channels: 3, background: { r: red, g: 40, b: 90 } } })
+    .png()
+    .toBuffer();
+}
+
+/** Sends `form` as a browser sends a form with a file field: multipart, its fields, then the file (if any). */
+function submitWithFile(
+  browser: Browser,
+  form: PageForm,
+  typed: Record<string, string>,
+  file?: { bytes: Buffer; name: string; type: string },
+) {
+  let request = browser.post(form.action.split('#')[0]!);
+  for (const [name, value] of Object.entries({ ...form.fields, ...typed })) request = request.field(name, value);
+  return file
+    ? request.attach('image', file.bytes, { filename: file.name, contentType: file.type })
+    : request.attach('image', Buffer.alloc(0), { filename: '', contentType: 'application/octet-stream' });
+}
+
+const uploadsOf = async (login: string) =>
+  testEnv().sql<{ name: string }>('select u.name from uploads u join users m on m.id = u.user_id where m.login = $1', [login]);
+
+const imageIn = (markdown: string) => /!\[([^\]]*)\]\(([^)]+)\)/.exec(markdown);
+
+describe('the forum in a browser: an image in what one writes (contract §21b, §19)', () => {
+  let topic: number;
+
+  beforeEach(async () => {
+    topic = await makeTopic(await makeUser('alice'), await makeNode('General'), 'Show me', 'Pictures, please');
+  });
+
+  it('sends the reply form as multipart with a file field, and puts the image at the end of the reply (scripts off)', async () => {
+    const bob = await signedInAs('bob');
+    const page = await bob.get(`/topics/${topic}`).expect(200);
+    expect(page.text).to.match(/<form[^>]*action="\/topics\/\d+\/replies#reply-form"[^>]*enctype="multipart\/form-data"/);
+    expect(page.text).to.match(/<input type="file" id="reply-body-image" name="image" accept="image\/png,image\/jpeg/);
+    const res = await submitWithFile(
+      bob,
+      formFor(page.text, `/topics/${topic}/replies`),
+      { body: 'My cat:' },
+      {
+        bytes: await png(200),
+        name: 'my cat.png',
+        type: 'image/png',
+      },
+    ).expect(303);
+    expect(res.headers.location).to.equal(`/topics/${topic}#reply1`);
+    const [reply] = (await api().get(`/api/v3/topics/${topic}/replies`).expect(200)).body.replies as { body: string }[];
+    expect(reply!.body).to.match(/^My cat:\n\n!\[my cat\]\(http[^)]+\/uploads\/photos\/[0-9a-f]{2}\/[0-9a-f]{64}\.png\)\n?$/);
+    expect(await uploadsOf('bob')).to.deep.equal([{ name: 'my cat.png' }]);
+    const shown = await bob.get(`/topics/${topic}`).expect(200);
+    expect(shown.text).to.include(`<img src="${imageIn(reply!.body)![2]}"`);
+  });
+
+  it('previews the image in place and keeps its Markdown in the form; a reply of an image alone is a reply', async () => {
+    const bob = await signedInAs('bob');
+    const page = await bob.get(`/topics/${topic}`).expect(200);
+    const form = formFor(page.text, `/topics/${topic}/replies`);
+    const preview = await submitWithFile(
+      bob,
+      form,
+      { body: '', preview: '1' },
+      {
+        bytes: await png(10),
+        name: 'dog.png',
+        type: 'image/png',
+      },
+    ).expect(200);
+    const markdown = /<textarea id="reply-body"[^>]*>([\s\S]*?)<\/textarea>/.exec(preview.text)![1]!;
+    const [, alt, url] = imageIn(markdown)!;
+    expect(alt).to.equal('dog');
+    expect(preview.text).to.match(new RegExp(`<section class="preview"[\\s\\S]*<img src="${url}"`));
+    expect((await api().get(`/api/v3/topics/${topic}/replies`).expect(200)).body.replies).to.deep.equal([]);
+    // Published as previewed: the file field is empty now, the Markdown carries the image.
+    await submitWithFile(bob, formFor(preview.text, `/topics/${topic}/replies`), { body: markdown }).expect(303);
+    const [reply] = (await api().get(`/api/v3/topics/${topic}/replies`).expect(200)).body.replies as { body: string }[];
+    expect(reply!.body.trim()).to.equal(`![dog](${url})`);
+    expect(await uploadsOf('bob'), 'one upload for the preview and the post').to.have.length(1);
+  });
+
+  it('refuses what is not an image, or too large, with the API’s words on the page, keeping what was typed', async () => {
+    const bob = await signedInAs('bob');
+    const page = await bob.get(`/topics/${topic}`).expect(200);
+    const form = formFor(page.text, `/topics/${topic}/replies`);
+    const notImage = await submitWithFile(
+      bob,
+      form,
+      { body: 'Here it is' },
+      {
+        bytes: Buffer.from('%PDF-1.7 not a picture'),
+        name: 'paper.pdf',
+        type: 'application/pdf',
+      },
+    ).expect(400);
+    expect(alertOf(notImage.text)).to.equal('file must be a PNG, JPEG, GIF or WebP image.');
+    expect(notImage.text).to.include('>Here it is</textarea>');
+    const tooLarge = await submitWithFile(
+      bob,
+      form,
+      { body: 'A big one' },
+      {
+        bytes: Buffer.alloc(5 * 1024 * 1024 + 1, 1),
+        name: 'huge.png',
+        type: 'image/png',
+      },
+    ).expect(400);
+    expect(alertOf(tooLarge.text)).to.equal('The image is larger than 5 MB.');
+    expect(tooLarge.text).to.include('>A big one</textarea>');
+    const zh = await submitWithFile(
+      bob,
+      form,
+      { body: '图' },
+      {
+        bytes: Buffer.from('not a picture'),
+        name: 'x.png',
+        type: 'image/png',
+      },
+    )
+      .set('Accept-Language', 'zh-CN')
+      .expect(400);
+    expect(alertOf(zh.text)).to.equal('图片须为 PNG、JPEG、GIF 或 WebP 格式。');
+    expect((await api().get(`/api/v3/topics/${topic}/replies`).expect(200)).body.replies).to.deep.equal([]);
+    expect(await uploadsOf('bob')).to.deep.equal([]);
+  });
+
+  it('starts a topic with an image, from /topics/new', async () => {
+    const bob = await signedInAs('bob');
+    const page = await bob.get('/topics/new').expect(200);
+    const form = formFor(page.text, '/topics');
+    const node = /<option value="(\d+)"/.exec(page.text)![1]!;
+    const res = await submitWithFile(
+      bob,
+      form,
+      { node_id: node, title: 'Look', body: 'A view' },
+      {
+        bytes: await png(90),
+        name: 'view.png',
+        type: 'image/png',
+      },
+    ).expect(303);
+    const id = Number(/\/topics\/(\d+)$/.exec(res.headers.location!)![1]);
+    const shown = (await api().get(`/api/v3/topics/${id}`).expect(200)).body.topic as { body: string };
+    expect(imageIn(shown.body)![1]).to.equal('view');
+  });
+
+  describe('POST /photos (the pages’ script)', () => {
+    it('uploads for the browser’s session and answers the URL and its Markdown; refuses in the reader’s words', async () => {
+      const bob = await signedInAs('bob');
+      const page = await bob.get(`/topics/${topic}`).expect(200);
+      const token = formFor(page.text, `/topics/${topic}/replies`).fields.csrf_token!;
+      const done = await bob
+        .post('/photos')
+        .field('csrf_token', token)
+        .attach('image', await png(1), { filename: 'sun.png', contentType: 'image/png' })
+        .expect(200);
+      expect(done.body.markdown).to.equal(`![sun](${done.body.image_url})`);
+      expect(done.headers['cache-control']).to.equal('no-store');
+      const refused = await bob
+        .post('/photos')
+        .field('csrf_token', token)
+        .attach('image', Buffer.from('text'), { filename: 'a.txt', contentType: 'text/plain' })
+        .set('Accept-Language', 'zh-CN')
+        .expect(400);
+      expect(refused.body).to.deep.equal({ error: '图片须为 PNG、JPEG、GIF 或 WebP 格式。' });
+      await bob.post('/photos').field('csrf_token', token).expect(400);
+    });
+
+    it('takes nothing without the session’s token (403), nor from a browser not signed in (303 to sign in)', async () => {
+      const bob = await signedInAs('bob');
+      const forged = await bob
+        .post('/photos')
+        .field('csrf_token', 'forged')
+        .attach('image', await png(2), { filename: 'a.png', contentType: 'image/png' })
+        .expect(403);
+      expect(forged.body.error).to.match(/security token/);
+      const stranger = await api()
+        .post('/photos')
+        .field('csrf_token', 'x')
+        .attach('image', await png(3), { filename: 'a.png', contentType: 'image/png' })
+        .expect(303);
+      expect(stranger.headers.location).to.match(/^\/account\/sign-in/);
+      expect(await uploadsOf('bob')).to.deep.equal([]);
+    });
+  });
+});
