@@ -7,6 +7,7 @@
  */
 import 'reflect-metadata';
 import autocannon from 'autocannon';
+import { RequestContext } from '@mikro-orm/core';
 import pg from 'pg';
 import sharp from 'sharp';
 import { loadConfig } from '../src/config.js';
@@ -14,6 +15,9 @@ import { buildContainer } from '../src/container.js';
 import { Recount } from '../src/application/maintenance/maintenance.js';
 import { SeedDatabase } from '../src/application/maintenance/seed.js';
 import { IssueToken } from '../src/application/tokens/access-tokens.js';
+import { OpenWebSession } from '../src/application/oauth/web-sessions.js';
+import { sessionCsrf } from '../src/adapters/web/browser.js';
+import { SESSION_COOKIE } from '../src/adapters/presentation/session-cookie.js';
 import { EmbeddedPostgres } from '../src/adapters/persistence/database/embedded-postgres.js';
 import { connect, migrate } from '../src/adapters/persistence/database/orm.js';
 import { readArgs } from './args.js';
@@ -69,6 +73,8 @@ function planFor(topics: number): SeedPlan {
 
 interface Fixtures {
   token: string;
+  /** The same user's browser session (contract §16b): its cookie, and the token its forms carry. */
+  session: { cookie: string; csrf: string };
   topicIds: number[];
   nodeIds: number[];
 }
@@ -224,6 +230,24 @@ const SCENARIOS: Scenario[] = [
     // Every notified user has notification mail on (the default): each reply queues its mail (issue 33).
     before: (url) => notificationMail(url, 'mentions_and_replies'),
     request: replyRequest,
+  },
+  {
+    // The reply form of a topic page (contract §21b): the API's reply create, then a redirect to the reply's floor.
+    // Its budget is 1.3× the server CPU of POST /topics/:id/replies (docs/performance.md).
+    name: 'POST /topics/:id/replies (page)',
+    reference: false,
+    target: null,
+    before: (url) => notificationMail(url, 'mentions_and_replies'),
+    request: (f) => ({
+      method: 'POST',
+      path: '/topics/1/replies',
+      headers: { cookie: f.session.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      setupRequest: (req) => ({
+        ...req,
+        path: `/topics/${random(f.topicIds)}/replies`,
+        body: new URLSearchParams({ csrf_token: f.session.csrf, body: replyText() }).toString(),
+      }),
+    }),
   },
   {
     // A phone-sized photo (about 1 MB of JPEG, 1,700 × 1,250), decoded, cleaned and encoded again, stored, recorded.
@@ -485,8 +509,11 @@ async function prepare(url: string, size: number): Promise<Fixtures> {
   try {
     const em = orm.em.fork();
     const [user] = await em.execute<{ id: number }[]>("select id from users where login like 'seed%' order by id limit 1");
-    const issueToken = buildContainer(persistence, loadConfig({ DATABASE_URL: url })).get(IssueToken);
-    const issued = await issueToken.execute({ userId: user!.id, clientId: null, expiresIn: 7 * 86_400 });
+    const container = buildContainer(persistence, loadConfig({ DATABASE_URL: url }));
+    const issued = await container.get(IssueToken).execute({ userId: user!.id, clientId: null, expiresIn: 7 * 86_400 });
+    // Use cases that load entities run in a persistence context of their own, as a request's do.
+    const opened = await RequestContext.create(orm.em, () => container.get(OpenWebSession).execute(user!.id));
+    if (!opened) throw new Error('the bench user may not sign in');
     const topics = await em.execute<{ id: number }[]>(
       'select t.id from topics t join nodes n on n.id = t.node_id where t.deleted_at is null and not n.hidden order by random() limit 10000',
     );
@@ -499,7 +526,12 @@ async function prepare(url: string, size: number): Promise<Fixtures> {
           'drop the database to seed it afresh',
       );
     }
-    return { token: issued.access_token, topicIds: topics.map((t) => t.id), nodeIds: nodes.map((n) => n.id) };
+    return {
+      token: issued.access_token,
+      session: { cookie: `${SESSION_COOKIE}=${opened.session}`, csrf: sessionCsrf(opened.session) },
+      topicIds: topics.map((t) => t.id),
+      nodeIds: nodes.map((n) => n.id),
+    };
   } finally {
     await persistence.close();
   }

@@ -136,6 +136,9 @@ describe('the forum in a browser: reading (contract §21a)', () => {
     expect(zh.text).to.include('href="/topics?lang=en"');
     const en = await api().get('/topics?lang=en').set('Accept-Language', 'zh-CN').expect(200);
     expect(en.text).to.include('<html lang="en">');
+    // The nodes in no section are under the page's own word for nodes (the API names them "Nodes").
+    const nodes = await api().get('/nodes?lang=zh-CN').expect(200);
+    expect(nodes.text).to.include('<h2>节点</h2>').and.not.include('<h2>Nodes</h2>');
   });
 
   it('answers an unchanged page with 304 to its ETag, and a changed one with the new page', async () => {

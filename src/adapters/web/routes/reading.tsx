@@ -46,6 +46,7 @@ import {
   type Reply,
   type TopicDetail,
   type ListKind,
+  type Node,
   NodesPage,
   type ProfileTab,
   ProfilePage,
@@ -537,8 +538,14 @@ export function readingRoutes(
     listOperation('/nodes', 'Every node, by section'),
     reading(async (ctx) => {
       const { frame } = await readerOf(ctx);
-      const nodes = (await app.nodes.list()).filter((node) => !node.hidden).map((node) => wire.node(node));
-      show(ctx, 200, <NodesPage frame={frame} nodes={nodes} />);
+      const sections = new Map<number | null, { section: string | null; nodes: Node[] }>();
+      for (const node of await app.nodes.list()) {
+        if (node.hidden) continue;
+        const key = node.section?.id ?? null;
+        if (!sections.has(key)) sections.set(key, { section: node.section?.name ?? null, nodes: [] });
+        sections.get(key)!.nodes.push(wire.node(node));
+      }
+      show(ctx, 200, <NodesPage frame={frame} sections={[...sections.values()]} />);
     }),
   );
 

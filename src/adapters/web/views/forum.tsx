@@ -737,16 +737,15 @@ export function TopicPage(props: {
 }
 
 /** Every node, by section. */
-export function NodesPage(props: { frame: ForumFrame; nodes: Node[] }) {
+/** The nodes by section, in the order given; `section` null: the nodes in none (headed "Nodes" in the page's language). */
+export function NodesPage(props: { frame: ForumFrame; sections: { section: string | null; nodes: Node[] }[] }) {
   const t = words(props.frame);
-  const sections = new Map<string, Node[]>();
-  for (const node of props.nodes) sections.set(node.section_name, [...(sections.get(node.section_name) ?? []), node]);
   return (
     <ForumPage frame={props.frame} title={t.nodes}>
       <h1>{t.nodes}</h1>
-      {[...sections].map(([section, nodes]) => (
+      {props.sections.map(({ section, nodes }) => (
         <section>
-          <h2>{section}</h2>
+          <h2>{section ?? t.nodes}</h2>
           <ul class="nodes">
             {nodes.map((node) => (
               <li>
