@@ -1,15 +1,10 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.js';
-import { listen, type RunningServer } from '../../src/server/server.js';
-import { DeliverMail } from '../../src/application/mail/deliver-mail.js';
+import type { Page } from 'playwright-core';
 import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
-import { mailDeliveryTask } from '../../src/adapters/jobs/tasks/mail-delivery.js';
-import { MAIL_TASK } from '../../src/adapters/persistence/mail/mail-task.js';
-import { until } from '../support/wait.js';
 import { forumctl } from '../support/cli.js';
-import { configuredWith, testEnv } from '../support/env.js';
-import { startJobs } from '../support/jobs.js';
+import { configuredWith } from '../support/env.js';
+import { mailedLink, startMailWorker } from '../support/browser-mail.js';
+import { browserSuite, PHONE, watch } from '../support/browser-session.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pkcePair } from '../support/oauth-flow.js';
@@ -23,37 +18,7 @@ import { pkcePair } from '../support/oauth-flow.js';
  * width into /tmp/pages-*.png for a person to look at.
  */
 const PASSWORD = 'correct horse battery';
-const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-
-/**
- * The link of the newest mail to `address` that leads to `path`, as a person finds it: the mail worker sends it
- * (no SMTP_URL: an .eml file in the run's mail folder), and forumctl reads it.
- */
-async function mailedLink(address: string, path: string, base = server.url): Promise<string> {
-  let link: string | undefined;
-  await until(async () => {
-    const list = (await forumctl(['mail', 'list', '--json'])).json<{ mails: { id: string; to: string }[] }>().mails;
-    for (const mail of list.filter((item) => item.to === address)) {
-      const shown = (await forumctl(['mail', 'show', mail.id, '--json'])).json<{ text: string }>();
-      link = new RegExp(`http://forum\\.test${path}\\?token=[A-Za-z0-9_-]+`).exec(shown.text)?.[0];
-      if (link) return true;
-    }
-    return false;
-  }, 15_000);
-  // The mail's links name PUBLIC_URL; this browser reaches the test server.
-  return link!.replace('http://forum.test', base);
-}
-
-/** Whatever the page complains about (a blocked style sheet, a refused form target) fails the test. */
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
-}
 
 /** The page at phone width, then at desktop width (and back). */
 async function shoot(page: Page, name: string): Promise<void> {
@@ -62,8 +27,6 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `/tmp/pages-${name}-desktop.png`, fullPage: true });
   await page.setViewportSize(PHONE);
 }
-
-let server: RunningServer;
 
 /** The application's side of the code flow: a redirect URI that answers a page. */
 async function startCallback(): Promise<{ url: string; close(): Promise<void> }> {
@@ -78,41 +41,24 @@ async function startCallback(): Promise<{ url: string; close(): Promise<void> }>
 
 describe('Joining the forum, in a browser', function () {
   this.timeout(90_000);
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = browserSuite();
   let mailWorker: JobRuntime;
 
   before(async () => {
-    server = await listen(testEnv().app, 0, '127.0.0.1');
-    browser = await launchChromium();
-    const env = testEnv();
-    // Jobs other tests left are not this file's mail.
-    await env.sql(
-      `delete from graphile_worker._private_jobs
-       where task_id in (select id from graphile_worker._private_tasks where identifier = $1)`,
-      [MAIL_TASK],
-    );
-    mailWorker = await startJobs([mailDeliveryTask(env.container.get(DeliverMail), { identifier: MAIL_TASK, concurrency: 1 })]);
-  });
-
-  afterEach(async () => {
-    await context?.close();
+    mailWorker = await startMailWorker();
   });
 
   after(async () => {
     await mailWorker?.stop();
-    await browser?.close();
-    await server?.stop();
   });
 
-  const newContext = (locale = 'en-US') =>
-    browser.newContext({ javaScriptEnabled: false, viewport: PHONE, isMobile: true, locale });
+  const newContext = (locale = 'en-US') => suite.newContext({ javaScriptEnabled: false, isMobile: true, locale });
 
   it('signs up from an application’s sign-in page, confirms the mailed link, and is back at its consent page', async () => {
     const redirect = 'http://127.0.0.1:9/callback';
     const app = await forumctl(['apps', 'create', 'Forum Reader', '--public', '--redirect-uri', redirect, '--json']);
     expect(app.code, app.stderr).to.equal(0);
-    context = await newContext();
+    const context = await newContext();
     const page = await context.newPage();
     const problems = watch(page);
     const query = new URLSearchParams({
@@ -123,7 +69,7 @@ describe('Joining the forum, in a browser', function () {
       code_challenge: pkcePair().challenge,
       code_challenge_method: 'S256',
     });
-    await page.goto(`${server.url}/oauth/authorize?${query}`);
+    await page.goto(`${suite.server.url}/oauth/authorize?${query}`);
     await shoot(page, 'oauth-sign-in');
     await page.getByRole('link', { name: 'Create an account' }).click();
     expect(new URL(page.url()).pathname).to.equal('/account/sign-up');
@@ -150,7 +96,7 @@ describe('Joining the forum, in a browser', function () {
     await shoot(page, 'check-mail');
 
     // The mailed link, opened in the same browser.
-    const verifyLink = await mailedLink('alice@example.com', '/account/verify');
+    const verifyLink = await mailedLink('alice@example.com', '/account/verify', suite.server.url);
     await page.goto(verifyLink);
     expect(await page.locator('body').innerText()).to.include('alice');
     await shoot(page, 'verify');
@@ -168,7 +114,7 @@ describe('Joining the forum, in a browser', function () {
     await page.getByRole('link', { name: 'Account settings' }).click();
     expect(new URL(page.url()).pathname).to.equal('/account/settings');
 
-    const session = (await context.cookies(server.url)).find((cookie) => cookie.name === 'forum_session');
+    const session = (await context.cookies(suite.server.url)).find((cookie) => cookie.name === 'forum_session');
     expect(session).to.include({ httpOnly: true, sameSite: 'Lax', path: '/' });
     // Chromium reports a refused form's 400 itself; anything else (a blocked style sheet) is a fault of the page.
     expect(
@@ -178,12 +124,12 @@ describe('Joining the forum, in a browser', function () {
   });
 
   it('REGISTRATION=approval: sign up, the mail, confirm, wait, an administrator approves, sign in, a token', async () => {
-    const approval = await listen(configuredWith({ registration: 'approval' }).app, 0, '127.0.0.1');
+    const approval = await suite.listen(configuredWith({ registration: 'approval' }).app);
     const callback = await startCallback();
     try {
       const app = await forumctl(['apps', 'create', 'Forum Reader', '--public', '--redirect-uri', callback.url, '--json']);
       const clientId = app.json<{ client_id: string }>().client_id;
-      context = await newContext();
+      const context = await newContext();
       const page = await context.newPage();
       await page.goto(`${approval.url}/account/sign-up`);
       await page.getByLabel('Login').fill('dora');
@@ -233,7 +179,6 @@ describe('Joining the forum, in a browser', function () {
       expect(((await hello.json()) as { user: { login: string } }).user.login).to.equal('dora');
     } finally {
       await callback.close();
-      await approval.stop();
     }
   });
 
@@ -244,20 +189,20 @@ describe('Joining the forum, in a browser', function () {
     expect(issued.code, issued.stderr).to.equal(0);
     const oldToken = issued.json<{ access_token: string }>().access_token;
     const hello = (token: string) =>
-      fetch(`${server.url}/api/v3/hello`, { headers: { Authorization: `Bearer ${token}` } }).then((res) => res.status);
+      fetch(`${suite.server.url}/api/v3/hello`, { headers: { Authorization: `Bearer ${token}` } }).then((res) => res.status);
     expect(await hello(oldToken)).to.equal(200);
 
-    context = await newContext();
+    const context = await newContext();
     const page = await context.newPage();
     const problems = watch(page);
-    await page.goto(`${server.url}/account/password/forgot`);
+    await page.goto(`${suite.server.url}/account/password/forgot`);
     await shoot(page, 'forgot');
     await page.getByLabel('Login or e-mail').fill('bob@example.com');
     await page.getByRole('button', { name: 'Send the link' }).click();
     expect(await page.getByRole('status').innerText()).to.include('If there is such an account');
     await shoot(page, 'forgot-sent');
 
-    await page.goto(await mailedLink('bob@example.com', '/account/password/reset'));
+    await page.goto(await mailedLink('bob@example.com', '/account/password/reset', suite.server.url));
     await shoot(page, 'reset');
     await page.getByLabel('New password', { exact: true }).fill('bob@example.com');
     await page.getByLabel('New password again').fill('bob@example.com');
@@ -273,7 +218,7 @@ describe('Joining the forum, in a browser', function () {
     await shoot(page, 'reset-done');
 
     expect(await hello(oldToken)).to.equal(401);
-    expect((await context.cookies(server.url)).some((cookie) => cookie.name === 'forum_session')).to.equal(true);
+    expect((await context.cookies(suite.server.url)).some((cookie) => cookie.name === 'forum_session')).to.equal(true);
     // Chromium reports a refused form's 400 itself; anything else (a blocked style sheet) is a fault of the page.
     expect(
       problems.filter((problem) => !problem.includes('status of 400')),
@@ -282,10 +227,10 @@ describe('Joining the forum, in a browser', function () {
   });
 
   it('speaks Simplified Chinese to a Chinese browser, and switches language by its link', async () => {
-    context = await newContext('zh-CN');
+    const context = await newContext('zh-CN');
     const page = await context.newPage();
     const problems = watch(page);
-    await page.goto(`${server.url}/account/sign-up`);
+    await page.goto(`${suite.server.url}/account/sign-up`);
     expect(await page.locator('html').getAttribute('lang')).to.equal('zh-CN');
     expect(await page.locator('h1').innerText()).to.equal('注册账户');
     await shoot(page, 'sign-up-zh');
@@ -301,13 +246,13 @@ describe('Joining the forum, in a browser', function () {
     expect(await page.getByRole('status').innerText()).to.include('carol@example.com');
     await shoot(page, 'check-mail-zh');
 
-    await page.goto(await mailedLink('carol@example.com', '/account/verify'));
+    await page.goto(await mailedLink('carol@example.com', '/account/verify', suite.server.url));
     await shoot(page, 'verify-zh');
     await page.getByRole('button', { name: '确认' }).click();
     expect(await page.getByRole('status').innerText()).to.include('你已作为 carol 登录');
     await shoot(page, 'verified-zh');
 
-    await page.goto(`${server.url}/account/password/forgot`);
+    await page.goto(`${suite.server.url}/account/password/forgot`);
     expect(await page.locator('h1').innerText()).to.equal('忘记密码？');
     await shoot(page, 'forgot-zh');
     await page.getByRole('link', { name: 'English' }).click();

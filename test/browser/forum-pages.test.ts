@@ -1,11 +1,8 @@
 import { expect } from 'chai';
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axe, describeViolations } from '../support/axe.js';
-import { launchChromium } from '../support/chromium.js';
-import { listen, type RunningServer } from '../../src/server/server.js';
+import { browserSuite, DESKTOP, PHONE, watch } from '../support/browser-session.js';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
-import { PUBLIC_URL, testEnv } from '../support/env.js';
+import { testEnv } from '../support/env.js';
 
 /**
  * The forum's reading pages (contract §21a) as people meet them, in Debian's Chromium: a small, lived-in forum
@@ -17,8 +14,6 @@ import { PUBLIC_URL, testEnv } from '../support/env.js';
  * /tmp/forum-shots/<template>-<width>-<lang>[-dark].png for a person to look at. With scripts off a topic reads and
  * the header's search works; a topic page asks for no script and no font.
  */
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
 const SHOTS = '/tmp/forum-shots';
 const LANGS = ['en', 'zh-CN'] as const;
 
@@ -164,61 +159,15 @@ async function fillForum(): Promise<Forum> {
   return { ruby, thread, chinese };
 }
 
-/** Whatever the page complains about (a style sheet the CSP refused, a failed request) fails the test. */
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  const note = (problem: string) => {
-    problems.push(problem);
-  };
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') note(`${page.url()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => note(`${page.url()}: ${error.message}`));
-  page.on('requestfailed', (request) => note(`${request.url()}: ${request.failure()?.errorText}`));
-  return problems;
-}
-
-let server: RunningServer;
-
 describe('The forum’s reading pages, in a browser (contract §21a)', function () {
   this.timeout(300_000);
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const suite = browserSuite({ shots: SHOTS });
   let forum: Forum;
-
-  before(async () => {
-    server = await listen(testEnv().app, 0, '127.0.0.1');
-    browser = await launchChromium();
-    mkdirSync(SHOTS, { recursive: true });
-  });
 
   beforeEach(async function () {
     this.timeout(120_000);
     forum = await fillForum();
   });
-
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  /**
-   * A browser for the pages. The API gives absolute URLs of PUBLIC_URL (the avatars'): this browser reaches them
-   * at the test server.
-   */
-  async function newContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport: PHONE, ...options });
-    contexts.push(context);
-    await context.route(`${PUBLIC_URL}/**`, async (route) => {
-      const response = await route.fetch({ url: route.request().url().replace(PUBLIC_URL, server.url) });
-      await route.fulfill({ response });
-    });
-    return context;
-  }
 
   /** Every template of the reading pages, by a name for its screenshot. */
   const templates = (): [string, string, number][] => [
@@ -255,15 +204,15 @@ describe('The forum’s reading pages, in a browser (contract §21a)', function 
           locale: lang,
         };
         // As served (the CSP on): what a person sees, and what the page complains of.
-        const seen = await newContext(options);
+        const seen = await suite.newContext(options);
         const page = await seen.newPage();
-        const problems = watch(page);
+        const problems = watch(page, { requests: true });
         // axe is a script of its own, which the pages' CSP (rightly) refuses: it runs where the CSP is bypassed.
-        const checked = await newContext({ ...options, bypassCSP: true });
+        const checked = await suite.newContext({ ...options, bypassCSP: true });
         const axePage = await checked.newPage();
         for (const [name, path, status] of templates()) {
           const where = `${path} (${screen.name}, ${lang})`;
-          const url = `${server.url}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`;
+          const url = `${suite.server.url}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`;
           const response = await page.goto(url);
           expect(response?.status(), where).to.equal(status);
           expect(await page.getAttribute('html', 'lang'), where).to.equal(lang);
@@ -285,10 +234,10 @@ describe('The forum’s reading pages, in a browser (contract §21a)', function 
   }
 
   it('reads a topic and searches from the header with scripts off', async () => {
-    const context = await newContext({ javaScriptEnabled: false, isMobile: true });
+    const context = await suite.newContext({ javaScriptEnabled: false, isMobile: true });
     const page = await context.newPage();
-    const problems = watch(page);
-    await page.goto(`${server.url}/topics/${forum.thread}?lang=en`);
+    const problems = watch(page, { requests: true });
+    await page.goto(`${suite.server.url}/topics/${forum.thread}?lang=en`);
     expect(await page.textContent('h1')).to.equal('How we moved our forum from homeland without breaking a single link');
     expect(await page.isVisible('article pre code')).to.equal(true);
     expect(await page.isVisible('#reply1')).to.equal(true);
@@ -307,12 +256,12 @@ describe('The forum’s reading pages, in a browser (contract §21a)', function 
   });
 
   it('shows the avatars and the images of posts (the CSP allows our own images, and others over https)', async () => {
-    const context = await newContext();
+    const context = await suite.newContext();
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (message) => problems.push(message.text()));
     for (const path of [`/topics/${forum.thread}`, '/users', '/alice']) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${suite.server.url}${path}`);
       await page.waitForLoadState('networkidle');
       const broken = await page.$$eval('img', (images) =>
         images.filter((image) => !image.complete || image.naturalWidth === 0).map((image) => image.src),
@@ -323,14 +272,14 @@ describe('The forum’s reading pages, in a browser (contract §21a)', function 
   });
 
   it('asks for no script and no font when loading a topic page', async () => {
-    const context = await newContext({ locale: 'zh-CN' });
+    const context = await suite.newContext({ locale: 'zh-CN' });
     const page = await context.newPage();
     const asked: string[] = [];
     page.on('request', (request) => {
       if (['script', 'font'].includes(request.resourceType())) asked.push(`${request.resourceType()} ${request.url()}`);
     });
     for (const id of [forum.thread, forum.chinese]) {
-      await page.goto(`${server.url}/topics/${id}`);
+      await page.goto(`${suite.server.url}/topics/${id}`);
       await page.waitForLoadState('networkidle');
     }
     expect(asked).to.deep.equal([]);

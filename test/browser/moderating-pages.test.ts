@@ -1,13 +1,11 @@
 import { expect } from 'chai';
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { axe, describeViolations } from '../support/axe.js';
-import { launchChromium } from '../support/chromium.js';
-import { listen, type RunningServer } from '../../src/server/server.js';
+import { browserSuite, type ContextOptions, DESKTOP, PHONE, watch } from '../support/browser-session.js';
 import { api, makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { checkedApi } from '../support/openapi.js';
-import { configuredWith, PUBLIC_URL, testEnv } from '../support/env.js';
+import { configuredWith, testEnv } from '../support/env.js';
 
 /**
  * Moderation as an administrator meets it (contract §21b), in Debian's Chromium with scripts off: signed in through
@@ -17,20 +15,8 @@ import { configuredWith, PUBLIC_URL, testEnv } from '../support/env.js';
  * (WCAG 2.2 AA and best practices) finds nothing serious or critical, nothing is wider than the screen, and a full-page
  * screenshot goes to /tmp/moderating-shots/<page>-<width>-<lang>[-dark].png for a person to look at.
  */
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
 const SHOTS = '/tmp/moderating-shots';
 const PASSWORD = 'correct horse battery';
-
-/** Whatever the page complains about (a style sheet the CSP refused) fails the test. */
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${page.url()}: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
-  return problems;
-}
 
 interface Forum {
   topic: number;
@@ -87,59 +73,27 @@ async function fillForum(): Promise<Forum> {
 
 describe('Moderation pages, in a browser (contract §21b)', function () {
   this.timeout(300_000);
-  let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const suite = browserSuite({ shots: SHOTS });
   let forum: Forum;
-
-  before(async () => {
-    server = await listen(testEnv().app, 0, '127.0.0.1');
-    browser = await launchChromium();
-    mkdirSync(SHOTS, { recursive: true });
-  });
 
   beforeEach(async function () {
     this.timeout(120_000);
     forum = await fillForum();
   });
 
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  /** A browser with scripts off; the API's absolute URLs (the avatars') are reached at the test server. */
-  async function newContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport: PHONE, isMobile: true, javaScriptEnabled: false, ...options });
-    contexts.push(context);
-    await context.route(`${PUBLIC_URL}/**`, async (route) => {
-      const response = await route.fetch({ url: route.request().url().replace(PUBLIC_URL, server.url) });
-      await route.fulfill({ response });
-    });
-    return context;
-  }
+  /** A phone's browser with scripts off; the API's absolute URLs (the avatars') are reached at the test server. */
+  const newContext = (options: ContextOptions = {}): Promise<BrowserContext> =>
+    suite.newContext({ isMobile: true, javaScriptEnabled: false, ...options });
 
   /** Signs in as the administrator through the sign-in page, as a person does. */
-  async function signIn(page: Page, lang = 'en'): Promise<void> {
-    await page.goto(`${server.url}/account/sign-in?lang=${lang}`);
-    await page.locator('#login').fill('root');
-    await page.locator('input[name=password]').fill(PASSWORD);
-    await Promise.all([
-      page.waitForURL((url) => url.pathname !== '/account/sign-in'),
-      page.press('input[name=password]', 'Enter'),
-    ]);
-  }
+  const signIn = (page: Page, lang = 'en'): Promise<void> => suite.signIn(page, 'root', PASSWORD, { lang });
 
   it('bans a topic from its panel on a phone, with scripts off, and opens the review queue', async () => {
     const context = await newContext({ locale: 'en' });
     const page = await context.newPage();
     const problems = watch(page);
     await signIn(page);
-    await page.goto(`${server.url}/topics/${forum.spam}?lang=en`);
+    await page.goto(`${suite.server.url}/topics/${forum.spam}?lang=en`);
     const panel = page.getByRole('region', { name: 'Moderation' });
     expect(await panel.isVisible()).to.equal(true);
     await page.screenshot({ path: `${SHOTS}/flow-topic-before-390-en.png`, fullPage: true });
@@ -204,7 +158,7 @@ describe('Moderation pages, in a browser (contract §21b)', function () {
         await signIn(axePage, lang);
         for (const [name, path] of pages) {
           const where = `${path} (${screen.name}, ${lang})`;
-          const url = `${server.url}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`;
+          const url = `${suite.server.url}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`;
           const response = await page.goto(url);
           expect(response?.status(), where).to.equal(200);
           expect(await page.getAttribute('html', 'lang'), where).to.equal(lang);

@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { axe, describeViolations } from '../support/axe.js';
-import { launchChromium } from '../support/chromium.js';
-import { listen, type RunningServer } from '../../src/server/server.js';
+import { browserSuite, type ContextOptions, tabTo } from '../support/browser-session.js';
 import { api, makeNode, makeTopic, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
@@ -15,22 +14,13 @@ import { testEnv } from '../support/env.js';
  * link followed. axe-core finds nothing serious or critical on the signed-in pages, in both languages; screenshots in
  * /tmp/taking-part-shots for a person to look at.
  */
-const PHONE = { width: 390, height: 844 };
 const SHOTS = '/tmp/taking-part-shots';
 const PASSWORD = 'correct horse battery';
 
 describe('Taking part, in a browser (contract §21b)', function () {
   this.timeout(180_000);
-  let server: RunningServer;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const suite = browserSuite({ shots: SHOTS });
   let topic: number;
-
-  before(async () => {
-    server = await listen(testEnv().app, 0, '127.0.0.1');
-    browser = await launchChromium();
-    mkdirSync(SHOTS, { recursive: true });
-  });
 
   beforeEach(async () => {
     const made = await forumctl(['users', 'create', 'carol', '--email', 'carol@example.com', '--password', PASSWORD]);
@@ -39,30 +29,12 @@ describe('Taking part, in a browser (contract §21b)', function () {
     topic = await makeTopic({ id: row!.id, login: 'carol', role: 'member' }, await makeNode('General'), 'Carol asks');
   });
 
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   /** A phone's browser signed in as carol through the sign-in page. */
-  async function signedIn(options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: PHONE, ...options });
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`${server.url}/account/sign-in`);
-    await page.fill('#login', 'carol');
-    await page.fill('input[type=password]', PASSWORD);
-    await Promise.all([page.waitForURL(/\/account\/settings/), page.click('form button[type=submit]')]);
-    return page;
-  }
+  const signedIn = (options: ContextOptions = {}): Promise<Page> => suite.signedInPage('carol', PASSWORD, options);
 
   it('replies with scripts off: the form posts, the page comes back at the new reply', async () => {
     const page = await signedIn({ javaScriptEnabled: false });
-    await page.goto(`${server.url}/topics/${topic}`);
+    await page.goto(`${suite.server.url}/topics/${topic}`);
     await page.fill('#reply-body', 'Written with **scripts off**');
     await Promise.all([page.waitForURL(new RegExp(`/topics/${topic}#reply1$`)), page.click('#reply-form button:not([name])')]);
     expect(await page.textContent('#reply1')).to.include('Written with scripts off');
@@ -71,14 +43,14 @@ describe('Taking part, in a browser (contract §21b)', function () {
 
   it('starts a topic with a preview first, by keyboard alone', async () => {
     const page = await signedIn();
-    await page.goto(`${server.url}/topics/new`);
+    await page.goto(`${suite.server.url}/topics/new`);
     await page.focus('#topic-node');
     await page.keyboard.press('ArrowDown'); // the first node
     await page.keyboard.press('Tab');
     await page.keyboard.type('Typed, not clicked');
     await page.keyboard.press('Tab');
     await page.keyboard.type('A body with `code`');
-    await page.keyboard.press('Tab'); // past the hint, onto Preview
+    await tabTo(page, '.topic-form button[name=preview]'); // past the hint and the image field, onto Preview
     await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
     expect(await page.innerHTML('.preview')).to.include('<code>code</code>');
     await page.screenshot({ path: `${SHOTS}/new-topic-preview-390-en.png`, fullPage: true });
@@ -87,9 +59,48 @@ describe('Taking part, in a browser (contract §21b)', function () {
     expect(await page.textContent('h1')).to.equal('Typed, not clicked');
   });
 
+  it('puts an image into a reply: posted with the form (scripts off), or uploaded at once where the cursor was (on)', async () => {
+    const picture = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3a7' } })
+      .png()
+      .toBuffer();
+    const off = await signedIn({ javaScriptEnabled: false });
+    await off.goto(`${suite.server.url}/topics/${topic}`);
+    await off.fill('#reply-body', 'Scripts off, a picture:');
+    await off.setInputFiles('#reply-body-image', { name: 'green field.png', mimeType: 'image/png', buffer: picture });
+    await Promise.all([off.waitForURL(new RegExp(`/topics/${topic}#reply1$`)), off.click('#reply-form button:not([name])')]);
+    const posted = off.locator('#reply1 img[alt="green field"]');
+    expect(await posted.count()).to.equal(1);
+    // Served where PUBLIC_URL says (a name this browser cannot reach in the tests): asked for here by its path.
+    const served = await fetch(`${suite.server.url}${new URL((await posted.getAttribute('src'))!).pathname}`);
+    expect(served.headers.get('content-type')).to.equal('image/png');
+
+    const on = await signedIn();
+    await on.goto(`${suite.server.url}/topics/${topic}`);
+    await on.fill('#reply-body', 'Before\nAfter');
+    // The cursor after "Before": the image goes there, on a line of its own.
+    await on.focus('#reply-body');
+    await on.evaluate(() => (document.querySelector('#reply-body') as HTMLTextAreaElement).setSelectionRange(6, 6));
+    await on.setInputFiles('#reply-body-image', { name: 'sky.png', mimeType: 'image/png', buffer: picture });
+    await on.waitForFunction(() => (document.querySelector('#reply-body') as HTMLTextAreaElement).value.includes('![sky]'));
+    const text = await on.inputValue('#reply-body');
+    expect(text).to.match(/^Before\n!\[sky\]\(http[^)]+\/uploads\/photos\/[^)]+\.png\)\n\nAfter$/);
+    expect(await on.inputValue('#reply-body-image'), 'emptied: the form does not send it again').to.equal('');
+    expect(await on.textContent('#reply-body-image-hint')).to.equal('The image is in the text, where the cursor was.');
+    await on.screenshot({ path: `${SHOTS}/image-inserted-390-en.png`, fullPage: true });
+    await Promise.all([on.waitForURL(new RegExp(`/topics/${topic}#reply2$`)), on.click('#reply-form button:not([name])')]);
+    expect(await on.locator('#reply2 img[alt="sky"]').count()).to.equal(1);
+
+    // Not an image: the hint says why, in the page's words, and the text is left as it was.
+    await on.fill('#reply-body', 'kept');
+    await on.setInputFiles('#reply-body-image', { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('no') });
+    await on.waitForFunction(() => /could not be uploaded/.test(document.querySelector('#reply-body-image-hint')!.textContent!));
+    expect(await on.textContent('#reply-body-image-hint')).to.include('file must be a PNG, JPEG, GIF or WebP image');
+    expect(await on.inputValue('#reply-body')).to.equal('kept');
+  });
+
   it('moves the unread count live when someone replies, and leads from /notifications to the topic', async () => {
     const page = await signedIn();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${suite.server.url}/`);
     expect(await page.locator('a[href="/notifications"] .count').count()).to.equal(0);
     const dave = await makeUser('dave');
     await api().post(`/api/v3/topics/${topic}/replies`).set(dave.auth).send({ body: 'an answer, @carol' }).expect(200);
@@ -115,7 +126,7 @@ describe('Taking part, in a browser (contract §21b)', function () {
         ['notifications', '/notifications'],
         ['profile', '/dave'],
       ] as const) {
-        await page.goto(`${server.url}${path}?lang=${lang}`);
+        await page.goto(`${suite.server.url}${path}?lang=${lang}`);
         await page.screenshot({ path: `${SHOTS}/${name}-390-${lang}.png`, fullPage: true });
         const violations = await axe(page);
         if (violations.length > 0) found.push(describeViolations(path, violations));

@@ -131,7 +131,13 @@ export function ForumPage(props: { frame: ForumFrame; title: string; children: C
                   data-unread-label={t.unreadTemplate}
                 >
                   {t.notifications}
-                  {frame.reader.unread ? <span class="count">{frame.reader.unread}</span> : null}
+                  {/* A space before the count: the link's visible text, "Notifications 1", is then in its name. */}
+                  {frame.reader.unread ? (
+                    <>
+                      {' '}
+                      <span class="count">{frame.reader.unread}</span>
+                    </>
+                  ) : null}
                 </a>
                 <a href={`/${encodeURIComponent(frame.reader.login)}`}>{frame.reader.login}</a>
                 {frame.reader.admin ? <a href="/admin/review">{t.reviewQueue}</a> : null}
@@ -304,7 +310,6 @@ export function Body(props: { html: string }) {
   return <div class="body" dangerouslySetInnerHTML={{ __html: props.html }} />;
 }
 
-/** A reply in its floor: deleted or hidden ones keep their floor, with no text; system events are one line. */
 /**
  * What a signed-in reader may do to a post besides liking it, folded away (no script: `details`): flag it for a
  * moderator (contract §18), and, for what the API lets them delete, delete it.

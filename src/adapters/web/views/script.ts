@@ -17,9 +17,10 @@ export const SCRIPT = `'use strict';
     var hint = document.getElementById(field.getAttribute('aria-describedby'));
     var token = field.form && field.form.querySelector('input[name=csrf_token]');
     if (!text || !hint || !token || typeof fetch === 'undefined' || typeof FormData === 'undefined') return;
-    // Where the cursor was when the text was left for the file field (never in it: at the end).
-    var cursor = null;
-    text.addEventListener('blur', function () { cursor = text.selectionStart; });
+    // The text keeps its cursor when the file field is chosen; a text never gone into has its cursor at the start,
+    // and takes the image at its end instead.
+    var entered = false;
+    text.addEventListener('focus', function () { entered = true; });
     field.addEventListener('change', function () {
       var file = field.files && field.files[0];
       if (!file) return;
@@ -36,11 +37,11 @@ export const SCRIPT = `'use strict';
         })
         .then(function (result) {
           if (!result.ok) throw new Error(result.answer.error || '');
-          var at = typeof cursor === 'number' ? Math.min(cursor, text.value.length) : text.value.length;
+          var at = entered && typeof text.selectionStart === 'number' ? text.selectionStart : text.value.length;
           var before = text.value.slice(0, at);
           var insert = (before && !/\\n$/.test(before) ? '\\n' : '') + result.answer.markdown + '\\n';
           text.value = before + insert + text.value.slice(at);
-          cursor = text.selectionStart = text.selectionEnd = at + insert.length;
+          text.selectionStart = text.selectionEnd = at + insert.length;
           field.value = '';
           hint.textContent = field.getAttribute('data-added');
           text.focus();
@@ -62,6 +63,8 @@ export const SCRIPT = `'use strict';
       if (!badge) {
         badge = document.createElement('span');
         badge.className = 'count';
+        // As the page has it: a space, then the count (the visible text stays within the link's name).
+        if (!/\\s$/.test(link.textContent)) link.appendChild(document.createTextNode(' '));
         link.appendChild(badge);
       }
       badge.textContent = String(count);

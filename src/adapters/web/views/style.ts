@@ -124,7 +124,8 @@ ol.notifications { list-style: none; margin: 0; padding: 0; }
 .notification .act { margin-top: .5rem; }
 .act.clear { margin-top: 1rem; }
 .post-acts { margin: .5rem 0 0; font-size: .875rem; }
-.post-acts summary { cursor: pointer; color: var(--muted); width: max-content; }
+.post-acts summary { cursor: pointer; color: var(--muted); width: max-content; min-height: 24px; padding: .25rem 0; }
+.post-acts .links a { display: inline-block; min-width: 24px; min-height: 24px; padding: .25rem 0; margin-right: 1rem; }
 .post-acts form { max-width: 24rem; }
 .post-acts button { width: auto; margin-top: .5rem; padding: .375rem .875rem; font-weight: 400; }
 .reply-form { margin-top: 1.5rem; }
