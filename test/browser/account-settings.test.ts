@@ -1,28 +1,16 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.js';
-import { listen, type RunningServer } from '../../src/server/server.js';
+import type { Page } from 'playwright-core';
+import { browserSuite, DESKTOP, PHONE, watch } from '../support/browser-session.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 
 /**
  * The settings page in a real browser (Debian's Chromium, playwright-core), JavaScript off, on a phone-sized
  * screen: sent to sign in, back to the settings, each form once (a refusal, then success), and at the end the
- * account deleted; in English and Simplified Chinese. Shot at phone (390×844) and desktop (1280×800) width into
+ * account deleted; in English and Simplified Chinese. Shot at phone (390×844) and desktop (1280×900) width into
  * /tmp/settings-*.png for a person to look at.
  */
 const PASSWORD = 'correct horse battery';
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
-
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
-}
 
 async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `/tmp/settings-${name}-phone.png`, fullPage: true });
@@ -36,35 +24,19 @@ const faults = (problems: string[]) => problems.filter((problem) => !problem.inc
 
 describe('Account settings, in a browser', function () {
   this.timeout(90_000);
-  let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  const suite = browserSuite();
 
-  before(async () => {
-    server = await listen(testEnv().app, 0, '127.0.0.1');
-    browser = await launchChromium();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  const newContext = (locale = 'en-US') =>
-    browser.newContext({ javaScriptEnabled: false, viewport: PHONE, isMobile: true, locale });
+  /** A phone's browser with scripts off, in `locale`; signing in is the test's own (sent there from the settings). */
+  const newContext = (locale = 'en-US') => suite.newContext({ javaScriptEnabled: false, isMobile: true, locale });
 
   it('signs in, changes each setting, and deletes the account', async () => {
     const made = await forumctl(['users', 'create', 'alice', '--email', 'alice@example.com', '--password', PASSWORD]);
     expect(made.code, made.stderr).to.equal(0);
-    context = await newContext();
+    const context = await newContext();
     const page = await context.newPage();
     const problems = watch(page);
 
-    await page.goto(`${server.url}/account/settings`);
+    await page.goto(`${suite.server.url}/account/settings`);
     expect(new URL(page.url()).pathname).to.equal('/account/sign-in');
     await shoot(page, 'sign-in');
     await page.getByLabel('Login or e-mail').fill('alice');
@@ -113,7 +85,7 @@ describe('Account settings, in a browser', function () {
     await page.getByRole('button', { name: 'Delete my account' }).click();
     expect(await page.getByRole('status').innerText()).to.include('Your account is deleted');
     await shoot(page, 'goodbye');
-    expect((await context.cookies(server.url)).some((cookie) => cookie.name === 'forum_session')).to.equal(false);
+    expect((await context.cookies(suite.server.url)).some((cookie) => cookie.name === 'forum_session')).to.equal(false);
     const [row] = await testEnv().sql<{ login: string }>("select login from users where login like 'deleted\\_%'");
     expect(row?.login).to.match(/^deleted_\d+$/);
     expect(faults(problems), 'console errors and warnings').to.deep.equal([]);
@@ -122,10 +94,10 @@ describe('Account settings, in a browser', function () {
   it('speaks Simplified Chinese to a Chinese browser', async () => {
     const made = await forumctl(['users', 'create', 'carol', '--email', 'carol@example.com', '--password', PASSWORD]);
     expect(made.code, made.stderr).to.equal(0);
-    context = await newContext('zh-CN');
+    const context = await newContext('zh-CN');
     const page = await context.newPage();
     const problems = watch(page);
-    await page.goto(`${server.url}/account/settings`);
+    await page.goto(`${suite.server.url}/account/settings`);
     expect(await page.locator('h1').innerText()).to.equal('登录');
     await shoot(page, 'sign-in-zh');
     await page.getByLabel('用户名或电子邮件').fill('carol');

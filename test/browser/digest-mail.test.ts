@@ -1,6 +1,4 @@
-import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { DeliverMail } from '../../src/application/mail/deliver-mail.js';
 import { QueueDigests } from '../../src/application/mail/digests.js';
 import type { Mailer, OutgoingMail } from '../../src/application/mail/mailer.js';
@@ -8,7 +6,7 @@ import { MailFacts } from '../../src/application/mail/deliver-mail.js';
 import { MailComposer } from '../../src/application/mail/mail-composer.js';
 import { Clock, MailTokenKeys } from '../../src/application/ports.js';
 import { MAIL_TASK } from '../../src/adapters/persistence/mail/mail-task.js';
-import { launchChromium } from '../support/chromium.js';
+import { browserSuite } from '../support/browser-session.js';
 import { makeNode, makeTopic, makeUser } from '../support/builders.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
 
@@ -18,15 +16,7 @@ import { PUBLIC_URL, testEnv } from '../support/env.js';
  */
 describe('the digest mail in a browser', function () {
   this.timeout(90_000);
-  let browser: Browser;
-
-  before(async () => {
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
+  const suite = browserSuite({ shots: 'test-output' });
 
   /** Topics as people write them: a long title, Chinese, a long word, markup in the text. */
   async function digestHtml(locale: 'en' | 'zh-CN'): Promise<string> {
@@ -80,7 +70,7 @@ describe('the digest mail in a browser', function () {
   ] as const) {
     it(`shows the ${locale} digest whole at ${width} pixels wide, fetching nothing`, async () => {
       const html = await digestHtml(locale);
-      const page = await browser.newPage({ viewport: { width, height }, javaScriptEnabled: false });
+      const page = await (await suite.newContext({ viewport: { width, height }, javaScriptEnabled: false })).newPage();
       const requested: string[] = [];
       page.on('request', (request) => requested.push(request.url()));
       await page.setContent(html, { waitUntil: 'load' });
@@ -94,9 +84,7 @@ describe('the digest mail in a browser', function () {
       expect(titles).to.include('<b>Markup</b> in a title');
       expect(requested.filter((url) => !url.startsWith('data:') && url !== 'about:blank')).to.deep.equal([]);
 
-      await mkdir('test-output', { recursive: true });
       await page.screenshot({ path: `test-output/digest-${locale}-${width}.png`, fullPage: true });
-      await page.close();
     });
   }
 });

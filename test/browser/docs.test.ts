@@ -1,9 +1,5 @@
-import { mkdir } from 'node:fs/promises';
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/chromium.js';
-import { listen, type RunningServer } from '../../src/server/server.js';
-import { testEnv } from '../support/env.js';
+import { browserSuite } from '../support/browser-session.js';
 
 /**
  * /docs in a real browser: Debian's Chromium driven by playwright-core (never a downloaded browser). The page
@@ -12,31 +8,20 @@ import { testEnv } from '../support/env.js';
  */
 describe('GET /docs in a browser', function () {
   this.timeout(90_000);
-  let server: RunningServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await listen(testEnv().app, 0, '127.0.0.1');
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const suite = browserSuite({ shots: 'test-output' });
 
   it('loads, lists every operation, and requests nothing from another host', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 2000 } });
+    const page = await (await suite.newContext({ viewport: { width: 1280, height: 2000 } })).newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
 
-    const response = await page.goto(`${server.url}/docs`, { waitUntil: 'networkidle' });
+    const response = await page.goto(`${suite.server.url}/docs`, { waitUntil: 'networkidle' });
     expect(response?.status()).to.equal(200);
     await page.waitForSelector('.opblock', { timeout: 30_000 });
 
-    const spec = (await (await fetch(`${server.url}/api/v3/openapi.json`)).json()) as { paths: Record<string, object> };
+    const spec = (await (await fetch(`${suite.server.url}/api/v3/openapi.json`)).json()) as { paths: Record<string, object> };
     const documented = Object.values(spec.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
     // Swagger UI (5.x) draws the operations near the viewport only: scroll through the page, collecting each one
     // drawn on the way.
@@ -54,10 +39,9 @@ describe('GET /docs in a browser', function () {
     expect(await page.locator('.topbar').count(), 'Swagger’s top bar').to.equal(0);
     expect(await page.locator('body').innerText()).not.to.match(/contract\s*§/i);
 
-    await mkdir('test-output', { recursive: true });
     await page.screenshot({ path: 'test-output/docs.png' });
 
-    const origin = new URL(server.url).origin;
+    const origin = new URL(suite.server.url).origin;
     const elsewhere = requested.filter((url) => !url.startsWith(origin) && !url.startsWith('data:'));
     expect(elsewhere, 'requests to other hosts').to.deep.equal([]);
     expect(errors, 'errors in the page').to.deep.equal([]);

@@ -1,12 +1,10 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { DeliverMail, MailFacts } from '../../src/application/mail/deliver-mail.js';
 import { MailComposer } from '../../src/application/mail/mail-composer.js';
 import type { Mailer, OutgoingMail } from '../../src/application/mail/mailer.js';
 import { Clock, MailTokenKeys } from '../../src/application/ports.js';
-import { listen } from '../../src/server/server.js';
 import { makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
-import { launchChromium } from '../support/chromium.js';
+import { browserSuite, DESKTOP } from '../support/browser-session.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
 
 /**
@@ -14,9 +12,6 @@ import { PUBLIC_URL, testEnv } from '../support/env.js';
  * quote, a list, a table, a mention, Chinese), shown in Debian's Chromium with JavaScript off, as a mail client's
  * view would, at phone (390) and desktop (1280) width, into /tmp/mail-notification-*.png for a person to look at.
  */
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 800 };
-
 const REPLY = [
   'Thanks @alice! Two things:',
   '',
@@ -44,15 +39,10 @@ class KeptMail implements Mailer {
 
 describe('a notification mail in a browser (contract §17)', function () {
   this.timeout(60_000);
-  let browser: Browser;
+  const suite = browserSuite();
 
-  before(async () => {
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser.close();
-  });
+  /** A mail client's view at phone width: JavaScript off. */
+  const phone = () => suite.newContext({ javaScriptEnabled: false });
 
   async function composed(locale: 'en' | 'zh-CN'): Promise<OutgoingMail> {
     const env = testEnv();
@@ -89,8 +79,7 @@ describe('a notification mail in a browser (contract §17)', function () {
   for (const locale of ['en', 'zh-CN'] as const) {
     it(`reads well at phone and desktop width, nothing wider than the screen (${locale})`, async () => {
       const mail = await composed(locale);
-      const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
-      const page = await context.newPage();
+      const page = await (await phone()).newPage();
       await page.setContent(mail.html);
       await page.screenshot({ path: `/tmp/mail-notification-${locale}-phone.png`, fullPage: true });
       // At phone width nothing pushes the page sideways: the code block wraps or scrolls inside its card.
@@ -105,33 +94,26 @@ describe('a notification mail in a browser (contract §17)', function () {
       expect(quoteBorder).to.equal('3px');
       await page.setViewportSize(DESKTOP);
       await page.screenshot({ path: `/tmp/mail-notification-${locale}-desktop.png`, fullPage: true });
-      await context.close();
     });
   }
 
   it('unsubscribes from the link in the mail: a page that asks, a button, a page that says so (phone, JavaScript off)', async () => {
     const mail = await composed('en');
-    const server = await listen(testEnv().app, 0, '127.0.0.1');
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE });
-    try {
-      const page = await context.newPage();
-      // The Unsubscribe link of the mail's footer, as a person clicks it (PUBLIC_URL is this test server).
-      const link = /href="([^"]*\/account\/unsubscribe\?key=[^"]+)"/.exec(mail.html)![1]!.replace(PUBLIC_URL, server.url);
-      expect(mail.list!.unsubscribeUrl.replace(PUBLIC_URL, server.url)).to.equal(link);
-      await page.goto(link);
-      await page.screenshot({ path: '/tmp/mail-unsubscribe-ask.png', fullPage: true });
-      expect(await page.textContent('h1')).to.equal('Unsubscribe');
-      await page.click('button[type=submit]');
-      await page.waitForLoadState();
-      await page.screenshot({ path: '/tmp/mail-unsubscribe-done.png', fullPage: true });
-      expect(await page.textContent('[role=status]')).to.equal('You will get no more mail about replies and mentions.');
-      const [alice] = await testEnv().sql<{ email_notifications: string }>(
-        "select email_notifications from users where login = 'alice'",
-      );
-      expect(alice!.email_notifications).to.equal('none');
-    } finally {
-      await context.close();
-      await server.stop();
-    }
+    const url = suite.server.url;
+    const page = await (await phone()).newPage();
+    // The Unsubscribe link of the mail's footer, as a person clicks it (PUBLIC_URL is this test server).
+    const link = /href="([^"]*\/account\/unsubscribe\?key=[^"]+)"/.exec(mail.html)![1]!.replace(PUBLIC_URL, url);
+    expect(mail.list!.unsubscribeUrl.replace(PUBLIC_URL, url)).to.equal(link);
+    await page.goto(link);
+    await page.screenshot({ path: '/tmp/mail-unsubscribe-ask.png', fullPage: true });
+    expect(await page.textContent('h1')).to.equal('Unsubscribe');
+    await page.click('button[type=submit]');
+    await page.waitForLoadState();
+    await page.screenshot({ path: '/tmp/mail-unsubscribe-done.png', fullPage: true });
+    expect(await page.textContent('[role=status]')).to.equal('You will get no more mail about replies and mentions.');
+    const [alice] = await testEnv().sql<{ email_notifications: string }>(
+      "select email_notifications from users where login = 'alice'",
+    );
+    expect(alice!.email_notifications).to.equal('none');
   });
 });

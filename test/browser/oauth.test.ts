@@ -1,12 +1,9 @@
-import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.js';
-import { listen, type RunningServer } from '../../src/server/server.js';
+import type { BrowserContext } from 'playwright-core';
+import { browserSuite, watch } from '../support/browser-session.js';
 import { forumctl } from '../support/cli.js';
-import { testEnv } from '../support/env.js';
 import { pkcePair } from '../support/oauth-flow.js';
 
 /**
@@ -38,17 +35,13 @@ async function startCallbackServer(): Promise<{ url: string; received: URLSearch
 
 describe('Sign in with the forum, in a browser', function () {
   this.timeout(90_000);
-  let server: RunningServer;
+  const suite = browserSuite({ shots: 'test-output' });
   let callback: Awaited<ReturnType<typeof startCallbackServer>>;
-  let browser: Browser;
   let context: BrowserContext;
   let clientId: string;
 
   before(async () => {
-    server = await listen(testEnv().app, 0, '127.0.0.1');
     callback = await startCallbackServer();
-    browser = await launchChromium();
-    await mkdir('test-output', { recursive: true });
   });
 
   beforeEach(async () => {
@@ -58,17 +51,12 @@ describe('Sign in with the forum, in a browser', function () {
     const user = await forumctl(['users', 'create', 'alice', '--email', 'alice@example.com', '--password', PASSWORD]);
     expect(user.code, user.stderr).to.equal(0);
     callback.received.length = 0;
-    context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, isMobile: true });
-  });
-
-  afterEach(async () => {
-    await context?.close();
+    // A phone's browser with scripts off, closed after the test by the suite.
+    context = await suite.newContext({ javaScriptEnabled: false, isMobile: true });
   });
 
   after(async () => {
-    await browser?.close();
     await callback?.close();
-    await server?.stop();
   });
 
   function authorizeUrl(challenge: string, redirectUri = callback.url): string {
@@ -81,17 +69,7 @@ describe('Sign in with the forum, in a browser', function () {
       code_challenge_method: 'S256',
       scope: 'read',
     });
-    return `${server.url}/oauth/authorize?${query}`;
-  }
-
-  /** Whatever the page complains about (a blocked style sheet, a refused form target) fails the test. */
-  function watch(page: Page): string[] {
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    return problems;
+    return `${suite.server.url}/oauth/authorize?${query}`;
   }
 
   it('signs in, approves, and lands on the redirect URI with a code that buys a token', async () => {
@@ -126,7 +104,7 @@ describe('Sign in with the forum, in a browser', function () {
     expect(callback.received.at(-1)?.get('code')).to.equal(returned.get('code'));
     expect(await page.locator('h1').innerText()).to.equal('Back in the client app');
 
-    const token = await fetch(`${server.url}/oauth/token`, {
+    const token = await fetch(`${suite.server.url}/oauth/token`, {
       method: 'POST',
       body: new URLSearchParams({
         grant_type: 'authorization_code',
@@ -139,10 +117,12 @@ describe('Sign in with the forum, in a browser', function () {
     expect(token.status).to.equal(200);
     const issued = (await token.json()) as { access_token: string; scope: string };
     expect(issued.scope).to.equal('read');
-    const hello = await fetch(`${server.url}/api/v3/hello`, { headers: { Authorization: `Bearer ${issued.access_token}` } });
+    const hello = await fetch(`${suite.server.url}/api/v3/hello`, {
+      headers: { Authorization: `Bearer ${issued.access_token}` },
+    });
     expect(((await hello.json()) as { user: { login: string } }).user.login).to.equal('alice');
 
-    const cookies = await context.cookies(`${server.url}/oauth/authorize`);
+    const cookies = await context.cookies(`${suite.server.url}/oauth/authorize`);
     const session = cookies.find((cookie) => cookie.name === 'forum_session');
     expect(session).to.include({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(problems, 'console errors and warnings').to.deep.equal([]);
@@ -168,7 +148,7 @@ describe('Sign in with the forum, in a browser', function () {
     const problems = watch(page);
     const response = await page.goto(authorizeUrl(pkcePair().challenge, 'http://evil.example/steal'));
     expect(response?.status()).to.equal(400);
-    expect(page.url().startsWith(server.url)).to.equal(true);
+    expect(page.url().startsWith(suite.server.url)).to.equal(true);
     expect(await page.getByRole('alert').innerText()).to.match(/redirect_uri/);
     await page.screenshot({ path: 'test-output/oauth-error.png', fullPage: true });
     // Chromium reports the 400 itself; anything else (a blocked style sheet) would be a fault of the page.
