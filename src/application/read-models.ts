@@ -139,8 +139,8 @@ export interface NodeReadModel {
   get(id: number): Promise<NodeView | null>;
   /** Sections, by sort descending, then id, each with how many nodes it holds. */
   sections(): Promise<SectionListItem[]>;
-  /** Whether the user keeps the node out of their topic lists (their own block list). */
-  blockedBy(userId: number, nodeId: number): Promise<boolean>;
+  /** Whether the user blocks the node: keeps it out of their topic lists (their own block list). */
+  blocks(userId: number, nodeId: number): Promise<boolean>;
 }
 export const NodeReadModel = Symbol.for('NodeReadModel');
 

@@ -2,13 +2,7 @@ import type { Context, Middleware, Next } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import multer from '@koa/multer';
 import multerCore from 'multer';
-import { BodyRejected } from './error-mapper.js';
-
-/** Bodies over this are refused with 413 (contract §1). */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
-
-/** What is read and thrown away of a refused body, so that its connection stays usable; past it, the connection goes. */
-const DISCARD_LIMIT_BYTES = 16 * BODY_LIMIT_BYTES;
+import { BODY_LIMIT_BYTES, BodyRejected, discardRest, leaveBodyToRoute } from '../presentation/request-body.js';
 
 /** The body types read (contract §1), as a 415 names them. */
 const READ_TYPES = 'application/json, application/x-www-form-urlencoded or multipart/form-data';
@@ -59,7 +53,18 @@ export function readBody(readsOwnMultipart: (method: string, path: string) => bo
     // No type, or no body at all: nothing to read (a POST that acts on its path alone).
     if (!ctx.request.type || !hasBody(ctx)) return next();
     if (ctx.request.is('json', '+json', 'urlencoded')) return parseThenNext(ctx, next);
-    if (ctx.request.is('multipart')) return readsOwnMultipart(ctx.method, ctx.path) ? next() : fieldsThenNext(ctx, next);
+    if (ctx.request.is('multipart')) {
+      if (readsOwnMultipart(ctx.method, ctx.path)) {
+        leaveBodyToRoute(ctx);
+        return next();
+      }
+      // Fields only: past the limit, refused before a byte is parsed (multer's limits are per field).
+      if ((ctx.request.length ?? 0) > BODY_LIMIT_BYTES) {
+        discardRest(ctx);
+        throw new BodyRejected(413);
+      }
+      return fieldsThenNext(ctx, next);
+    }
     discardRest(ctx);
     throw new BodyRejected(415, `A request body of type ${ctx.request.type} is not read here: send ${READ_TYPES}`);
   };
@@ -89,20 +94,4 @@ function bodyRefusal(error: unknown): BodyRejected {
     return new BodyRejected(400, `The multipart body could not be read: ${error.message}`);
   }
   return new BodyRejected((error as { status?: number }).status);
-}
-
-/**
- * Reads the rest of a refused body and throws it away, so that the connection can carry the answer and the
- * next request; past `limit`, the connection goes.
- */
-export function discardRest(ctx: Context, limit = DISCARD_LIMIT_BYTES): void {
-  const request = ctx.req;
-  if (request.readableEnded) return;
-  let discarded = 0;
-  request.unpipe();
-  request.on('data', (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > limit) request.socket.destroy();
-  });
-  request.resume();
 }

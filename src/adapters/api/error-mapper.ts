@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { ERROR_NAMES } from '../presentation/errors.js';
 import { requestIdOf } from './request-log.js';
+import { BodyRejected } from '../presentation/request-body.js';
 import {
   DomainError,
   type ErrorCode,
@@ -45,20 +46,6 @@ const RESPONSES: Record<ErrorCode, (error: DomainError) => ErrorResponse> = {
     headers: { 'Retry-After': String((error as Unavailable).retryAfterSeconds) },
   }),
 };
-
-/**
- * The request body could not be read: too large, of a type we do not parse, not valid JSON or form data, or
- * with a Content-Encoding that does not decode. Always the client's fault, never a 500.
- */
-export class BodyRejected extends Error {
-  constructor(
-    readonly status: number | undefined,
-    /** For people; a default per status when absent. */
-    readonly publicMessage?: string,
-  ) {
-    super('request body rejected');
-  }
-}
 
 function bodyError(error: BodyRejected): ErrorResponse {
   if (error.status === 413) {

@@ -36,9 +36,9 @@ options.vnode = (vnode: VNode) => {
   previousHook?.(vnode);
 };
 
-/** `>` in attribute values, escaped (see above). */
+/** `>` in attribute values, escaped (see above): only the values that hold one are matched (most hold none). */
 const escapeAttributeValues = (markup: string) =>
-  markup.replace(/="([^"]*)"/g, (whole, value: string) => (value.includes('>') ? `="${value.replace(/>/g, '&gt;')}"` : whole));
+  markup.replace(/="([^">]*>[^"]*)"/g, (_whole, value: string) => `="${value.replace(/>/g, '&gt;')}"`);
 
 /** A fragment of HTML (a view's element, a mail's body). */
 export function renderHtml(node: VNode): string {

@@ -131,7 +131,8 @@ export function browserPages(options: { secureCookies: boolean }): BrowserPages 
         'Referrer-Policy': 'no-referrer',
         'X-Content-Type-Options': 'nosniff',
       });
-      ctx.body = Buffer.isBuffer(page) ? page : renderDocument(page);
+      // As bytes, encoded once: the ETag's digest and the response both take them as they are.
+      ctx.body = Buffer.isBuffer(page) ? page : Buffer.from(renderDocument(page));
     },
 
     seeOther(ctx, location) {

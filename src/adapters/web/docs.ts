@@ -31,7 +31,7 @@ export interface PageOperation {
   /** The pages, redirects and refusals besides the success. */
   otherResponses?: Partial<
     Record<
-      200 | 302 | 303 | 304 | 400 | 403 | 404 | 429,
+      200 | 302 | 303 | 304 | 400 | 403 | 404 | 413 | 429,
       { schema?: z.ZodType; description: string; media?: string; example?: unknown }
     >
   >;

@@ -10,14 +10,15 @@ import { policy } from '../../domain/shared/policy.js';
 import { readsAsEveryone } from '../../domain/visibility/visibility.js';
 import type { FrontPageCache } from '../presentation/front-page-cache.js';
 import { renderDocument } from '../presentation/html.js';
+import { bodyLeftToRoute } from '../presentation/request-body.js';
 import { wordsOf } from '../presentation/words/index.js';
 import type { Wire } from '../presentation/wire.js';
 import { type BrowserPages, contentSecurityPolicy, SESSION_COOKIE, sessionCsrf } from './browser.js';
 import { Lang } from './docs.js';
 import { paramsOf } from './forms.js';
 import { frameOf } from './frame.js';
-import { awaitsItsBody, receiveForm } from './post-image.js';
-import { expiredForm } from './routes/account.js';
+import { receiveForm } from './post-image.js';
+import { expiredForm, tooLargeForm } from './routes/account.js';
 import { type SignedIn, signedInUser } from './sign-in.js';
 import { type ForumFrame, NotFoundPage } from './views/forum.js';
 import { actionFor } from './views/layout.js';
@@ -119,7 +120,7 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
     ctx.vary('Cookie');
     ctx.vary('Accept-Language');
     if (status !== 200) return;
-    ctx.etag = Buffer.isBuffer(view) ? etagOf(view) : digestTag(ctx.body as string);
+    ctx.etag = Buffer.isBuffer(view) ? etagOf(view) : digestTag(ctx.body as Buffer);
     if (ctx.fresh) {
       ctx.status = 304;
       ctx.body = null;
@@ -127,7 +128,7 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
   }
 
   // A validator, not a secret: SHA-1 in one call is the cheapest digest that tells two pages apart.
-  const digestTag = (body: string | Buffer) => `W/"${hash('sha1', body, 'base64url')}"`;
+  const digestTag = (body: Buffer) => `W/"${hash('sha1', body, 'base64url')}"`;
   function etagOf(body: Buffer): string {
     let tag = etags.get(body);
     if (tag === undefined) etags.set(body, (tag = digestTag(body)));
@@ -166,7 +167,14 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
       return null;
     }
     // A form with an image field is read here (its token is in it), once a session is known to send it.
-    if (awaitsItsBody(ctx)) await receiveForm(ctx);
+    if (bodyLeftToRoute(ctx) && !(await receiveForm(ctx))) {
+      if (answer === 'page') tooLargeForm(ctx, browser);
+      else {
+        ctx.status = 413;
+        ctx.body = { error: wordsOf(frameOf(ctx).locale).account.tooLarge };
+      }
+      return null;
+    }
     if (!browser.sessionCsrfMatches(signedIn.session, paramsOf(ctx).csrf_token)) {
       if (answer === 'page') expiredForm(ctx, browser);
       else {

@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { INBOUND_MAIL_MAX_BYTES, INBOUND_OUTCOMES } from '../../../application/mail/inbound.js';
 import type { ReceiveMail } from '../../../application/mail/receive-mail.js';
 import { NotFound, Unauthenticated } from '../../../domain/shared/errors.js';
-import { discardRest } from '../body.js';
-import { BodyRejected } from '../error-mapper.js';
+import { BodyRejected, discardRest } from '../../presentation/request-body.js';
 import type { ApiDescription } from '../openapi/describe.js';
 
 /** The endpoint's settings: its bearer (INBOUND_EMAIL_TOKEN), and whether it is on (that and REPLY_BY_EMAIL set). */

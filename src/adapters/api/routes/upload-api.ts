@@ -12,13 +12,16 @@ import { OkSchema, UploadSchema } from '../../presentation/schemas.js';
 import { examples } from '../openapi/examples.js';
 import { actorOf, callerInBody, callerMayBeInBody } from '../auth.js';
 import { DomainError } from '../../../domain/shared/errors.js';
-import { BodyRejected } from '../error-mapper.js';
+import { BodyRejected } from '../../presentation/request-body.js';
 import { z } from 'zod';
 import type { ApiDescription } from '../openapi/describe.js';
 
 /** One file, `file`, of at most 5 MiB, kept in memory (5 MiB is small), with a few small form fields at most. */
 const RECEIVED = {
   storage: multer.memoryStorage(),
+  // File names in UTF-8, as browsers send them (busboy's default reads them as Latin-1: 猫.png came as "ç\u008c«.png").
+  // (multer takes it; its types do not name it.)
+  defParamCharset: 'utf8',
   limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12, headerPairs: 100 },
 };
 const receive = multer(RECEIVED).single('file');

@@ -24,7 +24,7 @@ export class SqlNodeReadModel implements NodeReadModel {
     return rows[0] ? nodeView(rows[0]) : null;
   }
 
-  async blockedBy(userId: number, nodeId: number): Promise<boolean> {
+  async blocks(userId: number, nodeId: number): Promise<boolean> {
     const rows = await this.sql.all('select 1 from node_blocks where user_id = $1 and node_id = $2', [userId, nodeId]);
     return rows.length > 0;
   }

@@ -1,10 +1,10 @@
 import type { Words } from './words.js';
+import { dateTimeEn } from './dates.js';
 
 /**
  * Dates as this language writes them, in UTC. Made once: a formatter costs far more to make than to use (made per
  * call, it was a quarter of a topic page's CPU).
  */
-const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** A message as a sentence: the core's end without a full stop. */
@@ -140,6 +140,8 @@ export const en: Words = {
     expiredTitle: 'This form has expired',
     expired:
       'The form was not sent from this page, or it is too old (its security token does not match). Open the page and try again.',
+    tooLargeTitle: 'Too much at once',
+    tooLarge: 'A form may carry an image of at most 5 MiB and 1 MiB of text. Go back, and send less at once.',
     tooMany: (seconds) => `Too many attempts. Try again in ${seconds} seconds.`,
     rule: (message) => sentence(message.replace(/^Validation failed: /, '')),
   },
@@ -329,7 +331,7 @@ export const en: Words = {
     hits: (count) => plural(count, 'view', 'views'),
     by: 'by',
     lastReplyBy: 'last reply by',
-    at: (when) => `${DATE_TIME.format(when)} UTC`,
+    at: (when) => `${dateTimeEn(when)} UTC`,
     previous: 'Previous',
     next: 'Next',
     pageOf: (page) => `Page ${page}`,
@@ -379,8 +381,8 @@ export const en: Words = {
     editTopic: 'Edit your topic',
     saveButton: 'Save',
     addImage: 'Add an image',
-    imageHint: 'PNG, JPEG, GIF or WebP, at most 5 MB: it goes at the end of the text when you preview or post.',
-    imageTooLarge: 'The image is larger than 5 MB.',
+    imageHint: 'PNG, JPEG, GIF or WebP, at most 5 MiB: it goes at the end of the text when you preview or post.',
+    imageTooLarge: 'The image is larger than 5 MiB.',
     uploading: 'Uploading the image…',
     imageAdded: 'The image is in the text, where the cursor was.',
     uploadFailed: 'The image could not be uploaded.',

@@ -290,6 +290,9 @@ export interface AccountWords extends RefusalWords {
   // common
   expiredTitle: string;
   expired: string;
+  /** A form that carried more than a form may (an image past what the limit leaves, or a text past 1 MiB). */
+  tooLargeTitle: string;
+  tooLarge: string;
 }
 
 export interface UnsubscribeWords {

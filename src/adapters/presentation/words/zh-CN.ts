@@ -1,10 +1,10 @@
 import type { Words } from './words.js';
+import { dateTimeZh } from './dates.js';
 
 /**
  * Dates as this language writes them, in UTC. Made once: a formatter costs far more to make than to use (made per
  * call, it was a quarter of a topic page's CPU).
  */
-const DATE_TIME = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 const DATE = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** The core's rule messages we know, in Chinese (anything else is shown as it came). */
@@ -153,6 +153,8 @@ export const zhCN: Words = {
     settingsLink: '账户设置',
     expiredTitle: '表单已过期',
     expired: '表单不是从本页面提交的，或者已经太久（安全令牌不匹配）。请重新打开页面再试。',
+    tooLargeTitle: '内容太多',
+    tooLarge: '一次提交最多可带一张不超过 5 MiB 的图片和 1 MiB 的文字。请返回，分开提交。',
     tooMany: (seconds) => `尝试次数太多，请在 ${seconds} 秒后再试。`,
     rule: (message) => {
       for (const [pattern, say] of ZH_RULES) {
@@ -332,7 +334,7 @@ export const zhCN: Words = {
     hits: (count) => `${count} 次阅读`,
     by: '作者',
     lastReplyBy: '最后回复',
-    at: (when) => `${DATE_TIME.format(when)} UTC`,
+    at: (when) => `${dateTimeZh(when)} UTC`,
     previous: '上一页',
     next: '下一页',
     pageOf: (page) => `第 ${page} 页`,
@@ -382,8 +384,8 @@ export const zhCN: Words = {
     editTopic: '编辑话题',
     saveButton: '保存',
     addImage: '添加图片',
-    imageHint: 'PNG、JPEG、GIF 或 WebP，不超过 5 MB：预览或发布时加在正文末尾。',
-    imageTooLarge: '图片超过 5 MB。',
+    imageHint: 'PNG、JPEG、GIF 或 WebP，不超过 5 MiB：预览或发布时加在正文末尾。',
+    imageTooLarge: '图片超过 5 MiB。',
     uploading: '正在上传图片…',
     imageAdded: '图片已插入正文光标处。',
     uploadFailed: '图片上传失败。',

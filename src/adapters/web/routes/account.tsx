@@ -57,6 +57,12 @@ export function expiredForm(ctx: Context, browser: BrowserPages): void {
   browser.show(ctx, 403, <MessagePage frame={frameOf(ctx)} title={(t) => t.expiredTitle} message={t.expired} />);
 }
 
+/** A form that carried more than a form may (post-image.ts): refused before it is read, with nothing kept. */
+export function tooLargeForm(ctx: Context, browser: BrowserPages): void {
+  const t = accountWords(ctx);
+  browser.show(ctx, 413, <MessagePage frame={frameOf(ctx)} title={(t) => t.tooLargeTitle} message={t.tooLarge} />);
+}
+
 /** An /account page's form: refused in the reader's language, shown again by `again`. */
 export function accountForm(ctx: Context, again: FormPage['again'], extra: Omit<FormPage, 'words' | 'again'> = {}): FormPage {
   return { words: accountWords(ctx), again, ...extra };

@@ -40,7 +40,7 @@ import {
 } from '../forum-pages.js';
 import { Csrf, htmlPage, Lang, page as pageResponse, type RouteDeclarer } from '../docs.js';
 import { frameOf } from '../frame.js';
-import { attachImage, withImageField } from '../post-image.js';
+import { attachImage, withImage } from '../post-image.js';
 import {
   type ReplyDraft,
   type Reply,
@@ -149,7 +149,7 @@ export function readingRoutes(
       const shown = wire.node(node);
       frame.description = shown.summary || words.nodeTopics(shown.name);
       const csrf = frame.reader.csrf;
-      const nodeBlock = actor && csrf ? { csrf, blocked: await app.nodes.blockedBy(actor.id, nodeId) } : undefined;
+      const nodeBlock = actor && csrf ? { csrf, blocked: await app.nodes.blocks(actor.id, nodeId) } : undefined;
       return (
         <TopicListPage
           {...common}
@@ -313,10 +313,7 @@ export function readingRoutes(
   docs.route(
     router,
     '',
-    {
-      ...formOperation('/topics/:id/replies', 'Reply (or preview the reply), with an image if one is chosen', ReplyFormBody),
-      body: withImageField(ReplyFormBody),
-    },
+    withImage(formOperation('/topics/:id/replies', 'Reply (or preview it), with an image if one is chosen', ReplyFormBody)),
     reading(async (ctx) => {
       const id = idOf(ctx.params.id);
       const signedIn = await writer(ctx);
@@ -438,11 +435,10 @@ export function readingRoutes(
   docs.route(
     router,
     '',
-    {
+    withImage({
       ...formOperation('/topics/:id/replies/:replyId/edit', 'Save your reply (or preview it)', EditReplyBody),
       params: replyParams,
-      body: withImageField(EditReplyBody),
-    },
+    }),
     reading(async (ctx) => {
       const id = idOf(ctx.params.id);
       const replyId = idOf(ctx.params.replyId);
@@ -538,14 +534,17 @@ export function readingRoutes(
     listOperation('/nodes', 'Every node, by section'),
     reading(async (ctx) => {
       const { frame } = await readerOf(ctx);
+      // Sections in their own order (by their sort), each with its nodes in theirs; the nodes in none last.
       const sections = new Map<number | null, { section: string | null; nodes: Node[] }>();
+      for (const section of await app.nodes.sections()) sections.set(section.id, { section: section.name, nodes: [] });
       for (const node of await app.nodes.list()) {
         if (node.hidden) continue;
         const key = node.section?.id ?? null;
         if (!sections.has(key)) sections.set(key, { section: node.section?.name ?? null, nodes: [] });
         sections.get(key)!.nodes.push(wire.node(node));
       }
-      show(ctx, 200, <NodesPage frame={frame} sections={[...sections.values()]} />);
+      const listed = [...sections.values()].filter((section) => section.nodes.length > 0);
+      show(ctx, 200, <NodesPage frame={frame} sections={listed} />);
     }),
   );
 

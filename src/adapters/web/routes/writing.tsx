@@ -14,7 +14,7 @@ import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
 import { type FormPage, readForm, refuse, type Typed } from '../forms.js';
 import { type ForumPageUseCases, forumPages, IdParam, idOf } from '../forum-pages.js';
 import { frameOf } from '../frame.js';
-import { attachImage, uploadedImage, withImageField } from '../post-image.js';
+import { attachImage, ImageField, uploadedImage, withImage } from '../post-image.js';
 import { actionFor } from '../views/layout.js';
 import { TopicFormPage, type TopicDraft } from '../views/writing.js';
 
@@ -79,7 +79,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
   docs.route(
     router,
     '',
-    {
+    withImage({
       method: 'post',
       path: '/topics',
       summary: 'Start a topic (or preview it)',
@@ -91,7 +91,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
       tag: 'Forum',
       access: 'browser',
       query: z.object({ lang: Lang }),
-      body: withImageField(NewTopicBody),
+      body: { schema: NewTopicBody, media: ['form', 'multipart'] },
       response: { status: 303, description: 'To the new topic (not signed in: to the sign-in page)' },
       otherResponses: {
         200: htmlPage('A preview: the form again, the topic rendered above it'),
@@ -100,7 +100,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
         429: page('Too many topics today: the form again'),
       },
       errors: [],
-    },
+    }),
     reading(async (ctx) => {
       const signedIn = await writer(ctx);
       if (!signedIn) return;
@@ -169,7 +169,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
   docs.route(
     router,
     '',
-    {
+    withImage({
       method: 'post',
       path: '/topics/:id/edit',
       summary: 'Save your topic (or preview it)',
@@ -177,7 +177,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
       access: 'browser',
       params: IdParam,
       query: z.object({ lang: Lang }),
-      body: withImageField(EditTopicBody),
+      body: { schema: EditTopicBody, media: ['form', 'multipart'] },
       response: { status: 303, description: 'Saved: to the topic (not signed in: to the sign-in page)' },
       otherResponses: {
         200: htmlPage('A preview: the form again, the topic rendered above it'),
@@ -186,7 +186,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
         404: page('No such topic of yours to edit'),
       },
       errors: [],
-    },
+    }),
     reading(async (ctx) => {
       const id = idOf(ctx.params.id);
       const signedIn = await writer(ctx);
@@ -225,7 +225,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
       tag: 'Forum',
       access: 'browser',
       query: z.object({ lang: Lang }),
-      body: withImageField(z.object({ csrf_token: Csrf }), ['multipart']),
+      body: { schema: z.object({ csrf_token: Csrf }).extend(ImageField.shape), media: ['multipart'], streamed: true },
       response: {
         schema: z.object({ image_url: z.string(), markdown: z.string() }),
         example: { image_url: 'https://forum.example/uploads/photos/ab/ab12….png', markdown: '![cat](https://…)' },
@@ -236,6 +236,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
         303: { description: 'Not signed in: to the sign-in page' },
         400: refusedJson('No image, or not one the forum takes (the API’s reason)'),
         403: refusedJson('The form’s token is not this session’s; or the API refuses the upload (a silenced member)'),
+        413: refusedJson('The image is past 5 MiB'),
         429: refusedJson('Too many uploads today'),
       },
       errors: [],

@@ -14,7 +14,6 @@ import type {
 import { type ForumWords, type ModerationWords, WORDS } from '../../presentation/words/index.js';
 import { type Frame, withLang } from './layout.js';
 import { SCRIPT_PATH } from './script.js';
-import { IMAGE_FIELD } from '../post-image.js';
 import { FORUM_STYLE, STYLE } from './style.js';
 
 /**
@@ -475,6 +474,9 @@ export function DraftNotes(props: { error?: string | undefined; preview?: string
   );
 }
 
+/** The file field of a post's form (post-image.ts reads it). */
+export const IMAGE_FIELD = 'image';
+
 /**
  * A post's Markdown field with its hint, its image field (contract §21b: posted with the form; the page's script, when
  * it runs, uploads the image at once and puts it where the cursor is, saying so in the hint), then Preview and the
@@ -741,7 +743,6 @@ export function TopicPage(props: {
   );
 }
 
-/** Every node, by section. */
 /** The nodes by section, in the order given; `section` null: the nodes in none (headed "Nodes" in the page's language). */
 export function NodesPage(props: { frame: ForumFrame; sections: { section: string | null; nodes: Node[] }[] }) {
   const t = words(props.frame);

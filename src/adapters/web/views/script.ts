@@ -28,7 +28,8 @@ export const SCRIPT = `'use strict';
       data.append('csrf_token', token.value);
       data.append('image', file);
       hint.textContent = field.getAttribute('data-uploading');
-      fetch('/photos', { method: 'POST', body: data, credentials: 'same-origin', headers: { Accept: 'application/json' } })
+      var lang = encodeURIComponent(document.documentElement.lang || 'en');
+      fetch('/photos?lang=' + lang, { method: 'POST', body: data, credentials: 'same-origin' })
         .then(function (response) {
           return response.json().then(
             function (answer) { return { ok: response.ok, answer: answer }; },
@@ -36,7 +37,7 @@ export const SCRIPT = `'use strict';
           );
         })
         .then(function (result) {
-          if (!result.ok) throw new Error(result.answer.error || '');
+          if (!result.ok) throw { said: result.answer.error };
           var at = entered && typeof text.selectionStart === 'number' ? text.selectionStart : text.value.length;
           var before = text.value.slice(0, at);
           var insert = (before && !/\\n$/.test(before) ? '\\n' : '') + result.answer.markdown + '\\n';
@@ -47,7 +48,8 @@ export const SCRIPT = `'use strict';
           text.focus();
         })
         .catch(function (error) {
-          hint.textContent = field.getAttribute('data-failed') + (error && error.message ? ' ' + error.message : '');
+          // The server's reason, in the page's language; a network's failure says nothing more.
+          hint.textContent = field.getAttribute('data-failed') + (error && error.said ? ' ' + error.said : '');
         });
     });
   });
