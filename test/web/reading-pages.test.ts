@@ -199,8 +199,12 @@ describe('the forum in a browser: reading (contract §21a)', () => {
     const res = await api().get(`/topics/${topic}`).expect(200);
     const compressed = gzipSync(res.text, { level: 6 }).length;
     expect(compressed, `${compressed} bytes compressed`).to.be.below(40_000);
-    const sheets = [...res.text.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!).join('');
-    expect(gzipSync(sheets).length).to.be.below(15_000);
+    const sheets = [...res.text.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sheets, 'one style sheet, linked').to.have.length(1);
+    const sheet = await api().get(sheets[0]!).expect(200).expect('Content-Type', 'text/css; charset=utf-8');
+    expect(sheet.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+    expect(gzipSync(sheet.text).length).to.be.below(15_000);
+    expect(res.headers['content-security-policy']).to.include("style-src 'self'");
     expect(res.text).not.to.match(/<script(?![^>]*application\/ld\+json)/);
     expect(res.text).not.to.match(/@font-face|fonts\.googleapis/);
   });

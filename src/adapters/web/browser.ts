@@ -41,7 +41,7 @@ export function sessionCsrf(session: string): string {
 }
 
 /**
- * What a page may load: our style sheets, images (ours, and others' over https); with `script`, the forum pages'
+ * What a page may load: our style sheet (linked, on the forum's pages), images (ours, and others' over https); with `script`, the forum pages'
  * own script and the stream it reads. Where a form may send the browser: this service, and (the consent form) the
  * application's redirect URI.
  */
@@ -59,7 +59,8 @@ function policyFor(redirectUri: string | undefined, script: boolean): string {
   }
   return [
     "default-src 'none'",
-    `style-src ${STYLE_SOURCE}`,
+    // The forum's pages link their style sheet; the account and OAuth pages carry theirs, allowed by its hash.
+    `style-src ${script ? "'self'" : STYLE_SOURCE}`,
     // Avatars and uploads are ours; a post may show an image from elsewhere, over https only (as homeland's do).
     "img-src 'self' https:",
     // The forum pages' own script (signed-in pages only), and the stream it reads.

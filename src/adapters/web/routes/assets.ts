@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { RouteDeclarer } from '../docs.js';
 import { SCRIPT, SCRIPT_PATH } from '../views/script.js';
+import { STYLESHEET, STYLESHEET_PATH } from '../views/style.js';
 
 /** A year: the script's URL names its digest, so a cached copy is never stale. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -12,7 +13,7 @@ const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path 
 /** A day: the icon may change with a release, and costs nothing to ask for again. */
 const A_DAY = 'public, max-age=86400';
 
-/** The pages' script (views/script.ts), served from memory under its digest's URL; the forum's icon. */
+/** The pages' script (views/script.ts) and style sheet (views/style.ts), from memory under their digests' URLs; the icon. */
 export function assetRoutes(docs: RouteDeclarer): Router {
   const router = new Router();
   docs.route(
@@ -38,6 +39,26 @@ export function assetRoutes(docs: RouteDeclarer): Router {
       ctx.set('Cache-Control', IMMUTABLE);
       ctx.set('X-Content-Type-Options', 'nosniff');
       ctx.body = SCRIPT;
+    },
+  );
+  docs.route(
+    router,
+    '',
+    {
+      method: 'get',
+      path: STYLESHEET_PATH,
+      summary: 'The forum pages’ style sheet',
+      description: 'One sheet for every forum page, laid out for a phone first; its URL names its digest.',
+      tag: 'Forum',
+      access: 'browser',
+      response: { schema: z.string(), example: ':root{…}', description: 'The style sheet', media: 'text/css' },
+      errors: [],
+    },
+    (ctx) => {
+      ctx.type = 'text/css; charset=utf-8';
+      ctx.set('Cache-Control', IMMUTABLE);
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.body = STYLESHEET;
     },
   );
   for (const path of ['/favicon.ico', '/favicon.svg']) {

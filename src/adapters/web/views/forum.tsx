@@ -14,7 +14,7 @@ import type {
 import { type ForumWords, type ModerationWords, WORDS } from '../../presentation/words/index.js';
 import { type Frame, withLang } from './layout.js';
 import { SCRIPT_PATH } from './script.js';
-import { FORUM_STYLE, STYLE } from './style.js';
+import { STYLESHEET_PATH } from './style.js';
 
 /**
  * The forum's pages (contract §21a): what the API shows the same reader, in the wire's own shapes (so a page can show
@@ -107,9 +107,7 @@ export function ForumPage(props: { frame: ForumFrame; title: string; children: C
         {props.head}
         {/* Signed in only: a page read signed out asks for no script. */}
         {frame.reader.login ? <script src={SCRIPT_PATH} defer /> : null}
-        {/* Ours, whole and as they are: the Content-Security-Policy allows them by the hash of exactly these bytes. */}
-        <style dangerouslySetInnerHTML={{ __html: STYLE }} />
-        <style dangerouslySetInnerHTML={{ __html: FORUM_STYLE }} />
+        <link rel="stylesheet" href={STYLESHEET_PATH} />
       </head>
       <body class="forum">
         <header class="top">
