@@ -144,6 +144,8 @@ describe('the forum in a browser: reading (contract §21a)', () => {
   it('answers an unchanged page with 304 to its ETag, and a changed one with the new page', async () => {
     const topic = await makeTopic(alice, general, 'Conditional');
     const first = await api().get(`/topics/node${general}`).expect(200);
+    // A page differs by its reader's session and language (and, once compressed, by the encoding asked for).
+    expect(first.headers.vary).to.equal('Cookie, Accept-Language, Accept-Encoding');
     const etag = first.headers.etag!;
     expect(etag).to.be.a('string');
     expect(first.headers['cache-control']).to.equal('public, no-cache');
