@@ -81,10 +81,11 @@ export interface BrowserPages {
   /** Sets the browser session's cookie (a session's secret), or clears it (null). */
   setSession(ctx: Context, session: string | null): void;
   /**
-   * Answers with a page (or its bytes, rendered before and kept). `redirectUri`: a form on it may also send the
-   * browser there.
+   * Answers with a page (or its bytes, rendered before and kept). Its Content-Security-Policy and Cache-Control are
+   * the account pages' (no store) unless `headers` says otherwise: the consent page's policy also lets its form send
+   * the browser to the application, the forum's pages load their script and may be revalidated.
    */
-  show(ctx: Context, status: number, page: VNode | Buffer, redirectUri?: string): void;
+  show(ctx: Context, status: number, page: VNode | Buffer, headers?: { policy?: string; cacheControl?: string }): void;
   /** A 303 to a page of this service (after a form). */
   seeOther(ctx: Context, location: string): void;
   /** The double-submit CSRF token of this browser (its cookie, or a new one). */
@@ -122,12 +123,12 @@ export function browserPages(options: { secureCookies: boolean }): BrowserPages 
       });
     },
 
-    show(ctx, status, page, redirectUri) {
+    show(ctx, status, page, headers = {}) {
       ctx.status = status;
       ctx.type = 'text/html; charset=utf-8';
       ctx.set({
-        'Cache-Control': 'no-store',
-        'Content-Security-Policy': contentSecurityPolicy(redirectUri),
+        'Cache-Control': headers.cacheControl ?? 'no-store',
+        'Content-Security-Policy': headers.policy ?? PAGE_POLICY,
         'X-Frame-Options': 'DENY',
         'Referrer-Policy': 'no-referrer',
         'X-Content-Type-Options': 'nosniff',

@@ -77,13 +77,18 @@ export interface ForumPages {
   writer(ctx: Context, answer?: 'page' | 'json'): Promise<SignedIn | null>;
 }
 
+/** The forum pages' Content-Security-Policy, made once. */
+const FORUM_POLICY = contentSecurityPolicy(undefined, true);
+
 export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserPages, pageCache?: PageCache): ForumPages {
   /** Each kept page's ETag, made once with it. */
   const etags = new WeakMap<Buffer, string>();
 
   /** The reader (from the browser's session, if any) and the frame of their page. */
   async function readerOf(ctx: Context, description?: string): Promise<{ actor: Actor; frame: ForumFrame }> {
-    const signedIn = ctx.cookies.get(SESSION_COOKIE) ? await signedInUser(ctx, app.resolveWebSession) : null;
+    // No Cookie header (most readers signed out, crawlers): no cookie jar to make.
+    const signedIn =
+      ctx.headers.cookie && ctx.cookies.get(SESSION_COOKIE) ? await signedInUser(ctx, app.resolveWebSession) : null;
     const actor = signedIn?.user ?? null;
     ctx.state.reader = actor;
     const frame = frameOf(ctx);
@@ -112,11 +117,12 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
    * keep an anonymous page (revalidating it), never a signed-in one.
    */
   function show(ctx: Context, status: number, view: VNode | Buffer): void {
-    browser.show(ctx, status, view);
-    // A signed-in reader's page loads the forum's script (views/script.ts); the account pages load none.
-    ctx.set('Content-Security-Policy', contentSecurityPolicy(undefined, true));
     const signedIn = ctx.state.reader !== null && ctx.state.reader !== undefined;
-    ctx.set('Cache-Control', signedIn ? 'private, no-cache' : 'public, no-cache');
+    // A signed-in reader's page loads the forum's script (views/script.ts); the account pages load none.
+    browser.show(ctx, status, view, {
+      policy: FORUM_POLICY,
+      cacheControl: signedIn ? 'private, no-cache' : 'public, no-cache',
+    });
     // One field, appended as it is: `vary`'s parsing of the header, twice, was 5 % of a cached page's CPU.
     ctx.append('Vary', 'Cookie, Accept-Language');
     if (status !== 200) return;

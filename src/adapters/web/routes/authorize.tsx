@@ -10,7 +10,7 @@ import {
 } from '../../../application/oauth/authorization.js';
 import type { ResolveWebSession, SignIn, SignOut } from '../../../application/oauth/web-sessions.js';
 import { type AuthorizeWords, wordsOf } from '../../presentation/words/index.js';
-import { type BrowserPages, browserPages, sessionCsrf } from '../browser.js';
+import { type BrowserPages, browserPages, contentSecurityPolicy, sessionCsrf } from '../browser.js';
 import { Page, type RouteDeclarer } from '../docs.js';
 import { paramsOf, readForm } from '../forms.js';
 import { signedInUser, signInWithPassword } from '../sign-in.js';
@@ -131,12 +131,9 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: RouteDeclarer
       const request = await app.checkAuthorizationRequest.execute(paramsOf(ctx));
       const signedIn = await signedInUser(ctx, app.resolveWebSession);
       if (!signedIn) return showSignIn(ctx, request);
-      show(
-        ctx,
-        200,
-        <ConsentPage request={request} csrf={sessionCsrf(signedIn.session)} login={signedIn.user.login} />,
-        request.redirectUri,
-      );
+      show(ctx, 200, <ConsentPage request={request} csrf={sessionCsrf(signedIn.session)} login={signedIn.user.login} />, {
+        policy: contentSecurityPolicy(request.redirectUri),
+      });
     },
   );
 
