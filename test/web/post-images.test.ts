@@ -128,43 +128,34 @@ describe('the forum in a browser: an image in what one writes (contract §21b, �
     const bob = await signedInAs('bob');
     const page = await bob.get(`/topics/${topic}`).expect(200);
     const form = formFor(page.text, `/topics/${topic}/replies`);
-    const notImage = await submitWithFile(
-      bob,
-      form,
-      { body: 'Here it is' },
-      {
-        bytes: Buffer.from('%PDF-1.7 not a picture'),
-        name: 'paper.pdf',
-        type: 'application/pdf',
-      },
-    ).expect(400);
-    expect(alertOf(notImage.text)).to.equal('file must be a PNG, JPEG, GIF or WebP image.');
-    expect(notImage.text).to.include('>Here it is</textarea>');
-    const tooLarge = await submitWithFile(
-      bob,
-      form,
-      { body: 'A big one' },
-      {
-        bytes: Buffer.alloc(5 * 1024 * 1024 + 1, 1),
-        name: 'huge.png',
-        type: 'image/png',
-      },
-    ).expect(413);
-    expect(alertOf(tooLarge.text)).to.equal('The image is larger than 5 MiB.');
-    expect(tooLarge.text).to.include('>A big one</textarea>');
-    const zh = await submitWithFile(
-      bob,
-      form,
-      { body: '图' },
-      {
-        bytes: Buffer.from('not a picture'),
-        name: 'x.png',
-        type: 'image/png',
-      },
-    )
-      .set('Accept-Language', 'zh-CN')
-      .expect(400);
-    expect(alertOf(zh.text)).to.equal('图片须为 PNG、JPEG、GIF 或 WebP 格式。');
+    const refusals: [string, string, { bytes: Buffer; name: string; type: string }, number, string][] = [
+      [
+        'en',
+        'Here it is',
+        { bytes: Buffer.from('%PDF-1.7 no picture'), name: 'paper.pdf', type: 'application/pdf' },
+        400,
+        'file must be a PNG, JPEG, GIF or WebP image.',
+      ],
+      [
+        'en',
+        'A big one',
+        { bytes: Buffer.alloc(5 * 1024 * 1024 + 1, 1), name: 'huge.png', type: 'image/png' },
+        413,
+        'The image is larger than 5 MiB.',
+      ],
+      [
+        'zh-CN',
+        '图',
+        { bytes: Buffer.from('not a picture'), name: 'x.png', type: 'image/png' },
+        400,
+        '图片须为 PNG、JPEG、GIF 或 WebP 格式。',
+      ],
+    ];
+    for (const [language, typed, file, status, said] of refusals) {
+      const refused = await submitWithFile(bob, form, { body: typed }, file).set('Accept-Language', language).expect(status);
+      expect(alertOf(refused.text), file.name).to.equal(said);
+      expect(refused.text, 'what was typed, kept').to.include(`>${typed}</textarea>`);
+    }
     expect((await api().get(`/api/v3/topics/${topic}/replies`).expect(200)).body.replies).to.deep.equal([]);
     expect(await uploadsOf('bob')).to.deep.equal([]);
   });

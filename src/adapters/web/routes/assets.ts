@@ -13,72 +13,68 @@ const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path 
 /** A day: the icon may change with a release, and costs nothing to ask for again. */
 const A_DAY = 'public, max-age=86400';
 
+/** One file served from memory: what it is, its type, how long a browser keeps it, its bytes. */
+interface Asset {
+  path: string;
+  summary: string;
+  description?: string;
+  type: string;
+  cacheControl: string;
+  body: string;
+  example: string;
+}
+
 /** The pages' script (views/script.ts) and style sheet (views/style.ts), from memory under their digests' URLs; the icon. */
 export function assetRoutes(docs: RouteDeclarer): Router {
   const router = new Router();
-  docs.route(
-    router,
-    '',
+  const assets: Asset[] = [
     {
-      method: 'get',
       path: SCRIPT_PATH,
       summary: 'The forum pages’ script',
-      description: 'Progressive enhancement for signed-in pages (the live unread count); nothing depends on it.',
-      tag: 'Forum',
-      access: 'browser',
-      response: {
-        schema: z.string(),
-        example: "'use strict';…",
-        description: 'The script',
-        media: 'text/javascript',
-      },
-      errors: [],
+      description:
+        'Progressive enhancement for signed-in pages (the live unread count, images uploaded in place); nothing depends on it.',
+      type: 'text/javascript',
+      cacheControl: IMMUTABLE,
+      body: SCRIPT,
+      example: "'use strict';…",
     },
-    (ctx) => {
-      ctx.type = 'text/javascript; charset=utf-8';
-      ctx.set('Cache-Control', IMMUTABLE);
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.body = SCRIPT;
-    },
-  );
-  docs.route(
-    router,
-    '',
     {
-      method: 'get',
       path: STYLESHEET_PATH,
       summary: 'The forum pages’ style sheet',
       description: 'One sheet for every forum page, laid out for a phone first; its URL names its digest.',
-      tag: 'Forum',
-      access: 'browser',
-      response: { schema: z.string(), example: ':root{…}', description: 'The style sheet', media: 'text/css' },
-      errors: [],
+      type: 'text/css',
+      cacheControl: IMMUTABLE,
+      body: STYLESHEET,
+      example: ':root{…}',
     },
-    (ctx) => {
-      ctx.type = 'text/css; charset=utf-8';
-      ctx.set('Cache-Control', IMMUTABLE);
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.body = STYLESHEET;
-    },
-  );
-  for (const path of ['/favicon.ico', '/favicon.svg']) {
+    ...['/favicon.ico', '/favicon.svg'].map((path) => ({
+      path,
+      summary: path === '/favicon.ico' ? 'The forum’s icon, where browsers look for it' : 'The forum’s icon',
+      type: 'image/svg+xml',
+      cacheControl: A_DAY,
+      body: ICON,
+      example: '<svg …>',
+    })),
+  ];
+  for (const asset of assets) {
     docs.route(
       router,
       '',
       {
         method: 'get',
-        path,
-        summary: path === '/favicon.ico' ? 'The forum’s icon, where browsers look for it' : 'The forum’s icon',
+        path: asset.path,
+        summary: asset.summary,
+        ...(asset.description ? { description: asset.description } : {}),
         tag: 'Forum',
         access: 'browser',
-        response: { schema: z.string(), example: '<svg …>', description: 'The icon (SVG)', media: 'image/svg+xml' },
+        response: { schema: z.string(), example: asset.example, description: asset.summary, media: asset.type },
         errors: [],
       },
       (ctx) => {
-        ctx.type = 'image/svg+xml';
-        ctx.set('Cache-Control', A_DAY);
+        ctx.type = asset.type === 'image/svg+xml' ? asset.type : `${asset.type}; charset=utf-8`;
+        ctx.set('Cache-Control', asset.cacheControl);
         ctx.set('X-Content-Type-Options', 'nosniff');
-        ctx.body = ICON;
+        ctx.body = asset.body;
       },
     );
   }
