@@ -25,6 +25,7 @@ import { TopicRouteUseCases } from '../adapters/api/routes/topics.js';
 import { UserRouteUseCases } from '../adapters/api/routes/users.js';
 import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
 import { AccountPageUseCases } from '../adapters/web/routes/account.js';
+import { PeoplePageUseCases } from '../adapters/web/routes/people.js';
 import { ReadingPageUseCases } from '../adapters/web/routes/reading.js';
 import { WritingPageUseCases } from '../adapters/web/routes/writing.js';
 import { ModeratingPageUseCases } from '../adapters/web/routes/moderating.js';
@@ -93,6 +94,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     accounts: AccountRouteUseCases,
     accountPages: AccountPageUseCases,
     readingPages: ReadingPageUseCases,
+    peoplePages: PeoplePageUseCases,
     writingPages: WritingPageUseCases,
     moderatingPages: ModeratingPageUseCases,
     notificationPages: NotificationPageUseCases,
@@ -137,6 +139,18 @@ export const httpModule = new ContainerModule(({ bind }) => {
     previewPost: PreviewPost,
     uploadPhoto: UploadPhoto,
   });
+  record<PeoplePageUseCases>(bind, PeoplePageUseCases, {
+    resolveWebSession: ResolveWebSession,
+    countUnread: CountUnreadNotifications,
+    listActiveUsers: ListActiveUsers,
+    showUser: ShowUser,
+    listUserTopics: ListUserTopics,
+    listUserReplies: ListUserReplies,
+    listUserFavorites: ListUserFavorites,
+    listFollows: ListFollows,
+    followUser: FollowUser,
+    blockUser: BlockUser,
+  });
   record<ReadingPageUseCases>(bind, ReadingPageUseCases, {
     resolveWebSession: ResolveWebSession,
     countUnread: CountUnreadNotifications,
@@ -144,12 +158,6 @@ export const httpModule = new ContainerModule(({ bind }) => {
     showTopic: ShowTopic,
     listReplies: ListReplies,
     nodes: NodeReadModel,
-    listActiveUsers: ListActiveUsers,
-    showUser: ShowUser,
-    listUserTopics: ListUserTopics,
-    listUserReplies: ListUserReplies,
-    listUserFavorites: ListUserFavorites,
-    listFollows: ListFollows,
     search: SearchContent,
     createReply: CreateReply,
     previewPost: PreviewPost,
@@ -159,8 +167,6 @@ export const httpModule = new ContainerModule(({ bind }) => {
     favoriteTopic: FavoriteTopic,
     flagPost: FlagPost,
     updateReply: UpdateReply,
-    followUser: FollowUser,
-    blockUser: BlockUser,
     deleteTopic: DeleteTopic,
     deleteReply: DeleteReply,
     uploadPhoto: UploadPhoto,

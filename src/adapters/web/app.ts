@@ -10,6 +10,7 @@ import { feedRoutes, type FeedUseCases } from './routes/feeds.js';
 import { sitemapRoutes, type SitemapUseCases } from './routes/sitemap.js';
 import { browserPages, SESSION_COOKIE } from './browser.js';
 import type { PageCache } from './forum-pages.js';
+import { peopleRoutes, type PeoplePageUseCases } from './routes/people.js';
 import { readingRoutes, type ReadingPageUseCases } from './routes/reading.js';
 import { writingRoutes, type WritingPageUseCases } from './routes/writing.js';
 import { assetRoutes } from './routes/assets.js';
@@ -32,8 +33,10 @@ export interface WebUseCases {
   authorize: AuthorizeRouteUseCases;
   /** The pages of joining, signing in, settings and unsubscribing (/account). */
   accountPages: AccountPageUseCases;
-  /** The forum's pages (contract §21a): lists, topics, people, search. */
+  /** The forum's pages (contract §21a): lists, topics and their forms, nodes, search. */
   readingPages: ReadingPageUseCases;
+  /** The members, and a member's page with its tabs (contract §21a), following and blocking them (§21b). */
+  peoplePages: PeoplePageUseCases;
   /** Writing in a browser (contract §21b): a new topic. */
   writingPages: WritingPageUseCases;
   /** The signed-in person's notifications (contract §21b). */
@@ -95,11 +98,13 @@ export function webRoutes(dependencies: WebDependencies): Router[] {
     sitemapRoutes(useCases.sitemap, dependencies.wire, docs),
     // Before the topic pages: `/topics/new` is not a topic.
     writingRoutes(useCases.writingPages, dependencies.wire, docs, browserPages(options)),
+    // After those two (`/topics/feed` and `/topics/new` are theirs), before the others: the pages most asked for are
+    // asked of the fewest routers.
+    readingRoutes(useCases.readingPages, dependencies.wire, docs, { ...options, pageCache: dependencies.pageCache }),
     notificationRoutes(useCases.notificationPages, dependencies.wire, docs, browserPages(options)),
-    // Before the topic pages and the profiles: `/topics/:id/moderate` and `/admin/…` are theirs.
     moderatingRoutes(useCases.moderatingPages, dependencies.wire, docs, browserPages(options)),
     // Last: its `/:login` takes any one-segment path the others leave.
-    readingRoutes(useCases.readingPages, dependencies.wire, docs, { ...options, pageCache: dependencies.pageCache }),
+    peopleRoutes(useCases.peoplePages, dependencies.wire, docs, options),
   ].map((routes) => {
     const router = new Router();
     // The one refusal path: a refused form is shown again (forms.ts).

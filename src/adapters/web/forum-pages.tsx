@@ -14,7 +14,7 @@ import { bodyLeftToRoute } from '../presentation/request-body.js';
 import { wordsOf } from '../presentation/words/index.js';
 import type { Wire } from '../presentation/wire.js';
 import { type BrowserPages, contentSecurityPolicy, SESSION_COOKIE, sessionCsrf } from './browser.js';
-import { Lang } from './docs.js';
+import { htmlPage, Lang, page } from './docs.js';
 import { paramsOf } from './forms.js';
 import { frameOf } from './frame.js';
 import { receiveForm } from './post-image.js';
@@ -53,6 +53,45 @@ export const ListQuery = z.object({
   page: z.number().int().min(1).optional().meta({ description: 'Which page, from 1' }),
   lang: Lang,
 });
+
+/** A page's operation in the service's document: a GET of a page, which may be unchanged (304) or not there (404). */
+export const pageOperation = (path: string, summary: string) =>
+  ({
+    method: 'get',
+    path,
+    summary,
+    tag: 'Forum',
+    access: 'browser',
+    ...(path.includes(':login') ? { params: LoginParam } : path.includes(':id') ? { params: IdParam } : {}),
+    query: ListQuery,
+    response: htmlPage('The page'),
+    otherResponses: {
+      304: { description: 'Unchanged: the page the browser has (If-None-Match) is current' },
+      404: page('Nothing there, or not for this reader'),
+    },
+    errors: [],
+  }) as const;
+
+/** A form of a page's operation: posted, then back to the page it is on (303), or the page again with a refusal. */
+export const formOperation = (path: string, summary: string, body: z.ZodObject) =>
+  ({
+    method: 'post',
+    path,
+    summary,
+    tag: 'Forum',
+    access: 'browser',
+    params: IdParam,
+    query: z.object({ lang: Lang }),
+    body: { schema: body, media: ['form', 'multipart'] },
+    response: { status: 303, description: 'Done: back to the page (not signed in: to the sign-in page)' },
+    otherResponses: {
+      200: htmlPage('A preview: the page again, the post rendered above its form'),
+      400: page('Refused (the API’s reason): the page again, with what was typed'),
+      403: page('The form’s token is not this session’s'),
+      404: page('Nothing there for this reader'),
+    },
+    errors: [],
+  }) as const;
 
 /** A path's id: digits only, else nothing here. */
 export function idOf(raw: unknown): number {

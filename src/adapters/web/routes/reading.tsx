@@ -1,6 +1,5 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { VNode } from 'preact';
 import { z } from 'zod';
 import type { ActingUser, Actor, CallerRef } from '../../../application/actor.js';
 import type { LikeObject } from '../../../application/likes/like.js';
@@ -20,25 +19,24 @@ import type { UploadPhoto } from '../../../application/uploads/upload-photo.js';
 import type { SearchContent } from '../../../application/search/search.js';
 import type { ListTopics } from '../../../application/topics/list-topics.js';
 import type { ShowTopic } from '../../../application/topics/show-topic.js';
-import type { ListActiveUsers } from '../../../application/users/community.js';
-import type { BlockNode, BlockUser, FollowUser, ShowUser } from '../../../application/users/manage-users.js';
-import type { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../../../application/users/user-lists.js';
+import type { BlockNode } from '../../../application/users/manage-users.js';
 import { InvalidInput, NotFound } from '../../../domain/shared/errors.js';
 import type { Wire } from '../../presentation/wire.js';
 import { wordsOf } from '../../presentation/words/index.js';
 import { browserPages } from '../browser.js';
 import { type FormPage, readForm } from '../forms.js';
 import {
+  formOperation,
   type ForumPageUseCases,
   forumPages,
   IdParam,
   idOf,
   ListQuery,
-  LoginParam,
   type PageCache,
   pageOf,
+  pageOperation,
 } from '../forum-pages.js';
-import { Csrf, htmlPage, Lang, page as pageResponse, type RouteDeclarer } from '../docs.js';
+import { Csrf, Lang, page as pageResponse, type RouteDeclarer } from '../docs.js';
 import { frameOf } from '../frame.js';
 import { attachImage, withImage } from '../post-image.js';
 import {
@@ -48,12 +46,9 @@ import {
   type ListKind,
   type Node,
   NodesPage,
-  type ProfileTab,
-  ProfilePage,
   SearchPage,
   TopicListPage,
   TopicPage,
-  UsersPage,
 } from '../views/forum.js';
 
 /** What the reading pages call: the use cases and read models the API's reads call, nothing of their own. */
@@ -62,12 +57,6 @@ export interface ReadingPageUseCases extends ForumPageUseCases {
   showTopic: ShowTopic;
   listReplies: ListReplies;
   nodes: NodeReadModel;
-  listActiveUsers: ListActiveUsers;
-  showUser: ShowUser;
-  listUserTopics: ListUserTopics;
-  listUserReplies: ListUserReplies;
-  listUserFavorites: ListUserFavorites;
-  listFollows: ListFollows;
   search: SearchContent;
   // taking part (contract §21b)
   createReply: CreateReply;
@@ -78,8 +67,6 @@ export interface ReadingPageUseCases extends ForumPageUseCases {
   favoriteTopic: FavoriteTopic;
   flagPost: FlagPost;
   updateReply: UpdateReply;
-  followUser: FollowUser;
-  blockUser: BlockUser;
   deleteTopic: DeleteTopic;
   deleteReply: DeleteReply;
   uploadPhoto: UploadPhoto;
@@ -164,28 +151,11 @@ export function readingRoutes(
     show(ctx, 200, view);
   }
 
-  const listOperation = (path: string, summary: string) =>
-    ({
-      method: 'get',
-      path,
-      summary,
-      tag: 'Forum',
-      access: 'browser',
-      ...(path.includes(':login') ? { params: LoginParam } : path.includes(':id') ? { params: IdParam } : {}),
-      query: ListQuery,
-      response: htmlPage('The page'),
-      otherResponses: {
-        304: { description: 'Unchanged: the page the browser has (If-None-Match) is current' },
-        404: pageResponse('Nothing there, or not for this reader'),
-      },
-      errors: [],
-    }) as const;
-
   for (const path of ['/', '/topics']) {
     docs.route(
       router,
       '',
-      listOperation(path, path === '/' ? 'The front page: the active topics, pinned first' : 'The active topics'),
+      pageOperation(path, path === '/' ? 'The front page: the active topics, pinned first' : 'The active topics'),
       reading((ctx) => topicList(ctx, 'last_actived', 'last_actived', path)),
     );
   }
@@ -193,14 +163,14 @@ export function readingRoutes(
     docs.route(
       router,
       '',
-      listOperation(path, `Topics: ${kind.replace('_', ' ')}`),
+      pageOperation(path, `Topics: ${kind.replace('_', ' ')}`),
       reading((ctx) => topicList(ctx, kind, type, path)),
     );
   }
   docs.route(
     router,
     '',
-    listOperation('/topics/node:id', 'A node’s topics'),
+    pageOperation('/topics/node:id', 'A node’s topics'),
     reading(async (ctx) => {
       const id = idOf(ctx.params.id);
       await topicList(ctx, 'last_actived', 'last_actived', `/topics/node${id}`, id);
@@ -250,7 +220,7 @@ export function readingRoutes(
     router,
     '',
     {
-      ...listOperation('/topics/:id', 'A topic and its replies (100 a page; reply n has the anchor #reply<n>)'),
+      ...pageOperation('/topics/:id', 'A topic and its replies (100 a page; reply n has the anchor #reply<n>)'),
       query: ListQuery.extend({
         held: z.literal('1').optional().meta({ description: 'After a reply: it waits for review (a notice says so)' }),
         flagged: z.literal('1').optional().meta({ description: 'After a flag: a notice thanks the reader' }),
@@ -284,26 +254,6 @@ export function readingRoutes(
   }
 
   // Taking part (contract §21b): the topic page's forms, each a use case the API calls, then back to the page.
-
-  const formOperation = (path: string, summary: string, body: z.ZodObject) =>
-    ({
-      method: 'post',
-      path,
-      summary,
-      tag: 'Forum',
-      access: 'browser',
-      params: IdParam,
-      query: z.object({ lang: Lang }),
-      body: { schema: body, media: ['form', 'multipart'] },
-      response: { status: 303, description: 'Done: back to the topic (not signed in: to the sign-in page)' },
-      otherResponses: {
-        200: htmlPage('A preview: the page again, the post rendered above its form'),
-        400: pageResponse('Refused (the API’s reason): the page again, with what was typed'),
-        403: pageResponse('The form’s token is not this session’s'),
-        404: pageResponse('No such topic for this reader'),
-      },
-      errors: [],
-    }) as const;
 
   const ReplyFormBody = CreateReplyParams.extend({
     csrf_token: Csrf,
@@ -423,7 +373,7 @@ export function readingRoutes(
     router,
     '',
     {
-      ...listOperation('/topics/:id/replies/:replyId/edit', 'Edit your reply'),
+      ...pageOperation('/topics/:id/replies/:replyId/edit', 'Edit your reply'),
       params: replyParams,
       otherResponses: {
         303: { description: 'Not signed in: to the sign-in page' },
@@ -461,31 +411,6 @@ export function readingRoutes(
       browser.seeOther(ctx, `/topics/${id}${page > 1 ? `?page=${page}` : ''}#reply${floor}`);
     }),
   );
-
-  /** Following and blocking a member from their page (the API's FollowUser and BlockUser), then back to it. */
-  const MEMBER_ACTS: [string, (actor: ActingUser, login: string) => Promise<unknown>][] = [
-    ['follow', (actor, login) => app.followUser.execute(actor, login, true)],
-    ['unfollow', (actor, login) => app.followUser.execute(actor, login, false)],
-    ['block', (actor, login) => app.blockUser.execute(actor, login, true)],
-    ['unblock', (actor, login) => app.blockUser.execute(actor, login, false)],
-  ];
-  for (const [act, run] of MEMBER_ACTS) {
-    docs.route(
-      router,
-      '',
-      {
-        ...formOperation(`/:login/${act}`, `${act[0]!.toUpperCase()}${act.slice(1)} a member`, z.object({ csrf_token: Csrf })),
-        params: LoginParam,
-      },
-      reading(async (ctx) => {
-        const login = String(ctx.params.login);
-        const signedIn = await writer(ctx);
-        if (!signedIn) return;
-        await run(signedIn.user, login);
-        browser.seeOther(ctx, `/${encodeURIComponent(login)}`);
-      }),
-    );
-  }
 
   /** Blocking a node from its page (the API's BlockNode): its topics leave the reader's lists; then back to it. */
   for (const block of [true, false]) {
@@ -531,7 +456,7 @@ export function readingRoutes(
   docs.route(
     router,
     '',
-    listOperation('/nodes', 'Every node, by section'),
+    pageOperation('/nodes', 'Every node, by section'),
     reading(async (ctx) => {
       const { frame } = await readerOf(ctx);
       // Sections in their own order (by their sort), each with its nodes in theirs; the nodes in none last.
@@ -551,19 +476,8 @@ export function readingRoutes(
   docs.route(
     router,
     '',
-    listOperation('/users', 'The active members'),
-    reading(async (ctx) => {
-      const { actor, frame } = await readerOf(ctx);
-      const users = await app.listActiveUsers.execute({ limit: 100 });
-      show(ctx, 200, <UsersPage frame={frame} users={users.map((user) => wire.user(user, actor))} />);
-    }),
-  );
-
-  docs.route(
-    router,
-    '',
     {
-      ...listOperation('/search', 'Search topics and replies'),
+      ...pageOperation('/search', 'Search topics and replies'),
       query: ListQuery.extend({ q: z.string().optional().meta({ description: 'The words to find' }) }),
     },
     reading(async (ctx) => {
@@ -618,65 +532,6 @@ export function readingRoutes(
       },
     );
   }
-
-  const PROFILE_TABS: ProfileTab[] = ['topics', 'replies', 'favorites', 'followers', 'following'];
-  async function profile(ctx: Context, tab: ProfileTab): Promise<void> {
-    const login = String(ctx.params.login);
-    const page = pageOf(ctx);
-    const { actor, frame } = await readerOf(ctx);
-    const { user, meta } = await app.showUser.execute(actor, login);
-    const shown = wire.userDetail(user, actor);
-    frame.description = shown.tagline ?? t(ctx).profileOf(shown.login);
-    frame.feed = `/${encodeURIComponent(shown.login)}/feed`;
-    const input = { offset: (page - 1) * TOPICS_PER_PAGE, limit: TOPICS_PER_PAGE + 1 };
-    // Following and blocking are for someone else (the API refuses them of oneself).
-    const relation = actor && actor.id !== user.id ? { relation: meta } : {};
-    const common = { frame, user: shown, tab, page, ...relation };
-    let view: VNode;
-    if (tab === 'topics' || tab === 'favorites') {
-      const topics = await (tab === 'topics' ? app.listUserTopics : app.listUserFavorites).execute(actor, login, input);
-      view = (
-        <ProfilePage
-          {...common}
-          topics={topics.slice(0, TOPICS_PER_PAGE).map((topic) => wire.topic(topic, actor))}
-          hasNext={topics.length > TOPICS_PER_PAGE}
-        />
-      );
-    } else if (tab === 'replies') {
-      const replies = await app.listUserReplies.execute(actor, login, input);
-      view = (
-        <ProfilePage
-          {...common}
-          replies={replies.slice(0, TOPICS_PER_PAGE).map((reply) => wire.replyDetail(reply, actor))}
-          hasNext={replies.length > TOPICS_PER_PAGE}
-        />
-      );
-    } else {
-      const users = await app.listFollows.execute(login, tab, input);
-      view = (
-        <ProfilePage
-          {...common}
-          users={users.slice(0, TOPICS_PER_PAGE).map((each) => wire.user(each, actor))}
-          hasNext={users.length > TOPICS_PER_PAGE}
-        />
-      );
-    }
-    show(ctx, 200, view);
-  }
-  for (const tab of PROFILE_TABS) {
-    docs.route(
-      router,
-      '',
-      listOperation(tab === 'topics' ? '/:login' : `/:login/${tab}`, `A member’s profile: ${tab}`),
-      reading((ctx) => profile(ctx, tab)),
-    );
-  }
-  docs.route(
-    router,
-    '',
-    listOperation('/:login/topics', 'A member’s topics'),
-    reading((ctx) => profile(ctx, 'topics')),
-  );
 
   return router;
 }
