@@ -54,6 +54,10 @@ export const ListQuery = z.object({
   lang: Lang,
 });
 
+/** A path's parameters, as an operation documents them: a member's login, or an id. */
+const paramsIn = (path: string) =>
+  path.includes(':login') ? { params: LoginParam } : path.includes(':id') ? { params: IdParam } : {};
+
 /** A page's operation in the service's document: a GET of a page, which may be unchanged (304) or not there (404). */
 export const pageOperation = (path: string, summary: string) =>
   ({
@@ -62,7 +66,7 @@ export const pageOperation = (path: string, summary: string) =>
     summary,
     tag: 'Forum',
     access: 'browser',
-    ...(path.includes(':login') ? { params: LoginParam } : path.includes(':id') ? { params: IdParam } : {}),
+    ...paramsIn(path),
     query: ListQuery,
     response: htmlPage('The page'),
     otherResponses: {
@@ -80,14 +84,14 @@ export const formOperation = (path: string, summary: string, body: z.ZodObject) 
     summary,
     tag: 'Forum',
     access: 'browser',
-    params: IdParam,
+    ...paramsIn(path),
     query: z.object({ lang: Lang }),
     body: { schema: body, media: ['form', 'multipart'] },
     response: { status: 303, description: 'Done: back to the page (not signed in: to the sign-in page)' },
     otherResponses: {
       200: htmlPage('A preview: the page again, the post rendered above its form'),
       400: page('Refused (the API’s reason): the page again, with what was typed'),
-      403: page('The form’s token is not this session’s'),
+      403: page('The form’s token is not this session’s, or the API refuses (its reason)'),
       404: page('Nothing there for this reader'),
     },
     errors: [],

@@ -12,7 +12,7 @@ import { wordsOf } from '../../presentation/words/index.js';
 import type { BrowserPages } from '../browser.js';
 import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
 import { type FormPage, readForm, refuse, type Typed } from '../forms.js';
-import { type ForumPageUseCases, forumPages, IdParam, idOf } from '../forum-pages.js';
+import { formOperation, type ForumPageUseCases, forumPages, IdParam, idOf } from '../forum-pages.js';
 import { frameOf } from '../frame.js';
 import { attachImage, ImageField, uploadedImage, withImage } from '../post-image.js';
 import { actionFor } from '../views/layout.js';
@@ -76,30 +76,21 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
     reading((ctx) => newTopicPage(ctx)),
   );
 
+  const newTopic = formOperation('/topics', 'Start a topic (or preview it)', NewTopicBody);
   docs.route(
     router,
     '',
     withImage({
-      method: 'post',
-      path: '/topics',
-      summary: 'Start a topic (or preview it)',
+      ...newTopic,
       description:
         'The new topic form, posted: with `preview`, the form again with the topic rendered; else the API’s topic ' +
         'create, then to the topic’s page (303), which tells its author when it waits for review. A refusal: the ' +
-        'form again with ' +
-        'the API’s reason and what was typed.',
-      tag: 'Forum',
-      access: 'browser',
-      query: z.object({ lang: Lang }),
-      body: { schema: NewTopicBody, media: ['form', 'multipart'] },
+        'form again with the API’s reason and what was typed.',
       response: { status: 303, description: 'To the new topic (not signed in: to the sign-in page)' },
       otherResponses: {
-        200: htmlPage('A preview: the form again, the topic rendered above it'),
-        400: page('Refused (the API’s reason): the form again, with what was typed'),
-        403: page('The form’s token is not this session’s, or the API refuses (a silenced account)'),
+        ...newTopic.otherResponses,
         429: page('Too many topics today: the form again'),
       },
-      errors: [],
     }),
     reading(async (ctx) => {
       const signedIn = await writer(ctx);
@@ -170,22 +161,8 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
     router,
     '',
     withImage({
-      method: 'post',
-      path: '/topics/:id/edit',
-      summary: 'Save your topic (or preview it)',
-      tag: 'Forum',
-      access: 'browser',
-      params: IdParam,
-      query: z.object({ lang: Lang }),
-      body: { schema: EditTopicBody, media: ['form', 'multipart'] },
+      ...formOperation('/topics/:id/edit', 'Save your topic (or preview it)', EditTopicBody),
       response: { status: 303, description: 'Saved: to the topic (not signed in: to the sign-in page)' },
-      otherResponses: {
-        200: htmlPage('A preview: the form again, the topic rendered above it'),
-        400: page('Refused (the API’s reason): the form again, with what was typed'),
-        403: page('The form’s token is not this session’s, or the API refuses'),
-        404: page('No such topic of yours to edit'),
-      },
-      errors: [],
     }),
     reading(async (ctx) => {
       const id = idOf(ctx.params.id);
