@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { axe, describeViolations } from '../support/axe.js';
-import { browserSuite, DESKTOP, PHONE, watch } from '../support/browser-session.js';
+import { browserSuite, DESKTOP, lookAtTemplate, PHONE, watch } from '../support/browser-session.js';
 import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
 
@@ -211,20 +210,10 @@ describe('The forum’s reading pages, in a browser (contract §21a)', function 
         const checked = await suite.newContext({ ...options, bypassCSP: true });
         const axePage = await checked.newPage();
         for (const [name, path, status] of templates()) {
-          const where = `${path} (${screen.name}, ${lang})`;
           const url = `${suite.server.url}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`;
-          const response = await page.goto(url);
-          expect(response?.status(), where).to.equal(status);
-          expect(await page.getAttribute('html', 'lang'), where).to.equal(lang);
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          if (overflow > 0) failures.push(`${where}: the page is ${overflow}px wider than the screen`);
-          await page.screenshot({
-            path: `${SHOTS}/${name}-${screen.viewport.width}-${lang}${screen.suffix}.png`,
-            fullPage: true,
-          });
-          await axePage.goto(url);
-          const violations = await axe(axePage);
-          if (violations.length > 0) failures.push(describeViolations(where, violations));
+          const where = `${path} (${screen.name}, ${lang})`;
+          const shot = `${SHOTS}/${name}-${screen.viewport.width}-${lang}${screen.suffix}.png`;
+          await lookAtTemplate(page, axePage, { url, where, status: status, lang, shot }, failures);
         }
         // The 404 page's own answer is the one failed load a 404 page may report.
         failures.push(...problems.filter((problem) => !/status of 404/.test(problem)));

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import type { BrowserContext, Page } from 'playwright-core';
-import { axe, describeViolations } from '../support/axe.js';
-import { browserSuite, type ContextOptions, DESKTOP, PHONE, watch } from '../support/browser-session.js';
+import { browserSuite, type ContextOptions, DESKTOP, lookAtTemplate, PHONE, watch } from '../support/browser-session.js';
 import { api, makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { checkedApi } from '../support/openapi.js';
@@ -157,20 +156,10 @@ describe('Moderation pages, in a browser (contract §21b)', function () {
         const axePage = await checked.newPage();
         await signIn(axePage, lang);
         for (const [name, path] of pages) {
-          const where = `${path} (${screen.name}, ${lang})`;
           const url = `${suite.server.url}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`;
-          const response = await page.goto(url);
-          expect(response?.status(), where).to.equal(200);
-          expect(await page.getAttribute('html', 'lang'), where).to.equal(lang);
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          if (overflow > 0) failures.push(`${where}: the page is ${overflow}px wider than the screen`);
-          await page.screenshot({
-            path: `${SHOTS}/${name}-${screen.viewport.width}-${lang}${screen.suffix}.png`,
-            fullPage: true,
-          });
-          await axePage.goto(url);
-          const violations = await axe(axePage);
-          if (violations.length > 0) failures.push(describeViolations(where, violations));
+          const where = `${path} (${screen.name}, ${lang})`;
+          const shot = `${SHOTS}/${name}-${screen.viewport.width}-${lang}${screen.suffix}.png`;
+          await lookAtTemplate(page, axePage, { url, where, status: 200, lang, shot }, failures);
         }
         failures.push(...problems);
       }

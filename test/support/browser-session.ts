@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import { mkdirSync } from 'node:fs';
 import type Koa from 'koa';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -143,6 +144,29 @@ export function browserSuite(options: { shots?: string } = {}): BrowserSuite {
     },
   };
   return suite;
+}
+
+/**
+ * One page template looked at as a person and a checker would (the pages' template tests): `page` (as served) opens
+ * `url`, which must answer `status` in `lang`, not wider than the screen; its screenshot goes to `shot`; `axePage`
+ * (its CSP bypassed, for axe's own script) opens it too and axe-core finds nothing serious. What fails is pushed to
+ * `failures`, so that one run names every page that falls short.
+ */
+export async function lookAtTemplate(
+  page: Page,
+  axePage: Page,
+  at: { url: string; where: string; status: number; lang: string; shot: string },
+  failures: string[],
+): Promise<void> {
+  const response = await page.goto(at.url);
+  expect(response?.status(), at.where).to.equal(at.status);
+  expect(await page.getAttribute('html', 'lang'), at.where).to.equal(at.lang);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  if (overflow > 0) failures.push(`${at.where}: the page is ${overflow}px wider than the screen`);
+  await page.screenshot({ path: at.shot, fullPage: true });
+  await axePage.goto(at.url);
+  const violations = await axe(axePage);
+  if (violations.length > 0) failures.push(describeViolations(at.where, violations));
 }
 
 /**

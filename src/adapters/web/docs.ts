@@ -61,6 +61,13 @@ export const htmlPage = (description: string) => ({
 /** `lang`, which every page takes. */
 export const Lang = z.enum(['en', 'zh-CN']).optional().meta({ description: 'The page’s language; else Accept-Language decides' });
 
+/** A writing form's Preview button: show the post rendered by the server, and keep it in the form. */
+export const Preview = (what: 'topic' | 'reply') =>
+  z
+    .literal('1')
+    .optional()
+    .meta({ description: `Show the ${what} rendered, and keep it in the form` });
+
 /** The CSRF token every form carries. */
 export const Csrf = z.string().meta({ description: 'The token the page put in the form' });
 

@@ -36,7 +36,7 @@ import {
   pageOf,
   pageOperation,
 } from '../forum-pages.js';
-import { Csrf, Lang, page as pageResponse, type RouteDeclarer } from '../docs.js';
+import { Csrf, Preview, Lang, page as pageResponse, type RouteDeclarer } from '../docs.js';
 import { frameOf } from '../frame.js';
 import { attachImage, withImage } from '../post-image.js';
 import {
@@ -257,7 +257,7 @@ export function readingRoutes(
 
   const ReplyFormBody = CreateReplyParams.extend({
     csrf_token: Csrf,
-    preview: z.literal('1').optional().meta({ description: 'Show the reply rendered, and keep it in the form' }),
+    preview: Preview('reply'),
   });
 
   docs.route(
@@ -344,7 +344,7 @@ export function readingRoutes(
   /** Editing one's own reply (as the API allows: its abilities), with a preview; then back to it on its page. */
   const EditReplyBody = UpdateReplyParams.extend({
     csrf_token: Csrf,
-    preview: z.literal('1').optional().meta({ description: 'Show the reply rendered, and keep it in the form' }),
+    preview: Preview('reply'),
   });
   async function editReplyPage(
     ctx: Context,

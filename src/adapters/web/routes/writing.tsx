@@ -10,7 +10,7 @@ import { NotFound } from '../../../domain/shared/errors.js';
 import type { Wire } from '../../presentation/wire.js';
 import { wordsOf } from '../../presentation/words/index.js';
 import type { BrowserPages } from '../browser.js';
-import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
+import { Csrf, Preview, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
 import { type FormPage, readForm, refuse, type Typed } from '../forms.js';
 import { formOperation, type ForumPageUseCases, forumPages, IdParam, idOf } from '../forum-pages.js';
 import { frameOf } from '../frame.js';
@@ -39,7 +39,7 @@ const draftOf = (typed: Typed, error: string): TopicDraft => ({
 
 const NewTopicBody = CreateTopicParams.extend({
   csrf_token: Csrf,
-  preview: z.literal('1').optional().meta({ description: 'Show the topic rendered, and keep it in the form' }),
+  preview: Preview('topic'),
 });
 
 /**
@@ -155,7 +155,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
 
   const EditTopicBody = UpdateTopicParams.extend({
     csrf_token: Csrf,
-    preview: z.literal('1').optional().meta({ description: 'Show the topic rendered, and keep it in the form' }),
+    preview: Preview('topic'),
   });
   docs.route(
     router,

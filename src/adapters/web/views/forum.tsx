@@ -12,7 +12,7 @@ import type {
   UserSchema,
 } from '../../presentation/schemas.js';
 import { type ForumWords, type ModerationWords, WORDS } from '../../presentation/words/index.js';
-import { type Frame, withLang } from './layout.js';
+import { CsrfField, type Frame, withLang } from './layout.js';
 import { SCRIPT_PATH } from './script.js';
 import { STYLESHEET_PATH } from './style.js';
 
@@ -332,7 +332,7 @@ function PostActs(props: {
         </p>
       ) : null}
       <form method="post" action={`${props.target}/flag`} class="flag">
-        <input type="hidden" name="csrf_token" value={props.csrf} />
+        <CsrfField csrf={props.csrf} />
         <label for={`${id}-reason`}>{t.flagReason}</label>
         <select id={`${id}-reason`} name="reason" required>
           {FLAG_REASON_NAMES.map((reason) => (
@@ -349,7 +349,7 @@ function PostActs(props: {
       </form>
       {props.canDelete ? (
         <form method="post" action={`${props.target}/delete`} class="act">
-          <input type="hidden" name="csrf_token" value={props.csrf} />
+          <CsrfField csrf={props.csrf} />
           <button type="submit" class="secondary">
             {t.deletePost}
           </button>
@@ -417,7 +417,7 @@ export interface ReplyDraft {
 function Act(props: { action: string; csrf: string; label: string; pressed?: boolean }) {
   return (
     <form method="post" action={props.action} class="act">
-      <input type="hidden" name="csrf_token" value={props.csrf} />
+      <CsrfField csrf={props.csrf} />
       <button
         type="submit"
         class="secondary"
@@ -531,7 +531,7 @@ function ReplyForm(props: { topicId: number; csrf: string; draft: ReplyDraft | u
       class="reply-form"
     >
       <DraftNotes error={draft?.error} preview={draft?.preview} frame={props.frame} />
-      <input type="hidden" name="csrf_token" value={props.csrf} />
+      <CsrfField csrf={props.csrf} />
       <PostBody
         id="reply-body"
         label={t.yourReply}
@@ -609,7 +609,7 @@ export function TopicModeration(props: {
       <h2 id="moderation">{m.panel}</h2>
       <form method="post" action={`/topics/${topic.id}/moderate`}>
         <NoImplicitSubmit />
-        <input type="hidden" name="csrf_token" value={props.csrf} />
+        <CsrfField csrf={props.csrf} />
         <ReasonField typed={typed?.reason} words={m} />
         <div class="acts">
           <ModerationButton act={topic.suggested_at ? 'unsuggest' : 'suggest'} label={topic.suggested_at ? m.unpin : m.pin} />
@@ -812,7 +812,7 @@ export function UserModeration(props: {
       <h2 id="moderation">{m.panel}</h2>
       <form method="post" action={`/admin/users/${encodeURIComponent(props.login)}`}>
         <NoImplicitSubmit />
-        <input type="hidden" name="csrf_token" value={props.csrf} />
+        <CsrfField csrf={props.csrf} />
         <label for="moderation-days">{m.days}</label>
         <input
           type="number"

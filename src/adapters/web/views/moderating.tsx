@@ -14,7 +14,7 @@ import {
   type UserDetail,
   UserModeration,
 } from './forum.js';
-import type { Frame } from './layout.js';
+import { CsrfField, type Frame } from './layout.js';
 
 /**
  * Moderation as pages (contract §18, §21b), for administrators: a topic's and a member's moderation page (where a
@@ -178,7 +178,7 @@ function Resolve(props: { item: ReviewItem; csrf: string; frame: Frame; typed?: 
   return (
     <form method="post" action={`/admin/review/${id}`} class="resolve">
       <NoImplicitSubmit />
-      <input type="hidden" name="csrf_token" value={props.csrf} />
+      <CsrfField csrf={props.csrf} />
       <div class="fields">
         <div>
           <label for={`reason-${id}`}>{m.reason}</label>

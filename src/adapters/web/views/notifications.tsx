@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { NotificationSchema } from '../../presentation/schemas.js';
 import { type ForumWords, WORDS } from '../../presentation/words/index.js';
 import { Body, type ForumFrame, ForumPage, Pager } from './forum.js';
+import { CsrfField } from './layout.js';
 
 /** A notification as the API shows it (`GET /api/v3/notifications`). */
 export type Notification = z.infer<typeof NotificationSchema>;
@@ -73,7 +74,7 @@ export function NotificationsPage(props: {
                 </div>
                 <Excerpt notification={n} />
                 <form method="post" action={`/notifications/${n.id}/delete`} class="act">
-                  <input type="hidden" name="csrf_token" value={csrf} />
+                  <CsrfField csrf={csrf} />
                   <button type="submit" class="secondary">
                     {t.deleteNotification}
                   </button>
@@ -82,7 +83,7 @@ export function NotificationsPage(props: {
             ))}
           </ol>
           <form method="post" action="/notifications/clear" class="act clear">
-            <input type="hidden" name="csrf_token" value={csrf} />
+            <CsrfField csrf={csrf} />
             <button type="submit" class="secondary">
               {t.deleteAllNotifications}
             </button>

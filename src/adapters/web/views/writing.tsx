@@ -1,5 +1,6 @@
 import { type ForumWords, WORDS } from '../../presentation/words/index.js';
 import { DraftNotes, type ForumFrame, ForumPage, type Node, PostBody } from './forum.js';
+import { CsrfField } from './layout.js';
 
 /**
  * The forms of writing (contract §21b) that have a page of their own: a new topic. What is typed comes back as it
@@ -38,7 +39,7 @@ export function TopicFormPage(props: {
         class="topic-form"
       >
         <DraftNotes error={draft?.error} preview={draft?.preview} title={draft?.title ?? ''} frame={frame} />
-        <input type="hidden" name="csrf_token" value={props.csrf} />
+        <CsrfField csrf={props.csrf} />
         <label for="topic-node">{t.node}</label>
         <select id="topic-node" name="node_id" required>
           <option value="">{t.chooseNode}</option>
@@ -81,7 +82,7 @@ export function EditReplyPage(props: {
       </p>
       <form method="post" action={props.action} enctype="multipart/form-data" class="topic-form">
         <DraftNotes error={draft.error} preview={draft.preview} frame={frame} />
-        <input type="hidden" name="csrf_token" value={props.csrf} />
+        <CsrfField csrf={props.csrf} />
         <PostBody id="reply-body" label={t.yourReply} body={draft.body} rows={10} submit={t.saveButton} frame={frame} />
       </form>
     </ForumPage>
