@@ -46,8 +46,9 @@ import { record } from '../src/container/bind.js';
 import { CliUseCases } from './runtime.js';
 
 /**
- * forumctl's part of the composition root, loaded into the container the server builds too (src/container.ts):
- * what its commands call, each use case as its feature's module bound it.
+ * forumctl's records, as the API's and the pages' are theirs (src/container/api.ts, web.ts): what its commands call,
+ * each use case as its feature's module bound it. forumctl loads it into the core alone (src/container/core.ts); the
+ * tests, into the whole container (src/container.ts).
  */
 export const forumctlModule = new ContainerModule(({ bind }) => {
   record<CliUseCases>(bind, CliUseCases, {

@@ -7,15 +7,16 @@ import { type CliRuntime, type CliSession, CliUseCases } from './runtime.js';
 import { terminalProgress } from './output.js';
 
 /**
- * What a command that reaches the database needs: the ORM, the composition root and every adapter it builds. Loaded
- * when a command first connects, so that `--help`, `--version` and a mistyped command load none of it (issue 44:
- * every call took 2 s).
+ * What a command that reaches the database needs: the ORM, the core of the composition root (no API, no pages, no
+ * HTTP app: forumctl is its own driving adapter, with its own records) and every adapter it builds. Loaded when a
+ * command first connects, so that `--help`, `--version` and a mistyped command load none of it (issue 44: every
+ * call took 2 s).
  */
 async function persistence() {
   const [database, orm, container, wire, cli] = await Promise.all([
     import('../src/adapters/persistence/database/database.js'),
     import('../src/adapters/persistence/database/orm.js'),
-    import('../src/container.js'),
+    import('../src/container/core.js'),
     import('../src/adapters/presentation/wire.js'),
     import('./container.js'),
   ]);
@@ -31,7 +32,7 @@ async function main(argv: string[]): Promise<void> {
   const runtime: CliRuntime = {
     async connect(options = {}) {
       if (session) return session;
-      const { openDatabase, migrate, migrationStatus, rollback, rollbackPlan, buildContainer, Wire, forumctlModule } =
+      const { openDatabase, migrate, migrationStatus, rollback, rollbackPlan, buildCoreContainer, Wire, forumctlModule } =
         await persistence();
       database = await openDatabase(config, { poolMax: 4 });
       const db = database;
@@ -39,7 +40,7 @@ async function main(argv: string[]): Promise<void> {
       // applies, `db migrate` reports as its own. The `db` commands leave it as it is (`db status` shows what is
       // pending, `db rollback` undoes).
       const applied = options.migrate === false ? [] : await migrate(db.orm);
-      const container = buildContainer(db, config);
+      const container = buildCoreContainer(db, config);
       container.load(forumctlModule);
       session = {
         useCases: container.get<CliUseCases>(CliUseCases),

@@ -17,7 +17,6 @@ import { SignUp } from '../application/accounts/sign-up.js';
 import { CurrentPassword } from '../application/accounts/current-password.js';
 import { CredentialThrottle } from '../application/oauth/credential-throttle.js';
 import { MailPreferencesOf } from '../application/accounts/preferences.js';
-import { Unsubscribe } from '../application/mail/unsubscribe.js';
 import { ChangePassword, RequestEmailChange, UpdateProfile } from '../application/accounts/profile.js';
 import {
   AccountExport,
@@ -44,10 +43,7 @@ import { SqlPendingAccounts } from '../adapters/persistence/read-models/users.js
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { RankedCommonPasswords } from '../adapters/system/common-passwords.js';
 import type { Config } from '../config.js';
-import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
-import { AccountPageUseCases, RegistrationSetting } from '../adapters/web/routes/account.js';
-import { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../application/oauth/web-sessions.js';
-import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { AppConfig, provide, SqlRunner, useCaseBinder } from './bind.js';
 
 type Last<T extends readonly unknown[]> = T extends readonly [...unknown[], infer L] ? L : never;
 
@@ -127,38 +123,4 @@ export const accountsModule = new ContainerModule(({ bind }) => {
     UnitOfWork,
     Clock,
   ]);
-
-  record<AccountRouteUseCases>(bind, AccountRouteUseCases, {
-    users: UserReadModel,
-    updateProfile: UpdateProfile,
-    changePassword: ChangePassword,
-    mailPreferences: MailPreferencesOf,
-    exportAccount: ExportAccount,
-    deleteOwnAccount: DeleteOwnAccount,
-    signUp: SignUp,
-    requestPasswordReset: RequestPasswordReset,
-    resendVerification: ResendVerification,
-  });
-  provide(bind, RegistrationSetting, (config: Config) => config.registration, [AppConfig]);
-  record<AccountPageUseCases>(bind, AccountPageUseCases, {
-    registration: RegistrationSetting,
-    signUp: SignUp,
-    resendVerification: ResendVerification,
-    describeMailLink: DescribeMailLink,
-    confirmAddress: ConfirmAddress,
-    requestPasswordReset: RequestPasswordReset,
-    resetPassword: ResetPassword,
-    openWebSession: OpenWebSession,
-    resolveWebSession: ResolveWebSession,
-    signIn: SignIn,
-    signOut: SignOut,
-    users: UserReadModel,
-    updateProfile: UpdateProfile,
-    requestEmailChange: RequestEmailChange,
-    changePassword: ChangePassword,
-    mailPreferences: MailPreferencesOf,
-    deleteOwnAccount: DeleteOwnAccount,
-    exportAccount: ExportAccount,
-    unsubscribe: Unsubscribe,
-  });
 });

@@ -3,8 +3,7 @@ import { AuditLog, AuditTrail, ListAudit } from '../application/audit/audit-log.
 import { Clock } from '../application/ports.js';
 import { SqlAuditLog } from '../adapters/persistence/maintenance/audit-log.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
-import { AdminRouteUseCases } from '../adapters/api/routes/admin.js';
-import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { provide, SqlRunner, useCaseBinder } from './bind.js';
 
 /** The audit log (contract §14): written by a consumer of the domain events, read by administrators. */
 export const auditModule = new ContainerModule(({ bind }) => {
@@ -13,6 +12,4 @@ export const auditModule = new ContainerModule(({ bind }) => {
 
   const useCase = useCaseBinder(bind);
   useCase(ListAudit, [AuditLog]);
-
-  record<AdminRouteUseCases>(bind, AdminRouteUseCases, { listAudit: ListAudit });
 });

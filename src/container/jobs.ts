@@ -1,4 +1,5 @@
 import { ContainerModule, type ServiceIdentifier } from 'inversify';
+import type { ServiceMetrics } from '../adapters/api/metrics.js';
 import { JobRuntime } from '../adapters/jobs/runtime.js';
 import type { JobTask } from '../adapters/jobs/task.js';
 import { type Bind, provide, ServerHost } from './bind.js';
@@ -17,6 +18,13 @@ export function registerJobTasks<A extends unknown[]>(
 ): void {
   provide(bind, JobTasks, factory, deps);
 }
+
+/**
+ * What the tasks count their outcomes into: this process's ServiceMetrics, which the HTTP module binds and a scrape
+ * reads. Keyed here, not by its class, so that a process that runs no task (forumctl) loads no metrics.
+ */
+export type TaskMetrics = Pick<ServiceMetrics, 'mailTries' | 'webhookDeliveries'>;
+export const TaskMetrics = Symbol.for('TaskMetrics');
 
 /** Starts this server process's job runtime with every task registered; stop it before the database. */
 export type StartJobRuntime = () => Promise<JobRuntime>;

@@ -10,12 +10,10 @@ import { Unsubscribe } from '../application/mail/unsubscribe.js';
 import { InboundMailLog, MailReader } from '../application/mail/inbound.js';
 import { ListInboundMail, ReceiveMail } from '../application/mail/receive-mail.js';
 import { CreateReply } from '../application/replies/create-reply.js';
-import { InboundMailRouteUseCases } from '../adapters/api/routes/inbound-email.js';
 import { InboundSmtpListener } from '../adapters/mail/inbound-smtp.js';
 import { MailparserReader } from '../adapters/mail/mail-reader.js';
 import { SqlInboundMailLog } from '../adapters/persistence/mail/inbound-mail-log.js';
 import { UserRepository } from '../domain/users/user-repository.js';
-import { ServiceMetrics } from '../adapters/api/metrics.js';
 import { EmlFolder } from '../adapters/mail/eml-folder.js';
 import { LetterMailComposer } from '../adapters/mail/compose/composer.js';
 import { InlinedPostHtml } from '../adapters/mail/compose/post-html.js';
@@ -32,11 +30,8 @@ import type { Config } from '../config.js';
 import { digestsTask } from '../adapters/jobs/tasks/digests.js';
 import { dueMailTask } from '../adapters/jobs/tasks/due-mail.js';
 import { mailDeliveryTask } from '../adapters/jobs/tasks/mail-delivery.js';
-import { AppConfig, provide, record, ServerHost, SqlRunner, useCaseBinder } from './bind.js';
-import { registerJobTasks } from './jobs.js';
-
-/** The inbound endpoint's settings (InboundMailRouteUseCases' `endpoint`), from the configuration. */
-const InboundEndpoint = Symbol.for('InboundEndpoint');
+import { AppConfig, provide, ServerHost, SqlRunner, useCaseBinder } from './bind.js';
+import { registerJobTasks, TaskMetrics } from './jobs.js';
 
 /** Starts this server process's SMTP listener of reply by e-mail on INBOUND_SMTP_PORT; stop it before the database. */
 export type StartInboundSmtp = () => Promise<InboundSmtpListener>;
@@ -113,16 +108,6 @@ export const mailModule = new ContainerModule(({ bind }) => {
     [AppConfig, MailReader, MailTokenKeys, UserRepository, CreateReply, Unsubscribe, InboundMailLog, UnitOfWork, Clock],
   );
   useCase(ListInboundMail, [InboundMailLog]);
-  provide(
-    bind,
-    InboundEndpoint,
-    (config: Config) => ({
-      token: config.mail.inboundToken,
-      enabled: config.mail.inboundToken !== null && config.mail.replyAddress !== null,
-    }),
-    [AppConfig],
-  );
-  record<InboundMailRouteUseCases>(bind, InboundMailRouteUseCases, { receiveMail: ReceiveMail, endpoint: InboundEndpoint });
 
   // Mail's background work, in the processes that send mail (MAIL_CONCURRENCY above 0): sending, the digests'
   // schedule, and moving the notification mail whose delay is over onto the queue.
@@ -132,7 +117,7 @@ export const mailModule = new ContainerModule(({ bind }) => {
       deliver: DeliverMail,
       due: SqlNotificationMailQueue,
       queueDigests: QueueDigests,
-      metrics: ServiceMetrics,
+      metrics: TaskMetrics,
       config: Config,
       server: ServerHost,
     ) => {
@@ -155,7 +140,7 @@ export const mailModule = new ContainerModule(({ bind }) => {
         dueMailTask({ identifier: DUE_MAIL_TASK, everyMs: 10_000, move: () => due.moveDue(), notice }),
       ];
     },
-    [DeliverMail, SqlNotificationMailQueue, QueueDigests, ServiceMetrics, AppConfig, ServerHost],
+    [DeliverMail, SqlNotificationMailQueue, QueueDigests, TaskMetrics, AppConfig, ServerHost],
   );
   provide(
     bind,

@@ -2,12 +2,9 @@ import { ContainerModule } from 'inversify';
 import { DomainEvents } from '../application/events.js';
 import { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '../application/nodes/manage-nodes.js';
 import { Clock, UnitOfWork } from '../application/ports.js';
-import { NodeReadModel } from '../application/read-models.js';
-import { BlockNode } from '../application/users/manage-users.js';
 import { NodeRepository } from '../domain/nodes/node-repository.js';
 import { SectionRepository } from '../domain/nodes/section-repository.js';
-import { NodeRouteUseCases } from '../adapters/api/routes/nodes.js';
-import { record, useCaseBinder } from './bind.js';
+import { useCaseBinder } from './bind.js';
 
 /** Nodes: making them, hiding them and grouping them in sections (reading them is the node read model's; blocking one, a user's act). */
 export const nodesModule = new ContainerModule(({ bind }) => {
@@ -16,6 +13,4 @@ export const nodesModule = new ContainerModule(({ bind }) => {
   useCase(SetNodeHidden, [NodeRepository, DomainEvents, UnitOfWork, Clock]);
   useCase(CreateSection, [SectionRepository, DomainEvents, UnitOfWork, Clock]);
   useCase(SetNodeSection, [NodeRepository, SectionRepository, DomainEvents, UnitOfWork, Clock]);
-
-  record<NodeRouteUseCases>(bind, NodeRouteUseCases, { nodes: NodeReadModel, blockNode: BlockNode });
 });

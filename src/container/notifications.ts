@@ -1,4 +1,3 @@
-import { ResolveWebSession } from '../application/oauth/web-sessions.js';
 import { ContainerModule } from 'inversify';
 import { LiveNotifications } from '../application/notifications/live-notifications.js';
 import {
@@ -16,8 +15,7 @@ import { NotificationRepository } from '../domain/notifications/notification-rep
 import { SqlNotificationAudience } from '../adapters/persistence/posts/notification-audience.js';
 import { ReadAudiences } from '../adapters/persistence/posts/reply-targets.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
-import { NotificationRouteUseCases } from '../adapters/api/routes/notifications.js';
-import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { provide, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Notifications: who hears of an event (the producer runs among the domain events' consumers), reading them. */
 export const notificationsModule = new ContainerModule(({ bind }) => {
@@ -33,13 +31,4 @@ export const notificationsModule = new ContainerModule(({ bind }) => {
   useCase(MarkNotificationsRead, [NotificationRepository, DomainEvents, UnitOfWork]);
   useCase(DeleteNotification, [NotificationRepository, DomainEvents, UnitOfWork]);
   useCase(DeleteAllNotifications, [NotificationRepository, DomainEvents, UnitOfWork]);
-
-  record<NotificationRouteUseCases>(bind, NotificationRouteUseCases, {
-    listNotifications: ListNotifications,
-    countUnreadNotifications: CountUnreadNotifications,
-    resolveWebSession: ResolveWebSession,
-    markNotificationsRead: MarkNotificationsRead,
-    deleteAllNotifications: DeleteAllNotifications,
-    deleteNotification: DeleteNotification,
-  });
 });

@@ -31,12 +31,10 @@ import {
   SqlAuthorizationCodeStore,
   SqlWebSessionStore,
 } from '../adapters/persistence/accounts/token-stores.js';
-import { AuthorizeRouteUseCases } from '../adapters/web/routes/authorize.js';
-import { OAuthRouteUseCases } from '../adapters/api/routes/oauth.js';
 import type { Config } from '../config.js';
-import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { AppConfig, provide, SqlRunner, useCaseBinder } from './bind.js';
 
-/** Tokens, applications and signing in (contract §10): their stores, use cases and routes. */
+/** Tokens, applications and signing in (contract §10): their stores and use cases. */
 export const oauthModule = new ContainerModule(({ bind }) => {
   provide(bind, AccessTokenStore, (sql: Sql) => new SqlAccessTokenStore(sql), [SqlRunner]);
   provide(bind, AuthorizationCodeStore, (sql: Sql) => new SqlAuthorizationCodeStore(sql), [SqlRunner]);
@@ -82,21 +80,4 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   useCase(AuthenticateClient, [ClientStore, SecretGenerator, CredentialThrottle]);
   useCase(CreateApp, [ClientStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
   useCase(ListApps, [ClientStore]);
-
-  record<OAuthRouteUseCases>(bind, OAuthRouteUseCases, {
-    authenticateClient: AuthenticateClient,
-    passwordLogin: PasswordLogin,
-    issueToken: IssueToken,
-    lookupRefreshToken: LookupRefreshToken,
-    redeemAuthorizationCode: RedeemAuthorizationCode,
-    revokeToken: RevokeToken,
-    describeToken: DescribeToken,
-  });
-  record<AuthorizeRouteUseCases>(bind, AuthorizeRouteUseCases, {
-    checkAuthorizationRequest: CheckAuthorizationRequest,
-    resolveWebSession: ResolveWebSession,
-    signIn: SignIn,
-    approveAuthorization: ApproveAuthorization,
-    signOut: SignOut,
-  });
 });

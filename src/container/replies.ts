@@ -18,8 +18,7 @@ import { ReadAudiences, SqlReplyTargets } from '../adapters/persistence/posts/re
 import { SqlLikeRepository } from '../adapters/persistence/repositories/likes.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
-import { ReplyRouteUseCases } from '../adapters/api/routes/replies.js';
-import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { provide, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Replies, and likes (of topics and replies). */
 export const repliesModule = new ContainerModule(({ bind }) => {
@@ -46,13 +45,4 @@ export const repliesModule = new ContainerModule(({ bind }) => {
   useCase(DeleteReply, [ReplyRepository, TopicRepository, Posts, DomainEvents, UnitOfWork]);
   useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
   useCase(PreviewPost, [MarkdownRenderer]);
-
-  record<ReplyRouteUseCases>(bind, ReplyRouteUseCases, {
-    replies: ReplyReadModel,
-    listReplies: ListReplies,
-    createReply: CreateReply,
-    updateReply: UpdateReply,
-    deleteReply: DeleteReply,
-    like: LikeObject,
-  });
 });

@@ -18,8 +18,7 @@ import { SqlReviewReadModel } from '../adapters/persistence/read-models/review.j
 import { SqlReviewStore } from '../adapters/persistence/posts/review-store.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
-import { ReviewRouteUseCases } from '../adapters/api/routes/review.js';
-import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { AppConfig, provide, SqlRunner, useCaseBinder } from './bind.js';
 
 /**
  * Keeping it clean (contract §18): the posting rules every new post passes, flags, holds, the review queue, and
@@ -63,11 +62,4 @@ export const reviewModule = new ContainerModule(({ bind }) => {
     UnitOfWork,
     Clock,
   ]);
-
-  record<ReviewRouteUseCases>(bind, ReviewRouteUseCases, {
-    flagPost: FlagPost,
-    listReviewItems: ListReviewItems,
-    showReviewItem: ShowReviewItem,
-    resolveReview: ResolveReview,
-  });
 });

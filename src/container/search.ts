@@ -6,8 +6,7 @@ import { SearchContent } from '../application/search/search.js';
 import { SqlSearchIndex, SqlSearchReadModel } from '../adapters/persistence/search/search.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
-import { SearchRouteUseCases } from '../adapters/api/routes/search.js';
-import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { provide, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Search (contract §11): the index (kept by a consumer of the domain events), searching, reindexing. */
 export const searchModule = new ContainerModule(({ bind }) => {
@@ -23,6 +22,4 @@ export const searchModule = new ContainerModule(({ bind }) => {
   const useCase = useCaseBinder(bind);
   useCase(SearchContent, [SearchReadModel, WordSegmenter, HtmlText]);
   useCase(ReindexSearch, [SearchIndex, WordSegmenter, HtmlText]);
-
-  record<SearchRouteUseCases>(bind, SearchRouteUseCases, { search: SearchContent });
 });

@@ -21,8 +21,7 @@ import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
 import { OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
-import { TopicRouteUseCases } from '../adapters/api/routes/topics.js';
-import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { provide, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Topics: listing, reading, writing, following, moderating and moving them. */
 export const topicsModule = new ContainerModule(({ bind }) => {
@@ -39,16 +38,4 @@ export const topicsModule = new ContainerModule(({ bind }) => {
   useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, DomainEvents, UnitOfWork, Clock]);
   useCase(MoveTopic, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
-
-  record<TopicRouteUseCases>(bind, TopicRouteUseCases, {
-    topics: TopicReadModel,
-    listTopics: ListTopics,
-    showTopic: ShowTopic,
-    createTopic: CreateTopic,
-    updateTopic: UpdateTopic,
-    deleteTopic: DeleteTopic,
-    followTopic: FollowTopic,
-    favoriteTopic: FavoriteTopic,
-    topicAction: TopicAction,
-  });
 });

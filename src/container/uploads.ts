@@ -7,14 +7,13 @@ import { MigrateUploads, type UploadStores } from '../application/uploads/migrat
 import { ImageProcessor, UploadRecords } from '../application/uploads/ports.js';
 import { UploadPhoto } from '../application/uploads/upload-photo.js';
 import type { Config } from '../config.js';
-import { UploadRouteUseCases } from '../adapters/api/routes/upload-api.js';
 import type { UploadedFiles } from '../adapters/api/routes/uploads.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { SqlUploadRecords } from '../adapters/persistence/posts/upload-records.js';
 import { FolderStorage } from '../adapters/storage/folder-storage.js';
 import { S3Storage } from '../adapters/storage/s3-storage.js';
 import { SharpImages } from '../adapters/system/sharp-images.js';
-import { AppConfig, provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { AppConfig, provide, SqlRunner, useCaseBinder } from './bind.js';
 
 /** The store that serves uploads (GET /uploads/…): the one UPLOADS_STORE chooses. */
 export const UploadedFilesStore = Symbol.for('UploadedFiles');
@@ -69,10 +68,4 @@ export const uploadsModule = new ContainerModule(({ bind }) => {
     (folder: FolderStorage, s3: S3Storage | null) => new MigrateUploads({ folder, s3 } satisfies UploadStores),
     [FolderStorage, S3Store],
   );
-
-  record<UploadRouteUseCases>(bind, UploadRouteUseCases, {
-    uploadPhoto: UploadPhoto,
-    listOwnUploads: ListOwnUploads,
-    deleteUpload: DeleteUpload,
-  });
 });

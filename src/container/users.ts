@@ -12,9 +12,7 @@ import { UserRepository } from '../domain/users/user-repository.js';
 import { CommonPasswords } from '../domain/users/password.js';
 import { SqlDeviceRegistry } from '../adapters/persistence/repositories/devices.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
-import { DeviceRouteUseCases } from '../adapters/api/routes/devices.js';
-import { UserRouteUseCases } from '../adapters/api/routes/users.js';
-import { provide, record, SqlRunner, useCaseBinder } from './bind.js';
+import { provide, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Users: accounts, profiles and their lists, following and blocking, roles, and their push devices. */
 export const usersModule = new ContainerModule(({ bind }) => {
@@ -34,18 +32,4 @@ export const usersModule = new ContainerModule(({ bind }) => {
   useCase(ListActiveUsers, [UserReadModel, Clock]);
   useCase(ListBlockedUsers, [UserReadModel]);
   useCase(ManageDevices, [DeviceRegistry]);
-
-  record<UserRouteUseCases>(bind, UserRouteUseCases, {
-    users: UserReadModel,
-    listActiveUsers: ListActiveUsers,
-    listBlockedUsers: ListBlockedUsers,
-    listUserTopics: ListUserTopics,
-    listUserFavorites: ListUserFavorites,
-    listUserReplies: ListUserReplies,
-    listFollows: ListFollows,
-    showUser: ShowUser,
-    followUser: FollowUser,
-    blockUser: BlockUser,
-  });
-  record<DeviceRouteUseCases>(bind, DeviceRouteUseCases, { devices: ManageDevices });
 });

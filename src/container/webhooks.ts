@@ -11,14 +11,13 @@ import {
 } from '../application/webhooks/webhooks.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { DELIVERY_TASK, SqlWebhookStore } from '../adapters/persistence/webhooks/webhook-store.js';
-import { ServiceMetrics } from '../adapters/api/metrics.js';
 import { WireWebhookSubjects } from '../adapters/presentation/webhook-subjects.js';
 import { Wire } from '../adapters/presentation/wire.js';
 import { HttpWebhookTransport } from '../adapters/webhooks/http-transport.js';
 import type { Config } from '../config.js';
 import { webhookDeliveryTask } from '../adapters/jobs/tasks/webhook-delivery.js';
 import { AppConfig, provide, ServerHost, SqlRunner, useCaseBinder } from './bind.js';
-import { registerJobTasks } from './jobs.js';
+import { registerJobTasks, TaskMetrics } from './jobs.js';
 
 /** Webhooks (contract §13): the subscriptions, what a delivery says and how it leaves, the task that sends it. */
 export const webhooksModule = new ContainerModule(({ bind }) => {
@@ -44,7 +43,7 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
   // Deliveries, in the processes that deliver (WEBHOOKS_CONCURRENCY above 0).
   registerJobTasks(
     bind,
-    (deliver: DeliverWebhook, metrics: ServiceMetrics, config: Config, server: ServerHost) =>
+    (deliver: DeliverWebhook, metrics: TaskMetrics, config: Config, server: ServerHost) =>
       config.webhooks.concurrency === 0
         ? []
         : [
@@ -55,6 +54,6 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
               notice: (message, details) => server.logger.warn(details ?? {}, message),
             }),
           ],
-    [DeliverWebhook, ServiceMetrics, AppConfig, ServerHost],
+    [DeliverWebhook, TaskMetrics, AppConfig, ServerHost],
   );
 });
