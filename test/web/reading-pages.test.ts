@@ -161,6 +161,12 @@ describe('the forum in a browser: reading (contract §21a)', () => {
     expect(res.text).to.include('<mark>');
     const empty = await api().get('/search').expect(200);
     expect(titlesOn(empty.text)).to.deep.equal([]);
+    // Words the search refuses are said above its form, as a refused form is, and the form keeps them.
+    const long = 'pancakes '.repeat(30);
+    const refused = await api().get(`/search?q=${encodeURIComponent(long)}`).expect(400);
+    expect(refused.text).to.match(/<p class="alert" role="alert">[^<]*200 characters/);
+    expect(refused.text).to.include(`value="${long.trim()}"`);
+    expect(titlesOn(refused.text)).to.deep.equal([]);
   });
 
   it('tells search engines and link previews what a page is: description, OpenGraph, a feed, and a topic as JSON-LD', async () => {

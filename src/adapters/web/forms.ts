@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { readAll } from '../../application/inputs.js';
 import { AccountNotActive } from '../../application/oauth/password-login.js';
-import { Forbidden, InvalidInput, RuleViolated, TooManyRequests } from '../../domain/shared/errors.js';
+import { Forbidden, InvalidInput, NotFound, RuleViolated, TooManyRequests } from '../../domain/shared/errors.js';
 import type { RefusalWords } from '../presentation/words/index.js';
 
 /**
@@ -60,6 +60,11 @@ export interface FormPage {
   forbidden?: string;
   /** What a field the schema requires, left out, means on this form (fill in the fields). */
   missing?: string;
+  /**
+   * What the form chooses (`node`: the node a topic goes to): that it is not found is the form's mistake, said on
+   * it, not a page that is not there.
+   */
+  chosen?: string[];
 }
 
 /** A refusal the page itself makes; `status` 200 for one that only asks to try again (a wrong password). */
@@ -105,6 +110,17 @@ export function readForm<S extends z.ZodObject>(ctx: Context, schema: S, page: F
   return readAll(schema, values); // throws the parameter's InvalidInput, named as the API names it
 }
 
+const isChosen = (page: FormPage, error: NotFound) => page.chosen?.some((what) => error.what.startsWith(what)) ?? false;
+
+/**
+ * Whether what was not found is what this request's form chose (its refusal, then, not a page that is not there):
+ * the pages' not-found page leaves it to the refusal path.
+ */
+export function formChose(ctx: Context, error: NotFound): boolean {
+  const page = (ctx.state as WithForm)[FORM];
+  return page !== undefined && isChosen(page, error);
+}
+
 /** What a refusal says, and its status; null for an error that is no refusal of a form. */
 function refusalOf(error: unknown, page: FormPage, ctx: Context): Refusal | null {
   const { words } = page;
@@ -122,6 +138,7 @@ function refusalOf(error: unknown, page: FormPage, ctx: Context): Refusal | null
     return refusal(200, said, error.state === 'unverified');
   }
   if (error instanceof RuleViolated || error instanceof InvalidInput) return refusal(400, words.rule(error.message));
+  if (error instanceof NotFound && isChosen(page, error)) return refusal(400, words.rule(error.message));
   if (error instanceof TooManyRequests) {
     ctx.set('Retry-After', String(error.retryAfterSeconds));
     return refusal(429, words.tooMany(error.retryAfterSeconds));

@@ -15,7 +15,7 @@ import { wordsOf } from '../presentation/words/index.js';
 import type { Wire } from '../presentation/wire.js';
 import { type BrowserPages, contentSecurityPolicy, SESSION_COOKIE, sessionCsrf } from './browser.js';
 import { htmlPage, Lang, page } from './docs.js';
-import { paramsOf } from './forms.js';
+import { formChose, paramsOf } from './forms.js';
 import { frameOf } from './frame.js';
 import { receiveForm } from './post-image.js';
 import { expiredForm, tooLargeForm } from './routes/account.js';
@@ -202,7 +202,7 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
       try {
         await work(ctx);
       } catch (error) {
-        if (!(error instanceof NotFound)) throw error;
+        if (!(error instanceof NotFound) || formChose(ctx, error)) throw error;
         const { frame } = await readerOf(ctx);
         show(ctx, 404, <NotFoundPage frame={frame} />);
       }

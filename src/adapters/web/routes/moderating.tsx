@@ -15,7 +15,8 @@ import type { MoveTopic } from '../../../application/topics/move-topic.js';
 import { TOPIC_ACTIONS, type TopicAction, type TopicActionType } from '../../../application/topics/topic-action.js';
 import { DISCIPLINE_ACTS, DisciplineDays, type DisciplineUser } from '../../../application/users/discipline.js';
 import type { ShowUser } from '../../../application/users/manage-users.js';
-import { Forbidden, NotFound, Unauthenticated } from '../../../domain/shared/errors.js';
+import { NotFound } from '../../../domain/shared/errors.js';
+import { policy } from '../../../domain/shared/policy.js';
 import type { Wire } from '../../presentation/wire.js';
 import { type Words, wordsOf } from '../../presentation/words/index.js';
 import type { BrowserPages } from '../browser.js';
@@ -186,11 +187,10 @@ export function moderatingRoutes(app: ModeratingPageUseCases, wire: Wire, docs: 
       const signedIn = await writer(ctx);
       if (!signedIn) return;
       const user = signedIn.user;
-      const input = readForm(
-        ctx,
-        ModerateTopicBody,
-        form(ctx, (refusal, typed) => topicModerationPage(ctx, id, { refusal, typed })),
-      );
+      const input = readForm(ctx, ModerateTopicBody, {
+        ...form(ctx, (refusal, typed) => topicModerationPage(ctx, id, { refusal, typed })),
+        chosen: ['node'],
+      });
       const reason = input.reason ?? null;
       if (input.act === 'delete') {
         const topic = await app.topics.detail(id, user);
@@ -200,11 +200,7 @@ export function moderatingRoutes(app: ModeratingPageUseCases, wire: Wire, docs: 
       }
       if (input.act === 'move') {
         if (input.node_id === undefined) refuse(t(ctx).moderation.chooseNode);
-        await app.moveTopic.execute(user, id, input.node_id, reason).catch((error: unknown) => {
-          // The node chosen is gone (or never was): the form's mistake, said on the form.
-          if (error instanceof NotFound && error.what.startsWith('node')) refuse(t(ctx).account.rule(error.message));
-          throw error;
-        });
+        await app.moveTopic.execute(user, id, input.node_id, reason);
       } else if (isTopicAction(input.act)) {
         await app.topicAction.execute(user, id, input.act, reason);
       }
@@ -293,19 +289,18 @@ export function moderatingRoutes(app: ModeratingPageUseCases, wire: Wire, docs: 
 
   // The review queue.
 
-  /** A page of the queue; null when the reader may not see it (the use case's rule: administrators). */
+  /**
+   * A page of the queue; null when the reader may not see it (the policy's rule, which the use case applies too:
+   * administrators).
+   */
   async function queueOf(actor: Actor, status: 'pending' | 'resolved', page: number) {
-    try {
-      const items = await app.listReviewItems.execute(actor, {
-        status,
-        offset: (page - 1) * REVIEW_ITEMS_PER_PAGE,
-        limit: REVIEW_ITEMS_PER_PAGE + 1,
-      });
-      return items.map((item) => wire.reviewItem(item, actor));
-    } catch (error) {
-      if (error instanceof Forbidden || error instanceof Unauthenticated) return null;
-      throw error;
-    }
+    if (!policy.reviewPosts(actor)) return null;
+    const items = await app.listReviewItems.execute(actor, {
+      status,
+      offset: (page - 1) * REVIEW_ITEMS_PER_PAGE,
+      limit: REVIEW_ITEMS_PER_PAGE + 1,
+    });
+    return items.map((item) => wire.reviewItem(item, actor));
   }
 
   const statusOf = (ctx: Context) => (ctx.query.status === 'resolved' ? 'resolved' : 'pending');

@@ -20,11 +20,11 @@ import type { SearchContent } from '../../../application/search/search.js';
 import type { ListTopics } from '../../../application/topics/list-topics.js';
 import type { ShowTopic } from '../../../application/topics/show-topic.js';
 import type { BlockNode } from '../../../application/users/manage-users.js';
-import { InvalidInput, NotFound } from '../../../domain/shared/errors.js';
+import { NotFound } from '../../../domain/shared/errors.js';
 import type { Wire } from '../../presentation/wire.js';
 import { wordsOf } from '../../presentation/words/index.js';
 import { browserPages } from '../browser.js';
-import { type FormPage, readForm } from '../forms.js';
+import { type FormPage, handleForm, readForm } from '../forms.js';
 import {
   formOperation,
   type ForumPageUseCases,
@@ -473,31 +473,37 @@ export function readingRoutes(
     }),
   );
 
+  const search = pageOperation('/search', 'Search topics and replies');
   docs.route(
     router,
     '',
     {
-      ...pageOperation('/search', 'Search topics and replies'),
+      ...search,
       query: ListQuery.extend({ q: z.string().optional().meta({ description: 'The words to find' }) }),
+      otherResponses: { ...search.otherResponses, 400: pageResponse('Words the search refuses: the page again, saying why') },
     },
     reading(async (ctx) => {
       const page = pageOf(ctx);
-      const q = typeof ctx.query.q === 'string' ? ctx.query.q.trim().slice(0, 200) : '';
+      const q = typeof ctx.query.q === 'string' ? ctx.query.q.trim() : '';
       const { actor, frame } = await readerOf(ctx);
-      let results: Awaited<ReturnType<SearchContent['execute']>> | null = null;
-      if (q !== '') {
-        try {
-          const found = await app.search.execute(actor, {
-            q,
-            offset: String((page - 1) * TOPICS_PER_PAGE),
-            limit: String(TOPICS_PER_PAGE + 1),
-          });
-          results = found;
-        } catch (error) {
-          if (!(error instanceof InvalidInput)) throw error;
-          results = [];
-        }
-      }
+      // Words the search refuses (too long, say) are said above its form, as any refused form's are.
+      handleForm(ctx, {
+        words: wordsOf(frame.locale).account,
+        again: (refusal) =>
+          show(
+            ctx,
+            refusal.status,
+            <SearchPage frame={frame} q={q} results={null} page={1} hasNext={false} refused={refusal.message} />,
+          ),
+      });
+      const results =
+        q === ''
+          ? null
+          : await app.search.execute(actor, {
+              q,
+              offset: String((page - 1) * TOPICS_PER_PAGE),
+              limit: String(TOPICS_PER_PAGE + 1),
+            });
       show(
         ctx,
         200,

@@ -11,7 +11,7 @@ import type { Wire } from '../../presentation/wire.js';
 import { wordsOf } from '../../presentation/words/index.js';
 import type { BrowserPages } from '../browser.js';
 import { Csrf, Preview, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
-import { type FormPage, readForm, refuse, type Typed } from '../forms.js';
+import { type FormPage, readForm, type Typed } from '../forms.js';
 import { formOperation, type ForumPageUseCases, forumPages, IdParam, idOf } from '../forum-pages.js';
 import { frameOf } from '../frame.js';
 import { attachImage, ImageField, uploadedImage, withImage } from '../post-image.js';
@@ -98,6 +98,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
       const formPage: FormPage = {
         words: wordsOf(frameOf(ctx).locale).account,
         again: (refusal, typed) => newTopicPage(ctx, refusal.status, draftOf(typed, refusal.message)),
+        chosen: ['node'],
       };
       await attachImage(ctx, formPage, app.uploadPhoto, signedIn.user);
       const form = readForm(ctx, NewTopicBody, formPage);
@@ -105,13 +106,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
         const preview = app.previewPost.execute(signedIn.user, form.body);
         return newTopicPage(ctx, 200, { nodeId: String(form.node_id), title: form.title, body: form.body, preview });
       }
-      const id = await app.createTopic
-        .execute(signedIn.user, { title: form.title, body: form.body, nodeId: form.node_id })
-        .catch((error: unknown) => {
-          // The node chosen is gone (or never was): the form's mistake, said on the form.
-          if (error instanceof NotFound) refuse(wordsOf(frameOf(ctx).locale).account.rule(error.message));
-          throw error;
-        });
+      const id = await app.createTopic.execute(signedIn.user, { title: form.title, body: form.body, nodeId: form.node_id });
       // A held topic's page says so to its author (reading.tsx).
       browser.seeOther(ctx, `/topics/${id}`);
     }),
@@ -171,6 +166,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
       const formPage: FormPage = {
         words: wordsOf(frameOf(ctx).locale).account,
         again: (refusal, typed) => editTopicPage(ctx, id, refusal.status, draftOf(typed, refusal.message)),
+        chosen: ['node'],
       };
       await attachImage(ctx, formPage, app.uploadPhoto, signedIn.user);
       const form = readForm(ctx, EditTopicBody, formPage);

@@ -12,7 +12,7 @@ import type {
   UserSchema,
 } from '../../presentation/schemas.js';
 import { type ForumWords, type ModerationWords, WORDS } from '../../presentation/words/index.js';
-import { CsrfField, type Frame, withLang } from './layout.js';
+import { Alert, CsrfField, type Frame, withLang } from './layout.js';
 import { SCRIPT_PATH } from './script.js';
 import { STYLESHEET_PATH } from './style.js';
 
@@ -958,12 +958,15 @@ export function SearchPage(props: {
   results: SearchResult[] | null;
   page: number;
   hasNext: boolean;
+  /** The search's refusal of these words, in the reader's language. */
+  refused?: string;
 }) {
   const { frame } = props;
   const t = words(frame);
   return (
     <ForumPage frame={frame} title={t.searchTitle(props.q)}>
       <h1>{t.searchTitle(props.q)}</h1>
+      <Alert message={props.refused} />
       <form method="get" action="/search" role="search" class="search-page">
         <label for="q">{t.searchLabel}</label>
         <div class="field">
