@@ -4,49 +4,81 @@ import type Koa from 'koa';
 /** Routers mounted as one middleware; `routers` lists them (what the OpenAPI test reads the served routes from). */
 export type MountedRouters = Koa.Middleware & { readonly routers: readonly Router[] };
 
-/** How a router's paths begin: paths it could serve start with one of `prefixes` or are one of `exact`. */
+/**
+ * Where a route with a parameter may match: paths beginning with `head` and, unless its pattern can span segments
+ * (a wildcard, an optional part, a group), of exactly `segments` segments (a parameter matches within one).
+ */
+interface Head {
+  head: string;
+  segments: number | null;
+}
+
+/** How a router's paths begin: paths it could serve match one of `heads` or are one of `exact`. */
 interface Heads {
-  prefixes: string[];
+  heads: Head[];
   exact: Set<string>;
 }
 
 const PARAMETER = /[:*({?]/;
+const SPANNING = /[*({?]/;
+
+/** A path's segments, as a route's pattern counts them: its slashes, less the trailing ones (they match either way). */
+function segmentsOf(path: string): number {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  let segments = 0;
+  for (let i = 0; i < end; i++) if (path.charCodeAt(i) === 47) segments++;
+  return segments;
+}
+
+const serves = (head: Head, path: string, segments: number) =>
+  path.startsWith(head.head) && (head.segments === null || head.segments === segments);
 
 /**
  * What every path a router serves begins with, lower-cased (its routes match regardless of case, and with or without
- * a trailing slash). A route with no parameter is its whole path; one with a parameter, the part before it; a
- * regular expression, anything. Middleware layers (`router.use`) count for nothing: a router runs them only for a
- * path one of its routes matched.
+ * a trailing slash). A route with no parameter is its whole path; one with a parameter, the part before it and its
+ * number of segments; a regular expression, anything. Middleware layers (`router.use`) count for nothing: a router
+ * runs them only for a path one of its routes matched.
  */
 function headsOf(router: Router): Heads {
-  const prefixes = new Set<string>();
+  const heads = new Map<string, Head>();
   const exact = new Set<string>();
   for (const layer of router.stack) {
     if (layer.methods.length === 0) continue;
     if (typeof layer.path !== 'string') {
-      prefixes.add('');
+      heads.set('|', { head: '', segments: null });
       continue;
     }
     const path = layer.path.toLowerCase();
     const parameter = path.search(PARAMETER);
-    if (parameter >= 0) prefixes.add(path.slice(0, parameter));
-    else {
+    if (parameter >= 0) {
+      const head = { head: path.slice(0, parameter), segments: SPANNING.test(path) ? null : segmentsOf(path) };
+      heads.set(`${head.head}|${head.segments}`, head);
+    } else {
       const bare = path.replace(/\/+$/, '');
       exact.add(bare || '/');
       exact.add(`${bare}/`);
     }
   }
-  // A prefix that another prefix begins covers nothing more; nor does a path that one begins.
-  const kept = [...prefixes].filter((head) => ![...prefixes].some((other) => other !== head && head.startsWith(other)));
+  // A head that another covers (beginning it, for any number of segments or the same) adds nothing; nor does a path
+  // one covers.
+  const all = [...heads.values()];
+  const kept = all.filter(
+    (each) =>
+      !all.some(
+        (other) =>
+          other !== each && each.head.startsWith(other.head) && (other.segments === null || other.segments === each.segments),
+      ),
+  );
   return {
-    prefixes: kept,
-    exact: new Set([...exact].filter((path) => !kept.some((head) => path.startsWith(head)))),
+    heads: kept,
+    exact: new Set([...exact].filter((path) => !kept.some((head) => serves(head, path, segmentsOf(path))))),
   };
 }
 
-function mayServe(heads: Heads, path: string): boolean {
+function mayServe(heads: Heads, path: string, segments: number): boolean {
   if (heads.exact.has(path)) return true;
-  for (const head of heads.prefixes) if (path.startsWith(head)) return true;
+  for (const head of heads.heads) if (serves(head, path, segments)) return true;
   return false;
 }
 
@@ -57,8 +89,8 @@ const comparable = (path: string) => (/[A-Z]/.test(path) ? path.toLowerCase() : 
  * `routers`, in their order, each asked only about the paths it has a route for. @koa/router asks every route of a
  * router in turn, a regular expression each, and reads the Host header on each pass: the API's resources alone are
  * over a hundred routes, tested in full by every request, down to the lightest read (docs/performance.md). Here a
- * request's path picks the routers that have a route beginning as it does, by a few string comparisons; a path
- * none of them knows goes on untouched. What a router answers is unchanged: the same routers see the same requests,
+ * request's path picks the routers that have a route beginning as it does (with as many segments, where its
+ * pattern fixes them), by a few string comparisons; a path none of them knows goes on untouched. What a router answers is unchanged: the same routers see the same requests,
  * less the ones they could not have matched.
  */
 export function routersFor(routers: readonly Router[]): MountedRouters {
@@ -68,10 +100,11 @@ export function routersFor(routers: readonly Router[]): MountedRouters {
   const chains = new Map<number, Koa.Middleware>();
   const dispatch = (ctx: Koa.Context, next: Koa.Next) => {
     const path = comparable(ctx.path);
+    const segments = segmentsOf(path);
     let picked = 0;
     let only = -1;
     for (let i = 0; i < mounted.length; i++) {
-      if (!mayServe(mounted[i]!.heads, path)) continue;
+      if (!mayServe(mounted[i]!.heads, path, segments)) continue;
       picked |= 1 << i;
       only = only === -1 ? i : -2;
     }

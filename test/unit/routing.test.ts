@@ -36,6 +36,9 @@ describe('routersFor: each router asked only where it has routes', () => {
     service.get('/healthz', (ctx) => (ctx.body = 'ok'));
     const pages = new Router();
     pages.get('/t/:slug', (ctx) => (ctx.body = 'page'));
+    // A wildcard spans segments: its router is asked for a path of any length under its head.
+    const files = new Router();
+    files.get('/files/*path', (ctx) => (ctx.body = `file ${String(ctx.params.path)}`));
 
     const koa = new Koa();
     koa.use(async (ctx, next) => {
@@ -52,6 +55,7 @@ describe('routersFor: each router asked only where it has routes', () => {
           'pages',
           pages.use((ctx, next) => next()),
         ),
+        watched('files', files),
       ]),
     );
     koa.use((ctx) => {
@@ -61,12 +65,16 @@ describe('routersFor: each router asked only where it has routes', () => {
     return koa;
   }
 
-  it('answers as the routers did, asking only those with a route beginning as the path does', async () => {
+  it('answers as the routers did, asking only those with a route beginning as the path does, with as many segments', async () => {
     const server = app().callback();
     const cases: [string, string, number, string, string[]][] = [
       ['GET', '/api/v3/topics', 200, 'topics', ['topics']],
       ['GET', '/api/v3/topics/7', 200, 'topic 7', ['topics']],
-      ['GET', '/api/v3/topics/7/replies', 200, 'replies of 7', ['topics', 'replies']],
+      // The topics router's `/topics/:id` begins as this path does, but has a segment fewer: it is not asked.
+      ['GET', '/api/v3/topics/7/replies', 200, 'replies of 7', ['replies']],
+      ['GET', '/api/v3/topics/7/', 200, 'topic 7', ['topics']],
+      ['GET', '/t/hello/there', 404, 'unrouted (0 matched)', []],
+      ['GET', '/files/a/b/c.png', 200, 'file a/b/c.png', ['files']],
       ['POST', '/api/v3/replies/3', 200, 'edited', ['replies']],
       ['GET', '/', 200, 'root', ['service']],
       ['GET', '/healthz', 200, 'ok', ['service']],
