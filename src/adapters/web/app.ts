@@ -79,6 +79,7 @@ export function webRoutes(dependencies: WebDependencies): Router[] {
   const { useCases, docs, scope } = dependencies;
   const options = { secureCookies: dependencies.secureCookies };
   const account = useCases.accountPages;
+  const feeds = feedRoutes(useCases.feeds, dependencies.wire, docs);
   // A form's POST has its persistence context already (every write has, src/server/app.ts). A GET gets one where it
   // may read through a repository: the account pages (a mailed link's account) and any page a signed-in browser
   // asks for (its session). A signed-out reader's forum page reads through read models only, and skips the fork,
@@ -94,7 +95,7 @@ export function webRoutes(dependencies: WebDependencies): Router[] {
     unsubscribeRoutes(account.unsubscribe, docs, options),
     assetRoutes(docs),
     // Before the pages: `/topics/feed`, `/robots.txt` and `/sitemap.xml` are theirs, not a topic's or a member's.
-    feedRoutes(useCases.feeds, dependencies.wire, docs),
+    feeds.lists,
     sitemapRoutes(useCases.sitemap, dependencies.wire, docs),
     // Before the topic pages: `/topics/new` is not a topic.
     writingRoutes(useCases.writingPages, dependencies.wire, docs, browserPages(options)),
@@ -103,8 +104,10 @@ export function webRoutes(dependencies: WebDependencies): Router[] {
     readingRoutes(useCases.readingPages, dependencies.wire, docs, { ...options, pageCache: dependencies.pageCache }),
     notificationRoutes(useCases.notificationPages, dependencies.wire, docs, browserPages(options)),
     moderatingRoutes(useCases.moderatingPages, dependencies.wire, docs, browserPages(options)),
-    // Last: its `/:login` takes any one-segment path the others leave.
+    // After the other pages: its `/:login` takes any one-segment path they leave.
     peopleRoutes(useCases.peoplePages, dependencies.wire, docs, options),
+    // After them all: `/:login/feed` is any path of two segments (a topic's, a node's page) as far as its router knows.
+    feeds.members,
   ].map((routes) => {
     const router = new Router();
     // The one refusal path: a refused form is shown again (forms.ts).

@@ -100,8 +100,14 @@ function feedOperation(path: string, summary: string, params?: z.ZodObject): Pag
   };
 }
 
-export function feedRoutes(app: FeedUseCases, wire: Wire, docs: RouteDeclarer): Router {
+/**
+ * The feeds' two routers: the forum's lists' (`/topics/feed`, a node's), asked before the topic pages, and the
+ * members' (`/:login/feed`), whose pattern is any path of two segments: asked last, after the people's pages, so
+ * that no page of two segments (a topic's, a node's) is asked of it first.
+ */
+export function feedRoutes(app: FeedUseCases, wire: Wire, docs: RouteDeclarer): { lists: Router; members: Router } {
   const router = new Router();
+  const members = new Router();
 
   /** The topics of a list, newest first, with their bodies, as a feed of the format asked for. */
   async function answer(ctx: Context, about: { title: string; page: string }, listed: TopicView[]): Promise<void> {
@@ -190,7 +196,7 @@ export function feedRoutes(app: FeedUseCases, wire: Wire, docs: RouteDeclarer): 
   );
 
   docs.route(
-    router,
+    members,
     '',
     feedOperation(
       '/:login/feed',
@@ -210,7 +216,7 @@ export function feedRoutes(app: FeedUseCases, wire: Wire, docs: RouteDeclarer): 
     }),
   );
 
-  return router;
+  return { lists: router, members };
 }
 
 /** A path's id: digits only, else nothing here. */
