@@ -41,6 +41,17 @@ export interface TopicView {
   user: UserView;
   /** For the destroy ability; computed only when the viewer is the author (false otherwise). */
   hasRepliesFromOthers: boolean;
+  /**
+   * Where the signed-in reader of a list left off (contract §22): null when they never opened the topic; absent
+   * when the list was read by nobody signed in (or by a read that does not give it).
+   */
+  readState?: ReadState | null;
+}
+
+/** A reader's read state of a topic (contract §22): the last reply they were shown, and how many they have yet to read. */
+export interface ReadState {
+  lastReadReplyId: number | null;
+  unreadRepliesCount: number;
 }
 
 export interface TopicDetailView extends TopicView {
@@ -88,7 +99,18 @@ export interface TopicListQuery {
   limit: number;
 }
 
+/** How many topics a reader has to catch up with (contract §22): opened ones with unread replies, and new ones. */
+export interface ReadCounts {
+  unread: number;
+  new: number;
+}
+
 export interface TopicReadModel {
+  /**
+   * The caller's read counts: topics of their lists they opened with replies they have yet to read, and topics of
+   * their lists created since `newSince` that they never opened, not their own. Null when nobody is signed in.
+   */
+  readCounts(caller: CallerRef, newSince: Date): Promise<Identified<ReadCounts | null>>;
   /** A page of the list, the caller identified in the same statement; null when the query's node does not exist. */
   list(query: TopicListQuery, caller: CallerRef): Promise<Identified<TopicView[] | null>>;
   /** A user's visible topics. */

@@ -32,6 +32,7 @@ import { DescribeToken, IssueToken, LookupRefreshToken, RevokeToken } from '../a
 import { CreateTopic } from '../application/topics/create-topic.js';
 import { DeleteTopic } from '../application/topics/delete-topic.js';
 import { ListTopics } from '../application/topics/list-topics.js';
+import { CountUnreadTopics } from '../application/topics/read-state.js';
 import { ShowTopic } from '../application/topics/show-topic.js';
 import { TopicAction } from '../application/topics/topic-action.js';
 import { FavoriteTopic, FollowTopic } from '../application/topics/topic-relations.js';
@@ -78,6 +79,7 @@ export const apiModule = new ContainerModule(({ bind }) => {
   record<TopicRouteUseCases>(bind, TopicRouteUseCases, {
     topics: TopicReadModel,
     listTopics: ListTopics,
+    countUnreadTopics: CountUnreadTopics,
     showTopic: ShowTopic,
     createTopic: CreateTopic,
     updateTopic: UpdateTopic,

@@ -2,10 +2,9 @@ import { ContainerModule } from 'inversify';
 import { DomainEvents } from '../application/events.js';
 import { LikeObject } from '../application/likes/like.js';
 import { Clock, MarkdownRenderer, UnitOfWork } from '../application/ports.js';
-import { ReplyReadModel } from '../application/read-models.js';
 import { CreateReply } from '../application/replies/create-reply.js';
 import { DeleteReply } from '../application/replies/delete-reply.js';
-import { ListReplies } from '../application/replies/list-replies.js';
+import { ListReplies, ReplyReading } from '../application/replies/list-replies.js';
 import { ReplyTargets } from '../application/replies/reply-targets.js';
 import { UpdateReply } from '../application/replies/update-reply.js';
 import { LikeRepository } from '../domain/likes/like-repository.js';
@@ -16,6 +15,7 @@ import { ReplyRepository } from '../domain/replies/reply-repository.js';
 import { TopicRepository } from '../domain/topics/topic-repository.js';
 import { ReadAudiences, SqlReplyTargets } from '../adapters/persistence/posts/reply-targets.js';
 import { SqlLikeRepository } from '../adapters/persistence/repositories/likes.js';
+import { SqlReplyReading } from '../adapters/persistence/posts/reply-reading.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
 import { provide, SqlRunner, useCaseBinder } from './bind.js';
@@ -29,9 +29,10 @@ export const repliesModule = new ContainerModule(({ bind }) => {
     ReadAudiences,
   ]);
   provide(bind, LikeRepository, (sql: Sql) => new SqlLikeRepository(sql), [SqlRunner]);
+  provide(bind, ReplyReading, (sql: Sql) => new SqlReplyReading(sql), [SqlRunner]);
 
   const useCase = useCaseBinder(bind);
-  useCase(ListReplies, [ReplyReadModel]);
+  useCase(ListReplies, [ReplyReading]);
   useCase(CreateReply, [
     ReplyTargets,
     ReplyRepository,

@@ -5,6 +5,7 @@ import { TopicReadModel } from '../application/read-models.js';
 import { CreateTopic } from '../application/topics/create-topic.js';
 import { DeleteTopic } from '../application/topics/delete-topic.js';
 import { ListTopics } from '../application/topics/list-topics.js';
+import { CountUnreadTopics } from '../application/topics/read-state.js';
 import { MoveNodeTopics } from '../application/topics/move-node-topics.js';
 import { MoveTopic } from '../application/topics/move-topic.js';
 import { TopicRelocation } from '../application/topics/relocation.js';
@@ -28,6 +29,7 @@ export const topicsModule = new ContainerModule(({ bind }) => {
   const useCase = useCaseBinder(bind);
   useCase(TopicRelocation, [NodeRepository, DomainEvents]);
   useCase(ListTopics, [TopicReadModel]);
+  useCase(CountUnreadTopics, [TopicReadModel, Clock]);
   provide(bind, TopicViews, (sql: Sql) => new SqlTopicViews(sql), [SqlRunner]);
   useCase(ShowTopic, [TopicViews, NotificationRepository, DomainEvents, OneStatementUnitOfWork]);
   useCase(CreateTopic, [TopicRepository, TopicRelocation, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);

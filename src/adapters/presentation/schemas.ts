@@ -58,6 +58,16 @@ export const TopicAbilitiesSchema = z
   })
   .meta({ id: 'TopicAbilities', description: 'What the caller may do with the topic (an administrator: everything)' });
 
+export const ReadStateSchema = z
+  .strictObject({
+    last_read_reply_id: id.nullable().meta({ description: 'the last reply the reader was shown; null: none yet' }),
+    unread_replies_count: z
+      .number()
+      .int()
+      .meta({ description: 'replies after it the reader may read, by others than them and anyone they blocked' }),
+  })
+  .meta({ id: 'ReadState', description: 'Where a reader left off in a topic' });
+
 export const TopicSchema = z
   .strictObject({
     id,
@@ -80,6 +90,9 @@ export const TopicSchema = z
     deleted: z.literal(false),
     user: UserSchema,
     abilities: TopicAbilitiesSchema,
+    read_state: ReadStateSchema.nullable().optional().meta({
+      description: 'where the signed-in reader left off: null when never opened; absent when signed out',
+    }),
   })
   .meta({ id: 'Topic', description: 'A topic in a list (never its body)' });
 

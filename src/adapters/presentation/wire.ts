@@ -1,5 +1,6 @@
 /** The wire shapes of contract §5, shared by the HTTP API and forumctl's --json output. */
 import type {
+  ReadState,
   NodeView,
   NotificationView,
   ReplyDetailView,
@@ -101,6 +102,7 @@ export class Wire {
       deleted: false,
       user: this.user(topic.user, viewer),
       abilities: policy.topicAbilities(viewer, { userId: topic.user.id, hasRepliesFromOthers: topic.hasRepliesFromOthers }),
+      ...(topic.readState === undefined ? {} : { read_state: readStateOf(topic.readState) }),
     };
   }
 
@@ -297,3 +299,6 @@ export class Wire {
 }
 
 export const OK = { ok: 1 } as const;
+
+const readStateOf = (state: ReadState | null) =>
+  state && { last_read_reply_id: state.lastReadReplyId, unread_replies_count: state.unreadRepliesCount };

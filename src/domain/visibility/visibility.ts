@@ -99,6 +99,8 @@ const POST_RULES = {
   published: (_reader: Reader, post: TopicFacts | ReplyFacts) => isPublished(post),
   /** Its author is not someone the reader blocked. */
   authorNotBlocked: (reader: Reader, post: TopicFacts | ReplyFacts) => !blocks(reader).userIds.has(post.userId),
+  /** Written by someone else than the reader (what one writes, one has read). */
+  byOthers: (reader: Reader, post: TopicFacts | ReplyFacts) => !isAuthor(reader, post),
 } as const;
 
 /** Each condition a topic can be held to, and what it means. */
@@ -182,6 +184,17 @@ export const READERS = {
   written: profile('written', [], ['byHand']),
   /** What an author still has, whatever its state (deleting the account deletes it, §16c): not deleted, by hand. */
   standing: profile('standing', ['present'], ['present', 'byHand']),
+  /**
+   * What a reader has yet to read (contract §22): the replies of a topic they may open that they may open too,
+   * written by hand, by someone else than them and than anyone they blocked. (Which topics: the list's rule.)
+   */
+  /** The topics new to a reader (contract §22): the list's rule, and not theirs. */
+  newTopics: profile(
+    'new topics',
+    ['present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeNotBlocked', 'authorNotBlocked', 'byOthers'],
+    [],
+  ),
+  unread: profile('unread', ['present', 'shownToReader'], ['present', 'shownToReader', 'byHand', 'authorNotBlocked', 'byOthers']),
 } as const satisfies Record<string, ReaderProfile>;
 export type ReaderName = keyof typeof READERS;
 

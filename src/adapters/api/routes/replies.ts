@@ -49,7 +49,9 @@ export function replyRoutes(app: ReplyRouteUseCases, wire: Wire, docs: ApiDescri
       method: 'get',
       path: '/topics/:id/replies',
       summary: 'List a topic’s replies',
-      description: 'By id, with deleted replies (deleted: true, no text) and system events in place: floors stay stable.',
+      description:
+        'By id, with deleted replies (deleted: true, no text) and system events in place: floors stay stable. For a ' +
+        'signed-in caller, reads the topic up to the last reply returned (their read_state; it only moves forward).',
       tag: 'Replies',
       access: 'public',
       params: IdPath,

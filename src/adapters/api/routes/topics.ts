@@ -7,6 +7,7 @@ import { type CreateTopic, CreateTopicParams } from '../../../application/topics
 import type { DeleteTopic } from '../../../application/topics/delete-topic.js';
 import { type ListTopics, ListTopicsParams } from '../../../application/topics/list-topics.js';
 import type { ShowTopic } from '../../../application/topics/show-topic.js';
+import type { CountUnreadTopics } from '../../../application/topics/read-state.js';
 import { type TopicAction, TopicActionParams } from '../../../application/topics/topic-action.js';
 import type { FavoriteTopic, FollowTopic } from '../../../application/topics/topic-relations.js';
 import { type UpdateTopic, UpdateTopicParams } from '../../../application/topics/update-topic.js';
@@ -47,6 +48,7 @@ const Ok = { schema: OkSchema, example: examples.ok, description: 'Done' };
 export interface TopicRouteUseCases {
   topics: TopicReadModel;
   listTopics: ListTopics;
+  countUnreadTopics: CountUnreadTopics;
   showTopic: ShowTopic;
   createTopic: CreateTopic;
   updateTopic: UpdateTopic;
@@ -108,6 +110,33 @@ export function topicRoutes(
     },
   );
 
+  // Before `/topics/:id`, which would take its last segment for an id.
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'get',
+      path: '/topics/unread_count',
+      summary: 'Count the caller’s topics with unread replies, and new topics',
+      description:
+        '`unread`: the topics of the caller’s lists they opened that have replies they have yet to read ' +
+        '(not their own, nor by anyone they blocked); `new`, those created in the last 14 days that they never opened, not their own.',
+      tag: 'Topics',
+      access: 'user',
+      response: {
+        schema: z.strictObject({ unread: z.number().int(), new: z.number().int() }),
+        example: { unread: 2, new: 5 },
+        description: 'The counts',
+      },
+      errors: [],
+    },
+    async (ctx) => {
+      const { viewer, result } = await app.countUnreadTopics.execute(callerRefOf(ctx));
+      identify(ctx, viewer);
+      ctx.body = result;
+    },
+  );
+
   docs.route(
     router,
     prefix,
@@ -115,7 +144,9 @@ export function topicRoutes(
       method: 'get',
       path: '/topics/:id',
       summary: 'Read a topic',
-      description: 'Counts a hit (not for HEAD) and marks the caller’s notifications about the topic read.',
+      description:
+        'Counts a hit (not for HEAD), marks the caller’s notifications about the topic read, and opens the topic for ' +
+        'the caller (its read_state in their lists is no longer null; no reply is read by it).',
       tag: 'Topics',
       access: 'public',
       params: IdPath,

@@ -10,7 +10,8 @@ import { VIEWER_CTE_READER, topicCondition } from '../read-models/visibility.js'
 /**
  * A view of a topic, counted and shown in one statement (the most frequent signed-in request; a read and then a
  * write would cost it a quarter of its throughput, measured): the caller found by their token, the hit added if
- * they may open the topic (READERS.post), and the topic as it then is, with their meta, returned by the update.
+ * they may open the topic (READERS.post), the topic opened by them (contract §22: a mark with no reply read yet,
+ * written the first time only), and the topic as it then is, with their meta, returned by the update.
  */
 export class SqlTopicViews implements TopicViews {
   constructor(private readonly sql: Sql) {}
@@ -19,7 +20,9 @@ export class SqlTopicViews implements TopicViews {
     const rows = await this.sql.all<ShowingRow>(
       `with ${VIEWER_CTE},
        viewed as (update topics set hits = hits + 1
-                  where id = $6 and ${topicCondition(READERS.post, VIEWER_CTE_READER, { topic: 'topics' })} returning *)
+                  where id = $6 and ${topicCondition(READERS.post, VIEWER_CTE_READER, { topic: 'topics' })} returning *),
+       opened as (insert into topic_reads (user_id, topic_id) select v.id, t.id from viewer v, viewed t
+                  on conflict (user_id, topic_id) do nothing)
        ${showingOf('viewed t', 'true')}`,
       [...callerParams(caller), id],
     );

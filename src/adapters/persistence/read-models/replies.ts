@@ -13,19 +13,13 @@ import type { Viewer } from '../../../domain/users/role.js';
 const openedBy = (reader: SqlReader) =>
   `${replyCondition(READERS.post, reader, 'r')} and ${topicCondition(READERS.post, reader, { topic: 't' })}`;
 
-export class SqlReplyReadModel implements ReplyReadModel {
-  constructor(private readonly sql: Sql) {}
-
-  async listForTopic(
-    topicId: number,
-    page: { offset: number; limit: number },
-    caller: CallerRef,
-  ): Promise<Identified<ReplyPage | null>> {
-    // No row at all when the topic is not visible; one row without a reply when its page is empty. Every reply keeps
-    // its floor: one the reader may not open is masked where it is shown (wire.ts, by the same policy).
-    const rows = await this.sql.all<Partial<ReplyRow & { liked: boolean }> & ViewerColumns>(
-      `with ${VIEWER_CTE}
-       select p.*, ${VIEWER_COLUMNS}
+/**
+ * The select of a topic's page of replies for the caller of VIEWER_CTE (joined as `v`), with `$6` the topic, `$7`
+ * the limit and `$8` the offset: no row at all when the topic is not visible; one row without a reply when its page
+ * is empty. Every reply keeps its floor: one the reader may not open is masked where it is shown (wire.ts, by the
+ * same policy).
+ */
+export const REPLY_PAGE = `select p.*, ${VIEWER_COLUMNS}
        from topics t left join viewer v on true left join lateral (
          select ${REPLY_COLUMNS},
            exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = v.id) as liked
@@ -33,16 +27,34 @@ export class SqlReplyReadModel implements ReplyReadModel {
          where r.topic_id = t.id
          order by r.id
          limit $7 offset $8) p on true
-       where t.id = $6 and ${topicCondition(READERS.post, VIEWER, { topic: 't' })}`,
-      [...callerParams(caller), topicId, page.limit, page.offset],
-    );
-    const viewer = viewerOf(rows[0]);
-    if (rows.length === 0) return { viewer, result: null };
-    const replies = rows.filter((row) => row.id != null) as (ReplyRow & { liked: boolean })[];
-    return {
-      viewer,
-      result: { replies: replies.map(replyView), likedReplyIds: replies.filter((row) => row.liked).map((row) => row.id) },
-    };
+       where t.id = $6 and ${topicCondition(READERS.post, VIEWER, { topic: 't' })}`;
+
+export type ReplyPageRow = Partial<ReplyRow & { liked: boolean }> & ViewerColumns;
+
+export const replyPageParams = (topicId: number, page: Page, caller: CallerRef) => [
+  ...callerParams(caller),
+  topicId,
+  page.limit,
+  page.offset,
+];
+
+/** The page of REPLY_PAGE's rows, for its caller. */
+export function replyPageOf(rows: ReplyPageRow[]): Identified<ReplyPage | null> {
+  const viewer = viewerOf(rows[0]);
+  if (rows.length === 0) return { viewer, result: null };
+  const replies = rows.filter((row) => row.id != null) as (ReplyRow & { liked: boolean })[];
+  return {
+    viewer,
+    result: { replies: replies.map(replyView), likedReplyIds: replies.filter((row) => row.liked).map((row) => row.id) },
+  };
+}
+
+export class SqlReplyReadModel implements ReplyReadModel {
+  constructor(private readonly sql: Sql) {}
+
+  async listForTopic(topicId: number, page: Page, caller: CallerRef): Promise<Identified<ReplyPage | null>> {
+    const rows = await this.sql.all<ReplyPageRow>(`with ${VIEWER_CTE} ${REPLY_PAGE}`, replyPageParams(topicId, page, caller));
+    return replyPageOf(rows);
   }
 
   async floorOf(topicId: number, replyId: number): Promise<number> {

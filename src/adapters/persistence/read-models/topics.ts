@@ -1,6 +1,7 @@
 import type { Sql } from '../database/sql.js';
 import type {
   Page,
+  ReadCounts,
   TopicShowing,
   TopicDetailView,
   TopicListQuery,
@@ -15,6 +16,7 @@ import { READERS } from '../../../domain/visibility/visibility.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from './callers.js';
 import { type TopicRow, topicColumns, topicView } from './rows.js';
+import { type ReadStateRow, markOf, readStateColumns, readStateOf, unreadRepliesAfter } from './read-state.js';
 import { SIGNED_OUT, type SqlReader, VIEWER, readerAs, topicCondition } from './visibility.js';
 
 /** Topics: the lists, a user's topics and favorites, one topic (rows.ts has what other reads share of them). */
@@ -118,15 +120,48 @@ export class SqlTopicReadModel implements TopicReadModel {
             order by ${shape.orderBy} limit $6::bigint + $7::bigint)
          ) both_groups order by pin_group, sort_at desc, id desc limit $6 offset $7`
       : `select ${topicColumns('v.id')} ${from} order by ${shape.orderBy} limit $6 offset $7`;
-    const rows = await this.sql.all<Partial<TopicRow> & ViewerColumns>(
+    // A signed-in reader's list says where they left off in each topic of the page (contract §22).
+    const listed = mayBeSignedIn(caller)
+      ? `select pg.*, ${readStateColumns(VIEWER, 'pg.id')} from (${page}) pg ${markOf(VIEWER, 'pg.id')}`
+      : page;
+    const rows = await this.sql.all<Partial<TopicRow & ReadStateRow> & ViewerColumns>(
       `with ${VIEWER_CTE}
        select p.*, ${VIEWER_COLUMNS}
-       from ${gate} left join viewer v on true left join lateral (${page}) p on true`,
+       from ${gate} left join viewer v on true left join lateral (${listed}) p on true`,
       params,
     );
     const viewer = viewerOf(rows[0]);
     if (rows.length === 0) return { viewer, result: null };
-    return { viewer, result: rows.filter((row) => row.id != null).map((row) => topicView(row as TopicRow)) };
+    const readStates = viewer !== null;
+    return {
+      viewer,
+      result: rows
+        .filter((row) => row.id != null)
+        .map((row) => {
+          const topic = topicView(row as TopicRow);
+          return readStates ? { ...topic, readState: readStateOf(row as ReadStateRow) } : topic;
+        }),
+    };
+  }
+
+  async readCounts(caller: CallerRef, newSince: Date): Promise<Identified<ReadCounts | null>> {
+    // The topics of the caller's lists (READERS.topicList): opened ones (their marks, one range of the key) with a
+    // reply after the mark they have yet to read; and the recent ones (by creation, one range of its index) with no mark.
+    const rows = await this.sql.all<ViewerColumns & { unread: number | null; new: number | null }>(
+      `with ${VIEWER_CTE}
+       select ${VIEWER_COLUMNS},
+         (select count(*)::int from topic_reads rs join topics t on t.id = rs.topic_id join nodes n on n.id = t.node_id
+          where rs.user_id = v.id and ${listedTopicFor(VIEWER)}
+            and exists (select 1 ${unreadRepliesAfter(VIEWER, 't.id')})) as unread,
+         (select count(*)::int from topics t join nodes n on n.id = t.node_id
+          where t.created_at >= $6 and ${topicCondition(READERS.newTopics, VIEWER, { topic: 't', node: 'n' })}
+            and not exists (select 1 from topic_reads rs where rs.user_id = v.id and rs.topic_id = t.id)) as new
+       from (select 1) gate left join viewer v on true`,
+      [...callerParams(caller), newSince],
+    );
+    const viewer = viewerOf(rows[0]);
+    const row = rows[0]!;
+    return { viewer, result: viewer === null ? null : { unread: row.unread ?? 0, new: row.new ?? 0 } };
   }
 
   async byUser(userId: number, order: UserTopicOrder, page: Page, viewer: Viewer | null): Promise<TopicView[]> {

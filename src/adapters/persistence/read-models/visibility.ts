@@ -81,6 +81,7 @@ const POST_SQL = {
     signedOut(reader)
       ? null
       : `not exists (select 1 from user_blocks b where b.user_id = ${reader.id} and b.blocked_user_id = ${post}.user_id)`,
+  byOthers: ({ post }, reader) => (signedOut(reader) ? null : `coalesce(${post}.user_id <> ${reader.id}, true)`),
 } satisfies Record<string, Compiled>;
 
 const TOPIC_SQL: Record<TopicRule, Compiled> = {

@@ -1,0 +1,30 @@
+import type { CallerRef, Identified } from '../../../application/actor.js';
+import type { Page, ReplyPage } from '../../../application/read-models.js';
+import type { ReplyReading } from '../../../application/replies/list-replies.js';
+import type { Sql } from '../database/sql.js';
+import { VIEWER_CTE } from '../read-models/callers.js';
+import { REPLY_PAGE, type ReplyPageRow, replyPageOf, replyPageParams } from '../read-models/replies.js';
+
+/**
+ * A topic's replies read by someone, in one statement (contract §22): the page as the read model gives it, and the
+ * reader's mark moved up to its last reply, written only when it moves forward (no read before the write; a second
+ * reading of the same page writes nothing).
+ */
+export class SqlReplyReading implements ReplyReading {
+  constructor(private readonly sql: Sql) {}
+
+  async read(topicId: number, page: Page, caller: CallerRef): Promise<Identified<ReplyPage | null>> {
+    const rows = await this.sql.all<ReplyPageRow>(
+      `with ${VIEWER_CTE},
+       page as (${REPLY_PAGE}),
+       marked as (insert into topic_reads as tr (user_id, topic_id, last_read_reply_id)
+                  select viewer_id, $6, max(id) from page where viewer_id is not null group by viewer_id
+                  having max(id) is not null
+                  on conflict (user_id, topic_id) do update set last_read_reply_id = excluded.last_read_reply_id
+                  where tr.last_read_reply_id is null or tr.last_read_reply_id < excluded.last_read_reply_id)
+       select * from page order by id nulls first`,
+      replyPageParams(topicId, page, caller),
+    );
+    return replyPageOf(rows);
+  }
+}
