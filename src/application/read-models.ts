@@ -89,14 +89,22 @@ export interface Page {
 export const USER_TOPIC_ORDERS = ['recent', 'likes', 'replies'] as const;
 export type UserTopicOrder = (typeof USER_TOPIC_ORDERS)[number];
 
-export const TOPIC_LIST_TYPES = ['last_actived', 'recent', 'no_reply', 'popular', 'excellent'] as const;
+export const TOPIC_LIST_TYPES = ['last_actived', 'recent', 'no_reply', 'popular', 'excellent', 'unread', 'new'] as const;
 export type TopicListType = (typeof TOPIC_LIST_TYPES)[number];
+
+/**
+ * The lists of a signed-in reader's own (contract §22): the topics they opened that have replies they have yet to
+ * read, and the recent ones they never opened. Nobody signed in has them (401), and no cache shares them.
+ */
+export const READER_LIST_TYPES: ReadonlySet<TopicListType> = new Set(['unread', 'new']);
 
 export interface TopicListQuery {
   type: TopicListType;
   nodeId: number | null;
   offset: number;
   limit: number;
+  /** For `new`: topics created since. */
+  newSince?: Date;
 }
 
 /** How many topics a reader has to catch up with (contract §22): opened ones with unread replies, and new ones. */

@@ -32,7 +32,7 @@ import { DescribeToken, IssueToken, LookupRefreshToken, RevokeToken } from '../a
 import { CreateTopic } from '../application/topics/create-topic.js';
 import { DeleteTopic } from '../application/topics/delete-topic.js';
 import { ListTopics } from '../application/topics/list-topics.js';
-import { CountUnreadTopics } from '../application/topics/read-state.js';
+import { CountUnreadTopics, MarkAllTopicsRead, MarkTopicRead } from '../application/topics/read-state.js';
 import { ShowTopic } from '../application/topics/show-topic.js';
 import { TopicAction } from '../application/topics/topic-action.js';
 import { FavoriteTopic, FollowTopic } from '../application/topics/topic-relations.js';
@@ -80,6 +80,8 @@ export const apiModule = new ContainerModule(({ bind }) => {
     topics: TopicReadModel,
     listTopics: ListTopics,
     countUnreadTopics: CountUnreadTopics,
+    markTopicRead: MarkTopicRead,
+    markAllTopicsRead: MarkAllTopicsRead,
     showTopic: ShowTopic,
     createTopic: CreateTopic,
     updateTopic: UpdateTopic,

@@ -132,4 +132,76 @@ describe('read state over HTTP (contract §22)', () => {
     expect(await counts(carol)).to.deep.equal({ unread: 0, new: 0 });
     expect(await counts(bob)).to.deep.equal({ unread: 0, new: 2 });
   });
+
+  const listed = async (user: TestUser, type: string, query = '') =>
+    (
+      (await api().get(`/api/v3/topics?type=${type}${query}`).set(user.auth).expect(200)).body.topics as {
+        title: string;
+      }[]
+    ).map((topic) => topic.title);
+
+  it('lists a reader’s unread and new topics, newest activity first, for them alone (401 signed out)', async () => {
+    await api().get('/api/v3/topics?type=unread').expect(401);
+    await api().get('/api/v3/topics?type=new').expect(401);
+    const first = await makeTopic(alice, general, 'First');
+    const second = await makeTopic(alice, general, 'Second');
+    await makeTopic(carol, general, 'Carol’s');
+    expect(await listed(carol, 'new')).to.deep.equal(['Second', 'First']);
+    expect(await listed(carol, 'unread')).to.deep.equal([]);
+
+    await api().get(`/api/v3/topics/${first}`).set(carol.auth).expect(200);
+    await api().get(`/api/v3/topics/${second}`).set(carol.auth).expect(200);
+    expect(await listed(carol, 'new')).to.deep.equal([]);
+    await makeReply(bob, first, 'news on the first');
+    await makeReply(bob, second, 'news on the second');
+    await makeReply(bob, first, 'more news on the first');
+    expect(await listed(carol, 'unread')).to.deep.equal(['First', 'Second']);
+    expect(await listed(carol, 'unread', '&limit=1&offset=1')).to.deep.equal(['Second']);
+    // Bob never opened them (he replied through the API's use case): new to him, not unread, by their last activity.
+    expect(await listed(bob, 'unread')).to.deep.equal([]);
+    expect(await listed(bob, 'new')).to.deep.equal(['First', 'Second', 'Carol’s']);
+  });
+
+  it('marks a topic read up to a reply or to its last, only forward, and unread as if never opened', async () => {
+    const topicId = await makeTopic(alice, general);
+    const one = await makeReply(bob, topicId, 'one');
+    const two = await makeReply(bob, topicId, 'two');
+    await api().post(`/api/v3/topics/${topicId}/read`).set(carol.auth).send({ reply_id: one }).expect(200, { ok: 1 });
+    expect(await readStateIn(carol, topicId)).to.deep.equal({ last_read_reply_id: one, unread_replies_count: 1 });
+    await api().post(`/api/v3/topics/${topicId}/read`).set(carol.auth).expect(200, { ok: 1 });
+    expect(await readStateIn(carol, topicId)).to.deep.equal({ last_read_reply_id: two, unread_replies_count: 0 });
+    // Back to an earlier reply: nothing moves.
+    await api().post(`/api/v3/topics/${topicId}/read`).set(carol.auth).send({ reply_id: one }).expect(200);
+    expect(await readStateIn(carol, topicId)).to.deep.equal({ last_read_reply_id: two, unread_replies_count: 0 });
+
+    // A reply of another topic, or none, is not found; a topic she may not open neither.
+    const other = await makeTopic(alice, general, 'Other');
+    const elsewhere = await makeReply(bob, other, 'elsewhere');
+    await api().post(`/api/v3/topics/${topicId}/read`).set(carol.auth).send({ reply_id: elsewhere }).expect(404);
+    await api().post(`/api/v3/topics/${topicId}/read`).set(carol.auth).send({ reply_id: 'x' }).expect(400);
+    await api().post('/api/v3/topics/999999/read').set(carol.auth).expect(404);
+    await api().post(`/api/v3/topics/${topicId}/read`).expect(401);
+
+    await api().delete(`/api/v3/topics/${topicId}/read`).set(carol.auth).expect(200, { ok: 1 });
+    expect(await readStateIn(carol, topicId)).to.equal(null);
+    expect(await listed(carol, 'new')).to.include('A topic');
+  });
+
+  it('marks every topic read, or every topic of a node', async () => {
+    const other = await makeNode('Other');
+    const here = await makeTopic(alice, general, 'Here');
+    const there = await makeTopic(alice, other, 'There');
+    await api().get(`/api/v3/topics/${here}`).set(carol.auth).expect(200);
+    await makeReply(bob, here, 'unread here');
+    await makeReply(bob, there, 'unread there');
+    expect(await counts(carol)).to.deep.equal({ unread: 1, new: 1 });
+
+    await api().post('/api/v3/topics/read').set(carol.auth).send({ node_id: other }).expect(200, { ok: 1 });
+    expect(await counts(carol)).to.deep.equal({ unread: 1, new: 0 });
+    await api().post('/api/v3/topics/read').set(carol.auth).send({ node_id: 999999 }).expect(404);
+    await api().post('/api/v3/topics/read').set(carol.auth).expect(200, { ok: 1 });
+    expect(await counts(carol)).to.deep.equal({ unread: 0, new: 0 });
+    expect(await counts(bob)).to.deep.equal({ unread: 0, new: 2 });
+    await api().post('/api/v3/topics/read').expect(401);
+  });
 });

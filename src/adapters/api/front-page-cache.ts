@@ -1,3 +1,4 @@
+import { READER_LIST_TYPES, type TopicListType } from '../../application/read-models.js';
 import type { Context, Middleware, Next } from 'koa';
 import type { CallerRef } from '../../application/actor.js';
 import type { FrontPageCache } from '../presentation/front-page-cache.js';
@@ -21,6 +22,8 @@ export interface TopicListPage {
 export function frontPageKey(caller: CallerRef, page: () => TopicListPage): string | null {
   if (!('actor' in caller) || !readsAsEveryone(caller.actor)) return null;
   const { type, nodeId, offset, limit } = page();
+  // A reader's own list is nobody else's (and, signed out, a 401).
+  if (READER_LIST_TYPES.has(type as TopicListType)) return null;
   return offset === 0 ? `${type}|${nodeId ?? ''}|${limit}` : null;
 }
 

@@ -184,17 +184,22 @@ export const READERS = {
   written: profile('written', [], ['byHand']),
   /** What an author still has, whatever its state (deleting the account deletes it, §16c): not deleted, by hand. */
   standing: profile('standing', ['present'], ['present', 'byHand']),
-  /**
-   * What a reader has yet to read (contract §22): the replies of a topic they may open that they may open too,
-   * written by hand, by someone else than them and than anyone they blocked. (Which topics: the list's rule.)
-   */
   /** The topics new to a reader (contract §22): the list's rule, and not theirs. */
   newTopics: profile(
     'new topics',
     ['present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeNotBlocked', 'authorNotBlocked', 'byOthers'],
     [],
   ),
-  unread: profile('unread', ['present', 'shownToReader'], ['present', 'shownToReader', 'byHand', 'authorNotBlocked', 'byOthers']),
+  /**
+   * What a reader has yet to read (contract §22): the replies of a topic they may open that they may open too,
+   * published (a reply held for review is nobody's news until it is approved), written by hand, by someone else than
+   * them and than anyone they blocked. (Which topics: the list's rule.)
+   */
+  unread: profile(
+    'unread',
+    ['present', 'shownToReader'],
+    ['present', 'shownToReader', 'published', 'byHand', 'authorNotBlocked', 'byOthers'],
+  ),
 } as const satisfies Record<string, ReaderProfile>;
 export type ReaderName = keyof typeof READERS;
 

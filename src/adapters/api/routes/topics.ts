@@ -7,7 +7,13 @@ import { type CreateTopic, CreateTopicParams } from '../../../application/topics
 import type { DeleteTopic } from '../../../application/topics/delete-topic.js';
 import { type ListTopics, ListTopicsParams } from '../../../application/topics/list-topics.js';
 import type { ShowTopic } from '../../../application/topics/show-topic.js';
-import type { CountUnreadTopics } from '../../../application/topics/read-state.js';
+import {
+  type CountUnreadTopics,
+  type MarkAllTopicsRead,
+  MarkAllReadParams,
+  type MarkTopicRead,
+  MarkReadParams,
+} from '../../../application/topics/read-state.js';
 import { type TopicAction, TopicActionParams } from '../../../application/topics/topic-action.js';
 import type { FavoriteTopic, FollowTopic } from '../../../application/topics/topic-relations.js';
 import { type UpdateTopic, UpdateTopicParams } from '../../../application/topics/update-topic.js';
@@ -21,7 +27,11 @@ import { servedFromFrontPage } from '../front-page-cache.js';
 import { examples } from '../openapi/examples.js';
 
 const ListQuery = documented(ListTopicsParams, {
-  type: { description: 'the ordering (an unknown one is last_actived)' },
+  type: {
+    description:
+      'the ordering (an unknown one is last_actived); unread and new are the caller’s own: the topics they opened ' +
+      'that have replies they have yet to read, and those of the last 14 days they never opened (signed in only)',
+  },
   node_id: { description: 'only this node’s topics (hidden or not, without block filters)' },
 });
 
@@ -49,6 +59,8 @@ export interface TopicRouteUseCases {
   topics: TopicReadModel;
   listTopics: ListTopics;
   countUnreadTopics: CountUnreadTopics;
+  markTopicRead: MarkTopicRead;
+  markAllTopicsRead: MarkAllTopicsRead;
   showTopic: ShowTopic;
   createTopic: CreateTopic;
   updateTopic: UpdateTopic;
@@ -86,7 +98,9 @@ export function topicRoutes(
       method: 'get',
       path: '/topics',
       summary: 'List topics',
-      description: 'Without node_id: anonymous callers do not see hidden nodes; users do not see their blocked nodes and users.',
+      description:
+        'Without node_id: anonymous callers do not see hidden nodes; users do not see their blocked nodes and users. ' +
+        'For a signed-in caller, each topic says where they left off (read_state).',
       tag: 'Topics',
       access: 'public',
       query: ListQuery,
@@ -95,7 +109,7 @@ export function topicRoutes(
         example: { topics: [examples.topic] },
         description: 'A page of topics',
       },
-      errors: [400, 404],
+      errors: [400, 401, 404],
     },
     servedFromFrontPage(frontPage, (ctx) => {
       const query = listQuery(ctx);
@@ -109,6 +123,53 @@ export function topicRoutes(
       ctx.body = { topics: topics.map((topic) => wire.topic(topic, viewer)) };
     },
   );
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'post',
+      path: '/topics/read',
+      summary: 'Mark every topic of the caller’s lists read, or every topic of one node',
+      description:
+        'Every topic the caller opened, and every topic new to them, is read up to its last reply: their unread ' +
+        'and new counts are then 0 (for that node). Marks only move forward.',
+      tag: 'Topics',
+      access: 'user',
+      body: { schema: MarkAllReadParams, media: ['json', 'form', 'multipart'] },
+      response: Ok,
+      errors: [400, 404],
+    },
+    async (ctx) => {
+      await app.markAllTopicsRead.execute(await actorOf(ctx), params(ctx));
+      ctx.body = OK;
+    },
+  );
+
+  for (const read of [true, false]) {
+    docs.route(
+      router,
+      prefix,
+      {
+        method: read ? 'post' : 'delete',
+        path: '/topics/:id/read',
+        summary: read ? 'Mark a topic read, up to a reply or to its last' : 'Mark a topic unread, as if never opened',
+        description: read
+          ? 'Without reply_id, every reply is read. The mark only moves forward: a reply before it changes nothing.'
+          : 'The topic’s read_state in the caller’s lists is null again, and it may be new to them again.',
+        tag: 'Topics',
+        access: 'user',
+        params: IdPath,
+        ...(read ? { body: { schema: MarkReadParams, media: ['json', 'form', 'multipart'] as const } } : {}),
+        response: Ok,
+        errors: read ? [400, 404] : [404],
+      },
+      async (ctx) => {
+        await app.markTopicRead.execute(await actorOf(ctx), pathId(ctx.params.id), params(ctx), read);
+        ctx.body = OK;
+      },
+    );
+  }
 
   // Before `/topics/:id`, which would take its last segment for an id.
   docs.route(

@@ -4,11 +4,17 @@ import type { ReplyReading } from '../../../application/replies/list-replies.js'
 import type { Sql } from '../database/sql.js';
 import { VIEWER_CTE } from '../read-models/callers.js';
 import { REPLY_PAGE, type ReplyPageRow, replyPageOf, replyPageParams } from '../read-models/replies.js';
+import { FORWARD } from './read-marks.js';
 
 /**
  * A topic's replies read by someone, in one statement (contract §22): the page as the read model gives it, and the
  * reader's mark moved up to its last reply, written only when it moves forward (no read before the write; a second
  * reading of the same page writes nothing).
+ *
+ * A mark is soft state: when one was written, this transaction alone commits without waiting for the disk
+ * (PostgreSQL's asynchronous commit, `synchronous_commit` off for it). A crash may lose the last fraction of a second
+ * of marks, never anything else; a read of replies that moves a mark would otherwise wait for a flush of the log,
+ * which cost it over half its throughput under load (docs/performance.md).
  */
 export class SqlReplyReading implements ReplyReading {
   constructor(private readonly sql: Sql) {}
@@ -20,9 +26,9 @@ export class SqlReplyReading implements ReplyReading {
        marked as (insert into topic_reads as tr (user_id, topic_id, last_read_reply_id)
                   select viewer_id, $6, max(id) from page where viewer_id is not null group by viewer_id
                   having max(id) is not null
-                  on conflict (user_id, topic_id) do update set last_read_reply_id = excluded.last_read_reply_id
-                  where tr.last_read_reply_id is null or tr.last_read_reply_id < excluded.last_read_reply_id)
-       select * from page order by id nulls first`,
+                  ${FORWARD} returning 1),
+       soft as (select set_config('synchronous_commit', 'off', true) from marked)
+       select page.* from page cross join (select count(*) from soft) written order by page.id nulls first`,
       replyPageParams(topicId, page, caller),
     );
     return replyPageOf(rows);

@@ -16,7 +16,7 @@ import { READERS } from '../../../domain/visibility/visibility.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from './callers.js';
 import { type TopicRow, topicColumns, topicView } from './rows.js';
-import { type ReadStateRow, markOf, readStateColumns, readStateOf, unreadRepliesAfter } from './read-state.js';
+import { type ReadStateRow, hasUnreadReplies, markOf, readStateColumns, readStateOf } from './read-state.js';
 import { SIGNED_OUT, type SqlReader, VIEWER, readerAs, topicCondition } from './visibility.js';
 
 /** Topics: the lists, a user's topics and favorites, one topic (rows.ts has what other reads share of them). */
@@ -36,6 +36,9 @@ const LIST_SHAPES: Record<TopicListType, { where: string; orderBy: string }> = {
   no_reply: { where: 'and t.replies_count = 0', orderBy: 't.last_active_at desc, t.id desc' },
   popular: { where: 'and t.likes_count > 5', orderBy: 't.last_active_at desc, t.id desc' },
   excellent: { where: "and t.grade = 'excellent'", orderBy: 't.id desc' },
+  // The reader's own lists (contract §22): their conditions are the reader's (below); newest activity first.
+  unread: { where: '', orderBy: 't.last_active_at desc, t.id desc' },
+  new: { where: '', orderBy: 't.last_active_at desc, t.id desc' },
 };
 
 /** The topics `reader` finds in the lists across nodes (READERS.topicList), over `t` (topics) and `n` (its node). */
@@ -107,22 +110,36 @@ export class SqlTopicReadModel implements TopicReadModel {
     } else {
       scope = listedTopicFor(SIGNED_OUT);
     }
-    const from = `from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-         where ${scope} ${shape.where}`;
+    let topics = 'topics t';
+    let where = shape.where;
+    if (query.type === 'unread') {
+      // From the reader's marks (one range of their key), not from every topic: few are theirs.
+      topics = 'topic_reads rs join topics t on t.id = rs.topic_id';
+      where = `and rs.user_id = v.id and ${hasUnreadReplies(VIEWER, 't.id', 't.last_reply_id')}`;
+    } else if (query.type === 'new') {
+      params.push(query.newSince);
+      scope = `${scope} and ${topicCondition(READERS.newTopics, VIEWER, { topic: 't', node: 'n' })}`;
+      where = `and t.created_at >= $${params.length}
+               and not exists (select 1 from topic_reads rs where rs.user_id = v.id and rs.topic_id = t.id)`;
+    }
+    // A signed-in reader's list says where they left off (below), for which it reads each topic's last reply.
+    const columns = mayBeSignedIn(caller) ? `${topicColumns('v.id')}, t.last_reply_id` : topicColumns('v.id');
+    const from = `from ${topics} join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+         where ${scope} ${where}`;
     const page = pinsFirst(query)
       ? // Pinned topics (few, by their own index), newest pin first, then the rest in the usual order: the page's
         // window of that one order is within the first offset + limit of each group.
         `select * from (
-           (select ${topicColumns('v.id')}, 0 as pin_group, t.suggested_at as sort_at ${from} and t.suggested_at is not null
+           (select ${columns}, 0 as pin_group, t.suggested_at as sort_at ${from} and t.suggested_at is not null
             order by t.suggested_at desc, t.id desc limit $6::bigint + $7::bigint)
            union all
-           (select ${topicColumns('v.id')}, 1 as pin_group, t.last_active_at as sort_at ${from} and t.suggested_at is null
+           (select ${columns}, 1 as pin_group, t.last_active_at as sort_at ${from} and t.suggested_at is null
             order by ${shape.orderBy} limit $6::bigint + $7::bigint)
          ) both_groups order by pin_group, sort_at desc, id desc limit $6 offset $7`
-      : `select ${topicColumns('v.id')} ${from} order by ${shape.orderBy} limit $6 offset $7`;
+      : `select ${columns} ${from} order by ${shape.orderBy} limit $6 offset $7`;
     // A signed-in reader's list says where they left off in each topic of the page (contract §22).
     const listed = mayBeSignedIn(caller)
-      ? `select pg.*, ${readStateColumns(VIEWER, 'pg.id')} from (${page}) pg ${markOf(VIEWER, 'pg.id')}`
+      ? `select pg.*, ${readStateColumns(VIEWER, 'pg.id', 'pg.last_reply_id')} from (${page}) pg ${markOf(VIEWER, 'pg.id')}`
       : page;
     const rows = await this.sql.all<Partial<TopicRow & ReadStateRow> & ViewerColumns>(
       `with ${VIEWER_CTE}
@@ -152,7 +169,7 @@ export class SqlTopicReadModel implements TopicReadModel {
        select ${VIEWER_COLUMNS},
          (select count(*)::int from topic_reads rs join topics t on t.id = rs.topic_id join nodes n on n.id = t.node_id
           where rs.user_id = v.id and ${listedTopicFor(VIEWER)}
-            and exists (select 1 ${unreadRepliesAfter(VIEWER, 't.id')})) as unread,
+            and ${hasUnreadReplies(VIEWER, 't.id', 't.last_reply_id')}) as unread,
          (select count(*)::int from topics t join nodes n on n.id = t.node_id
           where t.created_at >= $6 and ${topicCondition(READERS.newTopics, VIEWER, { topic: 't', node: 'n' })}
             and not exists (select 1 from topic_reads rs where rs.user_id = v.id and rs.topic_id = t.id)) as new
