@@ -102,7 +102,8 @@ export class Wire {
       deleted: false,
       user: this.user(topic.user, viewer),
       abilities: policy.topicAbilities(viewer, { userId: topic.user.id, hasRepliesFromOthers: topic.hasRepliesFromOthers }),
-      ...(topic.readState === undefined ? {} : { read_state: readStateOf(topic.readState) }),
+      // Undefined (for nobody signed in) is left out of the JSON.
+      read_state: topic.readState === undefined ? undefined : readStateOf(topic.readState),
     };
   }
 

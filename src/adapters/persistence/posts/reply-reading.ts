@@ -8,8 +8,9 @@ import { FORWARD } from './read-marks.js';
 
 /**
  * A topic's replies read by someone, in one statement (contract §22): the page as the read model gives it, and the
- * reader's mark moved up to its last reply, written only when it moves forward (no read before the write; a second
- * reading of the same page writes nothing).
+ * reader's mark moved up to its last reply, written only when it moves forward: the mark is read in the same
+ * statement, and a page that would not move it attempts no write at all (an upsert that finds its row locks it, which
+ * is a write: it cost a steady reread of a topic half its throughput).
  *
  * A mark is soft state: when one was written, this transaction alone commits without waiting for the disk
  * (PostgreSQL's asynchronous commit, `synchronous_commit` off for it). A crash may lose the last fraction of a second
@@ -25,7 +26,8 @@ export class SqlReplyReading implements ReplyReading {
        page as (${REPLY_PAGE}),
        marked as (insert into topic_reads as tr (user_id, topic_id, last_read_reply_id)
                   select viewer_id, $6, max(id) from page where viewer_id is not null group by viewer_id
-                  having max(id) is not null
+                  having max(id) > coalesce((select m.last_read_reply_id from topic_reads m
+                                             where m.user_id = viewer_id and m.topic_id = $6), 0)
                   ${FORWARD} returning 1),
        soft as (select set_config('synchronous_commit', 'off', true) from marked)
        select page.* from page cross join (select count(*) from soft) written order by page.id nulls first`,

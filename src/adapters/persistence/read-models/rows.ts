@@ -1,4 +1,4 @@
-import type { NodeView, ReplyView, TopicView } from '../../../application/read-models.js';
+import type { NodeView, ReadState, ReplyView, TopicView } from '../../../application/read-models.js';
 import { type Timestamp, toDate } from '../database/timestamps.js';
 import type { Grade } from '../../../domain/topics/topic.js';
 import type { Visibility } from '../../../domain/shared/post.js';
@@ -46,7 +46,8 @@ export interface TopicRow {
   has_replies_from_others: boolean;
 }
 
-export function topicView(row: TopicRow): TopicView {
+/** A topic's view; `readState` for a signed-in reader's list (undefined elsewhere: no such field on the wire). */
+export function topicView(row: TopicRow, readState?: ReadState | null): TopicView {
   return {
     id: row.id,
     title: row.title,
@@ -67,6 +68,7 @@ export function topicView(row: TopicRow): TopicView {
     visibility: row.visibility,
     user: { id: row.user_id, login: row.user_login, name: row.user_name },
     hasRepliesFromOthers: row.has_replies_from_others,
+    readState,
   };
 }
 
