@@ -4,17 +4,9 @@ import { type SqlReader, replyCondition } from './visibility.js';
 
 /**
  * Where each reader left off (contract §22), as the reads show it: the one place that says, in SQL, what a reader's
- * mark on a topic is and which replies are unread under it. Writing a mark is the write ports' (posts/topic-reads.ts).
+ * mark on a topic is and which replies are unread under it. Writing a mark is the write ports' (posts/reply-reading.ts,
+ * posts/read-marks.ts).
  */
-
-/**
- * The reader's mark on topic `topic`, as a lateral row `alias` (no row: never opened): `last_read_reply_id`. Looked up
- * by its key for each topic (`limit 1` keeps the subquery apart): joined instead, a generic plan reads every mark of
- * the reader to find a page's twenty.
- */
-export const markOf = (reader: SqlReader, topic: string, alias = 'rs') =>
-  `left join lateral (select true as opened, tr.last_read_reply_id from topic_reads tr
-     where tr.user_id = ${reader.id} and tr.topic_id = ${topic} limit 1) ${alias} on true`;
 
 /** The replies of `topic` after the mark `alias` that `reader` has yet to read (READERS.unread), over `r`. */
 export const unreadRepliesAfter = (reader: SqlReader, topic: string, alias = 'rs') =>
@@ -32,17 +24,27 @@ const after = (lastReply: string, alias: string) => `${lastReply} > coalesce(${a
 export const hasUnreadReplies = (reader: SqlReader, topic: string, lastReply: string, alias = 'rs') =>
   `(${after(lastReply, alias)} and exists (select 1 ${unreadRepliesAfter(reader, topic, alias)}))`;
 
-/** A read state's columns, for a topic `topic` (last reply `lastReply`) with its mark joined as `alias` (markOf). */
-export const readStateColumns = (reader: SqlReader, topic: string, lastReply: string, alias = 'rs') => `
-  coalesce(${alias}.opened, false) as read_opened, ${alias}.last_read_reply_id,
-  case when not ${alias}.opened then null when not ${after(lastReply, alias)} then 0
-    else (select count(*)::int ${unreadRepliesAfter(reader, topic, alias)}) end as unread_replies_count`;
+/**
+ * A page of topics (`page`: a select of topics with their `id` and `last_reply_id`, in its order) with where the
+ * reader left off in each: `read_mark`, their mark looked up by its key for each topic (null: never opened; 0: opened,
+ * no reply read; a scalar subquery: joined instead, a generic plan reads every mark of the reader to find a page's
+ * twenty), and the replies after it they have yet to read, counted only where the topic's last reply is past it.
+ */
+export const withReadState = (reader: SqlReader, page: string) => `
+  select marked.*, case when marked.read_mark is null then null
+      when coalesce(marked.last_reply_id, 0) <= marked.read_mark then 0
+      else (select count(*)::int from replies r where r.topic_id = marked.id and r.id > marked.read_mark
+              and ${replyCondition(READERS.unread, reader, 'r')}) end as unread_replies_count
+  from (select pg.*, (select coalesce(tr.last_read_reply_id, 0) from topic_reads tr
+                      where tr.user_id = ${reader.id} and tr.topic_id = pg.id) as read_mark
+        from (${page}) pg offset 0) marked`;
 
 export interface ReadStateRow {
-  read_opened: boolean;
-  last_read_reply_id: number | null;
+  read_mark: number | null;
   unread_replies_count: number | null;
 }
 
 export const readStateOf = (row: ReadStateRow): ReadState | null =>
-  row.read_opened ? { lastReadReplyId: row.last_read_reply_id, unreadRepliesCount: row.unread_replies_count ?? 0 } : null;
+  row.read_mark === null
+    ? null
+    : { lastReadReplyId: row.read_mark === 0 ? null : row.read_mark, unreadRepliesCount: row.unread_replies_count ?? 0 };

@@ -16,7 +16,7 @@ import { READERS } from '../../../domain/visibility/visibility.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from './callers.js';
 import { type TopicRow, topicColumns, topicView } from './rows.js';
-import { type ReadStateRow, hasUnreadReplies, markOf, readStateColumns, readStateOf } from './read-state.js';
+import { type ReadStateRow, hasUnreadReplies, readStateOf, withReadState } from './read-state.js';
 import { SIGNED_OUT, type SqlReader, VIEWER, readerAs, topicCondition } from './visibility.js';
 
 /** Topics: the lists, a user's topics and favorites, one topic (rows.ts has what other reads share of them). */
@@ -138,9 +138,7 @@ export class SqlTopicReadModel implements TopicReadModel {
          ) both_groups order by pin_group, sort_at desc, id desc limit $6 offset $7`
       : `select ${columns} ${from} order by ${shape.orderBy} limit $6 offset $7`;
     // A signed-in reader's list says where they left off in each topic of the page (contract §22).
-    const listed = mayBeSignedIn(caller)
-      ? `select pg.*, ${readStateColumns(VIEWER, 'pg.id', 'pg.last_reply_id')} from (${page}) pg ${markOf(VIEWER, 'pg.id')}`
-      : page;
+    const listed = mayBeSignedIn(caller) ? withReadState(VIEWER, page) : page;
     const rows = await this.sql.all<Partial<TopicRow & ReadStateRow> & ViewerColumns>(
       `with ${VIEWER_CTE}
        select p.*, ${VIEWER_COLUMNS}
