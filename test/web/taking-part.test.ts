@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api, makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
+import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { configuredWith, testEnv } from '../support/env.js';
 import { type Browser, formFor, submit, alertOf, signedInAs } from '../support/page-forms.js';
 import { formsOf } from '../support/oauth-flow.js';
@@ -29,6 +29,23 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
     expect(replies.map((reply) => reply.body)).to.deep.equal(['Hello **alice**']);
     const after = await bob.get(`/topics/${topic}`).expect(200);
     expect(after.text).to.match(/id="reply1"[\s\S]*<strong>alice<\/strong>/);
+  });
+
+  it('reads the topic up to the last reply its page shows, not the one it looks ahead at (contract §22)', async () => {
+    const ids: number[] = [];
+    for (let n = 1; n <= 101; n++) ids.push(await makeReply(alice, topic, `reply ${n}`));
+    const bob = await signedInAs('bob');
+    const markOf = async () =>
+      (
+        await testEnv().sql<{ last_read_reply_id: number | null }>(
+          "select last_read_reply_id from topic_reads where topic_id = $1 and user_id = (select id from users where login = 'bob')",
+          [topic],
+        )
+      )[0]?.last_read_reply_id;
+    await bob.get(`/topics/${topic}`).expect(200);
+    expect(await markOf()).to.equal(ids[99]);
+    await bob.get(`/topics/${topic}?page=2`).expect(200);
+    expect(await markOf()).to.equal(ids[100]);
   });
 
   it('previews a reply rendered by the server, keeping it in the form, and saves nothing', async () => {

@@ -13,7 +13,8 @@ export const ListRepliesParams = pageParams(ReplyLimit);
  * reader signed in, their mark moved up to the page's last reply (contract §22), in one go.
  */
 export interface ReplyReading {
-  read(topicId: number, page: Page, caller: CallerRef): Promise<Identified<ReplyPage | null>>;
+  /** `shown`: how many of the page's replies the reader is shown (a page may read one more, to know of a next). */
+  read(topicId: number, page: Page, caller: CallerRef, shown?: number): Promise<Identified<ReplyPage | null>>;
 }
 export const ReplyReading = Symbol.for('ReplyReading');
 
@@ -26,10 +27,10 @@ export class ListReplies {
 
   async execute(
     caller: CallerRef,
-    input: { topicId: number; offset?: unknown; limit?: unknown },
+    input: { topicId: number; offset?: unknown; limit?: unknown; shown?: number },
   ): Promise<Identified<ReplyPage>> {
     const page = readAll(ListRepliesParams, input);
-    const { viewer, result } = await this.replies.read(input.topicId, page, caller);
+    const { viewer, result } = await this.replies.read(input.topicId, page, caller, input.shown);
     if (!result) throw new NotFound('topic');
     return { viewer, result };
   }

@@ -20,18 +20,19 @@ import { FORWARD } from './read-marks.js';
 export class SqlReplyReading implements ReplyReading {
   constructor(private readonly sql: Sql) {}
 
-  async read(topicId: number, page: Page, caller: CallerRef): Promise<Identified<ReplyPage | null>> {
+  async read(topicId: number, page: Page, caller: CallerRef, shown = page.limit): Promise<Identified<ReplyPage | null>> {
     const rows = await this.sql.all<ReplyPageRow>(
       `with ${VIEWER_CTE},
        page as (${REPLY_PAGE}),
+       seen as (select viewer_id, id from page where viewer_id is not null order by id limit $9),
        marked as (insert into topic_reads as tr (user_id, topic_id, last_read_reply_id)
-                  select viewer_id, $6, max(id) from page where viewer_id is not null group by viewer_id
+                  select viewer_id, $6, max(id) from seen group by viewer_id
                   having max(id) > coalesce((select m.last_read_reply_id from topic_reads m
                                              where m.user_id = viewer_id and m.topic_id = $6), 0)
                   ${FORWARD} returning 1),
        soft as (select set_config('synchronous_commit', 'off', true) from marked)
        select page.* from page cross join (select count(*) from soft) written order by page.id nulls first`,
-      replyPageParams(topicId, page, caller),
+      [...replyPageParams(topicId, page, caller), shown],
     );
     return replyPageOf(rows);
   }

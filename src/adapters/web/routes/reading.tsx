@@ -190,7 +190,13 @@ export function readingRoutes(
     const { actor, frame } = await readerOf(ctx);
     const { viewer, result } = await app.showTopic.execute(caller(actor), id);
     const offset = (page - 1) * REPLIES_PER_PAGE;
-    const replies = await app.listReplies.execute(caller(viewer), { topicId: id, offset, limit: REPLIES_PER_PAGE + 1 });
+    // One reply more than the page shows, to know of a next page; the reader has read those shown (contract §22).
+    const replies = await app.listReplies.execute(caller(viewer), {
+      topicId: id,
+      offset,
+      limit: REPLIES_PER_PAGE + 1,
+      shown: REPLIES_PER_PAGE,
+    });
     const topic = wire.topicDetail(result.topic, viewer);
     // Its author sees a held topic (contract §18), and is told why nobody else does.
     const notice = extra.notice ?? (result.topic.visibility === 'held' ? t(ctx).heldForReview : undefined);
