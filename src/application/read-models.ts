@@ -138,8 +138,21 @@ export interface TopicReadModel {
   show(id: number, caller: CallerRef): Promise<Identified<TopicShowing | null>>;
   /** A topic whatever its state, deleted, held or hidden included (what a webhook reports about it). */
   detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null>;
+  /**
+   * Where a user left off in a topic they may open (contract §22), for the pages' link to the first unread reply and
+   * their line where new replies begin: null when they never opened it (or may not open it).
+   */
+  markOf(topicId: number, userId: number): Promise<ReadMark | null>;
 }
 export const TopicReadModel = Symbol.for('TopicReadModel');
+
+/** A reader's mark on a topic (contract §22), with the first reply after it they have yet to read. */
+export interface ReadMark {
+  /** The last reply they were shown; null: none yet. */
+  lastReadReplyId: number | null;
+  /** The first reply after the mark that counts as unread (as `ReadState` counts them), and its floor; null: none. */
+  firstUnread: { id: number; floor: number } | null;
+}
 
 export interface NodeView {
   id: number;

@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify';
+import { Clock } from '../application/ports.js';
 import { DeleteOwnAccount, ExportAccount } from '../application/accounts/leaving.js';
 import { RequestPasswordReset, ResetPassword } from '../application/accounts/password-reset.js';
 import { MailPreferencesOf } from '../application/accounts/preferences.js';
@@ -149,6 +150,8 @@ export const webModule = new ContainerModule(({ bind }) => {
     deleteReply: DeleteReply,
     uploadPhoto: UploadPhoto,
     blockNode: BlockNode,
+    topics: TopicReadModel,
+    clock: Clock,
   });
 
   record<FeedUseCases>(bind, FeedUseCases, {

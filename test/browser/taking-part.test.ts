@@ -119,17 +119,31 @@ describe('Taking part, in a browser (contract §21b)', function () {
       const dave = await makeUser('dave');
       await api().post(`/api/v3/topics/${topic}/replies`).set(dave.auth).send({ body: 'hello @carol' }).expect(200);
       const page = await signedIn({ bypassCSP: true, locale: lang });
+      // Read, then two replies more: the list says “2 new”, the topic has its line where they begin (contract §22).
+      await page.goto(`${suite.server.url}/topics/${topic}`);
+      for (const body of ['one more', 'and another']) {
+        await api().post(`/api/v3/topics/${topic}/replies`).set(dave.auth).send({ body }).expect(200);
+      }
       const found: string[] = [];
       for (const [name, path] of [
+        ['home', '/'],
         ['topic', `/topics/${topic}`],
         ['new-topic', '/topics/new'],
         ['notifications', '/notifications'],
         ['profile', '/dave'],
       ] as const) {
         await page.goto(`${suite.server.url}${path}?lang=${lang}`);
-        await page.screenshot({ path: `${SHOTS}/${name}-390-${lang}.png`, fullPage: true });
-        const violations = await axe(page);
-        if (violations.length > 0) found.push(describeViolations(path, violations));
+        if (name === 'home') expect(await page.locator('a.new-count').count(), 'the “2 new” link').to.equal(1);
+        if (name === 'topic') expect(await page.locator('h3.new-replies').count(), 'the new-replies line').to.equal(1);
+        // The read state's marks in both themes (the same page, not loaded again: loading it read the replies).
+        for (const scheme of name === 'home' || name === 'topic' ? (['light', 'dark'] as const) : (['light'] as const)) {
+          await page.emulateMedia({ colorScheme: scheme });
+          const suffix = scheme === 'dark' ? '-dark' : '';
+          await page.screenshot({ path: `${SHOTS}/${name}-390-${lang}${suffix}.png`, fullPage: true });
+          const violations = await axe(page);
+          if (violations.length > 0) found.push(describeViolations(`${path} (${scheme})`, violations));
+        }
+        await page.emulateMedia({ colorScheme: 'light' });
       }
       expect(found.join('\n')).to.equal('');
     });

@@ -48,6 +48,81 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
     expect(await markOf()).to.equal(ids[100]);
   });
 
+  describe('where the reader left off (contract §22)', () => {
+    /** The list's "n new" links, as [topic, count shown, href]. */
+    const badgesOn = (html: string) =>
+      [...html.matchAll(/<a class="new-count" href="(\/topics\/(\d+)\?unread=1)"[^>]*>([^<]*)<\/a>/g)].map((m) => [
+        Number(m[2]),
+        m[3],
+        m[1],
+      ]);
+    /** The floors of a topic page's replies, with the new-replies line where it is. */
+    const floorsOn = (html: string) =>
+      [...html.matchAll(/id="reply(\d+)"|<h3 class="new-replies">([^<]*)<\/h3>/g)].map((m) => (m[1] ? Number(m[1]) : m[2]));
+
+    it('shows “n new” beside a topic with replies the reader has yet to read, linking to the first of them', async () => {
+      await makeReply(alice, topic, 'read already');
+      const bob = await signedInAs('bob');
+      await bob.get(`/topics/${topic}`).expect(200);
+      expect(badgesOn((await bob.get('/').expect(200)).text)).to.deep.equal([]);
+      await makeReply(alice, topic, 'new one');
+      await makeReply(alice, topic, 'new two');
+
+      const list = await bob.get('/').expect(200);
+      expect(badgesOn(list.text)).to.deep.equal([[topic, '2 new', `/topics/${topic}?unread=1`]]);
+      expect(list.text).to.include('aria-label="2 new replies: read from the first unread"');
+      expect(badgesOn((await bob.get('/topics/last?lang=zh-CN').expect(200)).text)).to.deep.equal([
+        [topic, '2 条新回复', `/topics/${topic}?unread=1`],
+      ]);
+      const jump = await bob.get(`/topics/${topic}?unread=1`).expect(303);
+      expect(jump.headers.location).to.equal(`/topics/${topic}#reply2`);
+
+      // The line where new replies begin: before the first the reader had not read, once; read now, no more.
+      const page = await bob.get(`/topics/${topic}`).expect(200);
+      expect(floorsOn(page.text)).to.deep.equal([1, 'New replies', 2, 3]);
+      expect(floorsOn((await bob.get(`/topics/${topic}`).expect(200)).text)).to.deep.equal([1, 2, 3]);
+      expect(badgesOn((await bob.get('/').expect(200)).text)).to.deep.equal([]);
+      // Nothing left to read: the link goes to the topic.
+      expect((await bob.get(`/topics/${topic}?unread=1`).expect(303)).headers.location).to.equal(`/topics/${topic}`);
+    });
+
+    it('sends the link to the page and floor of the first unread reply, the line at the top of that page', async function () {
+      this.timeout(30_000);
+      await testEnv().sql(
+        `insert into replies (topic_id, user_id, body, body_html, created_at, updated_at)
+         select $1, $2, 'reply ' || n, '<p>reply ' || n || '</p>', now(), now() from generate_series(1, 100) n`,
+        [topic, alice.id],
+      );
+      const bob = await signedInAs('bob');
+      await bob.get(`/topics/${topic}`).expect(200);
+      await makeReply(alice, topic, 'on the second page');
+      expect(badgesOn((await bob.get('/').expect(200)).text)).to.deep.equal([[topic, '1 new', `/topics/${topic}?unread=1`]]);
+      const jump = await bob.get(`/topics/${topic}?unread=1&lang=zh-CN`).expect(303);
+      expect(jump.headers.location).to.equal(`/topics/${topic}?page=2&lang=zh-CN#reply101`);
+      const second = await bob.get(`/topics/${topic}?page=2`).expect(200);
+      expect(floorsOn(second.text)).to.deep.equal(['New replies', 101]);
+    });
+
+    it('marks a topic made lately that the reader never opened as new; signed out, the lists say none of it', async () => {
+      await makeReply(alice, topic, 'a reply');
+      const bob = await signedInAs('bob');
+      const other = await makeTopic(alice, await makeNode('Other'), 'Never opened');
+      await bob.get(`/topics/${topic}`).expect(200);
+      await makeReply(alice, topic, 'another');
+      const list = (await bob.get('/').expect(200)).text;
+      expect(list).to.match(new RegExp(`href="/topics/${other}">Never opened</a> <span class="mark">New</span>`));
+      expect(list).to.match(new RegExp(`href="/topics/${topic}">Talk to me</a> <a class="new-count"`));
+
+      // Signed out: no badge, no mark, no link to an unread reply; the link itself shows the page.
+      for (const path of ['/', '/topics', '/topics/last']) {
+        const anonymous = (await api().get(path).expect(200)).text;
+        expect(anonymous, path).not.to.include('new-count').and.not.include('unread=1').and.not.include('>New</span>');
+      }
+      const page = await api().get(`/topics/${topic}?unread=1`).expect(200);
+      expect(page.text).not.to.include('class="new-replies"');
+    });
+  });
+
   it('previews a reply rendered by the server, keeping it in the form, and saves nothing', async () => {
     const bob = await signedInAs('bob');
     const page = await bob.get(`/topics/${topic}`).expect(200);

@@ -2,6 +2,7 @@ import type { Sql } from '../database/sql.js';
 import type {
   Page,
   ReadCounts,
+  ReadMark,
   TopicShowing,
   TopicDetailView,
   TopicListQuery,
@@ -16,8 +17,8 @@ import { READERS } from '../../../domain/visibility/visibility.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from './callers.js';
 import { type TopicRow, topicColumns, topicView } from './rows.js';
-import { type ReadStateRow, hasUnreadReplies, readStateOf, withReadState } from './read-state.js';
-import { SIGNED_OUT, type SqlReader, VIEWER, readerAs, topicCondition } from './visibility.js';
+import { type ReadStateRow, hasUnreadReplies, readStateOf, unreadRepliesAfter, withReadState } from './read-state.js';
+import { SIGNED_OUT, type SqlReader, VIEWER, readerAs, readerOf, topicCondition } from './visibility.js';
 
 /** Topics: the lists, a user's topics and favorites, one topic (rows.ts has what other reads share of them). */
 
@@ -237,5 +238,25 @@ export class SqlTopicReadModel implements TopicReadModel {
       [null, id],
     );
     return rows[0] ? { topic: topicDetailView(rows[0]), deleted: rows[0].deleted } : null;
+  }
+
+  async markOf(topicId: number, userId: number): Promise<ReadMark | null> {
+    // The mark by its key, the first unread reply after it (as read_state counts them: read-state.ts) by the topic's
+    // replies in id order, and its floor (every reply keeps one, as floorOf counts), in one statement.
+    const reader = readerOf('$2::int');
+    const rows = await this.sql.all<{ last_read_reply_id: number | null; first_unread: number | null; floor: number }>(
+      `select tr.last_read_reply_id, fu.id as first_unread,
+         (select count(*)::int from replies c where c.topic_id = $1 and c.id <= fu.id) as floor
+       from topic_reads tr join topics t on t.id = tr.topic_id
+         left join lateral (select r.id ${unreadRepliesAfter(reader, '$1', 'tr')} order by r.id limit 1) fu on true
+       where tr.user_id = $2 and tr.topic_id = $1 and ${openedBy(reader)}`,
+      [topicId, userId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      lastReadReplyId: row.last_read_reply_id,
+      firstUnread: row.first_unread === null ? null : { id: row.first_unread, floor: row.floor },
+    };
   }
 }

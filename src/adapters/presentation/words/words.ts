@@ -57,6 +57,15 @@ export interface ForumWords {
   excellent: string;
   closed: string;
   repliesCount: (count: number) => string;
+  /**
+   * Where a signed-in reader left off (contract §22): beside a topic of a list, its replies they have yet to read (a
+   * link to the first), that link's name for screen readers (beginning with what it shows), a topic made lately that
+   * they never opened, and the line in a topic above the first reply they have yet to read.
+   */
+  newReplies: (count: number) => string;
+  newRepliesLink: (count: number) => string;
+  unopened: string;
+  newRepliesLine: string;
   likesCount: (count: number) => string;
   hits: (count: number) => string;
   by: string;

@@ -13,14 +13,17 @@ import { type UpdateReply, UpdateReplyParams } from '../../../application/replie
 import { SESSION_COOKIE } from '../browser.js';
 import { actionFor } from '../views/layout.js';
 import { EditReplyPage } from '../views/writing.js';
-import type { NodeReadModel, ReplyReadModel } from '../../../application/read-models.js';
+import type { NodeReadModel, ReplyReadModel, TopicReadModel } from '../../../application/read-models.js';
+import type { Clock } from '../../../application/ports.js';
 import type { ListReplies } from '../../../application/replies/list-replies.js';
 import type { UploadPhoto } from '../../../application/uploads/upload-photo.js';
 import type { SearchContent } from '../../../application/search/search.js';
 import type { ListTopics } from '../../../application/topics/list-topics.js';
 import type { ShowTopic } from '../../../application/topics/show-topic.js';
+import { newSince } from '../../../application/topics/read-state.js';
 import type { BlockNode } from '../../../application/users/manage-users.js';
 import { NotFound } from '../../../domain/shared/errors.js';
+import { LOCALES } from '../../../domain/users/user.js';
 import type { Wire } from '../../presentation/wire.js';
 import { wordsOf } from '../../presentation/words/index.js';
 import { browserPages } from '../browser.js';
@@ -71,6 +74,10 @@ export interface ReadingPageUseCases extends ForumPageUseCases {
   deleteReply: DeleteReply;
   uploadPhoto: UploadPhoto;
   blockNode: BlockNode;
+  /** Where a signed-in reader left off in a topic (contract §22): the link to the first unread reply, the new-replies line. */
+  topics: TopicReadModel;
+  /** What time it is: which topics are new to a reader (contract §22). */
+  clock: Clock;
 }
 export const ReadingPageUseCases = Symbol.for('ReadingPageUseCases');
 
@@ -126,7 +133,10 @@ export function readingRoutes(
         limit: TOPICS_PER_PAGE + 1,
       });
       const topics = result.slice(0, TOPICS_PER_PAGE).map((topic) => wire.topic(topic, viewer));
-      const common = { frame, topics, page, hasNext: result.length > TOPICS_PER_PAGE, path };
+      // A signed-in reader's list marks the topics new to them (contract §22); a list read signed out marks none.
+      const fresh =
+        viewer && frame.reader.login ? { fresh: { since: newSince(app.clock.now()), login: frame.reader.login } } : {};
+      const common = { frame, topics, ...fresh, page, hasNext: result.length > TOPICS_PER_PAGE, path };
       if (nodeId === undefined) {
         const title = path === '/' ? words.siteName : words.lists[kind];
         return <TopicListPage {...common} title={title} heading={words.lists[kind]} kind={kind} />;
@@ -188,6 +198,9 @@ export function readingRoutes(
     extra: { status?: number; draft?: ReplyDraft; notice?: string; alert?: string } = {},
   ): Promise<void> {
     const { actor, frame } = await readerOf(ctx);
+    // Where a signed-in reader left off before this reading moves their mark (contract §22): the line above the
+    // first reply they have yet to read. Read first: showing the topic marks it opened.
+    const mark = actor ? await app.topics.markOf(id, actor.id) : null;
     const { viewer, result } = await app.showTopic.execute(caller(actor), id);
     const offset = (page - 1) * REPLIES_PER_PAGE;
     // One reply more than the page shows, to know of a next page; the reader has read those shown (contract §22).
@@ -214,6 +227,7 @@ export function readingRoutes(
         firstFloor={offset + 1}
         page={page}
         hasNext={replies.result.replies.length > REPLIES_PER_PAGE}
+        {...(viewer && mark?.firstUnread ? { firstUnreadId: mark.firstUnread.id } : {})}
         {...(viewer ? { meta: result.meta } : {})}
         {...(extra.draft ? { draft: extra.draft } : {})}
         {...(notice ? { notice } : {})}
@@ -222,24 +236,53 @@ export function readingRoutes(
     );
   }
 
+  const topicOperation = pageOperation('/topics/:id', 'A topic and its replies (100 a page; reply n has the anchor #reply<n>)');
   docs.route(
     router,
     '',
     {
-      ...pageOperation('/topics/:id', 'A topic and its replies (100 a page; reply n has the anchor #reply<n>)'),
+      ...topicOperation,
       query: ListQuery.extend({
         held: z.literal('1').optional().meta({ description: 'After a reply: it waits for review (a notice says so)' }),
         flagged: z.literal('1').optional().meta({ description: 'After a flag: a notice thanks the reader' }),
         quote: z.string().optional().meta({ description: 'A reply to quote: the reply form starts with it' }),
+        unread: z
+          .literal('1')
+          .optional()
+          .meta({ description: 'Signed in: to the first reply the reader has yet to read (a list’s “n new” links here)' }),
       }),
+      otherResponses: {
+        ...topicOperation.otherResponses,
+        303: { description: 'With unread=1, signed in: to the first unread reply (its page and #reply<n>), else to the topic' },
+      },
     },
     reading(async (ctx) => {
       const id = idOf(ctx.params.id);
+      if (ctx.query.unread === '1' && (await firstUnread(ctx, id))) return;
       const notice = ctx.query.held === '1' ? t(ctx).heldForReview : ctx.query.flagged === '1' ? t(ctx).flagged : undefined;
       const draft = await quoted(ctx, id);
       await topicPage(ctx, id, pageOf(ctx), { ...(notice ? { notice } : {}), ...(draft ? { draft } : {}) });
     }),
   );
+
+  /**
+   * `?unread=1` (a list's "n new", contract §22): a signed-in reader is sent to the first reply after their mark that
+   * they have yet to read, on its page, by its floor; having none, to the topic. False for a reader not signed in
+   * (the page is shown as it is).
+   */
+  async function firstUnread(ctx: Context, topicId: number): Promise<boolean> {
+    if (!ctx.cookies.get(SESSION_COOKIE)) return false;
+    const { actor } = await readerOf(ctx);
+    if (!actor) return false;
+    const first = (await app.topics.markOf(topicId, actor.id))?.firstUnread;
+    const query = new URLSearchParams();
+    if (first && first.floor > REPLIES_PER_PAGE) query.set('page', String(Math.ceil(first.floor / REPLIES_PER_PAGE)));
+    const lang = ctx.query.lang;
+    if (typeof lang === 'string' && (LOCALES as readonly string[]).includes(lang)) query.set('lang', lang);
+    const search = query.size > 0 ? `?${query.toString()}` : '';
+    browser.seeOther(ctx, `/topics/${topicId}${search}${first ? `#reply${first.floor}` : ''}`);
+    return true;
+  }
 
   /**
    * `?quote=<reply id>`: the reply form of a signed-in reader starts with that reply quoted (a reply of this topic

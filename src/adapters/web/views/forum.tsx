@@ -206,10 +206,27 @@ function Mark(props: { children: string }) {
   );
 }
 
-/** One topic in a list: its title, its marks, its node, author and last reply. */
-function TopicItem(props: { topic: Topic; frame: Frame }) {
-  const { topic, frame } = props;
+/**
+ * A signed-in reader's list (contract §22): when a topic they never opened stops being new to them, and who they are
+ * (their own topics are never new to them).
+ */
+export interface Freshness {
+  since: Date;
+  login: string;
+}
+
+/**
+ * One topic in a list: its title, its marks, its node, author and last reply. A signed-in reader's list (its topics
+ * with their `read_state`) says where they left off: how many replies they have yet to read, a link to the first, and
+ * a topic made lately that they never opened; a list read signed out has no read state, and says neither.
+ */
+function TopicItem(props: { topic: Topic; frame: Frame; fresh?: Freshness | undefined }) {
+  const { topic, frame, fresh } = props;
   const t = words(frame);
+  const state = topic.read_state;
+  const unread = state ? state.unread_replies_count : 0;
+  const unopened =
+    state === null && fresh !== undefined && topic.user.login !== fresh.login && Date.parse(topic.created_at) >= +fresh.since;
   return (
     <li class="topic">
       <a class="title" href={`/topics/${topic.id}`}>
@@ -218,6 +235,15 @@ function TopicItem(props: { topic: Topic; frame: Frame }) {
       {topic.suggested_at ? <Mark>{t.pinned}</Mark> : null}
       {topic.excellent ? <Mark>{t.excellent}</Mark> : null}
       {topic.closed_at ? <Mark>{t.closed}</Mark> : null}
+      {unopened ? <Mark>{t.unopened}</Mark> : null}
+      {unread > 0 ? (
+        <>
+          {' '}
+          <a class="new-count" href={`/topics/${topic.id}?unread=1`} aria-label={t.newRepliesLink(unread)}>
+            {t.newReplies(unread)}
+          </a>
+        </>
+      ) : null}
       <div class="about muted">
         <a href={`/topics/node${topic.node_id}`}>{topic.node_name}</a> · <Person login={topic.user.login} /> ·{' '}
         {topic.last_reply_user_login ? (
@@ -234,12 +260,12 @@ function TopicItem(props: { topic: Topic; frame: Frame }) {
   );
 }
 
-export function TopicList(props: { topics: Topic[]; frame: Frame }) {
+export function TopicList(props: { topics: Topic[]; frame: Frame; fresh?: Freshness | undefined }) {
   if (props.topics.length === 0) return <p class="muted">{words(props.frame).noTopics}</p>;
   return (
     <ol class="topics">
       {props.topics.map((topic) => (
-        <TopicItem topic={topic} frame={props.frame} />
+        <TopicItem topic={topic} frame={props.frame} fresh={props.fresh} />
       ))}
     </ol>
   );
@@ -266,6 +292,8 @@ export function TopicListPage(props: {
   /** A signed-in reader's block of the node (contract §21b): a button, and a line while it is blocked. */
   nodeBlock?: { csrf: string; blocked: boolean };
   topics: Topic[];
+  /** A signed-in reader's: which topics are new to them (contract §22). */
+  fresh?: Freshness;
   page: number;
   hasNext: boolean;
   path: string;
@@ -296,7 +324,7 @@ export function TopicListPage(props: {
           ))}
         </nav>
       ) : null}
-      <TopicList topics={props.topics} frame={frame} />
+      <TopicList topics={props.topics} frame={frame} fresh={props.fresh} />
       <Pager frame={frame} page={props.page} hasNext={props.hasNext} path={props.path} />
     </ForumPage>
   );
@@ -658,6 +686,11 @@ export function TopicPage(props: {
   firstFloor: number;
   page: number;
   hasNext: boolean;
+  /**
+   * The first reply the signed-in reader had yet to read before this page (contract §22): a line above it, where
+   * new replies begin, when it is on this page.
+   */
+  firstUnreadId?: number;
   /** The signed-in reader's relation to it. */
   meta?: TopicMeta;
   /** The reply form as the reader left it (refused, or previewed). */
@@ -714,15 +747,7 @@ export function TopicPage(props: {
         <h2 id="replies">
           {t.replies} <span class="muted">({topic.replies_count})</span>
         </h2>
-        {props.replies.length === 0 && props.page === 1 ? (
-          <p class="muted">{t.noReplies}</p>
-        ) : (
-          <ol class="replies">
-            {props.replies.map((reply, i) => (
-              <ReplyItem reply={reply} floor={props.firstFloor + i} frame={frame} topicId={topic.id} />
-            ))}
-          </ol>
-        )}
+        {props.replies.length === 0 && props.page === 1 ? <p class="muted">{t.noReplies}</p> : <Replies {...props} />}
         <Pager frame={frame} page={props.page} hasNext={props.hasNext} path={`/topics/${topic.id}`} />
         {csrf ? (
           // Closed: no form, but a reply refused for it comes back with the refusal and what was typed.
@@ -738,6 +763,26 @@ export function TopicPage(props: {
         )}
       </section>
     </ForumPage>
+  );
+}
+
+/**
+ * A page of a topic's replies by floor; where the reader's new replies begin on it, two lists with a line between
+ * them: a heading, so that a screen reader can go to it as a sighted reader's eye does.
+ */
+function Replies(props: { frame: ForumFrame; topic: TopicDetail; replies: Reply[]; firstFloor: number; firstUnreadId?: number }) {
+  const { frame, topic } = props;
+  const items = props.replies.map((reply, i) => (
+    <ReplyItem reply={reply} floor={props.firstFloor + i} frame={frame} topicId={topic.id} />
+  ));
+  const split = props.replies.findIndex((reply) => reply.id === props.firstUnreadId);
+  if (split < 0) return <ol class="replies">{items}</ol>;
+  return (
+    <>
+      {split > 0 ? <ol class="replies">{items.slice(0, split)}</ol> : null}
+      <h3 class="new-replies">{words(frame).newRepliesLine}</h3>
+      <ol class="replies">{items.slice(split)}</ol>
+    </>
   );
 }
 

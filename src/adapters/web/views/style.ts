@@ -81,6 +81,13 @@ ol.topics, ol.replies, ul.nodes, ul.people { list-style: none; margin: 0; paddin
 .topic .title:hover { text-decoration: underline; }
 .mark { display: inline-block; white-space: nowrap; font-size: .75rem; line-height: 1.4; border: 1px solid var(--line);
   border-radius: .25rem; padding: 0 .375rem; vertical-align: .125em; }
+.new-count { display: inline-block; white-space: nowrap; min-width: 24px; padding: 0 .5rem; border-radius: .75rem;
+  font-size: .75rem; font-weight: 700; line-height: 24px; text-align: center; text-decoration: none;
+  background: var(--accent); color: #fff; }
+.new-count:hover { text-decoration: underline; }
+body.forum h3.new-replies { display: flex; align-items: center; gap: .75rem; margin: .5rem 0; font-size: .8125rem;
+  color: var(--accent); }
+.new-replies::before, .new-replies::after { content: ""; flex: 1; border-top: 2px solid var(--accent); }
 .about { margin: .125rem 0; }
 .post { margin-bottom: 1.5rem; }
 .post > .about { margin-bottom: 1rem; }
@@ -140,7 +147,7 @@ ol.notifications { list-style: none; margin: 0; padding: 0; }
 @media (prefers-color-scheme: dark) {
   :root { --accent: #60a5fa; --line: #3f3f46; --muted: #a1a1aa; }
   body.forum { background: #18181b; color: #e4e4e7; --quote: #a1a1aa; }
-  body.forum button:not(.secondary, .link) { color: #09090b; }
+  body.forum button:not(.secondary, .link), .new-count { color: #09090b; }
 }
 .moderation { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem 1rem; margin: 1.5rem 0; }
 body.forum .moderation h2, body.forum .standing h2 { margin: 0; padding: 0; border: 0; font-size: 1rem; }
