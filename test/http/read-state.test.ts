@@ -204,4 +204,48 @@ describe('read state over HTTP (contract §22)', () => {
     expect(await counts(bob)).to.deep.equal({ unread: 0, new: 2 });
     await api().post('/api/v3/topics/read').expect(401);
   });
+  it('starts an imported member with every topic up to the import read up to it (their horizon)', async () => {
+    const read = await makeTopic(alice, general, 'Imported');
+    const replies = [await makeReply(bob, read, 'one'), await makeReply(bob, read, 'two')];
+    const quiet = await makeTopic(alice, general, 'Imported, quiet');
+    // What the import writes for each member it brings (apply.ts): the last topic and reply it brought, and when.
+    await testEnv().sql('insert into read_horizons (user_id, topic_id, reply_id, read_at) values ($1, $2, $3, now())', [
+      carol.id,
+      quiet,
+      replies[1],
+    ]);
+    expect(await readStateIn(carol, read)).to.deep.equal({ last_read_reply_id: replies[1], unread_replies_count: 0 });
+    expect(await counts(carol)).to.deep.equal({ unread: 0, new: 0 });
+    expect(await counts(bob)).to.deep.equal({ unread: 0, new: 2 });
+    // Showing it and reading it writes nothing: it reads as read already.
+    await api().get(`/api/v3/topics/${read}`).set(carol.auth).expect(200);
+    await readReplies(carol, read);
+    expect(await markRow(carol, read)).to.equal(undefined);
+    expect(await readStateIn(carol, quiet)).to.deep.equal({ last_read_reply_id: null, unread_replies_count: 0 });
+    // A mark set by hand below the horizon stays at it.
+    await api().post(`/api/v3/topics/${read}/read`).set(carol.auth).send({ reply_id: replies[0] }).expect(200);
+    expect(await readStateIn(carol, read)).to.deep.equal({ last_read_reply_id: replies[1], unread_replies_count: 0 });
+
+    // What happens here after the import is new or unread, as for anyone.
+    const later = await makeTopic(bob, general, 'Here since');
+    const third = await makeReply(bob, read, 'three');
+    expect(await counts(carol)).to.deep.equal({ unread: 1, new: 1 });
+    expect(await listed(carol, 'unread')).to.deep.equal(['Imported']);
+    expect(await listed(carol, 'new')).to.deep.equal(['Here since']);
+    expect(await readStateIn(carol, read)).to.deep.equal({ last_read_reply_id: replies[1], unread_replies_count: 1 });
+    await readReplies(carol, read, '?offset=2');
+    expect(await readStateIn(carol, read)).to.deep.equal({ last_read_reply_id: third, unread_replies_count: 0 });
+
+    // Marked unread, an imported topic is as if never opened (new while recent), until it is opened again.
+    await api().delete(`/api/v3/topics/${read}/read`).set(carol.auth).expect(200, { ok: 1 });
+    expect(await readStateIn(carol, read)).to.equal(null);
+    expect(await listed(carol, 'new')).to.deep.equal(['Imported', 'Here since']);
+    expect(await counts(carol)).to.deep.equal({ unread: 0, new: 2 });
+    await api().get(`/api/v3/topics/${read}`).set(carol.auth).expect(200);
+    expect(await readStateIn(carol, read)).to.deep.equal({ last_read_reply_id: null, unread_replies_count: 3 });
+    expect(await counts(carol)).to.deep.equal({ unread: 1, new: 1 });
+    await api().post('/api/v3/topics/read').set(carol.auth).expect(200, { ok: 1 });
+    expect(await counts(carol)).to.deep.equal({ unread: 0, new: 0 });
+    expect(await readStateIn(carol, later)).to.deep.equal({ last_read_reply_id: null, unread_replies_count: 0 });
+  });
 });

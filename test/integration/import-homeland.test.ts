@@ -6,7 +6,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import type { HomelandImportReport, ImportedTable } from '../../src/application/imports/ports.js';
 import { NodeRepository } from '../../src/domain/nodes/node-repository.js';
-import { api } from '../support/builders.js';
+import { api, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
 import {
@@ -241,6 +241,29 @@ describe('forumctl import homeland (contract §20)', function () {
       expect(token.body.access_token).to.be.a('string');
       const [row] = await testEnv().sql<{ password_hash: string }>('select password_hash from users where id = $1', [person.id]);
       expect(row!.password_hash.startsWith('$argon2id$')).to.equal(true);
+      // Every topic it brought reads as read up to its import for a member it brought (contract §22: their horizon), as
+      // if they had read it all; a member who joins after the import starts with none opened.
+      const lastReplies = await testEnv().sql<{ id: number; last: number | null }>(
+        'select t.id, (select max(r.id) from replies r where r.topic_id = t.id) as last from topics t',
+      );
+      const states = async (auth: Record<string, string>) =>
+        new Map(
+          (
+            (await api().get('/api/v3/topics?limit=150').set(auth).expect(200)).body.topics as {
+              id: number;
+              read_state: unknown;
+            }[]
+          ).map((topic) => [topic.id, topic.read_state]),
+        );
+      const imported = await states({ Authorization: `Bearer ${token.body.access_token}` });
+      expect(imported.size).to.be.greaterThan(1);
+      for (const [id, state] of imported) {
+        const last = lastReplies.find((topic) => topic.id === id)!.last;
+        expect(state, `topic ${id}`).to.deep.equal({ last_read_reply_id: last, unread_replies_count: 0 });
+      }
+      const newcomer = await states((await makeUser('newcomer')).auth);
+      expect(newcomer.size).to.be.greaterThan(1);
+      for (const [id, state] of newcomer) expect(state, `topic ${id}`).to.equal(null);
       await api()
         .post('/oauth/token')
         .type('form')

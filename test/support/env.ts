@@ -227,7 +227,7 @@ export async function stopTestEnv(): Promise<void> {
 /** Empties every table but keeps what the first migration created (NoPoint and the system user). */
 async function resetData(pool: pg.Pool): Promise<void> {
   await pool.query(`
-    truncate topic_reads, login_throttle, throttle_counts, devices, user_reply_months, notification_unread_counts, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
+    truncate topic_reads, read_horizons, login_throttle, throttle_counts, devices, user_reply_months, notification_unread_counts, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
       oauth_codes, web_sessions, oauth_clients, webhooks, audit_entries, replies, topics, account_tokens, invites, inbound_mails,
       notification_mail_queue, flags, review_items, uploads, import_runs
       restart identity cascade;

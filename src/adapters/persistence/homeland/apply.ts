@@ -64,6 +64,18 @@ export async function applyStaged(
        join pg_sequence q on q.seqrelid = s.seq, (select max(id) as id from ${table}) m`,
     );
   }
+  // Every member starts with what the import brought read (contract §22): homeland kept its read state in Redis only,
+  // and nothing it brought should be new to them on their first day. One horizon per member, moved up by a later run.
+  await run(
+    `insert into read_horizons as h (user_id, topic_id, reply_id, read_at)
+     select u.id, m.topic_id, coalesce(m.reply_id, 0), $1 from ready_users u,
+       (select (select max(id) from ready_topics where skip is null) as topic_id,
+               (select max(id) from ready_replies where skip is null) as reply_id) m
+     where u.skip is null and m.topic_id is not null
+     on conflict (user_id) do update set topic_id = greatest(h.topic_id, excluded.topic_id),
+       reply_id = greatest(h.reply_id, excluded.reply_id), read_at = least(h.read_at, excluded.read_at)`,
+    [now],
+  );
   bar(steps, steps);
   return tables;
 }

@@ -37,6 +37,7 @@ export const MIGRATIONS: readonly { name: string }[] = [
   'Migration20261128060000_section_ids',
   'Migration20261129000000_topics_by_creation',
   'Migration20261129010000_read_state',
+  'Migration20261129020000_read_horizons',
 ].map((name) => ({ name }));
 
 /** The migrations with their classes, for MikroORM's migrator. */

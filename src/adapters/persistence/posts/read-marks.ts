@@ -2,6 +2,7 @@ import type { ActingUser } from '../../../application/actor.js';
 import type { ReadMarks } from '../../../application/topics/read-state.js';
 import { READERS } from '../../../domain/visibility/visibility.js';
 import type { Sql } from '../database/sql.js';
+import { FORGOTTEN, belowHorizon, horizonMark, maybeUnreadTopics } from '../read-models/read-state.js';
 import { readerAs, topicCondition } from '../read-models/visibility.js';
 
 /**
@@ -23,7 +24,8 @@ export class SqlReadMarks implements ReadMarks {
        last as (select max(r.id) as id from replies r join target on r.topic_id = target.id
                 where $3::int is null or r.id = $3::int),
        marked as (insert into topic_reads as tr (user_id, topic_id, last_read_reply_id)
-                  select $1::int, target.id, last.id from target, last where $3::int is null or last.id is not null
+                  select $1::int, target.id, greatest(last.id, ${horizonMark('$1', 'target.id')}) from target, last
+                  where $3::int is null or last.id is not null
                   ${FORWARD})
        select exists (select 1 from target) as topic, (select id from last) as reply`,
       [reader.id, topicId, upTo],
@@ -35,7 +37,11 @@ export class SqlReadMarks implements ReadMarks {
     const opened = topicCondition(READERS.post, readerAs(reader, '$1::int'), { topic: 't' });
     const [row] = await this.sql.all<{ topic: boolean }>(
       `with target as (select t.id from topics t where t.id = $2 and ${opened}),
-       forgotten as (delete from topic_reads where user_id = $1 and topic_id in (select id from target))
+       forgotten as (delete from topic_reads where user_id = $1 and topic_id in (select id from target)
+                     and not ${belowHorizon('$1', '$2')}),
+       hidden as (insert into topic_reads as tr (user_id, topic_id, last_read_reply_id)
+                  select $1, id, ${FORGOTTEN} from target where ${belowHorizon('$1', '$2')}
+                  on conflict (user_id, topic_id) do update set last_read_reply_id = excluded.last_read_reply_id)
        select exists (select 1 from target) as topic`,
       [reader.id, topicId],
     );
@@ -44,16 +50,16 @@ export class SqlReadMarks implements ReadMarks {
 
   async markAllRead(reader: ActingUser, nodeId: number | null, newSince: Date): Promise<boolean> {
     const as = readerAs(reader, '$1::int');
-    // The topics to mark: those the reader opened (one range of their marks) and the recent ones (one range of the
-    // creation index, whose predicate is restated so that it is used), held to the lists' rule for this reader.
+    // The topics to mark: those the reader opened that may have unread replies (read-state.ts) and the recent ones (one
+    // range of the creation index, whose predicate is restated so that it is used), held to the lists' rule for this reader.
     const scope =
       nodeId === null
         ? topicCondition(READERS.topicList, as, { topic: 't', node: 'n' })
         : `t.node_id = $3 and ${topicCondition(READERS.nodeTopics, as, { topic: 't' })}`;
     const [row] = await this.sql.all<{ node: boolean }>(
-      `with candidates as (select rs.topic_id as id from topic_reads rs where rs.user_id = $1
+      `with candidates as (select rs.topic_id as id from ${maybeUnreadTopics('$1')} rs
                            union select t.id from topics t where t.created_at >= $2 and t.deleted_at is null),
-       listed as (select t.id, (select max(r.id) from replies r where r.topic_id = t.id) as last
+       listed as (select t.id, greatest((select max(r.id) from replies r where r.topic_id = t.id), ${horizonMark('$1', 't.id')}) as last
                   from candidates c join topics t on t.id = c.id join nodes n on n.id = t.node_id where ${scope}),
        marked as (insert into topic_reads as tr (user_id, topic_id, last_read_reply_id)
                   select $1::int, id, last from listed ${FORWARD})

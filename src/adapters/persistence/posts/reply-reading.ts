@@ -3,6 +3,7 @@ import type { Page, ReplyPage } from '../../../application/read-models.js';
 import type { ReplyReading } from '../../../application/replies/list-replies.js';
 import type { Sql } from '../database/sql.js';
 import { VIEWER_CTE } from '../read-models/callers.js';
+import { readMark } from '../read-models/read-state.js';
 import { REPLY_PAGE, type ReplyPageRow, replyPageOf, replyPageParams } from '../read-models/replies.js';
 import { FORWARD } from './read-marks.js';
 
@@ -27,8 +28,7 @@ export class SqlReplyReading implements ReplyReading {
        seen as (select viewer_id, id from page where viewer_id is not null order by id limit $9),
        marked as (insert into topic_reads as tr (user_id, topic_id, last_read_reply_id)
                   select viewer_id, $6, max(id) from seen group by viewer_id
-                  having max(id) > coalesce((select m.last_read_reply_id from topic_reads m
-                                             where m.user_id = viewer_id and m.topic_id = $6), 0)
+                  having max(id) > coalesce(${readMark('viewer_id', '$6')}, 0)
                   ${FORWARD} returning 1),
        soft as (select set_config('synchronous_commit', 'off', true) from marked)
        select page.* from page cross join (select count(*) from soft) written order by page.id nulls first`,

@@ -5,8 +5,45 @@ import { type SqlReader, replyCondition } from './visibility.js';
 /**
  * Where each reader left off (contract §22), as the reads show it: the one place that says, in SQL, what a reader's
  * mark on a topic is and which replies are unread under it. Writing a mark is the write ports' (posts/reply-reading.ts,
- * posts/read-marks.ts).
+ * posts/read-marks.ts, posts/topic-views.ts).
+ *
+ * A mark is a `topic_reads` row (its reply, or null: opened, no reply read yet), else the reader's horizon: an imported
+ * member starts with every topic up to the import read up to it (read_horizons, one row per member), and a topic at or
+ * below it has a row only once its mark moves past it, or with FORGOTTEN once it is marked unread.
  */
+
+/** The mark of a topic below its reader's horizon that they marked unread: as if never opened. */
+export const FORGOTTEN = -1;
+
+/** Whether topic `topic` is at or below the horizon of user `user`. */
+export const belowHorizon = (user: string, topic: string) =>
+  `exists (select 1 from read_horizons h where h.user_id = ${user} and ${topic} <= h.topic_id)`;
+
+/**
+ * The mark user `user`'s horizon gives topic `topic`, as a mark of its own would be: the topic's last reply up to the
+ * horizon, or 0 (opened, no reply read); null when the horizon does not reach it. A mark set by hand never falls below it.
+ */
+export const horizonMark = (user: string, topic: string) =>
+  `(select coalesce((select max(r.id) from replies r where r.topic_id = ${topic} and r.id <= h.reply_id), 0)
+    from read_horizons h where h.user_id = ${user} and ${topic} <= h.topic_id)`;
+
+/** The mark of user `user` on topic `topic`: null, never opened; 0, opened with no reply read; else the last reply read. */
+export const readMark = (user: string, topic: string) =>
+  `nullif(coalesce((select coalesce(tr.last_read_reply_id, 0) from topic_reads tr where tr.user_id = ${user} and tr.topic_id = ${topic}),
+                   ${horizonMark(user, topic)}), ${FORGOTTEN})`;
+
+/**
+ * The topics user `user` opened that may have replies they have yet to read, as rows of `topic_id` and its
+ * `last_read_reply_id`: their marks (one range of the key), and the topics below their horizon active since it (one
+ * range of the activity index, whose predicate is restated so that it is used; the lists' rule applies on top).
+ */
+export const maybeUnreadTopics = (user: string) => `(
+  select tr.topic_id, tr.last_read_reply_id from topic_reads tr
+  where tr.user_id = ${user} and tr.last_read_reply_id is distinct from ${FORGOTTEN}
+  union all
+  select t.id, h.reply_id from read_horizons h
+    join topics t on t.last_active_at >= h.read_at and t.deleted_at is null and t.id <= h.topic_id
+  where h.user_id = ${user} and not exists (select 1 from topic_reads x where x.user_id = ${user} and x.topic_id = t.id))`;
 
 /** The replies of `topic` after the mark `alias` that `reader` has yet to read (READERS.unread), over `r`. */
 export const unreadRepliesAfter = (reader: SqlReader, topic: string, alias = 'rs') =>
@@ -35,9 +72,7 @@ export const withReadState = (reader: SqlReader, page: string) => `
       when coalesce(marked.last_reply_id, 0) <= marked.read_mark then 0
       else (select count(*)::int from replies r where r.topic_id = marked.id and r.id > marked.read_mark
               and ${replyCondition(READERS.unread, reader, 'r')}) end as unread_replies_count
-  from (select pg.*, (select coalesce(tr.last_read_reply_id, 0) from topic_reads tr
-                      where tr.user_id = ${reader.id} and tr.topic_id = pg.id) as read_mark
-        from (${page}) pg offset 0) marked`;
+  from (select pg.*, ${readMark(reader.id, 'pg.id')} as read_mark from (${page}) pg offset 0) marked`;
 
 export interface ReadStateRow {
   read_mark: number | null;

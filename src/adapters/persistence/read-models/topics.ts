@@ -17,7 +17,15 @@ import { READERS } from '../../../domain/visibility/visibility.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from './callers.js';
 import { type TopicRow, topicColumns, topicView } from './rows.js';
-import { type ReadStateRow, hasUnreadReplies, readStateOf, unreadRepliesAfter, withReadState } from './read-state.js';
+import {
+  type ReadStateRow,
+  hasUnreadReplies,
+  maybeUnreadTopics,
+  readMark,
+  readStateOf,
+  unreadRepliesAfter,
+  withReadState,
+} from './read-state.js';
 import { SIGNED_OUT, type SqlReader, VIEWER, readerAs, readerOf, topicCondition } from './visibility.js';
 
 /** Topics: the lists, a user's topics and favorites, one topic (rows.ts has what other reads share of them). */
@@ -115,13 +123,12 @@ export class SqlTopicReadModel implements TopicReadModel {
     let where = shape.where;
     if (query.type === 'unread') {
       // From the reader's marks (one range of their key), not from every topic: few are theirs.
-      topics = 'topic_reads rs join topics t on t.id = rs.topic_id';
-      where = `and rs.user_id = v.id and ${hasUnreadReplies(VIEWER, 't.id', 't.last_reply_id')}`;
+      topics = `${maybeUnreadTopics('v.id')} rs join topics t on t.id = rs.topic_id`;
+      where = `and ${hasUnreadReplies(VIEWER, 't.id', 't.last_reply_id')}`;
     } else if (query.type === 'new') {
       params.push(query.newSince);
       scope = `${scope} and ${topicCondition(READERS.newTopics, VIEWER, { topic: 't', node: 'n' })}`;
-      where = `and t.created_at >= $${params.length}
-               and not exists (select 1 from topic_reads rs where rs.user_id = v.id and rs.topic_id = t.id)`;
+      where = `and t.created_at >= $${params.length} and ${readMark('v.id', 't.id')} is null`;
     }
     // A signed-in reader's list says where they left off (below), for which it reads each topic's last reply.
     const columns = mayBeSignedIn(caller) ? `${topicColumns('v.id')}, t.last_reply_id` : topicColumns('v.id');
@@ -162,12 +169,12 @@ export class SqlTopicReadModel implements TopicReadModel {
     const rows = await this.sql.all<ViewerColumns & { unread: number | null; new: number | null }>(
       `with ${VIEWER_CTE}
        select ${VIEWER_COLUMNS},
-         (select count(*)::int from topic_reads rs join topics t on t.id = rs.topic_id join nodes n on n.id = t.node_id
-          where rs.user_id = v.id and ${listedTopicFor(VIEWER)}
+         (select count(*)::int from ${maybeUnreadTopics('v.id')} rs join topics t on t.id = rs.topic_id join nodes n on n.id = t.node_id
+          where ${listedTopicFor(VIEWER)}
             and ${hasUnreadReplies(VIEWER, 't.id', 't.last_reply_id')}) as unread,
          (select count(*)::int from topics t join nodes n on n.id = t.node_id
           where t.created_at >= $6 and ${topicCondition(READERS.newTopics, VIEWER, { topic: 't', node: 'n' })}
-            and not exists (select 1 from topic_reads rs where rs.user_id = v.id and rs.topic_id = t.id)) as new
+            and ${readMark('v.id', 't.id')} is null) as new
        from (select 1) gate left join viewer v on true`,
       [...callerParams(caller), newSince],
     );
@@ -245,11 +252,11 @@ export class SqlTopicReadModel implements TopicReadModel {
     // replies in id order, and its floor (every reply keeps one, as floorOf counts), in one statement.
     const reader = readerOf('$2::int');
     const rows = await this.sql.all<{ last_read_reply_id: number | null; first_unread: number | null; floor: number }>(
-      `select tr.last_read_reply_id, fu.id as first_unread,
+      `select nullif(tr.last_read_reply_id, 0) as last_read_reply_id, fu.id as first_unread,
          (select count(*)::int from replies c where c.topic_id = $1 and c.id <= fu.id) as floor
-       from topic_reads tr join topics t on t.id = tr.topic_id
+       from topics t cross join lateral (select ${readMark('$2::int', 't.id')} as last_read_reply_id) tr
          left join lateral (select r.id ${unreadRepliesAfter(reader, '$1', 'tr')} order by r.id limit 1) fu on true
-       where tr.user_id = $2 and tr.topic_id = $1 and ${openedBy(reader)}`,
+       where t.id = $1 and tr.last_read_reply_id is not null and ${openedBy(reader)}`,
       [topicId, userId],
     );
     const row = rows[0];
