@@ -71,6 +71,8 @@ export interface TopicShowing {
   meta: TopicViewerMeta;
   /** Whether the caller has unread notifications about the topic (showing it reads them). */
   unreadNotifications: boolean;
+  /** Whether a signed-in caller has opened the topic before (contract §22: showing it opens it); true signed out. */
+  opened: boolean;
 }
 
 /** A topic as showing it left it: its hit counted, the caller's notifications about it read. */

@@ -35,7 +35,7 @@ export const topicsModule = new ContainerModule(({ bind }) => {
   useCase(MarkTopicRead, [ReadMarks]);
   useCase(MarkAllTopicsRead, [ReadMarks, Clock]);
   provide(bind, TopicViews, (sql: Sql) => new SqlTopicViews(sql), [SqlRunner]);
-  useCase(ShowTopic, [TopicViews, NotificationRepository, DomainEvents, OneStatementUnitOfWork]);
+  useCase(ShowTopic, [TopicViews, NotificationRepository, ReadMarks, DomainEvents, OneStatementUnitOfWork]);
   useCase(CreateTopic, [TopicRepository, TopicRelocation, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(UpdateTopic, [TopicRepository, TopicRelocation, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
   useCase(DeleteTopic, [TopicRepository, ReplyRepository, Posts, DomainEvents, UnitOfWork]);

@@ -33,6 +33,11 @@ export interface ReadMarks {
    * forward. `topic` false when they may not open it; `reply` false when `upTo` is not one of its replies.
    */
   markRead(reader: ActingUser, topicId: number, upTo: number | null): Promise<{ topic: boolean; reply: boolean }>;
+  /**
+   * Opens a topic the reader never opened (or marked unread), as a show found it: a mark with no reply read. They
+   * may open it (the show found so).
+   */
+  open(readerId: number, topicId: number): Promise<void>;
   /** Forgets the reader's mark on a topic they may open (as if never opened); false when they may not open it. */
   forget(reader: ActingUser, topicId: number): Promise<boolean>;
   /**

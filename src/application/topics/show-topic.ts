@@ -4,6 +4,7 @@ import type { CallerRef, Identified } from '../actor.js';
 import type { DomainEvents } from '../events.js';
 import type { UnitOfWork } from '../ports.js';
 import type { ShownTopic, TopicShowing } from '../read-models.js';
+import type { ReadMarks } from './read-state.js';
 
 /** Where a topic's views are counted. */
 export interface TopicViews {
@@ -17,14 +18,16 @@ export const TopicViews = Symbol.for('TopicViews');
 
 /**
  * Showing a topic is a write: it counts a hit and, for a user, reads their notifications about the topic (contract
- * §6), which their live streams hear of (`notification.read`). Two units of work, each atomic: the view, counted as
- * it is read in one statement; then, only when the caller has unread notifications about it, their reading with its
- * event, in one statement too (most shows have none: they cost one statement, and no unit of work's bookkeeping).
+ * §6), which their live streams hear of (`notification.read`), and opens the topic for them (contract §22). Units of
+ * work each atomic: the view, counted as it is read in one statement; then, only when the caller has unread
+ * notifications about it, their reading with its event, in one statement too; and only the first time they show
+ * it, its opening (most shows need neither: they cost one statement, and no unit of work's bookkeeping).
  */
 export class ShowTopic {
   constructor(
     private readonly views: TopicViews,
     private readonly notifications: NotificationRepository,
+    private readonly marks: ReadMarks,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
   ) {}
@@ -39,6 +42,7 @@ export class ShowTopic {
         await this.events.record({ type: 'notification.read', userIds: [viewer.id] });
       });
     }
+    if (viewer !== null && !result.opened) await this.marks.open(viewer.id, id);
     return { viewer, result: { topic: result.topic, meta: result.meta, markedRead } };
   }
 }

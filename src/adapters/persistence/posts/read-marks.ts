@@ -13,6 +13,15 @@ export const FORWARD = `on conflict (user_id, topic_id) do update set last_read_
   where excluded.last_read_reply_id is not null
     and (tr.last_read_reply_id is null or tr.last_read_reply_id < excluded.last_read_reply_id)`;
 
+/**
+ * A write of marks as soft state: committed without waiting for the disk (PostgreSQL's asynchronous commit,
+ * `synchronous_commit` off for its transaction alone, and only when it wrote). A crash may lose the last fraction of a
+ * second of marks, never anything else; waiting for a flush of the log cost a read that moves a mark over half its
+ * throughput under load (docs/performance.md).
+ */
+export const softly = (write: string) =>
+  `with written as (${write} returning 1) select set_config('synchronous_commit', 'off', true) from written`;
+
 /** Marks moved by hand (contract §22), each in one statement, for a reader who may open the topics. */
 export class SqlReadMarks implements ReadMarks {
   constructor(private readonly sql: Sql) {}
@@ -31,6 +40,14 @@ export class SqlReadMarks implements ReadMarks {
       [reader.id, topicId, upTo],
     );
     return { topic: row!.topic, reply: upTo === null || row!.reply !== null };
+  }
+
+  async open(readerId: number, topicId: number): Promise<void> {
+    await this.sql.all(
+      softly(`insert into topic_reads as tr (user_id, topic_id) values ($1, $2)
+              on conflict (user_id, topic_id) do update set last_read_reply_id = null where tr.last_read_reply_id = ${FORGOTTEN}`),
+      [readerId, topicId],
+    );
   }
 
   async forget(reader: ActingUser, topicId: number): Promise<boolean> {

@@ -74,11 +74,12 @@ export function topicDetailView(row: TopicDetailRow): TopicDetailView {
 }
 
 /** A topic as its show gives it, with the caller's meta: a row of `showingOf`. */
-export type ShowingRow = Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns & { unread: boolean };
+export type ShowingRow = Partial<TopicDetailRow & TopicViewerMeta> & ViewerColumns & { unread: boolean; opened: boolean };
 
 /**
  * The select of a topic's show for the caller of VIEWER_CTE (joined as `v`): the topic `t` of `from` where `where`
- * holds, with its detail, the caller's meta, and whether they have unread notifications about it. One row, with no
+ * holds, with its detail, the caller's meta, whether they have unread notifications about it and whether they opened
+ * it before (its read mark, by its key: read-state.ts). One row, with no
  * topic when none is found (the caller is still named).
  */
 export const showingOf = (from: string, where: string) => `select p.*, ${VIEWER_COLUMNS}
@@ -87,7 +88,8 @@ export const showingOf = (from: string, where: string) => `select p.*, ${VIEWER_
            exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = v.id) as followed,
            exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = v.id) as liked,
            exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = v.id) as favorited,
-           exists(select 1 from notifications nt where nt.user_id = v.id and nt.topic_id = t.id and nt.read_at is null) as unread
+           exists(select 1 from notifications nt where nt.user_id = v.id and nt.topic_id = t.id and nt.read_at is null) as unread,
+           v.id is null or ${readMark('v.id', 't.id')} is not null as opened
          from ${from} join users u on u.id = t.user_id join nodes n on n.id = t.node_id
          where ${where}) p on true`;
 
@@ -95,7 +97,10 @@ export function showing(row: ShowingRow): Identified<TopicShowing | null> {
   const viewer = viewerOf(row);
   if (row.id == null) return { viewer, result: null };
   const meta = { followed: row.followed!, liked: row.liked!, favorited: row.favorited! };
-  return { viewer, result: { topic: topicDetailView(row as TopicDetailRow), meta, unreadNotifications: row.unread! } };
+  return {
+    viewer,
+    result: { topic: topicDetailView(row as TopicDetailRow), meta, unreadNotifications: row.unread!, opened: row.opened! },
+  };
 }
 
 export class SqlTopicReadModel implements TopicReadModel {
