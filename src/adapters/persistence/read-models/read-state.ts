@@ -1,6 +1,6 @@
 import type { ReadState } from '../../../application/read-models.js';
 import { READERS } from '../../../domain/visibility/visibility.js';
-import { type SqlReader, replyCondition } from './visibility.js';
+import { type SqlReader, replyCondition, topicCondition } from './visibility.js';
 
 /**
  * Where each reader left off (contract §22), as the reads show it: the one place that says, in SQL, what a reader's
@@ -33,17 +33,17 @@ export const readMark = (user: string, topic: string) =>
                    ${horizonMark(user, topic)}), ${FORGOTTEN})`;
 
 /**
- * The topics user `user` opened that may have replies they have yet to read, as rows of `topic_id` and its
+ * The topics `reader` opened that may have replies they have yet to read, as rows of `topic_id` and its
  * `last_read_reply_id`: their marks (one range of the key), and the topics below their horizon active since it (one
- * range of the activity index, whose predicate is restated so that it is used; the lists' rule applies on top).
+ * range of the activity index, of topics that are there: a node's list's rule, which the lists' own rule narrows).
  */
-export const maybeUnreadTopics = (user: string) => `(
+export const maybeUnreadTopics = (reader: SqlReader) => `(
   select tr.topic_id, tr.last_read_reply_id from topic_reads tr
-  where tr.user_id = ${user} and tr.last_read_reply_id is distinct from ${FORGOTTEN}
+  where tr.user_id = ${reader.id} and tr.last_read_reply_id is distinct from ${FORGOTTEN}
   union all
-  select t.id, h.reply_id from read_horizons h
-    join topics t on t.last_active_at >= h.read_at and t.deleted_at is null and t.id <= h.topic_id
-  where h.user_id = ${user} and not exists (select 1 from topic_reads x where x.user_id = ${user} and x.topic_id = t.id))`;
+  select ht.id, h.reply_id from read_horizons h join topics ht on ht.last_active_at >= h.read_at and ht.id <= h.topic_id
+  where h.user_id = ${reader.id} and ${topicCondition(READERS.nodeTopics, reader, { topic: 'ht' })}
+    and not exists (select 1 from topic_reads x where x.user_id = ${reader.id} and x.topic_id = ht.id))`;
 
 /** The replies of `topic` after the mark `alias` that `reader` has yet to read (READERS.unread), over `r`. */
 export const unreadRepliesAfter = (reader: SqlReader, topic: string, alias = 'rs') =>

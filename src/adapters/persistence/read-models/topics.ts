@@ -128,7 +128,7 @@ export class SqlTopicReadModel implements TopicReadModel {
     let where = shape.where;
     if (query.type === 'unread') {
       // From the reader's marks (one range of their key), not from every topic: few are theirs.
-      topics = `${maybeUnreadTopics('v.id')} rs join topics t on t.id = rs.topic_id`;
+      topics = `${maybeUnreadTopics(VIEWER)} rs join topics t on t.id = rs.topic_id`;
       where = `and ${hasUnreadReplies(VIEWER, 't.id', 't.last_reply_id')}`;
     } else if (query.type === 'new') {
       params.push(query.newSince);
@@ -174,7 +174,7 @@ export class SqlTopicReadModel implements TopicReadModel {
     const rows = await this.sql.all<ViewerColumns & { unread: number | null; new: number | null }>(
       `with ${VIEWER_CTE}
        select ${VIEWER_COLUMNS},
-         (select count(*)::int from ${maybeUnreadTopics('v.id')} rs join topics t on t.id = rs.topic_id join nodes n on n.id = t.node_id
+         (select count(*)::int from ${maybeUnreadTopics(VIEWER)} rs join topics t on t.id = rs.topic_id join nodes n on n.id = t.node_id
           where ${listedTopicFor(VIEWER)}
             and ${hasUnreadReplies(VIEWER, 't.id', 't.last_reply_id')}) as unread,
          (select count(*)::int from topics t join nodes n on n.id = t.node_id
