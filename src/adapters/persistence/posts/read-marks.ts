@@ -74,7 +74,7 @@ export class SqlReadMarks implements ReadMarks {
         ? topicCondition(READERS.topicList, as, { topic: 't', node: 'n' })
         : `t.node_id = $3 and ${topicCondition(READERS.nodeTopics, as, { topic: 't' })}`;
     const [row] = await this.sql.all<{ node: boolean }>(
-      `with candidates as (select rs.topic_id as id from ${maybeUnreadTopics(as)} rs
+      `with candidates as (select rs.id from ${maybeUnreadTopics(as)} rs
                            union select t.id from topics t where t.created_at >= $2 and t.deleted_at is null),
        listed as (select t.id, greatest((select max(r.id) from replies r where r.topic_id = t.id), ${horizonMark('$1', 't.id')}) as last
                   from candidates c join topics t on t.id = c.id join nodes n on n.id = t.node_id where ${scope}),

@@ -128,8 +128,8 @@ export class SqlTopicReadModel implements TopicReadModel {
     let where = shape.where;
     if (query.type === 'unread') {
       // From the reader's marks (one range of their key), not from every topic: few are theirs.
-      topics = `${maybeUnreadTopics(VIEWER)} rs join topics t on t.id = rs.topic_id`;
-      where = `and ${hasUnreadReplies(VIEWER, 't.id', 't.last_reply_id')}`;
+      topics = `${maybeUnreadTopics(VIEWER)} t`;
+      where = `and ${hasUnreadReplies(VIEWER, 't.id', 't.last_reply_id', 't')}`;
     } else if (query.type === 'new') {
       params.push(query.newSince);
       scope = `${scope} and ${topicCondition(READERS.newTopics, VIEWER, { topic: 't', node: 'n' })}`;
@@ -174,9 +174,9 @@ export class SqlTopicReadModel implements TopicReadModel {
     const rows = await this.sql.all<ViewerColumns & { unread: number | null; new: number | null }>(
       `with ${VIEWER_CTE}
        select ${VIEWER_COLUMNS},
-         (select count(*)::int from ${maybeUnreadTopics(VIEWER)} rs join topics t on t.id = rs.topic_id join nodes n on n.id = t.node_id
+         (select count(*)::int from ${maybeUnreadTopics(VIEWER)} t join nodes n on n.id = t.node_id
           where ${listedTopicFor(VIEWER)}
-            and ${hasUnreadReplies(VIEWER, 't.id', 't.last_reply_id')}) as unread,
+            and ${hasUnreadReplies(VIEWER, 't.id', 't.last_reply_id', 't')}) as unread,
          (select count(*)::int from topics t join nodes n on n.id = t.node_id
           where t.created_at >= $6 and ${topicCondition(READERS.newTopics, VIEWER, { topic: 't', node: 'n' })}
             and ${readMark('v.id', 't.id')} is null) as new

@@ -1,0 +1,12 @@
+const root = process.argv[2];
+const { SqlTopicReadModel } = await import(`${root}/dist/src/adapters/persistence/read-models/topics.js`);
+let captured = [];
+const sql = { all: async (text, params) => { captured.push({ text, params }); return []; } };
+const m = new SqlTopicReadModel(sql);
+const caller = { actor: { id: Number(process.argv[3]), login: 'seed1', role: 'member' } };
+await m.list({ type: 'unread', limit: 20, offset: 0, nodeId: null, newSince: new Date(Date.now() - 14 * 86400e3) }, caller).catch(() => {});
+await m.readCounts(caller, new Date(Date.now() - 14 * 86400e3)).catch(() => {});
+const fs = await import('node:fs');
+const inline = ({ text, params }) => text.replace(/\$(\d+)/g, (_, i) => { const v = params[i - 1]; return v === null || v === undefined ? 'null' : v instanceof Date ? `'${v.toISOString()}'` : typeof v === 'string' ? `'${v}'` : String(v); });
+fs.writeFileSync('/tmp/unread-list.sql', inline(captured[0]));
+fs.writeFileSync('/tmp/unread-count.sql', inline(captured[1]));
