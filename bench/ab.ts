@@ -12,7 +12,8 @@
  *
  * Two builds whose schemas differ (B's migrations changed what A's code relies on) each get a copy of the data:
  * `--a-database postgres://…/forum_bench_a --b-database postgres://…/forum_bench_b` (e.g. `create database
- * forum_bench_b template forum_bench_a`); each server migrates its own.
+ * forum_bench_b template forum_bench_a`, then `alter database forum_bench_b set jit = off`: a copy does not take its
+ * template's settings, and the migration that turned JIT off has run already); each server migrates its own.
  */
 import autocannon from 'autocannon';
 import { readArgs } from './args.js';

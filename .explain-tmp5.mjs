@@ -1,0 +1,10 @@
+const root = process.argv[2];
+const { SqlTopicReadModel } = await import(`${root}/dist/src/adapters/persistence/read-models/topics.js`);
+const captured = [];
+const sql = { all: async (text, params) => { captured.push({ text, params }); return []; } };
+const m = new SqlTopicReadModel(sql);
+const caller = { accessDigest: process.argv[3], at: new Date() };
+await m.readCounts(caller, new Date(Date.now() - 14 * 86400e3)).catch(() => {});
+const lit = (v) => v === null || v === undefined ? 'null' : v instanceof Date ? `'${v.toISOString()}'` : typeof v === 'string' ? `'${v}'` : String(v);
+const { text, params } = captured[0];
+(await import('node:fs')).writeFileSync('/tmp/prep2.sql', `prepare q as ${text};\nexplain (analyze, buffers, costs off) execute q(${params.map(lit).join(', ')});\n`);
