@@ -5,7 +5,6 @@ import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, viewerOf 
 import { REPLY_COLUMNS, type ReplyRow, replyView } from './rows.js';
 import { type SqlReader, VIEWER, readerAs, replyCondition, topicCondition } from './visibility.js';
 import { READERS } from '../../../domain/visibility/visibility.js';
-import { readMark } from './read-state.js';
 import type { Viewer } from '../../../domain/users/role.js';
 
 /** Replies: a topic's page of them, one reply, a user's replies. */
@@ -18,12 +17,10 @@ const openedBy = (reader: SqlReader) =>
  * The select of a topic's page of replies for the caller of VIEWER_CTE (joined as `v`), with `$6` the topic, `$7`
  * the limit and `$8` the offset: no row at all when the topic is not visible; one row without a reply when its page
  * is empty. Every reply keeps its floor: one the reader may not open is masked where it is shown (wire.ts, by the
- * same policy). With `mark`, each row also holds that (`read_mark`), worked out once for the page.
+ * same policy).
  */
-const replyPage = (mark?: string) => `select p.*, ${VIEWER_COLUMNS}${mark ? ', m.read_mark' : ''}
-       from topics t left join viewer v on true
-         ${mark ? `left join lateral (select ${mark} as read_mark) m on true` : ''}
-         left join lateral (
+export const REPLY_PAGE = `select p.*, ${VIEWER_COLUMNS}
+       from topics t left join viewer v on true left join lateral (
          select ${REPLY_COLUMNS},
            exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = v.id) as liked
          from replies r join users u on u.id = r.user_id
@@ -32,12 +29,7 @@ const replyPage = (mark?: string) => `select p.*, ${VIEWER_COLUMNS}${mark ? ', m
          limit $7 offset $8) p on true
        where t.id = $6 and ${topicCondition(READERS.post, VIEWER, { topic: 't' })}`;
 
-export const REPLY_PAGE = replyPage();
-
-/** REPLY_PAGE with the caller's read mark on the topic (read-state.ts; 0 when none, null signed out) in each row. */
-export const REPLY_PAGE_WITH_MARK = replyPage(`case when v.id is not null then coalesce(${readMark('v.id', 't.id')}, 0) end`);
-
-export type ReplyPageRow = Partial<ReplyRow & { liked: boolean }> & ViewerColumns & { read_mark?: number | null };
+export type ReplyPageRow = Partial<ReplyRow & { liked: boolean }> & ViewerColumns;
 
 export const replyPageParams = (topicId: number, page: Page, caller: CallerRef) => [
   ...callerParams(caller),
