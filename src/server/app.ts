@@ -26,7 +26,7 @@ import { rateLimit, type RateLimits } from '../adapters/api/rate-limit.js';
 import { requestIdOf, requestLog } from '../adapters/api/request-log.js';
 import type { UploadedFiles } from '../adapters/api/routes/uploads.js';
 import type { Wire } from '../adapters/presentation/wire.js';
-import { type WebUseCases, webRoutes } from '../adapters/web/app.js';
+import { pageNotFound, type WebUseCases, webRoutes } from '../adapters/web/app.js';
 
 /**
  * The service's one Koa app, made of its two delivery adapters: the JSON API (src/adapters/api) and the pages a
@@ -107,16 +107,19 @@ export function createApp(dependencies: HttpDependencies): Koa {
 
   // Made in the order the document lists them: the token endpoints, the pages, the API's resources.
   const tokens = tokenRoutes(useCases, docs, dependencies);
-  const pages = webRoutes({
+  const web = {
     useCases,
     docs,
     scope,
     wire: dependencies.wire,
     secureCookies: info.publicUrl.startsWith('https:'),
     ...(dependencies.frontPage ? { pageCache: { cache: dependencies.frontPage, keep: keepCompressed } } : {}),
-  });
+  };
+  const pages = webRoutes(web);
   const resources = resourceRoutes(useCases, docs, dependencies);
   app.use(routersFor([...resources, tokens, ...pages]));
-  app.use(unrouted);
+  // What nothing answered: 405 where a route knows the path; else the API's JSON 404 on its own paths, and the
+  // forum's not-found page on any other (a browser's).
+  app.use(unrouted(pageNotFound(web)));
   return app;
 }

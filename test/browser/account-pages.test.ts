@@ -4,6 +4,7 @@ import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
 import { forumctl } from '../support/cli.js';
 import { configuredWith } from '../support/env.js';
 import { mailedLink, startMailWorker } from '../support/browser-mail.js';
+import { axe, describeViolations } from '../support/axe.js';
 import { browserSuite, PHONE, watch } from '../support/browser-session.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +16,8 @@ import { pkcePair } from '../support/oauth-flow.js';
  * confirm, and land on the consent page signed in; the same in approval mode, through an administrator's approval
  * to the token; forget a password, reset it, and the old
  * tokens are dead; in English and Simplified Chinese. Each page is shot at phone (390×844) and desktop (1280×800)
- * width into /tmp/pages-*.png for a person to look at.
+ * width into /tmp/pages-*.png for a person to look at; in a dark theme, every account page (and its refusals) is
+ * checked by axe-core and shot into /tmp/pages-dark-*.png.
  */
 const PASSWORD = 'correct horse battery';
 const DESKTOP = { width: 1280, height: 800 };
@@ -263,5 +265,86 @@ describe('Joining the forum, in a browser', function () {
       problems.filter((problem) => !problem.includes('status of 400')),
       'console errors and warnings',
     ).to.deep.equal([]);
+  });
+
+  it('in a dark theme, in both languages, axe-core finds nothing serious on the account pages', async () => {
+    const redirect = 'http://127.0.0.1:9/callback';
+    const app = await forumctl(['apps', 'create', 'Forum Reader', '--public', '--redirect-uri', redirect, '--json']);
+    expect(app.code, app.stderr).to.equal(0);
+    const authorize = `/oauth/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: app.json<{ client_id: string }>().client_id,
+      redirect_uri: redirect,
+      state: 'dark',
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: 'S256',
+    })}`;
+    const found: string[] = [];
+    /** The button of the form that posts to `path`. */
+    const send = (page: Page, path: string) => page.locator(`form[action^="${path}?"] button[type=submit]`).click();
+    for (const lang of ['en', 'zh-CN'] as const) {
+      const login = lang === 'en' ? 'erin' : 'fang';
+      const made = await forumctl(['users', 'create', login, '--email', `${login}@example.com`, '--password', PASSWORD]);
+      expect(made.code, made.stderr).to.equal(0);
+      // Scripts on (axe is one) and the CSP bypassed for it: the account pages have no script of their own.
+      const context = await suite.newContext({ colorScheme: 'dark', bypassCSP: true, isMobile: true, locale: lang });
+      const page = await context.newPage();
+      const problems = watch(page);
+      /** The page as it is now: shot, then checked (the OAuth pages are in English only). */
+      const look = async (name: string) => {
+        const written = new URL(page.url()).pathname.startsWith('/oauth/') ? 'en' : lang;
+        expect(await page.locator('html').getAttribute('lang'), name).to.equal(written);
+        // A page left on the browser's canvas is dark to the eye but white to axe: its contrast would go unchecked.
+        const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        expect(background, `${name}: the page's own background`).to.equal('rgb(24, 24, 27)');
+        await page.screenshot({ path: `/tmp/pages-dark-${name}-${lang}.png`, fullPage: true });
+        const violations = await axe(page);
+        if (violations.length > 0) found.push(describeViolations(`${name} (${lang}, dark)`, violations));
+      };
+      const go = async (path: string, name: string) => {
+        await page.goto(`${suite.server.url}${path}${path.includes('?') ? '&' : '?'}lang=${lang}`);
+        await look(name);
+      };
+
+      await go('/account/sign-in', 'sign-in');
+      await go('/account/sign-up', 'sign-up');
+      await page.locator('#login').fill(`new${login}`);
+      await page.locator('#email').fill(`new${login}@example.com`);
+      await page.locator('#password').fill('password');
+      await send(page, '/account/sign-up');
+      expect(await page.getByRole('alert').count()).to.equal(1);
+      await look('sign-up-refused');
+      await page.locator('#password').fill(PASSWORD);
+      await send(page, '/account/sign-up');
+      expect(await page.getByRole('status').innerText()).to.include(`new${login}@example.com`);
+      await look('check-mail');
+      await page.goto(await mailedLink(`new${login}@example.com`, '/account/verify', suite.server.url));
+      await look('verify');
+
+      await go('/account/password/forgot', 'forgot');
+      await page.locator('#login').fill(`${login}@example.com`);
+      await send(page, '/account/password/forgot');
+      expect(await page.getByRole('status').count()).to.equal(1);
+      await look('forgot-sent');
+      await page.goto(await mailedLink(`${login}@example.com`, '/account/password/reset', suite.server.url));
+      await look('reset');
+      // Refused: a password that is the account's e-mail.
+      await page.locator('input[name=password]').fill(`${login}@example.com`);
+      await page.locator('input[name=password_confirmation]').fill(`${login}@example.com`);
+      await send(page, '/account/password/reset');
+      expect(await page.getByRole('alert').count()).to.equal(1);
+      await look('reset-refused');
+
+      await go('/account/unsubscribe?key=not-one-of-ours', 'unsubscribe-unknown');
+      await go(authorize, 'oauth-sign-in');
+      await suite.signIn(page, login, PASSWORD, { lang });
+      await go('/account/settings', 'settings');
+      await go(authorize, 'consent');
+      expect(
+        problems.filter((problem) => !/status of 40[04]/.test(problem)),
+        'console errors and warnings',
+      ).to.deep.equal([]);
+    }
+    expect(found.join('\n')).to.equal('');
   });
 });

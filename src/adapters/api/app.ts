@@ -69,26 +69,47 @@ export function stripJsonSuffix(ctx: Koa.Context, next: Koa.Next): Promise<void>
 }
 
 /**
- * What no route answered. A path that some route knows, asked with a method none serves, is 405 with `Allow`
- * (an OPTIONS request just gets `Allow`); anything else is 404. Worked out here, on the way out of a request
- * nothing handled, so that answered requests pay nothing for it. The routers record every layer whose path
- * matched in `ctx.matched`, whatever its method.
+ * Where the API's and the service's own paths begin (machines ask for them: the resources, the token endpoints,
+ * health and metrics, the document, uploaded files and avatars): what no route knows below them is the JSON 404, as
+ * is a path asked for with the `.json` suffix. Every other path is a page's, asked for by a person's browser. (A
+ * path of one segment, `/healthz` or `/api` asked with another method, is a member's page's: 405, never here.)
  */
-export async function unrouted(ctx: Koa.Context): Promise<void> {
-  const layers = (ctx as Koa.Context & { matched?: { methods: string[]; opts: { end?: boolean } }[] }).matched ?? [];
-  const allowed = [...new Set(layers.filter((layer) => layer.opts.end !== false).flatMap((layer) => layer.methods))];
-  if (allowed.length === 0) {
-    ctx.status = 404;
-    ctx.body = { error: 'ResourceNotFound' };
-    return;
-  }
-  ctx.set('Allow', allowed.join(', '));
-  if (ctx.method === 'OPTIONS') {
-    ctx.status = 204;
-    return;
-  }
-  ctx.status = 405;
-  ctx.body = { error: 'MethodNotAllowed' };
+const MACHINE_PREFIXES = ['/api/', '/oauth/', '/docs/', '/uploads/', '/avatars/', '/healthz/', '/readyz/', '/metrics/'];
+
+/** Whether a path no route knows is answered in JSON (the API's and the service's own, above), not as a page. */
+function isMachinePath(ctx: Koa.Context): boolean {
+  const path = ctx.path.toLowerCase();
+  if (MACHINE_PREFIXES.some((prefix) => path.startsWith(prefix))) return true;
+  // stripJsonSuffix took the suffix off the path; the URL asked for keeps it.
+  return ctx.originalUrl.split('?', 1)[0]!.endsWith('.json');
+}
+
+/**
+ * What no route answered. A path that some route knows, asked with a method none serves, is 405 with `Allow`
+ * (an OPTIONS request just gets `Allow`); anything else is 404: the JSON `ResourceNotFound` for the API's and the
+ * service's own paths (isMachinePath), else `notFoundPage` when one is given (the pages' not-found page, for a
+ * browser that asked for a path nobody serves). Worked out here, on the way out of a request nothing handled, so
+ * that answered requests pay nothing for it. The routers record every layer whose path matched in `ctx.matched`,
+ * whatever its method.
+ */
+export function unrouted(notFoundPage?: (ctx: Koa.Context) => Promise<void>): Koa.Middleware {
+  return async (ctx) => {
+    const layers = (ctx as Koa.Context & { matched?: { methods: string[]; opts: { end?: boolean } }[] }).matched ?? [];
+    const allowed = [...new Set(layers.filter((layer) => layer.opts.end !== false).flatMap((layer) => layer.methods))];
+    if (allowed.length === 0) {
+      if (notFoundPage && !isMachinePath(ctx)) return notFoundPage(ctx);
+      ctx.status = 404;
+      ctx.body = { error: 'ResourceNotFound' };
+      return;
+    }
+    ctx.set('Allow', allowed.join(', '));
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 204;
+      return;
+    }
+    ctx.status = 405;
+    ctx.body = { error: 'MethodNotAllowed' };
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import { passwordRoutes } from './routes/password.js';
 import { feedRoutes, type FeedUseCases } from './routes/feeds.js';
 import { sitemapRoutes, type SitemapUseCases } from './routes/sitemap.js';
 import { browserPages, SESSION_COOKIE } from './browser.js';
-import type { PageCache } from './forum-pages.js';
+import { forumPages, type PageCache } from './forum-pages.js';
 import { peopleRoutes, type PeoplePageUseCases } from './routes/people.js';
 import { readingRoutes, type ReadingPageUseCases } from './routes/reading.js';
 import { writingRoutes, type WritingPageUseCases } from './routes/writing.js';
@@ -69,6 +69,20 @@ export interface WebDependencies {
 /** Whether a GET may read through a repository (see webRoutes). */
 const needsContext = (ctx: Context) =>
   ctx.path.startsWith('/account/') || ctx.path.startsWith('/oauth/') || ctx.cookies.get(SESSION_COOKIE) !== undefined;
+
+/**
+ * The forum's not-found page for a path no page and no API route knows (the server asks for it only then, and not
+ * for the API's own paths: src/server/app.ts), in the reader's language and frame, as a page that finds nothing
+ * answers. A signed-in browser's GET is given a persistence context to read its session in, as a page's is.
+ */
+export function pageNotFound(dependencies: WebDependencies): (ctx: Context) => Promise<void> {
+  const { useCases, scope, wire } = dependencies;
+  const { notFound } = forumPages(useCases.readingPages, wire, browserPages({ secureCookies: dependencies.secureCookies }));
+  return (ctx) =>
+    (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.cookies.get(SESSION_COOKIE) !== undefined
+      ? scope(() => notFound(ctx))
+      : notFound(ctx);
+}
 
 /**
  * The pages' routers, in the order they are asked (src/server/routing.ts asks each only about the paths it has

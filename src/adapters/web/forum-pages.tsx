@@ -111,6 +111,8 @@ export interface ForumPages {
   show(ctx: Context, status: number, view: VNode | Buffer): void;
   /** A list's first page for a reader who is not signed in, from the page cache; else made afresh. */
   firstPageOr(ctx: Context, actor: Actor, key: string, make: () => Promise<VNode>): Promise<VNode | Buffer>;
+  /** Answers with the one not-found page (404), in the reader's frame. */
+  notFound(ctx: Context): Promise<void>;
   /** Runs a page; what the core does not find (or does not show this reader) is the one not-found page. */
   reading(work: (ctx: Context) => Promise<void>): (ctx: Context) => Promise<void>;
   /**
@@ -195,6 +197,12 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
     );
   }
 
+  /** Answers with the one not-found page (404), in the reader's frame. */
+  async function notFound(ctx: Context): Promise<void> {
+    const { frame } = await readerOf(ctx);
+    show(ctx, 404, <NotFoundPage frame={frame} />);
+  }
+
   /** Runs a page; what the core does not find (or does not show this reader) is the one not-found page. */
   const reading =
     (work: (ctx: Context) => Promise<void>) =>
@@ -203,8 +211,7 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
         await work(ctx);
       } catch (error) {
         if (!(error instanceof NotFound) || formChose(ctx, error)) throw error;
-        const { frame } = await readerOf(ctx);
-        show(ctx, 404, <NotFoundPage frame={frame} />);
+        await notFound(ctx);
       }
     };
 
@@ -236,5 +243,5 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
     return signedIn;
   }
 
-  return { readerOf, show, firstPageOr, reading, writer };
+  return { readerOf, show, firstPageOr, notFound, reading, writer };
 }

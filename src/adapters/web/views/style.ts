@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The pages' style: small, laid out for a phone first. The account and OAuth pages carry STYLE inline, allowed by its
- * hash in their Content-Security-Policy (its text goes into the page exactly as it is here, as the hash is of these
- * bytes); the forum's pages link STYLESHEET (STYLE and FORUM_STYLE), served from our own origin.
+ * The pages' style: small, laid out for a phone first, in a light and a dark theme (the reader's
+ * prefers-color-scheme), each with its own background: a page left on the browser's canvas is dark to the eye but
+ * white to axe-core, whose contrast check would then pass what a dark theme shows badly. The account and OAuth pages
+ * carry STYLE inline, allowed by its hash in their Content-Security-Policy (its text goes into the page exactly as it
+ * is here, as the hash is of these bytes); the forum's pages link STYLESHEET (STYLE and FORUM_STYLE), served from our
+ * own origin.
  */
 
 export const STYLE = `
@@ -44,16 +47,22 @@ form + .muted, form + form > .muted, form + p { margin-top: 1rem; }
 .languages { margin-top: 2rem; border-top: 1px solid var(--line); padding-top: 1rem; }
 .languages a { margin-right: 1rem; }
 code { font-size: .875em; overflow-wrap: anywhere; }
+body { background: #fff; color: #18181b; }
+@media (prefers-color-scheme: dark) {
+  :root { --accent: #60a5fa; --line: #3f3f46; --muted: #a1a1aa; }
+  body { background: #18181b; color: #e4e4e7; }
+  button:not(.secondary, .link, .danger) { color: #09090b; }
+}
 `;
 
 /**
  * What the forum's pages (contract §21a) add to it: a wider column, the header with its menu and search, lists of
  * topics and replies, posts' bodies (their images and code kept inside the column: code wraps rather than scrolls,
- * as a scrolled box needs a keyboard focus that the sanitized body_html cannot give it), and the colours of a dark
- * theme, with backgrounds set so that contrast can be checked. Small, no framework, no fonts.
+ * as a scrolled box needs a keyboard focus that the sanitized body_html cannot give it), and what its dark theme
+ * adds to STYLE's. Small, no framework, no fonts.
  */
 export const FORUM_STYLE = `
-body.forum { background: #fff; color: #18181b; --quote: #52525b; }
+body.forum { --quote: #52525b; }
 body.forum main { max-width: 48rem; padding: 1rem 1rem 2rem; overflow-wrap: break-word; }
 .top { max-width: 48rem; margin: 0 auto; padding: .75rem 1rem; display: flex; flex-wrap: wrap; gap: .5rem 1rem;
   align-items: center; border-bottom: 1px solid var(--line); }
@@ -145,9 +154,8 @@ ol.notifications { list-style: none; margin: 0; padding: 0; }
   .top form.search { max-width: 22rem; margin-left: auto; }
 }
 @media (prefers-color-scheme: dark) {
-  :root { --accent: #60a5fa; --line: #3f3f46; --muted: #a1a1aa; }
-  body.forum { background: #18181b; color: #e4e4e7; --quote: #a1a1aa; }
-  body.forum button:not(.secondary, .link), .new-count { color: #09090b; }
+  body.forum { --quote: #a1a1aa; }
+  .new-count { color: #09090b; }
 }
 .moderation { border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem 1rem; margin: 1.5rem 0; }
 body.forum .moderation h2, body.forum .standing h2 { margin: 0; padding: 0; border: 0; font-size: 1rem; }
