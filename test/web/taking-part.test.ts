@@ -103,6 +103,22 @@ describe('the forum in a browser: taking part on a topic’s page (contract §21
       expect(floorsOn(second.text)).to.deep.equal(['New replies', 101]);
     });
 
+    it('sends an imported member from a topic they read up to the import to the first reply made since', async () => {
+      const before = await makeReply(alice, topic, 'imported');
+      const bob = await signedInAs('bob');
+      // What the import writes for each member it brings (homeland/apply.ts): everything up to it read.
+      await testEnv().sql(
+        `insert into read_horizons (user_id, topic_id, reply_id, read_at)
+         select id, $1, $2, now() from users where login = 'bob'`,
+        [topic, before],
+      );
+      expect(badgesOn((await bob.get('/').expect(200)).text)).to.deep.equal([]);
+      await makeReply(alice, topic, 'since the import');
+      expect(badgesOn((await bob.get('/').expect(200)).text)).to.deep.equal([[topic, '1 new', `/topics/${topic}?unread=1`]]);
+      expect((await bob.get(`/topics/${topic}?unread=1`).expect(303)).headers.location).to.equal(`/topics/${topic}#reply2`);
+      expect(floorsOn((await bob.get(`/topics/${topic}`).expect(200)).text)).to.deep.equal([1, 'New replies', 2]);
+    });
+
     it('marks a topic made lately that the reader never opened as new; signed out, the lists say none of it', async () => {
       await makeReply(alice, topic, 'a reply');
       const bob = await signedInAs('bob');
