@@ -82,6 +82,8 @@ export function responseProblems(
   if (!operation) {
     // Routes that do not exist answer 404 or 405, in the contract's error format.
     if (status === 404 && (body as { error?: string })?.error === 'ResourceNotFound') return [];
+    // Outside the API's and the service's own paths, what no route serves is the forum's not-found page.
+    if (status === 404 && contentType?.startsWith('text/html') && !url.split('?', 1)[0]!.startsWith('/api/')) return [];
     if (status === 405 && (body as { error?: string })?.error === 'MethodNotAllowed') return [];
     // Requests the HTTP layer refuses before any route (a body too large, an encoding it cannot read).
     if ([400, 413, 415].includes(status) && typeof (body as { error?: string })?.error === 'string') return [];
