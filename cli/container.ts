@@ -6,8 +6,10 @@ import { ListInboundMail } from '../src/application/mail/receive-mail.js';
 import { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
 import { SeedDatabase } from '../src/application/maintenance/seed.js';
 import { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '../src/application/nodes/manage-nodes.js';
+import { SetNodeAccess } from '../src/application/nodes/node-access.js';
+import { ChangeGroupMembers, CreateGroup, DeleteGroup, UpdateGroup } from '../src/application/groups/manage-groups.js';
 import { CreateApp, ListApps } from '../src/application/oauth/clients.js';
-import { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../src/application/read-models.js';
+import { GroupReadModel, NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../src/application/read-models.js';
 import { DeleteReply } from '../src/application/replies/delete-reply.js';
 import { ListReplies } from '../src/application/replies/list-replies.js';
 import { ReindexSearch } from '../src/application/search/reindex.js';
@@ -75,6 +77,12 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     blockNode: BlockNode,
     blockUser: BlockUser,
     createNode: CreateNode,
+    setNodeAccess: SetNodeAccess,
+    groups: GroupReadModel,
+    createGroup: CreateGroup,
+    updateGroup: UpdateGroup,
+    deleteGroup: DeleteGroup,
+    changeGroupMembers: ChangeGroupMembers,
     setNodeHidden: SetNodeHidden,
     createSection: CreateSection,
     setNodeSection: SetNodeSection,

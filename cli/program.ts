@@ -8,6 +8,7 @@ import { appsCommand } from './commands/apps.js';
 import { dbCommand } from './commands/db.js';
 import { maintenanceCommand } from './commands/maintenance.js';
 import { nodesCommand } from './commands/nodes.js';
+import { groupsCommand } from './commands/groups.js';
 import { sectionsCommand } from './commands/sections.js';
 import { repliesCommand } from './commands/replies.js';
 import { searchCommand } from './commands/search.js';
@@ -44,6 +45,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     usersCommand,
     invitesCommand,
     nodesCommand,
+    groupsCommand,
     sectionsCommand,
     topicsCommand,
     repliesCommand,

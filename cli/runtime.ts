@@ -6,8 +6,16 @@ import type { ListInboundMail } from '../src/application/mail/receive-mail.js';
 import type { PurgeDeliveries, PurgeEvents, PurgeNotifications, Recount } from '../src/application/maintenance/maintenance.js';
 import type { SeedDatabase } from '../src/application/maintenance/seed.js';
 import type { CreateNode, CreateSection, SetNodeHidden, SetNodeSection } from '../src/application/nodes/manage-nodes.js';
+import type { SetNodeAccess } from '../src/application/nodes/node-access.js';
+import type { ChangeGroupMembers, CreateGroup, DeleteGroup, UpdateGroup } from '../src/application/groups/manage-groups.js';
 import type { CreateApp, ListApps } from '../src/application/oauth/clients.js';
-import type { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../src/application/read-models.js';
+import type {
+  GroupReadModel,
+  NodeReadModel,
+  ReplyReadModel,
+  TopicReadModel,
+  UserReadModel,
+} from '../src/application/read-models.js';
 import type { DeleteReply } from '../src/application/replies/delete-reply.js';
 import type { ListReplies } from '../src/application/replies/list-replies.js';
 import type { ImportHomeland } from '../src/application/imports/import-homeland.js';
@@ -73,6 +81,12 @@ export interface CliUseCases {
   blockNode: BlockNode;
   blockUser: BlockUser;
   createNode: CreateNode;
+  setNodeAccess: SetNodeAccess;
+  groups: GroupReadModel;
+  createGroup: CreateGroup;
+  updateGroup: UpdateGroup;
+  deleteGroup: DeleteGroup;
+  changeGroupMembers: ChangeGroupMembers;
   setNodeHidden: SetNodeHidden;
   createSection: CreateSection;
   setNodeSection: SetNodeSection;

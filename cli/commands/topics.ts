@@ -49,7 +49,7 @@ export async function visibleTopic(context: ActionContext, id: number): Promise<
 }
 
 async function existingNode(context: ActionContext, id: number): Promise<NodeView> {
-  const node = await context.session.useCases.nodes.get(id);
+  const node = (await context.session.useCases.nodes.get(id, { actor: context.actor })).result;
   if (!node) throw new NotFound(`node ${id}`);
   return node;
 }

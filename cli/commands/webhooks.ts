@@ -14,6 +14,7 @@ const webhookJson = (webhook: Webhook) => ({
   id: webhook.id,
   url: webhook.url,
   events: webhook.events,
+  private_nodes: webhook.privateNodes,
   created_at: webhook.createdAt.toISOString(),
 });
 
@@ -51,24 +52,28 @@ export function webhooksCommand(runtime: CliRuntime): Command {
     .description('subscribe a URL to events; without --secret one is made up and shown this once')
     .requiredOption('--events <list>', `comma-separated: ${WEBHOOK_EVENTS.join(', ')}, or * for all`)
     .option('--secret <secret>', 'the key deliveries are signed with (HMAC-SHA256), at least 8 characters')
+    .option('--private-nodes', 'hear of events in nodes not everyone may read too (forumctl nodes access)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ forumctl webhooks create https://ci.example/hook --events "*"\n' +
         '  $ forumctl webhooks create https://ci.example/hook --events topic.created,topic.deleted --secret "$HOOK_SECRET" --json',
     )
     .action(
-      action(runtime, async (context, url: string, options: { events: string; secret?: string }) => {
+      action(runtime, async (context, url: string, options: { events: string; secret?: string; privateNodes?: boolean }) => {
         const { webhook, generatedSecret } = await needing(context, NEEDS, () =>
           context.session.useCases.webhooks.create(context.actor, {
             url,
             events: options.events.split(','),
             ...(options.secret === undefined ? {} : { secret: options.secret }),
+            privateNodes: options.privateNodes ?? false,
           }),
         );
         const secretLine = generatedSecret === null ? '' : `\nsecret:  ${generatedSecret}\n(the secret is not shown again)`;
         return {
           json: { ...webhookJson(webhook), ...(generatedSecret === null ? {} : { secret: generatedSecret }) },
-          text: `created webhook ${webhook.id}\nurl:     ${webhook.url}\nevents:  ${webhook.events.join(', ')}${secretLine}`,
+          text:
+            `created webhook ${webhook.id}\nurl:     ${webhook.url}\nevents:  ${webhook.events.join(', ')}` +
+            `${webhook.privateNodes ? '\nprivate nodes: heard of too' : ''}${secretLine}`,
         };
       }),
     );

@@ -179,15 +179,36 @@ export interface SectionListItem extends SectionView {
 }
 
 export interface NodeReadModel {
-  /** Ordered by sort descending, then id. */
-  list(): Promise<NodeView[]>;
-  get(id: number): Promise<NodeView | null>;
+  /** The nodes the caller may read (contract §23), ordered by sort descending, then id. */
+  list(caller: CallerRef): Promise<Identified<NodeView[]>>;
+  /** The node, if the caller may read it. */
+  get(id: number, caller: CallerRef): Promise<Identified<NodeView | null>>;
   /** Sections, by sort descending, then id, each with how many nodes it holds. */
   sections(): Promise<SectionListItem[]>;
   /** Whether the user blocks the node: keeps it out of their topic lists (their own block list). */
   blocks(userId: number, nodeId: number): Promise<boolean>;
 }
 export const NodeReadModel = Symbol.for('NodeReadModel');
+
+/** A group (contract §23): its name, title, whether it is hidden, and how many members it has. */
+export interface GroupView {
+  id: number;
+  name: string;
+  title: string;
+  hidden: boolean;
+  membersCount: number;
+  createdAt: Date;
+}
+
+export interface GroupReadModel {
+  /** Every group, hidden ones included, by name (administrators: forumctl). */
+  list(): Promise<GroupView[]>;
+  /** Group `name` (in any case), with its members by login (administrators: forumctl). */
+  show(name: string): Promise<(GroupView & { members: UserView[] }) | null>;
+  /** Group `name` as the API shows it to the caller: a hidden one only to an administrator (contract §23). */
+  get(name: string, caller: CallerRef): Promise<Identified<GroupView | null>>;
+}
+export const GroupReadModel = Symbol.for('GroupReadModel');
 
 export interface UserDetailView extends UserView {
   email: string;
@@ -207,6 +228,8 @@ export interface UserDetailView extends UserView {
   website: string | null;
   tagline: string | null;
   bio: string | null;
+  /** The names of the user's groups that are not hidden, by name (contract §23). */
+  groups: string[];
   /** The end of a silence or suspension (contract §18), as stored: past or null, none in force. Never on the wire. */
   silencedUntil: Date | null;
   suspendedUntil: Date | null;

@@ -20,7 +20,7 @@ import { RedeemAuthorizationCode } from '../application/oauth/authorization.js';
 import { AuthenticateClient } from '../application/oauth/clients.js';
 import { PasswordLogin } from '../application/oauth/password-login.js';
 import { ResolveWebSession } from '../application/oauth/web-sessions.js';
-import { NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../application/read-models.js';
+import { GroupReadModel, NodeReadModel, ReplyReadModel, TopicReadModel, UserReadModel } from '../application/read-models.js';
 import { CreateReply } from '../application/replies/create-reply.js';
 import { DeleteReply } from '../application/replies/delete-reply.js';
 import { ListReplies } from '../application/replies/list-replies.js';
@@ -47,6 +47,7 @@ import { AdminRouteUseCases } from '../adapters/api/routes/admin.js';
 import { DeviceRouteUseCases } from '../adapters/api/routes/devices.js';
 import { InboundMailRouteUseCases } from '../adapters/api/routes/inbound-email.js';
 import { NodeRouteUseCases } from '../adapters/api/routes/nodes.js';
+import { GroupRouteUseCases } from '../adapters/api/routes/groups.js';
 import { NotificationRouteUseCases } from '../adapters/api/routes/notifications.js';
 import { OAuthRouteUseCases } from '../adapters/api/routes/oauth.js';
 import { ReplyRouteUseCases } from '../adapters/api/routes/replies.js';
@@ -136,6 +137,7 @@ export const apiModule = new ContainerModule(({ bind }) => {
   });
 
   record<NodeRouteUseCases>(bind, NodeRouteUseCases, { nodes: NodeReadModel, blockNode: BlockNode });
+  record<GroupRouteUseCases>(bind, GroupRouteUseCases, { groups: GroupReadModel });
 
   record<UploadRouteUseCases>(bind, UploadRouteUseCases, {
     uploadPhoto: UploadPhoto,

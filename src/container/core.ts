@@ -17,6 +17,7 @@ import { notificationsModule } from './notifications.js';
 import { usersModule } from './users.js';
 import { accountsModule } from './accounts.js';
 import { nodesModule } from './nodes.js';
+import { groupsModule } from './groups.js';
 import { uploadsModule } from './uploads.js';
 import { searchModule } from './search.js';
 import { webhooksModule } from './webhooks.js';
@@ -64,6 +65,7 @@ export function buildCoreContainer(
     usersModule,
     accountsModule,
     nodesModule,
+    groupsModule,
     uploadsModule,
     searchModule,
     webhooksModule,

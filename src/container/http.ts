@@ -14,6 +14,7 @@ import { AdminRouteUseCases } from '../adapters/api/routes/admin.js';
 import { DeviceRouteUseCases } from '../adapters/api/routes/devices.js';
 import { InboundMailRouteUseCases } from '../adapters/api/routes/inbound-email.js';
 import { NodeRouteUseCases } from '../adapters/api/routes/nodes.js';
+import { GroupRouteUseCases } from '../adapters/api/routes/groups.js';
 import { NotificationRouteUseCases } from '../adapters/api/routes/notifications.js';
 import { OAuthRouteUseCases } from '../adapters/api/routes/oauth.js';
 import { ReplyRouteUseCases } from '../adapters/api/routes/replies.js';
@@ -60,6 +61,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     replies: ReplyRouteUseCases,
     notifications: NotificationRouteUseCases,
     nodes: NodeRouteUseCases,
+    groups: GroupRouteUseCases,
     users: UserRouteUseCases,
     accounts: AccountRouteUseCases,
     accountPages: AccountPageUseCases,

@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify';
+import { NodeRepository } from '../domain/nodes/node-repository.js';
 import { DomainEvents } from '../application/events.js';
 import { LikeObject } from '../application/likes/like.js';
 import { Clock, MarkdownRenderer, UnitOfWork } from '../application/ports.js';
@@ -42,8 +43,17 @@ export const repliesModule = new ContainerModule(({ bind }) => {
     OneStatementUnitOfWork,
     Clock,
   ]);
-  useCase(UpdateReply, [ReplyRepository, TopicRepository, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
-  useCase(DeleteReply, [ReplyRepository, TopicRepository, Posts, DomainEvents, UnitOfWork]);
-  useCase(LikeObject, [LikeRepository, TopicRepository, ReplyRepository, UnitOfWork]);
+  useCase(UpdateReply, [
+    ReplyRepository,
+    TopicRepository,
+    NodeRepository,
+    PostingRules,
+    MarkdownRenderer,
+    DomainEvents,
+    UnitOfWork,
+    Clock,
+  ]);
+  useCase(DeleteReply, [ReplyRepository, TopicRepository, NodeRepository, Posts, DomainEvents, UnitOfWork]);
+  useCase(LikeObject, [LikeRepository, TopicRepository, NodeRepository, ReplyRepository, UnitOfWork]);
   useCase(PreviewPost, [MarkdownRenderer]);
 });

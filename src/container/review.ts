@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify';
+import { NodeRepository } from '../domain/nodes/node-repository.js';
 import { DomainEvents } from '../application/events.js';
 import { Clock, MarkdownRenderer, UnitOfWork } from '../application/ports.js';
 import { Posts } from '../application/posts/posts.js';
@@ -40,7 +41,7 @@ export const reviewModule = new ContainerModule(({ bind }) => {
   ]);
 
   const useCase = useCaseBinder(bind);
-  useCase(Posts, [TopicRepository, ReplyRepository, DomainEvents, Clock]);
+  useCase(Posts, [TopicRepository, NodeRepository, ReplyRepository, DomainEvents, Clock]);
   useCase(DisciplineUser, [UserRepository, SignOutEverywhere, DomainEvents, UnitOfWork, Clock]);
   provide(
     bind,

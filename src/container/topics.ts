@@ -37,10 +37,19 @@ export const topicsModule = new ContainerModule(({ bind }) => {
   provide(bind, TopicViews, (sql: Sql) => new SqlTopicViews(sql), [SqlRunner]);
   useCase(ShowTopic, [TopicViews, NotificationRepository, ReadMarks, DomainEvents, OneStatementUnitOfWork]);
   useCase(CreateTopic, [TopicRepository, TopicRelocation, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
-  useCase(UpdateTopic, [TopicRepository, TopicRelocation, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock]);
-  useCase(DeleteTopic, [TopicRepository, ReplyRepository, Posts, DomainEvents, UnitOfWork]);
-  useCase(FollowTopic, [TopicRepository]);
-  useCase(FavoriteTopic, [TopicRepository, DomainEvents, UnitOfWork]);
+  useCase(UpdateTopic, [
+    TopicRepository,
+    NodeRepository,
+    TopicRelocation,
+    PostingRules,
+    MarkdownRenderer,
+    DomainEvents,
+    UnitOfWork,
+    Clock,
+  ]);
+  useCase(DeleteTopic, [TopicRepository, NodeRepository, ReplyRepository, Posts, DomainEvents, UnitOfWork]);
+  useCase(FollowTopic, [TopicRepository, NodeRepository]);
+  useCase(FavoriteTopic, [TopicRepository, NodeRepository, DomainEvents, UnitOfWork]);
   useCase(TopicAction, [TopicRepository, ReplyRepository, NodeRepository, TopicRelocation, DomainEvents, UnitOfWork, Clock]);
   useCase(MoveTopic, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);
   useCase(MoveNodeTopics, [TopicRepository, NodeRepository, TopicRelocation, UnitOfWork, Clock]);

@@ -50,6 +50,10 @@ export type DomainEvent =
   /** `userId` wrote it, at `createdAt`. */
   | { type: 'reply.deleted'; replyId: number; topicId: number; userId: number; createdAt: Date; actorId: number }
   | { type: 'user.created'; userId: number }
+  /** Who may read in node `nodeId` changed (contract §23): whoever no longer may forgets what they heard of it. */
+  | { type: 'node.access_changed'; nodeId: number }
+  /** `userIds` left group `groupId`: what they may no longer read, they forget (contract §23). */
+  | { type: 'group.members_removed'; groupId: number; userIds: number[] }
   /** The account was left or removed by an administrator: anonymized (contract §16c). */
   | { type: 'user.deleted'; userId: number }
   /**
@@ -125,10 +129,27 @@ export const AUDIT_ACTIONS = [
   'user.suspend',
   'user.unsuspend',
   'upload.delete',
+  'group.create',
+  'group.update',
+  'group.delete',
+  'group.add',
+  'group.remove',
+  'node.access',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_TARGET_TYPES = ['Topic', 'Reply', 'User', 'Node', 'Section', 'Token', 'App', 'Invite', 'Upload'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'Topic',
+  'Reply',
+  'User',
+  'Node',
+  'Section',
+  'Token',
+  'App',
+  'Invite',
+  'Upload',
+  'Group',
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** What an act changed, field by field: `[before, after]` (the shape of Rails' `changes`, as homeland keeps them). */

@@ -1,4 +1,5 @@
 import { checkedApi } from './openapi.js';
+import type { NodeAccessChange } from '../../src/application/nodes/node-access.js';
 import type { ActingUser } from '../../src/application/actor.js';
 import type { Role } from '../../src/domain/users/role.js';
 import { testEnv } from './env.js';
@@ -55,4 +56,24 @@ export async function topicRow(id: number) {
 export async function makeReply(author: ActingUser, topicId: number, body = 'a reply'): Promise<number> {
   const env = testEnv();
   return (await env.scope(() => env.useCases.createReply.execute(author, { topicId, body }))).reply.id;
+}
+
+/** A group (contract §23) with these members. */
+export async function makeGroup(name: string, members: readonly ActingUser[] = [], options: { hidden?: boolean } = {}) {
+  const [row] = await testEnv().sql<{ id: number }>('insert into groups (name, hidden) values ($1, $2) returning id', [
+    name,
+    options.hidden ?? false,
+  ]);
+  for (const member of members) {
+    await testEnv().sql('insert into group_members (group_id, user_id) values ($1, $2)', [row!.id, member.id]);
+  }
+  return row!.id;
+}
+
+/** Sets who may read, start topics and reply in node `nodeId`, as `forumctl nodes access` does (contract §23). */
+export async function setNodeAccess(nodeId: number, change: NodeAccessChange): Promise<void> {
+  const env = testEnv();
+  const [system] = await env.sql<{ id: number }>("select id from users where login = 'system'");
+  const admin = { id: system!.id, login: 'system', role: 'admin' as const };
+  await env.scope(() => env.useCases.setNodeAccess.execute(admin, nodeId, change));
 }

@@ -1,3 +1,4 @@
+import { SetNodeAccess } from '../../src/application/nodes/node-access.js';
 import 'reflect-metadata';
 import { NotificationStreams } from '../../src/adapters/api/notification-streams.js';
 import type Koa from 'koa';
@@ -50,6 +51,7 @@ export interface TestUseCases {
   createUser: CreateUser;
   changeRole: ChangeRole;
   createNode: CreateNode;
+  setNodeAccess: SetNodeAccess;
   createTopic: CreateTopic;
   updateTopic: UpdateTopic;
   deleteTopic: DeleteTopic;
@@ -77,6 +79,7 @@ const testModule = new ContainerModule(({ bind }) => {
     createUser: CreateUser,
     changeRole: ChangeRole,
     createNode: CreateNode,
+    setNodeAccess: SetNodeAccess,
     createTopic: CreateTopic,
     updateTopic: UpdateTopic,
     deleteTopic: DeleteTopic,
@@ -227,7 +230,7 @@ export async function stopTestEnv(): Promise<void> {
 /** Empties every table but keeps what the first migration created (NoPoint and the system user). */
 async function resetData(pool: pg.Pool): Promise<void> {
   await pool.query(`
-    truncate topic_reads, read_horizons, login_throttle, throttle_counts, devices, user_reply_months, notification_unread_counts, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
+    truncate topic_reads, read_horizons, group_members, groups, login_throttle, throttle_counts, devices, user_reply_months, notification_unread_counts, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
       oauth_codes, web_sessions, oauth_clients, webhooks, audit_entries, replies, topics, account_tokens, invites, inbound_mails,
       notification_mail_queue, flags, review_items, uploads, import_runs
       restart identity cascade;

@@ -1,3 +1,4 @@
+import { type NodeAccess, OPEN_NODE } from '../../src/domain/nodes/access.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../../src/application/ports.js';
 import type { DomainEvents } from '../../src/application/events.js';
 import type { DomainEvent } from '../../src/domain/events.js';
@@ -105,6 +106,21 @@ export class FakeNodes implements NodeRepository {
     node.id = this.rows.size + 1;
     this.rows.set(node.id, node);
   }
+  /** Each node's access (contract §23): an open node's unless a test sets it; and each user's groups. */
+  readonly accesses = new Map<number, NodeAccess>();
+  readonly groupsOfUser = new Map<number, number[]>();
+  async placeFor(id: number, userId: number | null) {
+    const node = this.rows.get(id);
+    if (!node) return null;
+    const groupIds = userId === null ? [] : (this.groupsOfUser.get(userId) ?? []);
+    return { node: { hidden: node.hidden, access: this.accesses.get(id) ?? OPEN_NODE }, groupIds };
+  }
+  async access(id: number) {
+    return this.rows.has(id) ? (this.accesses.get(id) ?? OPEN_NODE) : null;
+  }
+  async setAccess(id: number, access: NodeAccess) {
+    this.accesses.set(id, access);
+  }
   adjustTopicsCount(nodeId: number, delta: number) {
     this.counts.set(nodeId, (this.counts.get(nodeId) ?? 0) + delta);
   }
@@ -151,6 +167,10 @@ export class FakeNotifications implements NotificationRepository {
     const users = [...new Set(this.rows.filter(gone).map((row) => row.userId))];
     for (let i = this.rows.length - 1; i >= 0; i--) if (gone(this.rows[i]!)) this.rows.splice(i, 1);
     return users;
+  }
+  /** Access is not modelled here: nobody loses anything (the SQL repository is tested on PostgreSQL). */
+  async forgetUnreadable() {
+    return [];
   }
 }
 

@@ -22,6 +22,7 @@ describe('notification rules: whoHearsOfReply', () => {
     followerIds: [],
     mentionedIds: [],
     blockedActorFor: [],
+    unreadableFor: [],
   };
 
   it('tells the topic author with a TopicReply', () => {
@@ -53,6 +54,11 @@ describe('notification rules: whoHearsOfReply', () => {
     const notes = whoHearsOfReply({ ...base, followerIds: [CAROL], mentionedIds: [DAVE], blockedActorFor: [ALICE, DAVE] });
     expect(notes.map((n) => n.userId)).to.deep.equal([CAROL]);
   });
+
+  it('skips everyone who may not read where the topic is (contract §23), mentioned or following', () => {
+    const notes = whoHearsOfReply({ ...base, followerIds: [CAROL], mentionedIds: [DAVE], unreadableFor: [ALICE, DAVE] });
+    expect(notes.map((n) => n.userId)).to.deep.equal([CAROL]);
+  });
 });
 
 describe('notification rules: mentions', () => {
@@ -69,18 +75,36 @@ describe('notification rules: whoHearsOfTopic', () => {
       authorFollowerIds: [BOB, CAROL],
       mentionedIds: [CAROL],
       blockedActorFor: [],
+      unreadableFor: [],
     });
     expect(notes).to.deep.equal([
       { userId: BOB, actorId: ALICE, type: 'Topic', topicId: 10 },
       { userId: CAROL, actorId: ALICE, type: 'Mention', mentionType: 'Topic', topicId: 10 },
     ]);
   });
+
+  it('tells nobody who may not read where the topic is (contract §23)', () => {
+    const notes = whoHearsOfTopic({
+      topicId: 10,
+      authorId: ALICE,
+      authorFollowerIds: [BOB, CAROL],
+      mentionedIds: [CAROL],
+      blockedActorFor: [],
+      unreadableFor: [BOB, CAROL],
+    });
+    expect(notes).to.deep.equal([]);
+  });
 });
 
 describe('notification rules: whoHearsOfMove and whoHearsOfFollow', () => {
   it('tells the owner when an administrator moves the topic, unless the owner did', () => {
-    expect(whoHearsOfMove({ topicId: 1, ownerId: ALICE, actorId: BOB, nodeId: 3 })).to.have.length(1);
-    expect(whoHearsOfMove({ topicId: 1, ownerId: ALICE, actorId: ALICE, nodeId: 3 })).to.deep.equal([]);
+    const move = { topicId: 1, ownerId: ALICE, actorId: BOB, nodeId: 3, ownerMayRead: true };
+    expect(whoHearsOfMove(move)).to.have.length(1);
+    expect(whoHearsOfMove({ ...move, actorId: ALICE })).to.deep.equal([]);
+  });
+
+  it('does not tell an owner who may not read where their topic went (contract §23)', () => {
+    expect(whoHearsOfMove({ topicId: 1, ownerId: ALICE, actorId: BOB, nodeId: 3, ownerMayRead: false })).to.deep.equal([]);
   });
 
   it('tells the followee, unless they blocked the follower', () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { OPEN_NODE } from '../../src/domain/nodes/access.js';
 import { Reply } from '../../src/domain/replies/reply.js';
 import { RuleViolated } from '../../src/domain/shared/errors.js';
 import type { Visibility } from '../../src/domain/shared/post.js';
@@ -34,7 +35,8 @@ function reply(visibility?: Visibility): Reply {
 /** Whether `viewer` opens a post of `authorId` as it is (READERS.post), as a topic and as a reply alike. */
 function seesPost(viewer: Viewer | null, post: { userId: number; visibility: Visibility }): boolean {
   const reader = readerOf(viewer);
-  const asTopic = topicVisibleTo(READERS.post, reader, { ...post, deleted: false, banned: false, nodeId: 4 });
+  const node = { hidden: false, access: OPEN_NODE };
+  const asTopic = topicVisibleTo(READERS.post, reader, { ...post, deleted: false, banned: false, nodeId: 4, node });
   const asReply = replyVisibleTo(READERS.post, reader, { ...post, deleted: false, systemEvent: false });
   expect(asTopic, 'a topic and a reply alike').to.equal(asReply);
   return asTopic;

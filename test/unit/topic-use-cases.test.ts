@@ -38,8 +38,9 @@ function world() {
   const recorded = new RecordedEvents();
   // Events reach the one producer of notifications, as in the service (with nobody following or blocking).
   const nobody = {
-    ofTopic: async () => ({ followerIds: [], mentionedIds: [], blockedActorFor: [] }),
+    ofTopic: async () => ({ followerIds: [], mentionedIds: [], blockedActorFor: [], unreadableFor: [] }),
     whoBlocked: async () => [],
+    mayRead: async () => true,
   };
   const producer = new NotificationProducer(
     { ...nobody, ofReply: async () => ({ topicAuthorId: 0, ...(await nobody.ofTopic()) }) },
@@ -49,7 +50,7 @@ function world() {
   const events = Object.assign(new DispatchInTransaction([counters, producer, recorded]), { recorded: recorded.recorded });
   const relocation = new TopicRelocation(nodes, events);
   const rules = postingRules();
-  const posts = new Posts(topics, replies, events, fixedClock);
+  const posts = new Posts(topics, nodes, replies, events, fixedClock);
   return {
     events,
     topics,
@@ -58,8 +59,8 @@ function world() {
     replies,
     notifications,
     create: new CreateTopic(topics, relocation, rules, plainMarkdown, events, immediateUnitOfWork, fixedClock),
-    update: new UpdateTopic(topics, relocation, rules, plainMarkdown, events, immediateUnitOfWork, fixedClock),
-    destroy: new DeleteTopic(topics, replies, posts, events, immediateUnitOfWork),
+    update: new UpdateTopic(topics, nodes, relocation, rules, plainMarkdown, events, immediateUnitOfWork, fixedClock),
+    destroy: new DeleteTopic(topics, nodes, replies, posts, events, immediateUnitOfWork),
     action: new TopicAction(topics, replies, nodes, relocation, events, immediateUnitOfWork, fixedClock),
   };
 }

@@ -14,6 +14,7 @@ import { reviewRoutes, type ReviewRouteUseCases } from './routes/review.js';
 import { replyRoutes, type ReplyRouteUseCases } from './routes/replies.js';
 import { topicRoutes, type TopicRouteUseCases } from './routes/topics.js';
 import { nodeRoutes, type NodeRouteUseCases } from './routes/nodes.js';
+import { groupRoutes, type GroupRouteUseCases } from './routes/groups.js';
 import { userRoutes, type UserRouteUseCases } from './routes/users.js';
 import { accountRoutes, type AccountRouteUseCases } from './routes/accounts.js';
 import { systemRoutes } from './routes/system.js';
@@ -40,6 +41,8 @@ export interface ApiUseCases {
   replies: ReplyRouteUseCases;
   notifications: NotificationRouteUseCases;
   nodes: NodeRouteUseCases;
+  /** Groups (contract §23). */
+  groups: GroupRouteUseCases;
   users: UserRouteUseCases;
   accounts: AccountRouteUseCases;
   devices: DeviceRouteUseCases;
@@ -191,6 +194,7 @@ export function resourceRoutes(
     replyRoutes(useCases.replies, wire, docs, prefix),
     notificationRoutes(useCases.notifications, wire, docs, prefix, options.notificationStreams),
     nodeRoutes(useCases.nodes, wire, docs, prefix),
+    groupRoutes(useCases.groups, wire, docs, prefix),
     accountRoutes(useCases.accounts, wire, docs, prefix),
     userRoutes(useCases.users, wire, docs, prefix),
     deviceRoutes(useCases.devices, docs, prefix),

@@ -14,9 +14,10 @@ export const FRONT_PAGE_MAX_ENTRIES = 500;
 
 /**
  * What changes a topic list: topics and replies (counts, last reply, order), and what readers may see of a post (a
- * topic hidden by its flags leaves every list at once, contract §18). Likes and hits are left to the TTL.
+ * topic hidden by its flags leaves every list at once, contract §18; a node whose readers change, §23). Likes and
+ * hits are left to the TTL.
  */
-const CHANGES_LISTS = /^(topic|reply)\.|^post\.(hidden|unhidden)$/;
+const CHANGES_LISTS = /^(topic|reply)\.|^post\.(hidden|unhidden)$|^node\.access_changed$/;
 
 interface Entry<Body> {
   body: Body;

@@ -43,6 +43,9 @@ export const UserDetailSchema = UserSchema.extend({
   website: profile,
   tagline: profile,
   bio: profile,
+  groups: z
+    .array(z.string())
+    .meta({ description: 'the names of the user’s groups that are not hidden, by name', example: ['rubyists'] }),
 }).meta({ id: 'UserDetail', description: 'A user’s profile' });
 
 export const TopicAbilitiesSchema = z
@@ -143,6 +146,14 @@ export const NodeSchema = z
     section_name: z.string().meta({ example: 'Nodes', description: 'the section’s name; "Nodes" when none' }),
   })
   .meta({ id: 'Node', description: 'A node (a category of topics)' });
+
+export const GroupSchema = z
+  .strictObject({
+    name: z.string().meta({ example: 'rubyists' }),
+    title: z.string().meta({ example: 'Ruby people' }),
+    members_count: z.number().int(),
+  })
+  .meta({ id: 'Group', description: 'A group of members' });
 
 const notification = {
   id,

@@ -13,7 +13,7 @@ const ADMINISTRATOR = { id: 0, role: 'admin' } as const;
  * The `data` of a delivery (contract §13): the Topic, Reply or User as the API shows it to someone signed out
  * (abilities all false), in its state when the delivery is first tried. A deleted topic or reply shows
  * `deleted: true` and no text, as the API shows a deleted reply; so does one that someone signed out may not open
- * (READERS.post read by ANONYMOUS: held or hidden, contract §18). What is gone altogether is sent as its id. A review event's data is its review item
+ * (READERS.webhook: held or hidden, contract §18). What is gone altogether is sent as its id. A review event's data is its review item
  * as the review queue shows it (webhooks are an administrator's).
  */
 export class WireWebhookSubjects implements WebhookSubjects {
@@ -51,7 +51,7 @@ export class WireWebhookSubjects implements WebhookSubjects {
       banned: topic.grade === BAN_GRADE,
       nodeId: topic.nodeId,
     };
-    const gone = !topicVisibleTo(READERS.post, ANONYMOUS, facts);
+    const gone = !topicVisibleTo(READERS.webhook, ANONYMOUS, facts);
     return gone ? { ...shown, deleted: true, body: '', body_html: '' } : shown;
   }
 

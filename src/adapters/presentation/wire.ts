@@ -1,5 +1,6 @@
 /** The wire shapes of contract §5, shared by the HTTP API and forumctl's --json output. */
 import type {
+  GroupView,
   ReadState,
   NodeView,
   NotificationView,
@@ -23,6 +24,7 @@ import type { ReviewItemView } from '../../application/review/ports.js';
 import type { UploadView } from '../../application/uploads/ports.js';
 import type {
   AuditEntrySchema,
+  GroupSchema,
   NodeSchema,
   NotificationSchema,
   ReplyDetailSchema,
@@ -295,7 +297,12 @@ export class Wire {
       website: user.website,
       tagline: user.tagline,
       bio: user.bio,
+      groups: user.groups,
     };
+  }
+
+  group(group: GroupView): z.infer<typeof GroupSchema> {
+    return { name: group.name, title: group.title, members_count: group.membersCount };
   }
 }
 

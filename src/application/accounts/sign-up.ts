@@ -123,6 +123,7 @@ function newAccountView(id: number, user: User): UserDetailView {
     website: null,
     tagline: null,
     bio: null,
+    groups: [],
     silencedUntil: null,
     suspendedUntil: null,
   };

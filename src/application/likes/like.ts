@@ -1,3 +1,4 @@
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import { z } from 'zod';
 import { LIKE_TARGETS, type LikeRepository, type LikeTarget, likeCounts } from '../../domain/likes/like-repository.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
@@ -26,6 +27,7 @@ export class LikeObject {
   constructor(
     private readonly likes: LikeRepository,
     private readonly topics: TopicRepository,
+    private readonly nodes: NodeRepository,
     private readonly replies: ReplyRepository,
     private readonly uow: UnitOfWork,
   ) {}
@@ -38,8 +40,8 @@ export class LikeObject {
     return this.uow.run(async () => {
       const ownerId =
         type === 'topic'
-          ? (await loadTopic(this.topics, id, user)).userId
-          : (await loadReply(this.replies, this.topics, id, user)).reply.userId;
+          ? (await loadTopic(this.topics, this.nodes, id, user)).userId
+          : (await loadReply(this.replies, this.topics, this.nodes, id, user)).reply.userId;
       let count: number;
       if (
         likeCounts(ownerId, user.id) &&

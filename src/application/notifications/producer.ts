@@ -17,21 +17,29 @@ export function mentionedLogins(logins: readonly string[]): string[] {
   return [...new Set(logins.map((login) => login.toLowerCase()))].slice(0, MENTION_LOOKUP_LIMIT);
 }
 
-/** Who a new reply may concern: the topic's author and followers, the mentioned users, who of them blocked the replier. */
+/**
+ * Who a new reply may concern: the topic's author and followers, the mentioned users, who of them blocked the replier,
+ * and who of them may not read the topic's node (contract §23).
+ */
 export interface ReplyAudience {
   topicAuthorId: number;
   followerIds: number[];
   mentionedIds: number[];
   blockedActorFor: number[];
+  unreadableFor: number[];
 }
 
 /** Who may hear of an act, as the domain's notification rules need them, read in one statement each. */
 export interface NotificationAudience {
-  /** A new topic's: the author's followers, the mentioned users that exist (in `logins` order), who of them blocked the author. */
+  /**
+   * A new topic's: the author's followers, the mentioned users that exist (in `logins` order), who of them blocked the
+   * author, and who of them may not read the topic's node.
+   */
   ofTopic(
+    topicId: number,
     authorId: number,
     logins: readonly string[],
-  ): Promise<{ followerIds: number[]; mentionedIds: number[]; blockedActorFor: number[] }>;
+  ): Promise<{ followerIds: number[]; mentionedIds: number[]; blockedActorFor: number[]; unreadableFor: number[] }>;
   /**
    * A new reply's: the topic's author and followers, the mentioned users that exist (in `logins` order), who of
    * all of them blocked the replier.
@@ -39,6 +47,8 @@ export interface NotificationAudience {
   ofReply(topicId: number, replierId: number, logins: readonly string[]): Promise<ReplyAudience>;
   /** Of `userIds`, those who blocked `actorId`. */
   whoBlocked(actorId: number, userIds: readonly number[]): Promise<number[]>;
+  /** Whether `userId` may read where topic `topicId` is (contract §23). */
+  mayRead(topicId: number, userId: number): Promise<boolean>;
 }
 export const NotificationAudience = Symbol.for('NotificationAudience');
 
@@ -70,23 +80,27 @@ export class NotificationProducer implements InTransactionConsumer {
   private async made(event: DomainEvent): Promise<NewNotification[]> {
     switch (event.type) {
       case 'topic.created': {
-        const audience = await this.audience.ofTopic(event.userId, mentionedLogins(event.mentions));
-        const { followerIds: authorFollowerIds, mentionedIds, blockedActorFor } = audience;
+        const audience = await this.audience.ofTopic(event.topicId, event.userId, mentionedLogins(event.mentions));
+        const { followerIds: authorFollowerIds, mentionedIds, blockedActorFor, unreadableFor } = audience;
         return whoHearsOfTopic({
           topicId: event.topicId,
           authorId: event.userId,
           authorFollowerIds,
           mentionedIds,
           blockedActorFor,
+          unreadableFor,
         });
       }
       case 'reply.created': {
         const audience = await this.audience.ofReply(event.topicId, event.userId, mentionedLogins(event.mentions));
         return whoHearsOfReply({ topicId: event.topicId, replyId: event.replyId, replierId: event.userId, ...audience });
       }
-      case 'topic.moved':
-        if (!event.byAdmin) return [];
-        return whoHearsOfMove({ topicId: event.topicId, ownerId: event.ownerId, actorId: event.actorId, nodeId: event.toNodeId });
+      case 'topic.moved': {
+        if (!event.byAdmin || event.ownerId === event.actorId) return [];
+        const ownerMayRead = await this.audience.mayRead(event.topicId, event.ownerId);
+        const { topicId, ownerId, actorId, toNodeId: nodeId } = event;
+        return whoHearsOfMove({ topicId, ownerId, actorId, nodeId, ownerMayRead });
+      }
       case 'user.followed': {
         const blockedActor = (await this.audience.whoBlocked(event.followerId, [event.followeeId])).length > 0;
         return whoHearsOfFollow({ followerId: event.followerId, followeeId: event.followeeId, blockedActor });
@@ -96,13 +110,22 @@ export class NotificationProducer implements InTransactionConsumer {
     }
   }
 
-  /** The users whose notifications `event` removes: a deleted topic's or reply's go with it. */
+  /**
+   * The users whose notifications `event` removes: a deleted topic's or reply's go with it; what someone may no longer
+   * read (a topic moved, a node's access changed, a group left: contract §23) is forgotten by them.
+   */
   private removed(event: DomainEvent): Promise<number[]> {
     switch (event.type) {
       case 'topic.deleted':
         return this.notifications.deleteAbout({ topicId: event.topicId });
       case 'reply.deleted':
         return this.notifications.deleteAbout({ replyId: event.replyId });
+      case 'topic.moved':
+        return this.notifications.forgetUnreadable({ topicId: event.topicId });
+      case 'node.access_changed':
+        return this.notifications.forgetUnreadable({ nodeId: event.nodeId });
+      case 'group.members_removed':
+        return this.notifications.forgetUnreadable({ userIds: event.userIds });
       default:
         return Promise.resolve([]);
     }

@@ -1,3 +1,4 @@
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import { type PostRef, replyDeleted, replyRef, topicDeleted, topicRef } from '../../domain/events.js';
 import { Reply } from '../../domain/replies/reply.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
@@ -37,6 +38,7 @@ export interface PostTarget {
 export class Posts {
   constructor(
     private readonly topics: TopicRepository,
+    private readonly nodes: NodeRepository,
     private readonly replies: ReplyRepository,
     private readonly events: DomainEvents,
     private readonly clock: Clock,
@@ -44,8 +46,8 @@ export class Posts {
 
   /** A post `viewer` may see (404 otherwise); a system event is no post. */
   async load(target: PostTarget, viewer: Viewer): Promise<AnyPost> {
-    if (target.type === 'topic') return loadTopic(this.topics, target.id, viewer);
-    const { reply } = await loadReply(this.replies, this.topics, target.id, viewer);
+    if (target.type === 'topic') return loadTopic(this.topics, this.nodes, target.id, viewer);
+    const { reply } = await loadReply(this.replies, this.topics, this.nodes, target.id, viewer);
     if (reply.isSystemEvent()) throw new NotFound('reply');
     return reply;
   }

@@ -1,3 +1,4 @@
+import { mayReply } from '../../domain/nodes/access.js';
 import { z } from 'zod';
 import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
 import { DENIED, policy } from '../../domain/shared/policy.js';
@@ -49,6 +50,9 @@ export class CreateReply {
       if (!target) throw new NotFound('topic');
       const body = read(CreateReplyParams.shape.body, input.body, 'body');
       if (!policy.createReply(user)) throw new Forbidden(DENIED.createReply);
+      if (!mayReply(target.topic.nodeAccess, { viewer: user, groupIds: new Set(target.replierGroupIds) })) {
+        throw new Forbidden(DENIED.replyInNode);
+      }
       this.rules.requireMayPost(target.author);
       if (target.topic.closed) throw new RuleViolated(TOPIC_CLOSED);
       if (target.topic.visibility !== 'public') throw new RuleViolated(TOPIC_IN_REVIEW);

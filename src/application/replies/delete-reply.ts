@@ -1,3 +1,4 @@
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import { Forbidden } from '../../domain/shared/errors.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
@@ -14,6 +15,7 @@ export class DeleteReply {
   constructor(
     private readonly replies: ReplyRepository,
     private readonly topics: TopicRepository,
+    private readonly nodes: NodeRepository,
     private readonly posts: Posts,
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
@@ -23,7 +25,7 @@ export class DeleteReply {
   async execute(actor: Actor, id: number, reason: string | null = null): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      const { reply } = await loadReply(this.replies, this.topics, id, user);
+      const { reply } = await loadReply(this.replies, this.topics, this.nodes, id, user);
       if (!policy.destroyReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
       const at = await this.posts.remove(reply, user.id);
       if (reply.userId !== user.id) {

@@ -1,10 +1,13 @@
+import type { NodeAccess } from '../../domain/nodes/access.js';
 import type { Author } from '../../domain/review/posting.js';
 import type { Visibility } from '../../domain/shared/post.js';
 import type { UserView } from '../read-models.js';
 
 /** A topic as replying to it needs it, with the replier as the new reply shows them and as the posting rules know them. */
 export interface ReplyTarget {
-  topic: { id: number; userId: number; title: string; closed: boolean; visibility: Visibility };
+  topic: { id: number; userId: number; title: string; closed: boolean; visibility: Visibility; nodeAccess: NodeAccess };
+  /** The groups the replier belongs to, as the node's access asks (contract §23). */
+  replierGroupIds: number[];
   replier: UserView;
   /** The replier, as the posting rules (contract §18) need them. */
   author: Author;

@@ -1,3 +1,4 @@
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import { z } from 'zod';
 import { Forbidden, RuleViolated } from '../../domain/shared/errors.js';
 import { TOPIC_CLOSED } from '../../domain/topics/topic.js';
@@ -19,6 +20,7 @@ export class UpdateReply {
   constructor(
     private readonly replies: ReplyRepository,
     private readonly topics: TopicRepository,
+    private readonly nodes: NodeRepository,
     private readonly rules: PostingRules,
     private readonly markdown: MarkdownRenderer,
     private readonly events: DomainEvents,
@@ -33,7 +35,7 @@ export class UpdateReply {
   async execute(actor: Actor, input: { id: number; body?: RawParam }): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      const { reply, topic } = await loadReply(this.replies, this.topics, input.id, user);
+      const { reply, topic } = await loadReply(this.replies, this.topics, this.nodes, input.id, user);
       if (!policy.updateReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
       const body = read(UpdateReplyParams.shape.body, input.body, 'body');
       if (topic.isClosed()) throw new RuleViolated(TOPIC_CLOSED);

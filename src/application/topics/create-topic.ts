@@ -48,7 +48,7 @@ export class CreateTopic {
       this.rules.requireMayPost(author);
       const rendered = this.markdown.render(body);
       const topic = Topic.open({ userId: user.id, nodeId, title, body, bodyHtml: rendered.html }, this.clock.now());
-      await this.relocation.requireNode(nodeId);
+      await this.relocation.requireNode(nodeId, user);
       const { held } = await this.rules.judge(author, { kind: 'topic', body, topicId: null, links: rendered.links });
       if (held) topic.hold();
       await this.topics.add(topic);

@@ -1,3 +1,4 @@
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import { Forbidden } from '../../domain/shared/errors.js';
 import { policy } from '../../domain/shared/policy.js';
 import type { ReplyRepository } from '../../domain/replies/reply-repository.js';
@@ -13,6 +14,7 @@ import { loadTopic } from './load.js';
 export class DeleteTopic {
   constructor(
     private readonly topics: TopicRepository,
+    private readonly nodes: NodeRepository,
     private readonly replies: ReplyRepository,
     private readonly posts: Posts,
     private readonly events: DomainEvents,
@@ -23,7 +25,7 @@ export class DeleteTopic {
   async execute(actor: Actor, id: number, reason: string | null = null): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      const topic = await loadTopic(this.topics, id, user);
+      const topic = await loadTopic(this.topics, this.nodes, id, user);
       const hasRepliesFromOthers = await this.replies.hasVisibleRepliesFromOthers(topic.id, topic.userId);
       if (!policy.destroyTopic(user, { userId: topic.userId, hasRepliesFromOthers })) throw new Forbidden();
       const at = await this.posts.remove(topic, user.id);

@@ -21,7 +21,7 @@ export class MoveTopic {
   async execute(actor: Actor, id: number, nodeId: number, reason: string | null = null): Promise<boolean> {
     const user = requireUser(actor);
     return this.uow.run(async () => {
-      const topic = await loadTopic(this.topics, id, user);
+      const topic = await loadTopic(this.topics, this.nodes, id, user);
       if (!policy.changeLockedNode(user)) throw new Forbidden();
       // The node is named by the caller, as the topic is: an unknown one is not found (not an invalid record).
       if (!(await this.nodes.findById(nodeId))) throw new NotFound(`node ${nodeId}`);

@@ -1,4 +1,7 @@
-import { NotFound } from '../../domain/shared/errors.js';
+import { Forbidden, NotFound } from '../../domain/shared/errors.js';
+import { DENIED } from '../../domain/shared/policy.js';
+import { mayStartTopics } from '../../domain/nodes/access.js';
+import { nodeReadableBy, readerOf } from '../../domain/visibility/visibility.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import type { Topic } from '../../domain/topics/topic.js';
 import type { ActingUser } from '../actor.js';
@@ -22,9 +25,17 @@ export class TopicRelocation {
     private readonly events: DomainEvents,
   ) {}
 
-  async requireNode(nodeId: number): Promise<void> {
-    // Contract §6: a well-formed id that names no node is 404, as wherever a node is looked up (homeland's).
-    if (!(await this.nodes.findById(nodeId))) throw new NotFound(`node ${nodeId}`);
+  /**
+   * The node `user` is to place a topic in: one that they may start topics in. Contract §6: a well-formed id that
+   * names no node is 404, as wherever a node is looked up (homeland's), and so is one they may not read (§23); one
+   * where they may read but not start topics is 403.
+   */
+  async requireNode(nodeId: number, user: ActingUser): Promise<void> {
+    const place = await this.nodes.placeFor(nodeId, user.id);
+    if (!place || !nodeReadableBy(readerOf(user, place.groupIds), place.node)) throw new NotFound(`node ${nodeId}`);
+    if (!mayStartTopics(place.node.access, { viewer: user, groupIds: new Set(place.groupIds) })) {
+      throw new Forbidden(DENIED.startTopicsInNode);
+    }
   }
 
   async moved(topic: Topic, fromNodeId: number, actor: ActingUser, audit: MoveAudit = {}): Promise<void> {

@@ -46,7 +46,7 @@ export class TopicAction {
   async execute(actor: Actor, id: number, type: RawParam, reason: string | null = null): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      const topic = await loadTopic(this.topics, id, user);
+      const topic = await loadTopic(this.topics, this.nodes, id, user);
       const action = read(TopicActionParams.shape.type, type, 'type');
       const before = moderatedFields(topic);
       const outcome = await this.apply(action, topic, user);

@@ -1,3 +1,4 @@
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import { z } from 'zod';
 import { Forbidden } from '../../domain/shared/errors.js';
 import { policy } from '../../domain/shared/policy.js';
@@ -26,6 +27,7 @@ export interface UpdateTopicInput {
 export class UpdateTopic {
   constructor(
     private readonly topics: TopicRepository,
+    private readonly nodes: NodeRepository,
     private readonly relocation: TopicRelocation,
     private readonly rules: PostingRules,
     private readonly markdown: MarkdownRenderer,
@@ -41,7 +43,7 @@ export class UpdateTopic {
   async execute(actor: Actor, input: UpdateTopicInput): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      const topic = await loadTopic(this.topics, input.id, user);
+      const topic = await loadTopic(this.topics, this.nodes, input.id, user);
       if (!policy.updateTopic(user, topic)) throw new Forbidden();
       const title = read(UpdateTopicParams.shape.title, input.title, 'title');
       const nodeId = read(UpdateTopicParams.shape.node_id, input.nodeId, 'node_id');
@@ -54,7 +56,7 @@ export class UpdateTopic {
       await this.events.record(topicUpdated(topic));
       const fromNodeId = topic.nodeId;
       if (topic.requestNode(nodeId, policy.changeLockedNode(user), now)) {
-        await this.relocation.requireNode(nodeId);
+        await this.relocation.requireNode(nodeId, user);
         await this.relocation.moved(topic, fromNodeId, user, { reason: input.reason ?? null });
       }
     });

@@ -8,6 +8,8 @@ export interface Webhook {
   id: number;
   url: string;
   events: string[];
+  /** It hears of events in nodes not everyone may read too (contract §23); others never do. */
+  privateNodes: boolean;
   createdAt: Date;
 }
 
@@ -48,7 +50,7 @@ export interface DueDelivery {
  * try, in the transaction of the change (src/adapters/persistence/events/outbox.ts).
  */
 export interface WebhookStore {
-  add(webhook: { url: string; events: string[]; secret: string; createdAt: Date }): Promise<Webhook>;
+  add(webhook: { url: string; events: string[]; secret: string; privateNodes: boolean; createdAt: Date }): Promise<Webhook>;
   list(): Promise<Webhook[]>;
   /** Deletes the webhook and its deliveries (a queued try then finds nothing to send). False if there was none. */
   remove(id: number): Promise<boolean>;
@@ -105,7 +107,7 @@ export class ManageWebhooks {
   /** Without a secret, one is made up and returned this once (the caller shows it); a given one is not echoed. */
   async create(
     actor: ActingUser,
-    input: { url: string; events: readonly string[]; secret?: string },
+    input: { url: string; events: readonly string[]; secret?: string; privateNodes?: boolean },
   ): Promise<{ webhook: Webhook; generatedSecret: string | null }> {
     requireWebhookAdmin(actor);
     const refusal = this.transport.refusal(input.url);
@@ -118,6 +120,7 @@ export class ManageWebhooks {
       url: input.url,
       events,
       secret: input.secret ?? (generatedSecret as string),
+      privateNodes: input.privateNodes ?? false,
       createdAt: this.clock.now(),
     });
     return { webhook, generatedSecret };

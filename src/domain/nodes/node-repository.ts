@@ -1,4 +1,12 @@
+import type { NodeAccess } from './access.js';
 import type { Node } from './node.js';
+import type { NodeFacts } from '../visibility/visibility.js';
+
+/** A node as the visibility rule reads it, with the groups of the user asking (none when signed out). */
+export interface NodePlace {
+  node: NodeFacts;
+  groupIds: number[];
+}
 
 export interface NodeRepository {
   findById(id: number): Promise<Node | null>;
@@ -6,5 +14,10 @@ export interface NodeRepository {
   noPoint(): Promise<Node>;
   nameTaken(name: string): Promise<boolean>;
   add(node: Node): Promise<void>;
+  /** Node `id` as the visibility rule reads it, with the groups of `userId` (contract §23), in one read. */
+  placeFor(id: number, userId: number | null): Promise<NodePlace | null>;
+  /** Who may read, start topics, reply and moderate in node `id`. */
+  access(id: number): Promise<NodeAccess | null>;
+  setAccess(id: number, access: NodeAccess): Promise<void>;
 }
 export const NodeRepository = Symbol.for('NodeRepository');

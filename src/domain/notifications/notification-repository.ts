@@ -26,5 +26,11 @@ export interface NotificationRepository {
    * of the unit of work. Returns whose they are.
    */
   deleteAbout(about: { topicId: number } | { replyId: number }): Promise<number[]>;
+  /**
+   * Deletes the notifications about topics (and their replies) that their users may no longer read (contract §23):
+   * those of one topic (moved), of one node (its access changed), or of some users (they left a group). Returns whose
+   * they were.
+   */
+  forgetUnreadable(about: { topicId: number } | { nodeId: number } | { userIds: readonly number[] }): Promise<number[]>;
 }
 export const NotificationRepository = Symbol.for('NotificationRepository');

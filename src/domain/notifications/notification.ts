@@ -42,11 +42,13 @@ export interface NewReplyAudience {
   mentionedIds: readonly number[];
   /** Among all of the above, those who blocked the replier. */
   blockedActorFor: readonly number[];
+  /** Among all of the above, those who may not read the topic's node (contract §23): they hear nothing of it. */
+  unreadableFor: readonly number[];
 }
 
 /** `TopicReply` to the topic's author and followers; `Mention` instead to those mentioned. */
 export function whoHearsOfReply(event: NewReplyAudience): NewNotification[] {
-  const blocked = new Set(event.blockedActorFor);
+  const blocked = new Set([...event.blockedActorFor, ...event.unreadableFor]);
   const mentioned = mentionTargets(event.mentionedIds, event.replierId).filter((id) => !blocked.has(id));
   const skip = new Set([event.replierId, ...mentioned, ...blocked]);
   const about = { actorId: event.replierId, topicId: event.topicId, replyId: event.replyId };
@@ -65,11 +67,13 @@ export interface NewTopicAudience {
   authorFollowerIds: readonly number[];
   mentionedIds: readonly number[];
   blockedActorFor: readonly number[];
+  /** Among the above, those who may not read the topic's node (contract §23). */
+  unreadableFor: readonly number[];
 }
 
 /** `Topic` to the author's followers; `Mention` instead to those mentioned. */
 export function whoHearsOfTopic(event: NewTopicAudience): NewNotification[] {
-  const blocked = new Set(event.blockedActorFor);
+  const blocked = new Set([...event.blockedActorFor, ...event.unreadableFor]);
   const mentioned = mentionTargets(event.mentionedIds, event.authorId).filter((id) => !blocked.has(id));
   const skip = new Set([event.authorId, ...mentioned, ...blocked]);
   const about = { actorId: event.authorId, topicId: event.topicId };
@@ -81,9 +85,18 @@ export function whoHearsOfTopic(event: NewTopicAudience): NewNotification[] {
   ];
 }
 
-/** An administrator moved (or banned) someone's topic: its owner hears of it, unless the owner did it. */
-export function whoHearsOfMove(event: { topicId: number; ownerId: number; actorId: number; nodeId: number }): NewNotification[] {
-  if (event.ownerId === event.actorId) return [];
+/**
+ * An administrator moved (or banned) someone's topic: its owner hears of it, unless the owner did it, or may not read
+ * where it went (contract §23).
+ */
+export function whoHearsOfMove(event: {
+  topicId: number;
+  ownerId: number;
+  actorId: number;
+  nodeId: number;
+  ownerMayRead: boolean;
+}): NewNotification[] {
+  if (event.ownerId === event.actorId || !event.ownerMayRead) return [];
   return [{ userId: event.ownerId, actorId: event.actorId, type: 'NodeChanged', topicId: event.topicId, nodeId: event.nodeId }];
 }
 

@@ -125,4 +125,7 @@ export const DENIED = {
   createReply: 'The current user does not have permission to reply to topics.',
   banTopic: 'The current user does not have permission to ban topics.',
   uploadPhoto: 'The current user does not have permission to upload photos.',
+  /** Contract §23: a node whose topics are started only by some (its groups, staff). */
+  startTopicsInNode: 'The current user does not have permission to create topics in this node.',
+  replyInNode: 'The current user does not have permission to reply to topics in this node.',
 } as const;

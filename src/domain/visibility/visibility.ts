@@ -1,3 +1,4 @@
+import { type NodeAccess, mayRead } from '../nodes/access.js';
 import type { Reply } from '../replies/reply.js';
 import type { Visibility } from '../shared/post.js';
 import { BAN_GRADE, type Topic } from '../topics/topic.js';
@@ -25,7 +26,13 @@ export interface TopicFacts {
   /** Banned by a moderator (contract §6: grade `ban`; it also lives in NoPoint, which is not what bans it). */
   banned: boolean;
   nodeId: number;
-  node?: { hidden: boolean };
+  node?: NodeFacts;
+}
+
+/** What the rule reads of a node: whether it is hidden, and who may read there (contract §23). */
+export interface NodeFacts {
+  hidden: boolean;
+  access: NodeAccess;
 }
 
 /** What the rule reads of a reply. */
@@ -55,18 +62,24 @@ export const replyFacts = (reply: Reply): ReplyFacts => ({
 });
 
 /**
- * Who reads: the viewer (null when signed out), and what they blocked. `blocks` is needed only by the conditions
- * that read it; a reader without them is someone whose blocks do not apply (a signed-out reader has none).
+ * Who reads: the viewer (null when signed out), what they blocked, and the groups they belong to. `blocks` and
+ * `groupIds` are needed only by the conditions that read them (a node that names groups reads `groupIds`); a reader
+ * without them is someone to whom they do not apply (a signed-out reader has none).
  */
 export interface Reader {
   viewer: Viewer | null;
   blocks?: { nodeIds: ReadonlySet<number>; userIds: ReadonlySet<number> };
+  groupIds?: ReadonlySet<number>;
 }
 
-/** Someone signed out, and what is sent to everyone alike (mail, webhooks, the anonymous caches). */
-export const ANONYMOUS: Reader = { viewer: null, blocks: { nodeIds: new Set(), userIds: new Set() } };
+const NO_GROUPS: ReadonlySet<number> = new Set();
 
-export const readerOf = (viewer: Viewer | null): Reader => (viewer === null ? ANONYMOUS : { viewer });
+/** Someone signed out, and what is sent to everyone alike (mail, webhooks, the anonymous caches). */
+export const ANONYMOUS: Reader = { viewer: null, blocks: { nodeIds: new Set(), userIds: new Set() }, groupIds: NO_GROUPS };
+
+/** A reader known by who they are, and by their groups where a node may ask (loaded with them: `groupIds`). */
+export const readerOf = (viewer: Viewer | null, groupIds?: readonly number[]): Reader =>
+  viewer === null ? ANONYMOUS : { viewer, ...(groupIds ? { groupIds: new Set(groupIds) } : {}) };
 
 const isAdmin = (reader: Reader) => reader.viewer?.role === 'admin';
 const isAuthor = (reader: Reader, post: { userId: number }) => reader.viewer !== null && reader.viewer.id === post.userId;
@@ -79,6 +92,19 @@ const nodeOf = (topic: TopicFacts) => {
   if (!topic.node) throw new Error('this reader profile reads the topic’s node: give it');
   return topic.node;
 };
+const groupsOf = (reader: Reader, access: NodeAccess): ReadonlySet<number> => {
+  const asked = access.read.audience === 'groups' || access.moderatorGroupIds.length > 0;
+  if (reader.viewer === null || !asked) return NO_GROUPS;
+  if (!reader.groupIds) throw new Error('this node names groups: give the reader’s');
+  return reader.groupIds;
+};
+
+/**
+ * Whether `reader` may read in `node` (contract §23): one they may not does not exist for them, nor anything in it.
+ * The node list asks it of nodes; `nodeReadable` asks it of a topic's.
+ */
+export const nodeReadableBy = (reader: Reader, node: { access: NodeAccess }): boolean =>
+  mayRead(node.access, { viewer: reader.viewer, groupIds: groupsOf(reader, node.access) });
 
 /**
  * Whether a post was published: not held for approval. One that was not sets off nothing yet (domain/events.ts); a
@@ -114,6 +140,8 @@ export const TOPIC_RULES = {
   nodeNotHidden: (_reader: Reader, topic: TopicFacts) => !nodeOf(topic).hidden,
   /** Its node is not one the reader blocked. */
   nodeNotBlocked: (reader: Reader, topic: TopicFacts) => !blocks(reader).nodeIds.has(topic.nodeId),
+  /** Its node is one the reader may read (`nodeReadableBy`: everyone, members, groups or staff, contract §23). */
+  nodeReadable: (reader: Reader, topic: TopicFacts) => nodeReadableBy(reader, nodeOf(topic)),
 } as const;
 export type TopicRule = keyof typeof TOPIC_RULES;
 
@@ -145,29 +173,43 @@ export const READERS = {
    * favorites, what a notification points at): not deleted, and shown to them. What is sent to everyone alike
    * (notification mail, webhooks) is this profile read by `ANONYMOUS`.
    */
-  post: profile('post', ['present', 'shownToReader'], ['present', 'shownToReader']),
+  post: profile('post', ['present', 'shownToReader', 'nodeReadable'], ['present', 'shownToReader']),
   /**
    * The topic lists across nodes (`GET /topics` without `node_id`, the front page): a post as above, not banned,
    * in a node listed for the reader, neither in a node nor by a user the reader blocked (contract §6, §4).
    */
   topicList: profile(
     'topic list',
-    ['present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeNotBlocked', 'authorNotBlocked'],
+    ['present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked'],
     [],
   ),
   /** One node's list (`node_id`): whatever of it the reader may open, banned topics included (moderators find them there). */
-  nodeTopics: profile('node topics', ['present', 'shownToReader'], []),
+  nodeTopics: profile('node topics', ['present', 'shownToReader', 'nodeReadable'], []),
   /** Search (contract §11): the list's rule, no hidden node for anyone, and no reply by a user the reader blocked. */
   search: profile(
     'search',
-    ['present', 'shownToReader', 'notBanned', 'nodeNotHidden', 'nodeNotBlocked', 'authorNotBlocked'],
+    ['present', 'shownToReader', 'notBanned', 'nodeNotHidden', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked'],
     ['present', 'shownToReader', 'authorNotBlocked'],
   ),
   /**
    * A digest mailed to a member (contract §17): public topics only, whoever the member is, never from a hidden
    * node, nor from a node or a user they blocked.
    */
-  digest: profile('digest', ['present', 'public', 'notBanned', 'nodeNotHidden', 'nodeNotBlocked', 'authorNotBlocked'], []),
+  digest: profile(
+    'digest',
+    ['present', 'public', 'notBanned', 'nodeNotHidden', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked'],
+    [],
+  ),
+  /**
+   * A notification mailed to a member (contract §17): what everyone alike may be shown of it (public, not deleted),
+   * in a node its recipient may read (§23).
+   */
+  mail: profile('mail', ['present', 'public', 'nodeReadable'], ['present', 'public']),
+  /**
+   * What a webhook is sent of a post (contract §13): what everyone alike may be shown of it. Which webhooks hear of a
+   * private node's posts at all is the webhooks' own setting (§23: `--private-nodes`).
+   */
+  webhook: profile('webhook', ['present', 'public'], ['present', 'public']),
   /**
    * What is counted (replies, topics, activity) and indexed for search: not deleted, published, written by hand. A
    * hidden post still counts: it was published, and only review takes it away. No reader: counts are everyone's.
@@ -187,7 +229,7 @@ export const READERS = {
   /** The topics new to a reader (contract §22): the list's rule, and not theirs. */
   newTopics: profile(
     'new topics',
-    ['present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeNotBlocked', 'authorNotBlocked', 'byOthers'],
+    ['present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked', 'byOthers'],
     [],
   ),
   /**
@@ -197,7 +239,7 @@ export const READERS = {
    */
   unread: profile(
     'unread',
-    ['present', 'shownToReader'],
+    ['present', 'shownToReader', 'nodeReadable'],
     ['present', 'shownToReader', 'published', 'byHand', 'authorNotBlocked', 'byOthers'],
   ),
 } as const satisfies Record<string, ReaderProfile>;

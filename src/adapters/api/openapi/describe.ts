@@ -338,6 +338,7 @@ const TAGS = [
   { name: 'Users', description: 'Profiles, lists, follows and blocks' },
   { name: 'Accounts', description: 'Joining: sign-up, the verification mail, a forgotten password' },
   { name: 'Nodes', description: 'Nodes (categories of topics)' },
+  { name: 'Groups', description: 'Groups of members (who may read and write where)' },
   { name: 'Search', description: 'Full-text search of topics and replies, Chinese and English alike' },
   { name: 'Uploads', description: 'Photos and push devices' },
   { name: 'Admin', description: 'Administration: the moderation audit log' },

@@ -1,5 +1,12 @@
 import type { UploadView } from '../../../application/uploads/ports.js';
-import type { NodeView, ReplyDetailView, TopicDetailView, UserDetailView, UserView } from '../../../application/read-models.js';
+import type {
+  GroupView,
+  NodeView,
+  ReplyDetailView,
+  TopicDetailView,
+  UserDetailView,
+  UserView,
+} from '../../../application/read-models.js';
 import { Wire } from '../../presentation/wire.js';
 
 /**
@@ -33,6 +40,7 @@ const aliceDetail: UserDetailView = {
   website: null,
   tagline: 'Asks good questions',
   bio: null,
+  groups: ['rubyists'],
   silencedUntil: null,
   suspendedUntil: null,
 };
@@ -46,6 +54,15 @@ const node: NodeView = {
   hidden: false,
   updatedAt: at,
   section: { id: 1, name: 'Nodes' },
+};
+
+const group: GroupView = {
+  id: 4,
+  name: 'rubyists',
+  title: 'Ruby people',
+  hidden: false,
+  membersCount: 7,
+  createdAt: at,
 };
 
 const topic: TopicDetailView = {
@@ -93,6 +110,7 @@ export const examples = {
   user: wire.user(alice, viewer),
   userDetail: wire.userDetail(aliceDetail, viewer),
   node: wire.node(node),
+  group: wire.group(group),
   topic: wire.topic(topic, viewer),
   topicDetail: wire.topicDetail(topic, viewer),
   topicMeta: { followed: true, liked: false, favorited: false },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { NodeReadModel } from '../../../application/read-models.js';
 import type { BlockNode } from '../../../application/users/manage-users.js';
 import { NotFound } from '../../../domain/shared/errors.js';
-import { actorOf } from '../auth.js';
+import { actorOf, callerRefOf, identify } from '../auth.js';
 import { IdPath, pathId } from '../params.js';
 import { OK, type Wire } from '../../presentation/wire.js';
 import { NodeSchema, OkSchema } from '../../presentation/schemas.js';
@@ -40,7 +40,9 @@ export function nodeRoutes(app: NodeRouteUseCases, wire: Wire, docs: ApiDescript
       errors: [],
     },
     async (ctx) => {
-      ctx.body = { nodes: (await app.nodes.list()).map((node) => wire.node(node)) };
+      const { viewer, result: nodes } = await app.nodes.list(callerRefOf(ctx));
+      identify(ctx, viewer);
+      ctx.body = { nodes: nodes.map((node) => wire.node(node)) };
     },
   );
 
@@ -58,7 +60,8 @@ export function nodeRoutes(app: NodeRouteUseCases, wire: Wire, docs: ApiDescript
       errors: [404],
     },
     async (ctx) => {
-      const node = await app.nodes.get(pathId(ctx.params.id));
+      const { viewer, result: node } = await app.nodes.get(pathId(ctx.params.id), callerRefOf(ctx));
+      identify(ctx, viewer);
       if (!node) throw new NotFound('node');
       ctx.body = { node: wire.node(node) };
     },

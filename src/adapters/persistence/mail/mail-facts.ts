@@ -7,7 +7,7 @@ import type {
 } from '../../../application/mail/deliver-mail.js';
 import type { DigestTopic } from '../../../application/mail/digests.js';
 import { READERS } from '../../../domain/visibility/visibility.js';
-import { SIGNED_OUT, memberAt, replyCondition, topicCondition } from '../read-models/visibility.js';
+import { SIGNED_OUT, memberAt, readerOf, replyCondition, topicCondition } from '../read-models/visibility.js';
 import type { Sql } from '../database/sql.js';
 import { type Timestamp, toDate } from '../database/timestamps.js';
 
@@ -92,8 +92,8 @@ export class SqlMailFacts implements MailFacts {
 
   async noticesOf(userId: number, topicId: number, types: readonly PendingNotice['type'][]): Promise<TopicNotices | null> {
     const topic = await this.sql.one<{ id: number; title: string }>(
-      `select id, title from topics t where id = $1 and ${topicCondition(READERS.post, SIGNED_OUT, { topic: 't' })}`,
-      [topicId],
+      `select id, title from topics t where id = $1 and ${topicCondition(READERS.mail, readerOf('$2::int'), { topic: 't' })}`,
+      [topicId, userId],
     );
     if (!topic) return null;
     // A mention in the topic itself has no reply: its post is the topic's body, by the topic's author. Mail shows what
@@ -107,7 +107,7 @@ export class SqlMailFacts implements MailFacts {
        join users a on a.id = coalesce(r.user_id, t.user_id)
        where n.user_id = $1 and n.topic_id = $2 and n.type = any($3::text[])
          and n.read_at is null and n.emailed_at is null
-         and (n.reply_id is null or (${replyCondition(READERS.post, SIGNED_OUT, 'r')}))
+         and (n.reply_id is null or (${replyCondition(READERS.mail, SIGNED_OUT, 'r')}))
        order by n.id`,
       [userId, topicId, types],
     );

@@ -38,6 +38,7 @@ export const MIGRATIONS: readonly { name: string }[] = [
   'Migration20261129000000_topics_by_creation',
   'Migration20261129010000_read_state',
   'Migration20261129020000_read_horizons',
+  'Migration20261129030000_groups_and_node_access',
 ].map((name) => ({ name }));
 
 /** The migrations with their classes, for MikroORM's migrator. */

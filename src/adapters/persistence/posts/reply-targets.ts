@@ -4,10 +4,12 @@ import type { Sql } from '../database/sql.js';
 import type { Visibility } from '../../../domain/shared/post.js';
 import type { Role } from '../../../domain/users/role.js';
 import { type Timestamp, toDate } from '../database/timestamps.js';
+import { type AccessRow, accessColumns, accessOf } from '../repositories/node-access.js';
 import { READERS } from '../../../domain/visibility/visibility.js';
-import { readerOf, topicCondition } from '../read-models/visibility.js';
+import { nodeCondition, readerOf, topicCondition } from '../read-models/visibility.js';
 
-interface TargetRow {
+interface TargetRow extends Partial<AccessRow> {
+  replier_group_ids: number[];
   topic_id: number | null;
   topic_user_id: number | null;
   topic_title: string | null;
@@ -24,6 +26,7 @@ interface TargetRow {
   follower_ids: number[];
   mentioned_ids: number[];
   blocked_actor_for: number[];
+  unreadable_for: number[];
 }
 
 /**
@@ -52,6 +55,9 @@ export class ReadAudiences {
 }
 
 /** Who a reply may concern, as `ReadAudiences` keys it. */
+/** Whom a reply may concern, as the audience's statements name them (CTEs `topic`, `followers`, `mentioned`). */
+export const CANDIDATES = 'select user_id as id from topic union select user_id from followers union select id from mentioned';
+
 export const replyAudienceKey = (topicId: number, replierId: number, logins: readonly string[]) =>
   `${topicId}:${replierId}:${logins.join(' ')}`;
 
@@ -69,12 +75,14 @@ export class SqlReplyTargets implements ReplyTargets {
   async find(topicId: number, replierId: number, mentionedLogins: readonly string[]): Promise<ReplyTarget | null> {
     const row = await this.sql.one<TargetRow>(
       `with topic as (
-         select id, user_id, title, closed_at is not null as closed, visibility from topics t
-         where id = $1 and ${topicCondition(READERS.post, readerOf('$2::int'), { topic: 't' })}),
+         select t.id, t.user_id, t.title, t.closed_at is not null as closed, t.visibility, ${accessColumns('n')}
+         from topics t join nodes n on n.id = t.node_id
+         where t.id = $1 and ${topicCondition(READERS.post, readerOf('$2::int'), { topic: 't', node: 'n' })}),
        followers as (select f.user_id from topic_follows f join topic t on t.id = f.topic_id),
        mentioned as (select id, lower(login) as login from users where lower(login) = any($3::text[]))
        select t.id as topic_id, t.user_id as topic_user_id, t.title as topic_title, t.closed as topic_closed,
-         t.visibility as topic_visibility,
+         t.visibility as topic_visibility, ${accessColumns('t')},
+         array(select group_id from group_members where user_id = $2 order by group_id) as replier_group_ids,
          case when t.id is not null then nextval('replies_id_seq')::int end as reply_id,
          u.login as replier_login, u.name as replier_name, u.role as replier_role,
          u.self_registered as replier_self_registered, u.created_at as replier_created_at,
@@ -83,7 +91,9 @@ export class SqlReplyTargets implements ReplyTargets {
          array(select id from mentioned order by array_position($3::text[], login)) as mentioned_ids,
          array(select b.user_id from user_blocks b where b.blocked_user_id = $2 and b.user_id in (
            select user_id from topic union select user_id from followers union select id from mentioned)
-           order by b.user_id) as blocked_actor_for
+           order by b.user_id) as blocked_actor_for,
+         array(select c.id from (${CANDIDATES}) c where not ${nodeCondition(readerOf('c.id'), 't')} order by c.id)
+           as unreadable_for
        from users u left join topic t on true
        where u.id = $2`,
       [topicId, replierId, mentionedLogins],
@@ -94,6 +104,7 @@ export class SqlReplyTargets implements ReplyTargets {
       followerIds: row.follower_ids,
       mentionedIds: row.mentioned_ids,
       blockedActorFor: row.blocked_actor_for,
+      unreadableFor: row.unreadable_for,
     });
     return {
       topic: {
@@ -102,7 +113,9 @@ export class SqlReplyTargets implements ReplyTargets {
         title: row.topic_title!,
         closed: row.topic_closed!,
         visibility: row.topic_visibility!,
+        nodeAccess: accessOf(row as AccessRow),
       },
+      replierGroupIds: row.replier_group_ids,
       replier: { id: replierId, login: row.replier_login, name: row.replier_name },
       author: {
         id: replierId,

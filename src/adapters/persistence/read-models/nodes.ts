@@ -1,15 +1,27 @@
 import type { Sql } from '../database/sql.js';
 import type { NodeReadModel, NodeView, SectionListItem } from '../../../application/read-models.js';
+import type { CallerRef, Identified } from '../../../application/actor.js';
 import { NODE_COLUMNS, type NodeRow, nodeView } from './rows.js';
+import { VIEWER_CTE, type ViewerColumns, callerParams, viewerOf } from './callers.js';
+import { VIEWER_CTE_READER, nodeCondition } from './visibility.js';
 
-/** Nodes: all of them, in their order, and one. */
+/** The nodes the caller may read (contract §23: one they may not does not exist for them), with the caller. */
+const READABLE_NODES = `with ${VIEWER_CTE}
+  select ${NODE_COLUMNS}, (select id from viewer) as viewer_id, (select login from viewer) as viewer_login,
+    (select role from viewer) as viewer_role
+  from nodes n where ${nodeCondition(VIEWER_CTE_READER, 'n')}`;
+
+/** Nodes: those the caller may read, in their order, and one. */
 
 export class SqlNodeReadModel implements NodeReadModel {
   constructor(private readonly sql: Sql) {}
 
-  async list(): Promise<NodeView[]> {
-    const rows = await this.sql.all<NodeRow>(`select ${NODE_COLUMNS} from nodes order by sort desc, id`);
-    return rows.map(nodeView);
+  async list(caller: CallerRef): Promise<Identified<NodeView[]>> {
+    const rows = await this.sql.all<NodeRow & ViewerColumns>(
+      `${READABLE_NODES} order by n.sort desc, n.id`,
+      callerParams(caller),
+    );
+    return { viewer: viewerOf(rows[0]), result: rows.map(nodeView) };
   }
 
   async sections(): Promise<SectionListItem[]> {
@@ -19,9 +31,9 @@ export class SqlNodeReadModel implements NodeReadModel {
     );
   }
 
-  async get(id: number): Promise<NodeView | null> {
-    const rows = await this.sql.all<NodeRow>(`select ${NODE_COLUMNS} from nodes where id = $1`, [id]);
-    return rows[0] ? nodeView(rows[0]) : null;
+  async get(id: number, caller: CallerRef): Promise<Identified<NodeView | null>> {
+    const rows = await this.sql.all<NodeRow & ViewerColumns>(`${READABLE_NODES} and n.id = $6`, [...callerParams(caller), id]);
+    return { viewer: viewerOf(rows[0]), result: rows[0] ? nodeView(rows[0]) : null };
   }
 
   async blocks(userId: number, nodeId: number): Promise<boolean> {

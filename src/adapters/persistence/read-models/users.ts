@@ -41,10 +41,17 @@ interface UserRow {
   bio: string | null;
   silenced_until: Timestamp | null;
   suspended_until: Timestamp | null;
+  groups: string[];
 }
 
+/**
+ * A user's columns, from `users` (unaliased), with the names of their groups that are not hidden, by name (contract
+ * §23: an index probe on group_members' key, in the same statement).
+ */
 const USER_COLUMNS = `id, login, name, email, email_public, role, created_at, topics_count, replies_count, followers_count, following_count,
-  favorites_count, location, company, twitter, github, website, tagline, bio, silenced_until, suspended_until`;
+  favorites_count, location, company, twitter, github, website, tagline, bio, silenced_until, suspended_until,
+  array(select g.name::text from group_members gm join groups g on g.id = gm.group_id
+    where gm.user_id = users.id and not g.hidden order by lower(g.name)) as groups`;
 
 function userDetailView(row: UserRow): UserDetailView {
   return {
@@ -67,6 +74,7 @@ function userDetailView(row: UserRow): UserDetailView {
     website: row.website,
     tagline: row.tagline,
     bio: row.bio,
+    groups: row.groups,
     silencedUntil: toDate(row.silenced_until),
     suspendedUntil: toDate(row.suspended_until),
   };

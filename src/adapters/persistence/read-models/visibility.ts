@@ -17,22 +17,31 @@ import {
   TOPIC_RULES,
 } from '../../../domain/visibility/visibility.js';
 
-/** The reader of a statement, as SQL: their user id (null when signed out) and whether they are an administrator. */
+/**
+ * The reader of a statement, as SQL: their user id (null when signed out), whether they are an administrator, and
+ * whether they are a member in good standing (signed in, not blocked: a members-only node's readers, §23).
+ */
 export interface SqlReader {
   id: string;
   admin: string;
+  member: string;
 }
 
 /** Someone signed out (and what is sent to everyone): the conditions that read who reads fall away. */
-export const SIGNED_OUT: SqlReader = { id: 'null::int', admin: 'false' };
+export const SIGNED_OUT: SqlReader = { id: 'null::int', admin: 'false', member: 'false' };
 
 /** The caller found by VIEWER_CTE, joined as `v` (callers.ts); no row is someone signed out. */
-export const VIEWER: SqlReader = { id: 'v.id', admin: "coalesce(v.role = 'admin', false)" };
+export const VIEWER: SqlReader = {
+  id: 'v.id',
+  admin: "coalesce(v.role = 'admin', false)",
+  member: "coalesce(v.role <> 'blocked', false)",
+};
 
 /** The caller found by VIEWER_CTE, where its row cannot be joined (inside another CTE). */
 export const VIEWER_CTE_READER: SqlReader = {
   id: '(select id from viewer)',
   admin: "exists(select 1 from viewer where role = 'admin')",
+  member: "exists(select 1 from viewer where role <> 'blocked')",
 };
 
 /**
@@ -42,15 +51,17 @@ export const VIEWER_CTE_READER: SqlReader = {
 export const readerAs = (viewer: Viewer | null, id: string): SqlReader => ({
   id,
   admin: viewer?.role === 'admin' ? 'true' : 'false',
+  member: viewer !== null && viewer.role !== 'blocked' ? 'true' : 'false',
 });
 
 /** A member who is not read as an administrator (a digest's recipient), named by `id` in SQL. */
-export const memberAt = (id: string): SqlReader => ({ id, admin: 'false' });
+export const memberAt = (id: string): SqlReader => ({ id, admin: 'false', member: 'true' });
 
 /** A user named by an id in SQL (a `$n` parameter, a column): their role is looked up in the statement. */
 export const readerOf = (id: string): SqlReader => ({
   id,
   admin: `exists(select 1 from users admins where admins.id = ${id} and admins.role = 'admin')`,
+  member: `exists(select 1 from users members where members.id = ${id} and members.role <> 'blocked')`,
 });
 
 /** Where a condition finds its rows: the post's alias, and for a topic its node's (when a condition reads it). */
@@ -68,6 +79,19 @@ const nodeOf = (rows: Rows) => {
   return rows.node;
 };
 const isPublic = (alias: string) => `${alias}.visibility = 'public'`;
+
+/**
+ * Whether `reader` may read in the node `node` (contract §23), the twin of the domain's `nodeReadableBy`: a node
+ * everyone reads decides by its own column; only another asks who reads, and only then their groups (an index probe
+ * on their memberships).
+ */
+export function nodeCondition(reader: SqlReader, node: string): string {
+  const everyone = `${node}.read_access = 'everyone'`;
+  if (signedOut(reader)) return everyone;
+  return `(${everyone} or ${reader.admin} or (${node}.read_access = 'members' and ${reader.member})
+    or exists (select 1 from group_members gm where gm.user_id = ${reader.id} and (gm.group_id = any(${node}.moderator_groups)
+      or (${node}.read_access = 'groups' and gm.group_id = any(${node}.read_groups)))))`;
+}
 
 const POST_SQL = {
   present: ({ post }) => `${post}.deleted_at is null`,
@@ -94,6 +118,11 @@ const TOPIC_SQL: Record<TopicRule, Compiled> = {
     signedOut(reader)
       ? null
       : `not exists (select 1 from node_blocks b where b.user_id = ${reader.id} and b.node_id = ${post}.node_id)`,
+  // Read off the node's row where the statement joins it; else found by the topic's node id (a primary key probe).
+  nodeReadable: ({ post, node }, reader) =>
+    node
+      ? nodeCondition(reader, node)
+      : `exists (select 1 from nodes rn where rn.id = ${post}.node_id and ${nodeCondition(reader, 'rn')})`,
 };
 
 const REPLY_SQL: Record<ReplyRule, Compiled> = {

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../database/sql.js';
 import { NO_POINT_NODE_NAME, Node } from '../../../domain/nodes/node.js';
-import type { NodeRepository } from '../../../domain/nodes/node-repository.js';
+import type { NodePlace, NodeRepository } from '../../../domain/nodes/node-repository.js';
+import type { NodeAccess } from '../../../domain/nodes/access.js';
+import { type AccessRow, accessColumns, accessOf, accessValues } from './node-access.js';
 
 export class MikroOrmNodeRepository implements NodeRepository {
   private noPointId: number | null = null;
@@ -39,5 +41,28 @@ export class MikroOrmNodeRepository implements NodeRepository {
 
   async add(node: Node): Promise<void> {
     await this.em.persist(node).flush();
+  }
+
+  async placeFor(id: number, userId: number | null): Promise<NodePlace | null> {
+    const row = await this.sql.one<AccessRow & { hidden: boolean; group_ids: number[] }>(
+      `select n.hidden, ${accessColumns('n')},
+         array(select group_id from group_members where user_id = $2 order by group_id) as group_ids
+       from nodes n where n.id = $1`,
+      [id, userId],
+    );
+    return row ? { node: { hidden: row.hidden, access: accessOf(row) }, groupIds: row.group_ids } : null;
+  }
+
+  async access(id: number): Promise<NodeAccess | null> {
+    const row = await this.sql.one<AccessRow>(`select ${accessColumns('n')} from nodes n where n.id = $1`, [id]);
+    return row ? accessOf(row) : null;
+  }
+
+  async setAccess(id: number, access: NodeAccess): Promise<void> {
+    await this.sql.all(
+      `update nodes set (read_access, topics_access, replies_access, read_groups, topics_groups, replies_groups,
+         moderator_groups, updated_at) = ($2, $3, $4, $5, $6, $7, $8, now()) where id = $1`,
+      [id, ...accessValues(access)],
+    );
   }
 }

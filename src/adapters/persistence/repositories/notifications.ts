@@ -3,6 +3,7 @@ import type { StagedRows } from '../staged/staged-rows.js';
 import type { NewNotification } from '../../../domain/notifications/notification.js';
 import type { NotificationRepository } from '../../../domain/notifications/notification-repository.js';
 import { changed } from './changed.js';
+import { nodeCondition, readerOf } from '../read-models/visibility.js';
 
 export class SqlNotificationRepository implements NotificationRepository {
   constructor(
@@ -46,6 +47,29 @@ export class SqlNotificationRepository implements NotificationRepository {
       [id],
     );
     await this.staged.unnotify('topicId' in about ? { topicIds: [about.topicId] } : { replyIds: [about.replyId] });
+    return rows.map((row) => row.user_id);
+  }
+
+  /**
+   * Locked in user order before they go, as every writer of notifications takes them (see the port): the unread
+   * counts their trigger moves are then taken in that order too. Only a node that not everyone reads can hide anything.
+   */
+  async forgetUnreadable(about: { topicId: number } | { nodeId: number } | { userIds: readonly number[] }): Promise<number[]> {
+    const [scope, value] =
+      'topicId' in about
+        ? ['t.id = $1::int', about.topicId]
+        : 'nodeId' in about
+          ? ['n.id = $1::int', about.nodeId]
+          : ['nt.user_id = any($1::int[])', about.userIds];
+    const rows = await this.sql.all<{ user_id: number }>(
+      `with doomed as (
+         select nt.id, nt.user_id from notifications nt join topics t on t.id = nt.topic_id join nodes n on n.id = t.node_id
+         where ${scope} and n.read_access <> 'everyone' and not ${nodeCondition(readerOf('nt.user_id'), 'n')}
+         order by nt.user_id, nt.id for update of nt),
+       gone as (delete from notifications where id in (select id from doomed) returning user_id)
+       select distinct user_id from gone order by user_id`,
+      [value],
+    );
     return rows.map((row) => row.user_id);
   }
 }

@@ -36,6 +36,7 @@ interface WebhookRow {
   id: number;
   url: string;
   events: string[];
+  private_nodes: boolean;
   created_at: Timestamp;
 }
 
@@ -43,6 +44,7 @@ const webhook = (row: WebhookRow): Webhook => ({
   id: row.id,
   url: row.url,
   events: row.events,
+  privateNodes: row.private_nodes,
   createdAt: toDate(row.created_at),
 });
 
@@ -59,16 +61,17 @@ interface DeliveryRow {
 export class SqlWebhookStore implements WebhookStore {
   constructor(private readonly sql: Sql) {}
 
-  async add(input: { url: string; events: string[]; secret: string; createdAt: Date }): Promise<Webhook> {
+  async add(input: { url: string; events: string[]; secret: string; privateNodes: boolean; createdAt: Date }): Promise<Webhook> {
     const row = await this.sql.one<WebhookRow>(
-      `insert into webhooks (url, events, secret, created_at) values ($1, $2, $3, $4) returning id, url, events, created_at`,
-      [input.url, input.events, input.secret, input.createdAt],
+      `insert into webhooks (url, events, secret, private_nodes, created_at) values ($1, $2, $3, $4, $5)
+       returning id, url, events, private_nodes, created_at`,
+      [input.url, input.events, input.secret, input.privateNodes, input.createdAt],
     );
     return webhook(row!);
   }
 
   async list(): Promise<Webhook[]> {
-    const rows = await this.sql.all<WebhookRow>('select id, url, events, created_at from webhooks order by id');
+    const rows = await this.sql.all<WebhookRow>('select id, url, events, private_nodes, created_at from webhooks order by id');
     return rows.map(webhook);
   }
 

@@ -187,7 +187,7 @@ export function feedRoutes(app: FeedUseCases, wire: Wire, docs: RouteDeclarer): 
     feeding(async (ctx) => {
       const id = idOf(ctx.params.id);
       // As its page: a node that does not exist, or is hidden, is not there (the page says so too).
-      const node = await app.nodes.get(id);
+      const { result: node } = await app.nodes.get(id, ANYONE);
       if (!node || node.hidden) throw new NotFound('node');
       const { result } = await app.listTopics.execute(ANYONE, { type: 'recent', nodeId: id, offset: 0, limit: FEED_ITEMS });
       const forum = words(ctx);

@@ -129,7 +129,9 @@ export function moderatingRoutes(app: ModeratingPageUseCases, wire: Wire, docs: 
     // Whom the API lets ban a topic moderates it here (administrators); anyone else learns nothing but a refusal.
     const may = topic.abilities.ban;
     if (!may && !refused) throw new NotFound('page');
-    const nodes = may ? (await app.nodes.list()).filter((node) => !node.hidden).map((node) => wire.node(node)) : [];
+    const nodes = may
+      ? (await app.nodes.list({ actor })).result.filter((node) => !node.hidden).map((node) => wire.node(node))
+      : [];
     const refusal = refused ? { message: refused.refusal.message, typed: typedOf(refused.typed) } : undefined;
     if (!may && refusal) {
       const back = { href: `/topics/${id}`, label: t(ctx).moderation.backToTopic };

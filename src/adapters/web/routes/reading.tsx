@@ -141,7 +141,7 @@ export function readingRoutes(
         const title = path === '/' ? words.siteName : words.lists[kind];
         return <TopicListPage {...common} title={title} heading={words.lists[kind]} kind={kind} />;
       }
-      const node = await app.nodes.get(nodeId);
+      const { result: node } = await app.nodes.get(nodeId, { actor });
       if (!node || node.hidden) throw new NotFound('node');
       const shown = wire.node(node);
       frame.description = shown.summary || words.nodeTopics(shown.name);
@@ -507,11 +507,11 @@ export function readingRoutes(
     '',
     pageOperation('/nodes', 'Every node, by section'),
     reading(async (ctx) => {
-      const { frame } = await readerOf(ctx);
+      const { actor, frame } = await readerOf(ctx);
       // Sections in their own order (by their sort), each with its nodes in theirs; the nodes in none last.
       const sections = new Map<number | null, { section: string | null; nodes: Node[] }>();
       for (const section of await app.nodes.sections()) sections.set(section.id, { section: section.name, nodes: [] });
-      for (const node of await app.nodes.list()) {
+      for (const node of (await app.nodes.list({ actor })).result) {
         if (node.hidden) continue;
         const key = node.section?.id ?? null;
         if (!sections.has(key)) sections.set(key, { section: node.section?.name ?? null, nodes: [] });

@@ -96,7 +96,7 @@ export function sitemapRoutes(app: SitemapUseCases, wire: Wire, docs: RouteDecla
   }
 
   /** The nodes anyone may open, as the nodes' page lists them: every node but the hidden ones. */
-  const openNodes = async () => (await app.nodes.list()).filter((node) => !node.hidden);
+  const openNodes = async () => (await app.nodes.list({ actor: null })).result.filter((node) => !node.hidden);
 
   docs.route(
     router,

@@ -52,9 +52,9 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
 
   /** The form, for the signed-in reader (not signed in: to the sign-in page). */
   async function newTopicPage(ctx: Context, status = 200, draft?: TopicDraft): Promise<void> {
-    const { frame } = await readerOf(ctx);
+    const { actor, frame } = await readerOf(ctx);
     if (!frame.reader.csrf) return browser.seeOther(ctx, actionFor('/account/sign-in', frame.locale));
-    const nodes = (await app.nodes.list()).filter((node) => !node.hidden).map((node) => wire.node(node));
+    const nodes = (await app.nodes.list({ actor })).result.filter((node) => !node.hidden).map((node) => wire.node(node));
     show(ctx, status, <TopicFormPage frame={frame} csrf={frame.reader.csrf} nodes={nodes} {...(draft ? { draft } : {})} />);
   }
 
@@ -121,7 +121,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
     if (!actor || !frame.reader.csrf) return browser.seeOther(ctx, actionFor('/account/sign-in', frame.locale));
     const [topic] = await app.topics.details([id], actor);
     if (!topic || !wire.topic(topic, actor).abilities.update) throw new NotFound('topic');
-    const nodes = (await app.nodes.list()).filter((node) => !node.hidden).map((node) => wire.node(node));
+    const nodes = (await app.nodes.list({ actor })).result.filter((node) => !node.hidden).map((node) => wire.node(node));
     const shown = draft ?? { nodeId: String(topic.nodeId), title: topic.title, body: topic.body };
     show(ctx, status, <TopicFormPage frame={frame} csrf={frame.reader.csrf} nodes={nodes} draft={shown} editing={{ id }} />);
   }

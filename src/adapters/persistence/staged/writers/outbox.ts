@@ -1,5 +1,6 @@
 import { type DomainEvent, WEBHOOK_EVENTS } from '../../../../domain/events.js';
 import { queueTries } from '../../webhooks/webhook-store.js';
+import { SIGNED_OUT, nodeCondition } from '../../read-models/visibility.js';
 import type { StagedWriter } from '../staged.js';
 
 /** What the outbox keeps of an event: ids and dates, not titles and bodies (consumers read those when they need them). */
@@ -12,6 +13,13 @@ export function outboxPayload(event: DomainEvent): Record<string, unknown> {
   } = event as DomainEvent & { bodyHtml?: string; title?: string };
   return kept;
 }
+
+/**
+ * Whether the event `e` is about something everyone may read (contract §23): not a post in a node that only some may
+ * read (the node the topic is in now). Only webhooks made with `--private-nodes` hear of the others.
+ */
+const EVERYONES = `not exists (select 1 from topics pt join nodes pn on pn.id = pt.node_id
+  where pt.id = (e.payload->>'topicId')::int and not ${nodeCondition(SIGNED_OUT, 'pn')})`;
 
 /**
  * The events (the outbox, the one writer of `events`), and the webhook deliveries they make (contract §13): one per
@@ -33,7 +41,8 @@ export const outbox: StagedWriter = {
       'deliveries',
       `insert into webhook_deliveries (id, webhook_id, event_id, event, payload)
     select gen_random_uuid(), w.id, e.id, e.type, e.payload
-    from stored e join webhooks w on e.type = any(w.events) or ('*' = any(w.events) and e.type = any(${s.param(WEBHOOK_EVENTS, 'text[]')}))
+    from stored e join webhooks w on (e.type = any(w.events) or ('*' = any(w.events) and e.type = any(${s.param(WEBHOOK_EVENTS, 'text[]')})))
+      and (w.private_nodes or ${EVERYONES})
     returning id`,
     );
     s.cte('queued', queueTries('deliveries'));
