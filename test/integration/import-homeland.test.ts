@@ -95,7 +95,12 @@ describe('forumctl import homeland (contract §20)', function () {
       const users = tableOf(report, 'users');
       expect(users.read).to.equal(fixture.users.length + 1);
       expect(users.inserted).to.equal(fixture.users.length);
-      expect(users.skipped).to.deep.equal({ 'a team (teams are not kept)': 1 });
+      expect(users.skipped).to.deep.equal({ 'a team (imported as a group)': 1 });
+      expect(tableOf(report, 'groups')).to.include({ read: 1, inserted: 1, updated: 0, unchanged: 0, removed: 0 });
+      expect(tableOf(report, 'groups').skipped).to.deep.equal({});
+      const members = tableOf(report, 'group_members');
+      expect(members).to.include({ read: fixture.team.memberships, inserted: fixture.team.memberIds.length, removed: 0 });
+      expect(members.skipped).to.deep.equal({ 'an invitation not accepted': fixture.team.invitedIds.length });
       const replies = tableOf(report, 'replies');
       expect(replies.read).to.equal(fixture.replies.length);
       expect(replies.inserted).to.equal(fixture.replies.filter((r) => r.imported).length);
@@ -186,6 +191,29 @@ describe('forumctl import homeland (contract §20)', function () {
       const res = await api().get(`/api/v3/users/${member.login}`).expect(200);
       expect(res.body.user.id).to.equal(member.id);
       expect(res.body.user.topics_count).to.equal(member.expected.topicsCount);
+    });
+
+    it('makes the team a group of its login, titled with its name, its accepted members only (contract §23)', async () => {
+      const groups = await testEnv().sql<Record<string, unknown>>('select id, name, title, hidden from groups');
+      expect(groups).to.deep.equal([{ id: fixture.team.id, name: fixture.team.login, title: fixture.team.name, hidden: false }]);
+      const members = await testEnv().sql<{ user_id: number }>(
+        'select user_id from group_members where group_id = $1 order by user_id',
+        [fixture.team.id],
+      );
+      expect(members.map((row) => row.user_id)).to.deep.equal(fixture.team.memberIds);
+      expect(fixture.team.invitedIds).to.have.length.at.least(1);
+      // As a client sees it: the group, and a member's groups.
+      const group = await api().get(`/api/v3/groups/${fixture.team.login}`).expect(200);
+      expect(group.body.group).to.include({ name: fixture.team.login, title: fixture.team.name });
+      for (const id of [...fixture.team.memberIds, ...fixture.team.invitedIds]) {
+        const login = fixture.users.find((u) => u.id === id)!.becomes.login;
+        const user = await api().get(`/api/v3/users/${login}`).expect(200);
+        expect(user.body.user.groups, login).to.deep.equal(fixture.team.memberIds.includes(id) ? [fixture.team.login] : []);
+      }
+      // New groups continue after the team's id.
+      const made = await forumctl(['groups', 'create', 'newcomers', '--json']);
+      expect(made.code, made.stderr).to.equal(0);
+      expect(made.json<{ id: number }>().id).to.be.greaterThan(fixture.team.id);
     });
 
     it('moves the built-ins out of homeland’s ids: system and NoPoint above them, still working', async () => {
@@ -398,6 +426,13 @@ describe('forumctl import homeland (contract §20)', function () {
       expect(tableOf(report, 'replies').inserted).to.equal(1);
       expect(tableOf(report, 'likes')).to.include({ inserted: 1, removed: 1 });
       expect(tableOf(report, 'notifications').inserted).to.equal(1);
+      // The invitation accepted: a member more; the team was touched.
+      expect(tableOf(report, 'group_members')).to.include({ inserted: 1, removed: 0 });
+      expect(tableOf(report, 'groups')).to.include({ inserted: 0, updated: 1 });
+      const members = await testEnv().sql<{ user_id: number }>('select user_id from group_members where group_id = $1', [
+        changes.acceptedInvitation.teamId,
+      ]);
+      expect(members.map((row) => row.user_id)).to.include(changes.acceptedInvitation.userId);
       const [system] = await testEnv().sql<{ id: number }>(`select id from users where login = 'system'`);
       expect(system!.id).to.equal(changes.expected.systemUserId);
       const [noPoint] = await testEnv().sql<{ id: number }>(`select id from nodes where name = 'NoPoint'`);
@@ -478,6 +513,45 @@ describe('forumctl import homeland (contract §20)', function () {
       expect([other.section_id, other.section_name]).to.deep.equal([1, 'Programming']);
     } finally {
       await older.drop();
+    }
+  });
+
+  it('skips, with why, a team whose login is no group name or whose name a group here has; reads a source without team_users', async () => {
+    const teams = await createHomelandDatabase(databaseUrl());
+    try {
+      const base = await fillHomeland(teams.url);
+      // A group here before the import holds the team's name, in another case (not made by forumctl: its audit entry
+      // would name the built-in user, which must make room for homeland's user 1).
+      const [made] = await testEnv().sql<{ id: number }>('insert into groups (name) values ($1) returning id', [
+        base.team.login.toUpperCase(),
+      ]);
+      await withSource(teams.url, (client) =>
+        client.query(
+          `insert into users (id, login, name, email, email_md5, state, created_at, updated_at, type)
+                      values ($1, 'x', 'X', 'x@example.com', md5('x@example.com'), 1, now(), now(), 'Team')`,
+          [base.maxUserId + 1],
+        ),
+      );
+      const report = await importFrom(teams.url);
+      expect(tableOf(report, 'groups')).to.include({ read: 2, inserted: 0 });
+      expect(tableOf(report, 'groups').skipped).to.deep.equal({
+        'its login is not a group name (2 to 40 letters, digits, "_", "." or "-")': 1,
+        "its name is another group's here": 1,
+      });
+      expect(tableOf(report, 'group_members')).to.include({ inserted: 0 });
+      expect(tableOf(report, 'group_members').skipped).to.deep.equal({
+        'an invitation not accepted': base.team.invitedIds.length,
+        'its team is not imported': base.team.memberIds.length,
+      });
+      const groups = await testEnv().sql<{ id: number; name: string }>('select id, name from groups');
+      expect(groups).to.deep.equal([{ id: made!.id, name: base.team.login.toUpperCase() }]);
+      expect(await testEnv().sql('select * from group_members')).to.deep.equal([]);
+      // A homeland without team_users (not one that this import supports has none, but a trimmed copy may not).
+      await withSource(teams.url, (client) => client.query('drop table team_users'));
+      const again = await importFrom(teams.url);
+      expect(tableOf(again, 'group_members')).to.include({ read: 0, inserted: 0, removed: 0 });
+    } finally {
+      await teams.drop();
     }
   });
 

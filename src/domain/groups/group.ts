@@ -1,7 +1,10 @@
 import { RuleViolated } from '../shared/errors.js';
 
-/** A group's name: like a login (contract §23), so that it reads well in a command and in a URL. */
-const NAME_PATTERN = /^[A-Za-z0-9_.-]{2,40}$/;
+/**
+ * A group's name: like a login (contract §23), so that it reads well in a command and in a URL. Written so that
+ * PostgreSQL's `~` reads it the same (the homeland import checks teams' logins with it).
+ */
+export const GROUP_NAME_PATTERN = /^[A-Za-z0-9_.-]{2,40}$/;
 
 /**
  * A group of members (contract §23): nodes give groups the right to read, start topics, reply or moderate there. A
@@ -45,7 +48,7 @@ export class Group {
 
 function validName(name: string): string {
   const trimmed = name.trim();
-  if (!NAME_PATTERN.test(trimmed)) {
+  if (!GROUP_NAME_PATTERN.test(trimmed)) {
     throw new RuleViolated('Validation failed: Name must be 2 to 40 letters, digits, "_", "." or "-"');
   }
   return trimmed;

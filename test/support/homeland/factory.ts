@@ -314,8 +314,22 @@ export interface HomelandFixture {
   defaultLocale: string;
   /** People (the team is apart), by id. */
   users: FixtureUser[];
-  /** The one team row (`type = 'Team'`): skipped, with its follows and notifications. */
-  team: { id: number; login: string; topicIds: number[] };
+  /**
+   * The one team row (`type = 'Team'`): a group here (its login, its name as the title, its accepted members), not
+   * a user; its follows and its invitation's notification are skipped.
+   */
+  team: {
+    id: number;
+    login: string;
+    name: string;
+    topicIds: number[];
+    /** Its `team_users` rows. */
+    memberships: number;
+    /** Who accepted (status 1): the group's members. */
+    memberIds: number[];
+    /** Who was invited and has not accepted (status 0): not members. */
+    invitedIds: number[];
+  };
   /** `max(users.id)`, the team included: our `system` moves to this + 1. */
   maxUserId: number;
   nodes: FixtureNode[];
@@ -412,6 +426,24 @@ const USERS: UserRow[] = [
     id: 8, login: 'homeland-team', name: 'Homeland Team', email: 'team@example.com', state: 1, password: null,
     confirmed: true, created: '2023-06-01 00:00:00.800008', type: 'Team',
   },
+];
+
+/** `team_users` (`app/models/team_user.rb`): `role` 0 owner, 1 member; `status` 0 pendding (invited), 1 accepted. */
+interface TeamUserRow {
+  id: number;
+  team: number;
+  user: number;
+  role: 0 | 1;
+  status: 0 | 1;
+  created: string;
+}
+
+// prettier-ignore
+const TEAM_USERS: TeamUserRow[] = [
+  // rei made the team (its owner, accepted as the team is created).
+  { id: 1, team: 8, user: 2, role: 0, status: 1, created: '2023-06-01 00:00:00.000801' },
+  // jasl was invited (notification 4, team_invite) and never accepted: not a member.
+  { id: 2, team: 8, user: 6, role: 1, status: 0, created: '2023-06-05 00:00:00.000404' },
 ];
 
 interface NodeRow {
@@ -1045,7 +1077,15 @@ function describeFixture(now: Date, settingsStyle: 'admin-page' | 'console'): Ho
     hiddenNodeIds: HIDDEN_NODE_IDS,
     defaultLocale: 'zh-CN',
     users,
-    team: { id: team.id, login: team.login, topicIds: TOPICS.filter((topic) => topic.team === team.id).map((topic) => topic.id) },
+    team: {
+      id: team.id,
+      login: team.login,
+      name: team.name,
+      topicIds: TOPICS.filter((topic) => topic.team === team.id).map((topic) => topic.id),
+      memberships: TEAM_USERS.filter((row) => row.team === team.id).length,
+      memberIds: TEAM_USERS.filter((row) => row.team === team.id && row.status === 1).map((row) => row.user),
+      invitedIds: TEAM_USERS.filter((row) => row.team === team.id && row.status === 0).map((row) => row.user),
+    },
     maxUserId: Math.max(...USERS.map((user) => user.id)),
     nodes,
     maxNodeId: Math.max(...NODES.map((node) => node.id)),
@@ -1059,7 +1099,6 @@ function describeFixture(now: Date, settingsStyle: 'admin-page' | 'console'): Ho
     tokens,
     photos,
     droppedRows: {
-      team_users: 2,
       comments: 1,
       authorizations: 1,
       profiles: 1,
@@ -1162,7 +1201,7 @@ async function userRow(user: UserRow, cost: number): Promise<Row> {
     followers_count: followed.length,
     following_count: following.length,
     type: user.type ?? null,
-    team_users_count: user.type === 'Team' ? 2 : null,
+    team_users_count: user.type === 'Team' ? TEAM_USERS.filter((row) => row.team === user.id).length : null,
     confirmed_at: user.confirmed ? user.created : null,
     confirmation_sent_at: user.type ? null : user.created,
     confirmation_token: user.confirmed || user.type ? null : `confirm-${user.id}-${md5(user.login).slice(0, 12)}`,
@@ -1188,26 +1227,19 @@ async function writeRows(client: pg.Client, fixture: HomelandFixture, cost: numb
     },
   ]);
   await insert(client, 'users', await Promise.all(USERS.map((user) => userRow(user, cost))));
-  await insert(client, 'team_users', [
-    {
-      id: 1,
-      team_id: 8,
-      user_id: 2,
-      role: 0,
-      status: 1,
-      created_at: '2023-06-01 00:00:00.000801',
-      updated_at: '2023-06-01 00:00:00.000801',
-    },
-    {
-      id: 2,
-      team_id: 8,
-      user_id: 6,
-      role: 1,
-      status: 0,
-      created_at: '2023-06-05 00:00:00.000404',
-      updated_at: '2023-06-05 00:00:00.000404',
-    },
-  ]);
+  await insert(
+    client,
+    'team_users',
+    TEAM_USERS.map((row) => ({
+      id: row.id,
+      team_id: row.team,
+      user_id: row.user,
+      role: row.role,
+      status: row.status,
+      created_at: row.created,
+      updated_at: row.created,
+    })),
+  );
   await insert(client, 'profiles', [
     { id: 1, user_id: 2, contacts: { wechat: 'rei_wx' }, rewards: {}, preferences: { theme: 'dark' } },
   ]);
@@ -1472,6 +1504,8 @@ export interface HomelandChanges {
   editedTopic: { id: number; body: string; updatedAt: HomelandTime };
   /** An unlike: this `actions` row was deleted for good (reply 10's likes_count and updated_at change). */
   deletedLike: { actionId: number; targetType: 'Reply'; targetId: number; userId: number };
+  /** The team's pending invitation, accepted (status 1; `belongs_to :team, touch: true` touches the team): a member. */
+  acceptedInvitation: { id: number; teamId: number; userId: number };
   /** Rows whose `updated_at` moved (besides the new ones), by table. */
   touched: { topics: number[]; replies: number[]; users: number[] };
   /** Ours after a second import. */
@@ -1504,6 +1538,7 @@ export async function addHomelandRows(
   const topic2 = fixture.topics.find((topic) => topic.id === 2)!;
   const topic1 = fixture.topics.find((topic) => topic.id === 1)!;
   const reply10 = fixture.replies.find((reply) => reply.id === 10)!;
+  const invitation = TEAM_USERS.find((row) => row.team === fixture.team.id && row.status === 0)!;
   const changes: HomelandChanges = {
     at,
     user: { id: userId, login: 'newcomer', email: 'newcomer@example.com', password: 'newcomer-pass' },
@@ -1520,7 +1555,8 @@ export async function addHomelandRows(
     notification: { id: notificationId, userId: topic2.userId, actorId: userId, replyId, topicId: 2 },
     editedTopic: { id: 4, body: `${edited.body}\n\n**更新**：Go 1.23 加入了 range over func。`, updatedAt: iso(time) },
     deletedLike: { actionId: deleted.id, targetType: 'Reply', targetId: 10, userId: deleted.userId },
-    touched: { topics: [1, 2, 4], replies: [10], users: [] },
+    acceptedInvitation: { id: invitation.id, teamId: invitation.team, userId: invitation.user },
+    touched: { topics: [1, 2, 4], replies: [10], users: [invitation.team] },
     expected: {
       systemUserId: userId + 1,
       noPointNodeId: nodeId + 1,
@@ -1617,6 +1653,8 @@ export async function addHomelandRows(
       [time],
     );
     await client.query('update topics set body = $2, updated_at = $3 where id = $1', [4, changes.editedTopic.body, time]);
+    await client.query('update team_users set status = 1, updated_at = $2 where id = $1', [invitation.id, time]);
+    await client.query('update users set updated_at = $2 where id = $1', [invitation.team, time]);
     await syncSequences(client);
     await client.query('commit');
   } catch (error) {

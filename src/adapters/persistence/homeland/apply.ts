@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { GROUP_NAME_PATTERN } from '../../../domain/groups/group.js';
 import { NO_POINT_NODE_NAME } from '../../../domain/nodes/node.js';
 import { likeCounts } from '../../../domain/likes/like-repository.js';
 import { BAN_GRADE } from '../../../domain/topics/topic.js';
@@ -89,6 +90,7 @@ async function count(db: pg.ClientBase, text: string, values: unknown[]): Promis
 /** The tables whose ids the import keeps: their sequences continue past them. */
 const SEQUENCED = [
   'users',
+  'groups',
   'nodes',
   'sections',
   'topics',
@@ -204,7 +206,7 @@ const STEPS: Step[] = [
     table: 'users',
     ready: 'ready_users',
     // homeland's deleted accounts (state -1) arrive as our left accounts are (LEFT_ACCOUNT, contract §16c).
-    ready_sql: `select s.id, case when s.type = 'Team' then 'a team (teams are not kept)' end as skip,
+    ready_sql: `select s.id, case when s.type = 'Team' then 'a team (imported as a group)' end as skip,
                        case when gone then $5 || s.id else s.login end as login,
                        case when gone then null else nullif(btrim(s.name), '') end as name,
                        case when gone then $5 || s.id || '@' || $6 else s.email end as email,
@@ -285,6 +287,53 @@ const STEPS: Step[] = [
         password_hash: `case when users.password_hash is null or users.password_hash like '$devise-bcrypt$%' then excluded.password_hash else users.password_hash end`,
       },
     ),
+  },
+  {
+    table: 'groups',
+    ready: 'ready_groups',
+    // A team becomes a group of its login, under its id (groups have ids of their own: none before an import).
+    ready_sql: `select s.id,
+                       case when s.login !~ $2 then 'its login is not a group name (2 to 40 letters, digits, "_", "." or "-")'
+                            when exists (select 1 from groups g where lower(g.name) = lower(s.login) and g.id <> s.id)
+                              then 'its name is another group''s here'
+                            when s.id <> first_value(s.id) over (partition by lower(s.login) order by s.id)
+                              then 'its name is another team''s, but for case' end as skip,
+                       s.login as name, btrim(left(btrim(coalesce(s.name, '')), 100)) as title, false as hidden,
+                       ${since('groups', 's')}
+                  from stage_users s
+                 where s.type = 'Team'`,
+    values: ({ now }) => [now, GROUP_NAME_PATTERN.source],
+    // Whether a group is hidden is decided here: a later run leaves it as it was set.
+    write: upsert(
+      'groups',
+      'ready_groups',
+      ['id', 'name', 'title', 'hidden', 'created_at', 'updated_at'],
+      '(id)',
+      all('name', 'title', 'created_at', 'updated_at'),
+    ),
+  },
+  {
+    table: 'group_members',
+    ready: 'ready_group_members',
+    read: `select count(*)::int as n from stage_team_users`,
+    // Accepted memberships only (`status` 1; 0 is an invitation). The table has no unique index in homeland: a pair
+    // may be there twice (counted as such), the accepted row kept before a pending one.
+    ready_sql: `select distinct on (m.team_id, m.user_id) m.team_id as group_id, m.user_id,
+                       coalesce(m.created_at, $1) as created_at,
+                       case when m.status is distinct from 1 then 'an invitation not accepted'
+                            when g.id is null then 'its team is not imported'
+                            when u.id is null then 'its user is not imported'
+                            when u.state = $2 then 'its user''s account was deleted' end as skip
+                  from stage_team_users m
+                  left join ready_groups g on g.id = m.team_id and g.skip is null
+                  left join ready_users u on u.id = m.user_id and u.skip is null
+                 order by m.team_id, m.user_id, m.status is not distinct from 1 desc, m.created_at, m.id`,
+    values: ({ now }) => [now, LEFT_ACCOUNT.state],
+    write: upsert('group_members', 'ready_group_members', ['group_id', 'user_id', 'created_at'], '(user_id, group_id)', null),
+    // A membership the source no longer has (a member who left the team) goes; groups made here are left alone.
+    remove: `delete from group_members t where t.group_id in (select g.id from ready_groups g where g.skip is null)
+               and not exists (select 1 from ready_group_members r where r.skip is null and r.group_id = t.group_id
+                                 and r.user_id = t.user_id)`,
   },
   {
     table: 'topics',

@@ -26,6 +26,8 @@ import { settingsOf } from './settings.js';
 /** Our tables the import writes. */
 const IMPORTED_TABLES = [
   'users',
+  'groups',
+  'group_members',
   'nodes',
   'sections',
   'topics',
@@ -74,7 +76,7 @@ export class PgHomelandImporter implements HomelandImporter {
 }
 
 class PgHomelandImportRun implements HomelandImportRun {
-  private shape: SourceShape = { confirmedAt: true, sections: false, confidential: true };
+  private shape: SourceShape = { confirmedAt: true, sections: false, confidential: true, teamUsers: true };
   private ended = false;
 
   constructor(
@@ -108,6 +110,7 @@ class PgHomelandImportRun implements HomelandImportRun {
       confirmedAt: has('users', 'confirmed_at'),
       sections: names.has('sections') && has('nodes', 'section_id'),
       confidential: has('oauth_applications', 'confidential'),
+      teamUsers: names.has('team_users'),
     };
     for (const table of ['devices', 'oauth_applications', 'oauth_access_tokens', 'photos', 'settings']) {
       if (!names.has(table)) throw new InvalidInput('from', `this homeland database has no table ${table}`);

@@ -15,6 +15,8 @@ export interface SourceShape {
   sections: boolean;
   /** `oauth_applications.confidential` (doorkeeper 5). */
   confidential: boolean;
+  /** `team_users` (teams' memberships, since 2016: every source the import reads has it, a trimmed copy may not). */
+  teamUsers: boolean;
 }
 
 export interface StagedTable {
@@ -62,6 +64,17 @@ export const STAGED_TABLES: StagedTable[] = [
               encrypted_password, ${shape.confirmedAt ? 'confirmed_at is not null' : 'true'},
               ${utc('created_at')}, ${utc('updated_at')}
          from users order by id`,
+  },
+  {
+    // Teams' memberships and invitations (`status`: 0 pendding, 1 accepted; `role`: 0 owner, 1 member).
+    source: 'team_users',
+    stage: 'stage_team_users',
+    columns: `id integer primary key, team_id integer, user_id integer, role integer, status integer,
+      created_at timestamptz, updated_at timestamptz`,
+    query: (shape) =>
+      shape.teamUsers
+        ? `select id, team_id, user_id, role, status, ${utc('created_at')}, ${utc('updated_at')} from team_users order by id`
+        : null,
   },
   {
     source: 'nodes',
