@@ -147,7 +147,7 @@ export function topicsCommand(runtime: CliRuntime): Command {
 
   topics
     .command('ban <id>')
-    .description('move a topic to NoPoint and lock its node (administrators)')
+    .description('move a topic to NoPoint and lock its node (administrators, and moderators of its node)')
     .option(REASON_FLAGS, REASON_HELP)
     .addHelpText('after', '\nExample:\n  $ forumctl topics ban 42 --reason "spam" --yes')
     .action(
@@ -156,7 +156,7 @@ export function topicsCommand(runtime: CliRuntime): Command {
         const reason = reasonOf(options);
         const topic = await visibleTopic(context, topicId);
         const needs = 'banning topics is for administrators';
-        if (!policy.banTopic(context.actor)) throw denied(context, needs);
+        if (!policy.banTopic(context.actor, { moderated: topic.moderated })) throw denied(context, needs);
         await confirmed(context, `Ban ${topicName(topic)}?`);
         await needing(context, needs, () => context.session.useCases.topicAction.execute(context.actor, topicId, 'ban', reason));
         return topicResult(context, topicId, `topic ${topicId} banned`);
@@ -174,7 +174,7 @@ export function topicsCommand(runtime: CliRuntime): Command {
         const reason = reasonOf(options);
         const topic = await visibleTopic(context, topicId);
         const needs = `deleting topic ${topicId} is for administrators, or its author (${topic.user.login}) while nobody else has replied`;
-        const facts = { userId: topic.user.id, hasRepliesFromOthers: topic.hasRepliesFromOthers };
+        const facts = { userId: topic.user.id, hasRepliesFromOthers: topic.hasRepliesFromOthers, moderated: topic.moderated };
         if (!policy.destroyTopic(context.actor, facts)) throw denied(context, needs);
         await confirmed(context, `Delete ${topicName(topic)}, with its ${count(topic.repliesCount, 'reply', 'replies')}?`);
         await needing(context, needs, () => context.session.useCases.deleteTopic.execute(context.actor, topicId, reason));

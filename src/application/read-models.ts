@@ -41,6 +41,8 @@ export interface TopicView {
   user: UserView;
   /** For the destroy ability; computed only when the viewer is the author (false otherwise). */
   hasRepliesFromOthers: boolean;
+  /** For the moderation abilities: the viewer moderates the topic's node (contract §23). */
+  moderated: boolean;
   /**
    * Where the signed-in reader of a list left off (contract §22): null when they never opened the topic; absent
    * when the list was read by nobody signed in (or by a read that does not give it).

@@ -50,10 +50,11 @@ export const reviewModule = new ContainerModule(({ bind }) => {
       new FlagPost(posts, store, events, { hideThreshold: config.review.flagHideThreshold }, uow, clock),
     [Posts, ReviewStore, DomainEvents, AppConfig, UnitOfWork, Clock],
   );
-  useCase(ListReviewItems, [ReviewReadModel]);
-  useCase(ShowReviewItem, [ReviewReadModel]);
+  useCase(ListReviewItems, [ReviewReadModel, NodeRepository]);
+  useCase(ShowReviewItem, [ReviewReadModel, NodeRepository]);
   useCase(ResolveReview, [
     ReviewStore,
+    NodeRepository,
     Posts,
     UserRepository,
     DisciplineUser,

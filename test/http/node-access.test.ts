@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { READERS, type ReaderName } from '../../src/domain/visibility/visibility.js';
 import { api, makeGroup, makeNode, makeReply, makeTopic, makeUser, setNodeAccess, type TestUser } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
+import { forumctl } from '../support/cli.js';
 import { type Browser, signedInAs } from '../support/page-forms.js';
 import { checkedApi } from '../support/openapi.js';
 
@@ -307,5 +308,29 @@ describe('node access: every reader, with an insider and an outsider (contract Â
     await api().get(`/api/v3/topics/${world.topic}`).expect(200);
     await testEnv().sql('update topics set node_id = $1 where id = $2', [world.team, world.topic]);
     await api().get(`/api/v3/topics/${world.topic}`).expect(404);
+  });
+
+  it('sends a private nodeâ€™s events only to webhooks made for them (--private-nodes)', async () => {
+    const made = async (...flags: string[]) =>
+      (await forumctl(['webhooks', 'create', 'https://hooks.example/forum', '--events', '*', ...flags, '--json'])).json<{
+        id: number;
+        private_nodes: boolean;
+      }>();
+    const everyones = await made();
+    const privates = await made('--private-nodes');
+    expect(privates.private_nodes).to.equal(true);
+    const [general] = await testEnv().sql<{ id: number }>("select id from nodes where name = 'General'");
+    const open = await makeTopic(world.outsider, general!.id, 'Open again', 'for all');
+    const secret = await makeTopic(world.insider, world.team, 'More secrets', 'for the team');
+    const heard = async (webhookId: number) =>
+      (
+        await testEnv().sql<{ topic_id: number }>(
+          `select (payload->>'topicId')::int as topic_id from webhook_deliveries where webhook_id = $1 and event = 'topic.created'
+           order by topic_id`,
+          [webhookId],
+        )
+      ).map((row) => row.topic_id);
+    expect(await heard(everyones.id)).to.deep.equal([open]);
+    expect(await heard(privates.id)).to.deep.equal([open, secret].sort((a, b) => a - b));
   });
 });

@@ -341,6 +341,7 @@ describe('webhooks (contract §13)', () => {
           id: webhook.id,
           url: 'https://hooks.example/forum',
           events: ['topic.created', 'reply.created'],
+          private_nodes: false,
           created_at: listed.json<{ webhooks: { created_at: string }[] }>().webhooks[0]!.created_at,
         },
       ]);

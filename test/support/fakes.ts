@@ -121,6 +121,12 @@ export class FakeNodes implements NodeRepository {
   async setAccess(id: number, access: NodeAccess) {
     this.accesses.set(id, access);
   }
+  async moderatedBy(userId: number) {
+    const groups = this.groupsOfUser.get(userId) ?? [];
+    return [...this.accesses]
+      .filter(([, access]) => access.moderatorGroupIds.some((id) => groups.includes(id)))
+      .map(([id]) => id);
+  }
   adjustTopicsCount(nodeId: number, delta: number) {
     this.counts.set(nodeId, (this.counts.get(nodeId) ?? 0) + delta);
   }

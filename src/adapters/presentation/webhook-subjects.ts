@@ -61,7 +61,7 @@ export class WireWebhookSubjects implements WebhookSubjects {
   }
 
   private async reviewItem(id: number): Promise<unknown> {
-    const found = await this.review.get(id);
+    const found = await this.review.get(id, 'all');
     return found ? this.wire.reviewItem(found, ADMINISTRATOR) : { id };
   }
 

@@ -103,7 +103,11 @@ export class Wire {
       closed_at: iso(topic.closedAt),
       deleted: false,
       user: this.user(topic.user, viewer),
-      abilities: policy.topicAbilities(viewer, { userId: topic.user.id, hasRepliesFromOthers: topic.hasRepliesFromOthers }),
+      abilities: policy.topicAbilities(viewer, {
+        userId: topic.user.id,
+        hasRepliesFromOthers: topic.hasRepliesFromOthers,
+        moderated: topic.moderated,
+      }),
       // Undefined (for nobody signed in) is left out of the JSON.
       read_state: topic.readState === undefined ? undefined : readStateOf(topic.readState),
     };

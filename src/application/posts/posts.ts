@@ -62,6 +62,13 @@ export class Posts {
     return reply && replyVisibleTo(READERS.standing, ANONYMOUS, replyFacts(reply)) ? reply : null;
   }
 
+  /** The node the post is in (its topic's, deleted or not); null when its topic is gone. */
+  async nodeIdOf(ref: Pick<PostRef, 'targetType' | 'targetId'>): Promise<number | null> {
+    const topicId = ref.targetType === 'Topic' ? ref.targetId : (await this.replies.find(ref.targetId))?.topicId;
+    const topic = topicId === undefined ? null : await this.topics.find(topicId);
+    return topic?.nodeId ?? null;
+  }
+
   ref(post: AnyPost): PostRef {
     return post instanceof Reply ? replyRef(post) : topicRef(post);
   }

@@ -25,8 +25,9 @@ export class DeleteReply {
   async execute(actor: Actor, id: number, reason: string | null = null): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      const { reply } = await loadReply(this.replies, this.topics, this.nodes, id, user);
-      if (!policy.destroyReply(user, { userId: reply.userId, isSystemEvent: reply.isSystemEvent() })) throw new Forbidden();
+      const { reply, moderated } = await loadReply(this.replies, this.topics, this.nodes, id, user);
+      const facts = { userId: reply.userId, isSystemEvent: reply.isSystemEvent(), moderated };
+      if (!policy.destroyReply(user, facts)) throw new Forbidden();
       const at = await this.posts.remove(reply, user.id);
       if (reply.userId !== user.id) {
         const target = { type: 'Reply', id: reply.id } as const;

@@ -58,9 +58,12 @@ export interface ReviewItemView {
   resolvedBy: UserView | null;
 }
 
+/** Which items a reviewer reads: every one (administrators), or those of posts in these nodes (their moderators). */
+export type ReviewScope = 'all' | { nodeIds: readonly number[] };
+
 export interface ReviewReadModel {
   /** Pending items oldest first; resolved ones most recently resolved first. One statement. */
-  list(status: ReviewStatus, page: Page): Promise<ReviewItemView[]>;
-  get(id: number): Promise<ReviewItemView | null>;
+  list(status: ReviewStatus, page: Page, scope: ReviewScope): Promise<ReviewItemView[]>;
+  get(id: number, scope: ReviewScope): Promise<ReviewItemView | null>;
 }
 export const ReviewReadModel = Symbol.for('ReviewReadModel');

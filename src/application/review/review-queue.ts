@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import { REVIEW_ACTIONS, type ReviewAction, moderationActed, replyCreated, topicCreated } from '../../domain/events.js';
 import { type ReviewItem, requireResolvable } from '../../domain/review/review-item.js';
-import { NotFound, RuleViolated } from '../../domain/shared/errors.js';
+import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
+import { canWrite, policy } from '../../domain/shared/policy.js';
+import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import { Reply } from '../../domain/replies/reply.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
-import { type Actor, type ActingUser, requireAdmin } from '../actor.js';
+import { type Actor, type ActingUser, requireUser } from '../actor.js';
 import type { DomainEvents } from '../events.js';
 import { ListLimit, Offset, maybe, oneOf, optional, read, readAll, readReason } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import type { AnyPost, Posts } from '../posts/posts.js';
 import { DisciplineDays, type DisciplineUser } from '../users/discipline.js';
-import type { ReviewItemView, ReviewReadModel, ReviewStore } from './ports.js';
+import type { ReviewItemView, ReviewReadModel, ReviewScope, ReviewStore } from './ports.js';
 import type { SignOutEverywhere } from '../tokens/access-tokens.js';
 
 export const REVIEW_STATUSES = ['pending', 'resolved'] as const;
@@ -20,23 +22,41 @@ export const ListReviewParams = z.object({
   limit: ListLimit,
 });
 
-/** The queue, for administrators: pending items oldest first, or resolved ones. */
+/**
+ * What `actor` reviews: every item (administrators), or those of posts in the nodes they moderate (contract §23);
+ * anyone else may not review at all.
+ */
+async function reviewScope(nodes: NodeRepository, actor: Actor): Promise<{ reviewer: ActingUser; scope: ReviewScope }> {
+  const reviewer = requireUser(actor);
+  if (policy.reviewPosts(reviewer)) return { reviewer, scope: 'all' };
+  const nodeIds = canWrite(reviewer) ? await nodes.moderatedBy(reviewer.id) : [];
+  if (nodeIds.length === 0) throw new Forbidden();
+  return { reviewer, scope: { nodeIds } };
+}
+
+/** The queue, for administrators and node moderators: pending items oldest first, or resolved ones. */
 export class ListReviewItems {
-  constructor(private readonly items: ReviewReadModel) {}
+  constructor(
+    private readonly items: ReviewReadModel,
+    private readonly nodes: NodeRepository,
+  ) {}
 
   async execute(actor: Actor, raw: unknown): Promise<ReviewItemView[]> {
-    requireAdmin(actor);
+    const { scope } = await reviewScope(this.nodes, actor);
     const { status, offset, limit } = readAll(ListReviewParams, raw);
-    return this.items.list(status, { offset, limit });
+    return this.items.list(status, { offset, limit }, scope);
   }
 }
 
 export class ShowReviewItem {
-  constructor(private readonly items: ReviewReadModel) {}
+  constructor(
+    private readonly items: ReviewReadModel,
+    private readonly nodes: NodeRepository,
+  ) {}
 
   async execute(actor: Actor, id: number): Promise<ReviewItemView> {
-    requireAdmin(actor);
-    const item = await this.items.get(id);
+    const { scope } = await reviewScope(this.nodes, actor);
+    const item = await this.items.get(id, scope);
     if (!item) throw new NotFound('review item');
     return item;
   }
@@ -61,6 +81,7 @@ export const ResolveReviewParams = z.object({
 export class ResolveReview {
   constructor(
     private readonly store: ReviewStore,
+    private readonly nodes: NodeRepository,
     private readonly posts: Posts,
     private readonly users: UserRepository,
     private readonly discipline: DisciplineUser,
@@ -71,14 +92,21 @@ export class ResolveReview {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * A node's moderator resolves the items of posts in their nodes, but neither calls an author a spammer nor silences
+   * one: those stay the administrators' (contract §23).
+   */
   async execute(actor: Actor, id: number, raw: { action?: unknown; reason?: unknown; silence_days?: unknown }): Promise<void> {
-    const admin = requireAdmin(actor);
+    const { reviewer: admin, scope } = await reviewScope(this.nodes, actor);
     await this.uow.run(async () => {
       const item = await this.store.lock(id);
-      if (!item) throw new NotFound('review item');
+      if (!item || (scope !== 'all' && !scope.nodeIds.includes((await this.posts.nodeIdOf(item)) ?? 0))) {
+        throw new NotFound('review item');
+      }
       const action = read(ResolveReviewParams.shape.action, raw.action, 'action');
       const silenceDays = read(ResolveReviewParams.shape.silence_days, raw.silence_days, 'silence_days');
       const reason = readReason(raw.reason);
+      if (scope !== 'all' && (action === 'spammer' || silenceDays !== undefined)) throw new Forbidden();
       requireResolvable(item, action);
       if (silenceDays !== undefined && action !== 'agree' && action !== 'reject') {
         throw new RuleViolated(`Validation failed: silence_days goes with agree or reject, not ${action}`);

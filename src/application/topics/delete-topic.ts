@@ -8,7 +8,7 @@ import { moderationActed } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
 import type { UnitOfWork } from '../ports.js';
 import type { Posts } from '../posts/posts.js';
-import { loadTopic } from './load.js';
+import { loadPlacedTopic } from './load.js';
 
 /** Soft deletion: the topic stays in the database, recorded with who deleted it, and answers 404 from then on. */
 export class DeleteTopic {
@@ -25,9 +25,9 @@ export class DeleteTopic {
   async execute(actor: Actor, id: number, reason: string | null = null): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      const topic = await loadTopic(this.topics, this.nodes, id, user);
+      const { topic, moderated } = await loadPlacedTopic(this.topics, this.nodes, id, user);
       const hasRepliesFromOthers = await this.replies.hasVisibleRepliesFromOthers(topic.id, topic.userId);
-      if (!policy.destroyTopic(user, { userId: topic.userId, hasRepliesFromOthers })) throw new Forbidden();
+      if (!policy.destroyTopic(user, { userId: topic.userId, hasRepliesFromOthers, moderated })) throw new Forbidden();
       const at = await this.posts.remove(topic, user.id);
       if (topic.userId !== user.id) {
         const target = { type: 'Topic', id: topic.id } as const;

@@ -4,10 +4,14 @@ import { policy } from '../../domain/shared/policy.js';
 import type { TopicRepository } from '../../domain/topics/topic-repository.js';
 import { type Actor, requireUser } from '../actor.js';
 import type { Clock, UnitOfWork } from '../ports.js';
-import { loadTopic } from './load.js';
+import { loadPlacedTopic } from './load.js';
+import { mayModerate } from '../../domain/nodes/access.js';
 import type { TopicRelocation } from './relocation.js';
 
-/** Node relocation as an administrator's update does it: the topic moves and its node is locked. */
+/**
+ * Node relocation as an administrator's update does it: the topic moves and its node is locked. A node's moderators
+ * may do it between nodes they moderate (contract §23).
+ */
 export class MoveTopic {
   constructor(
     private readonly topics: TopicRepository,
@@ -21,10 +25,13 @@ export class MoveTopic {
   async execute(actor: Actor, id: number, nodeId: number, reason: string | null = null): Promise<boolean> {
     const user = requireUser(actor);
     return this.uow.run(async () => {
-      const topic = await loadTopic(this.topics, this.nodes, id, user);
-      if (!policy.changeLockedNode(user)) throw new Forbidden();
+      const { topic, moderated } = await loadPlacedTopic(this.topics, this.nodes, id, user);
+      if (!policy.changeLockedNode(user, { moderated })) throw new Forbidden();
       // The node is named by the caller, as the topic is: an unknown one is not found (not an invalid record).
-      if (!(await this.nodes.findById(nodeId))) throw new NotFound(`node ${nodeId}`);
+      const target = await this.nodes.placeFor(nodeId, user.id);
+      if (!target) throw new NotFound(`node ${nodeId}`);
+      const who = { viewer: user, groupIds: new Set(target.groupIds) };
+      if (!policy.changeLockedNode(user, { moderated: mayModerate(target.node.access, who) })) throw new Forbidden();
       const fromNodeId = topic.nodeId;
       if (!topic.requestNode(nodeId, true, this.clock.now())) return false;
       await this.relocation.moved(topic, fromNodeId, user, { reason });

@@ -11,7 +11,7 @@ import { type Actor, type ActingUser, requireUser } from '../actor.js';
 import { type AuditAction, type AuditChanges, moderationActed } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
 import type { Clock, UnitOfWork } from '../ports.js';
-import { loadTopic } from './load.js';
+import { loadPlacedTopic } from './load.js';
 import type { TopicRelocation } from './relocation.js';
 
 export const TOPIC_ACTIONS = ['excellent', 'unexcellent', 'normal', 'ban', 'close', 'open', 'suggest', 'unsuggest'] as const;
@@ -46,10 +46,10 @@ export class TopicAction {
   async execute(actor: Actor, id: number, type: RawParam, reason: string | null = null): Promise<void> {
     const user = requireUser(actor);
     await this.uow.run(async () => {
-      const topic = await loadTopic(this.topics, this.nodes, id, user);
+      const { topic, moderated } = await loadPlacedTopic(this.topics, this.nodes, id, user);
       const action = read(TopicActionParams.shape.type, type, 'type');
       const before = moderatedFields(topic);
-      const outcome = await this.apply(action, topic, user);
+      const outcome = await this.apply(action, topic, user, moderated);
       if (!outcome) return;
       const { event } = outcome;
       if (event) await this.replies.add(Reply.event({ topicId: topic.id, userId: user.id, action: event }, this.clock.now()));
@@ -60,13 +60,17 @@ export class TopicAction {
     });
   }
 
-  /** Applies the action; returns what it changed, or null when nothing changed. */
-  private async apply(action: TopicActionType, topic: Topic, user: ActingUser): Promise<Outcome> {
+  /**
+   * Applies the action; returns what it changed, or null when nothing changed. `moderated`: the user moderates the
+   * topic's node (contract §23), where a node's moderators act as administrators do.
+   */
+  private async apply(action: TopicActionType, topic: Topic, user: ActingUser, moderated: boolean): Promise<Outcome> {
     const now = this.clock.now();
+    const placed = { userId: topic.userId, moderated };
     const shown = (changed: boolean, event: SystemEvent | null): Outcome => (changed ? { event } : null);
     switch (action) {
       case 'ban': {
-        if (!policy.banTopic(user)) throw new Forbidden(DENIED.banTopic);
+        if (!policy.banTopic(user, placed)) throw new Forbidden(DENIED.banTopic);
         const fromNodeId = topic.nodeId;
         const noPoint = await this.nodes.noPoint();
         if (!topic.ban(noPoint.id, now)) return null;
@@ -75,23 +79,23 @@ export class TopicAction {
         return { event: 'ban' };
       }
       case 'excellent':
-        if (!policy.gradeTopic(user)) throw new Forbidden();
+        if (!policy.gradeTopic(user, placed)) throw new Forbidden();
         return shown(topic.regrade('excellent', now), 'excellent');
       case 'unexcellent':
       case 'normal':
-        if (!policy.gradeTopic(user)) throw new Forbidden();
+        if (!policy.gradeTopic(user, placed)) throw new Forbidden();
         return shown(topic.regrade('normal', now), 'unexcellent');
       case 'close':
-        if (!policy.closeTopic(user, topic)) throw new Forbidden();
+        if (!policy.closeTopic(user, placed)) throw new Forbidden();
         return shown(topic.close(now), 'close');
       case 'open':
-        if (!policy.closeTopic(user, topic)) throw new Forbidden();
+        if (!policy.closeTopic(user, placed)) throw new Forbidden();
         return shown(topic.reopen(now), 'reopen');
       case 'suggest':
-        if (!policy.pinTopic(user)) throw new Forbidden();
+        if (!policy.pinTopic(user, placed)) throw new Forbidden();
         return shown(topic.pin(now), null);
       case 'unsuggest':
-        if (!policy.pinTopic(user)) throw new Forbidden();
+        if (!policy.pinTopic(user, placed)) throw new Forbidden();
         return shown(topic.unpin(), null);
     }
   }

@@ -19,5 +19,10 @@ export interface NodeRepository {
   /** Who may read, start topics, reply and moderate in node `id`. */
   access(id: number): Promise<NodeAccess | null>;
   setAccess(id: number, access: NodeAccess): Promise<void>;
+  /**
+   * The nodes `userId` moderates as a member of their moderator groups (contract §23: `mayModerate`, administrators
+   * aside, who moderate everywhere), by id.
+   */
+  moderatedBy(userId: number): Promise<number[]>;
 }
 export const NodeRepository = Symbol.for('NodeRepository');

@@ -85,6 +85,7 @@ const topic: TopicDetailView = {
   visibility: 'public',
   user: alice,
   hasRepliesFromOthers: true,
+  moderated: false,
   body: 'Is there an `offset`?\nThanks @bob',
   bodyHtml:
     '<p>Is there an <code>offset</code>?<br />\nThanks <a href="/bob" class="user-mention" rel="nofollow noopener">@bob</a></p>',

@@ -76,7 +76,7 @@ export function reviewRoutes(app: ReviewRouteUseCases, wire: Wire, docs: ApiDesc
       summary: 'The review queue',
       description:
         'One item per flagged post (gathering every flag on it) or held post. Pending items oldest first; resolved ' +
-        'ones most recently resolved first. Administrators only.',
+        'ones most recently resolved first. Administrators; a node’s moderators see the items of posts in their nodes (contract §23).',
       tag: 'Review',
       access: 'user',
       query: ListReviewParams,
@@ -101,7 +101,7 @@ export function reviewRoutes(app: ReviewRouteUseCases, wire: Wire, docs: ApiDesc
       method: 'get',
       path: '/admin/review/:id',
       summary: 'One item of the review queue',
-      description: 'Administrators only.',
+      description: 'Administrators; a node’s moderators, for a post in their nodes (404 otherwise).',
       tag: 'Review',
       access: 'user',
       params: IdPath,
@@ -124,7 +124,7 @@ export function reviewRoutes(app: ReviewRouteUseCases, wire: Wire, docs: ApiDesc
       description:
         'Once: a resolved item answers 400 RecordInvalid, as does an action meant for the other kind of item (agree ' +
         'and disagree for flags, approve and reject for holds, spammer for both). Audited, with `reason`. ' +
-        'Administrators only.',
+        'Administrators; a node’s moderators for a post in their nodes, neither spammer nor silence_days (403).',
       tag: 'Review',
       access: 'user',
       params: IdPath,

@@ -1,4 +1,4 @@
-import type { ReviewItemView, ReviewReadModel } from '../../../application/review/ports.js';
+import type { ReviewItemView, ReviewReadModel, ReviewScope } from '../../../application/review/ports.js';
 import type { Page, UserView } from '../../../application/read-models.js';
 import type { FlagReason, PostRef, ReviewResolution } from '../../../domain/events.js';
 import type { ReviewItem } from '../../../domain/review/review-item.js';
@@ -49,21 +49,29 @@ const ITEMS = (where: string) => `
   from review_items i join users a on a.id = i.user_id left join users rb on rb.id = i.resolved_by_id
   ${where}`;
 
+/** The item's post is in one of the nodes `$n` names (a node's moderators review only there, contract §23). */
+const IN_NODES = (param: string) => `exists (
+  select 1 from topics st where st.node_id = any(${param}::int[]) and st.id = case when i.target_type = 'Topic' then i.target_id
+    else (select sr.topic_id from replies sr where sr.id = i.target_id) end)`;
+
 export class SqlReviewReadModel implements ReviewReadModel {
   constructor(private readonly sql: Sql) {}
 
-  async list(status: ReviewItem['status'], page: Page): Promise<ReviewItemView[]> {
+  async list(status: ReviewItem['status'], page: Page, scope: ReviewScope): Promise<ReviewItemView[]> {
     const order = status === 'pending' ? 'i.created_at, i.id' : 'i.resolved_at desc, i.id desc';
-    const rows = await this.sql.all<ItemRow>(`${ITEMS('where i.status = $1')} order by ${order} offset $2 limit $3`, [
+    const where = scope === 'all' ? 'where i.status = $1' : `where i.status = $1 and ${IN_NODES('$4')}`;
+    const rows = await this.sql.all<ItemRow>(`${ITEMS(where)} order by ${order} offset $2 limit $3`, [
       status,
       page.offset,
       page.limit,
+      ...(scope === 'all' ? [] : [scope.nodeIds]),
     ]);
     return rows.map(itemView);
   }
 
-  async get(id: number): Promise<ReviewItemView | null> {
-    const row = await this.sql.one<ItemRow>(ITEMS('where i.id = $1'), [id]);
+  async get(id: number, scope: ReviewScope): Promise<ReviewItemView | null> {
+    const where = scope === 'all' ? 'where i.id = $1' : `where i.id = $1 and ${IN_NODES('$2')}`;
+    const row = await this.sql.one<ItemRow>(ITEMS(where), [id, ...(scope === 'all' ? [] : [scope.nodeIds])]);
     return row && itemView(row);
   }
 }

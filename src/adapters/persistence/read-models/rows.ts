@@ -2,7 +2,7 @@ import type { NodeView, ReadState, ReplyView, TopicView } from '../../../applica
 import { type Timestamp, toDate } from '../database/timestamps.js';
 import type { Grade } from '../../../domain/topics/topic.js';
 import type { Visibility } from '../../../domain/shared/post.js';
-import { countedReply } from './visibility.js';
+import { countedReply, moderatedCondition } from './visibility.js';
 
 /**
  * The read side (this folder): one SQL statement per request, straight into views. Every value travels as a bound
@@ -20,7 +20,7 @@ export const topicColumns = (viewer: string) => `
   t.visibility, u.id as user_id, u.login as user_login, u.name as user_name,
   case when t.user_id = ${viewer} then exists(
     select 1 from replies r where r.topic_id = t.id and r.user_id <> t.user_id and ${countedReply('r')}
-  ) else false end as has_replies_from_others`;
+  ) else false end as has_replies_from_others, ${moderatedCondition(viewer, 'n')} as moderated`;
 
 export interface TopicRow {
   id: number;
@@ -44,6 +44,7 @@ export interface TopicRow {
   user_login: string;
   user_name: string | null;
   has_replies_from_others: boolean;
+  moderated: boolean;
 }
 
 /** A topic's view; `readState` for a signed-in reader's list (undefined elsewhere: no such field on the wire). */
@@ -68,6 +69,7 @@ export function topicView(row: TopicRow, readState?: ReadState | null): TopicVie
     visibility: row.visibility,
     user: { id: row.user_id, login: row.user_login, name: row.user_name },
     hasRepliesFromOthers: row.has_replies_from_others,
+    moderated: row.moderated,
     readState,
   };
 }

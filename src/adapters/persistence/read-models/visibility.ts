@@ -108,6 +108,15 @@ const POST_SQL = {
   byOthers: ({ post }, reader) => (signedOut(reader) ? null : `coalesce(${post}.user_id <> ${reader.id}, true)`),
 } satisfies Record<string, Compiled>;
 
+/**
+ * Whether the user `id` moderates the node `node` (contract §23): the SQL twin of the domain's `mayModerate` for
+ * someone who is not an administrator (the policy tells administrators apart). A node without moderators answers by
+ * its own column.
+ */
+export const moderatedCondition = (id: string, node: string): string =>
+  `case when ${node}.moderator_groups = '{}' then false else exists (
+     select 1 from group_members gm where gm.user_id = ${id} and gm.group_id = any(${node}.moderator_groups)) end`;
+
 const TOPIC_SQL: Record<TopicRule, Compiled> = {
   ...POST_SQL,
   notBanned: ({ post }) => `${post}.grade <> '${BAN_GRADE}'`,

@@ -4,6 +4,7 @@ import { NO_POINT_NODE_NAME, Node } from '../../../domain/nodes/node.js';
 import type { NodePlace, NodeRepository } from '../../../domain/nodes/node-repository.js';
 import type { NodeAccess } from '../../../domain/nodes/access.js';
 import { type AccessRow, accessColumns, accessOf, accessValues } from './node-access.js';
+import { moderatedCondition } from '../read-models/visibility.js';
 
 export class MikroOrmNodeRepository implements NodeRepository {
   private noPointId: number | null = null;
@@ -64,5 +65,13 @@ export class MikroOrmNodeRepository implements NodeRepository {
          moderator_groups, updated_at) = ($2, $3, $4, $5, $6, $7, $8, now()) where id = $1`,
       [id, ...accessValues(access)],
     );
+  }
+
+  async moderatedBy(userId: number): Promise<number[]> {
+    const rows = await this.sql.all<{ id: number }>(
+      `select n.id from nodes n where ${moderatedCondition('$1::int', 'n')} order by n.id`,
+      [userId],
+    );
+    return rows.map((row) => row.id);
   }
 }

@@ -16,10 +16,14 @@ export function outboxPayload(event: DomainEvent): Record<string, unknown> {
 
 /**
  * Whether the event `e` is about something everyone may read (contract §23): not a post in a node that only some may
- * read (the node the topic is in now). Only webhooks made with `--private-nodes` hear of the others.
+ * read (the node the topic is in now). A post's events name its topic; a resolved review item, its item. Only webhooks
+ * made with `--private-nodes` hear of the others.
  */
 const EVERYONES = `not exists (select 1 from topics pt join nodes pn on pn.id = pt.node_id
-  where pt.id = (e.payload->>'topicId')::int and not ${nodeCondition(SIGNED_OUT, 'pn')})`;
+  where pt.id = coalesce((e.payload->>'topicId')::int, (
+      select case when ri.target_type = 'Topic' then ri.target_id else (select rr.topic_id from replies rr where rr.id = ri.target_id) end
+      from review_items ri where ri.id = (e.payload->>'itemId')::int))
+    and not ${nodeCondition(SIGNED_OUT, 'pn')})`;
 
 /**
  * The events (the outbox, the one writer of `events`), and the webhook deliveries they make (contract §13): one per
