@@ -14,12 +14,13 @@ interface AccessOptions {
   moderators?: string;
 }
 
-const ACCESS_OPTIONS: [flags: string, help: string][] = [
-  ['--read <who>', 'who may read: everyone, members, staff, or group names (a,b)'],
-  ['--topics <who>', 'who may start topics: members, staff, or group names'],
-  ['--replies <who>', 'who may reply: members, staff, or group names'],
-  ['--moderators <groups>', 'groups whose members moderate the node (none: "")'],
-];
+/** Adds the access options (contract §23) to `command`. */
+const withAccessOptions = (command: Command): Command =>
+  command
+    .option('--read <who>', 'who may read: everyone, members, staff, or group names (a,b)')
+    .option('--topics <who>', 'who may start topics: members, staff, or group names')
+    .option('--replies <who>', 'who may reply: members, staff, or group names')
+    .option('--moderators <groups>', 'groups whose members moderate the node (none: "")');
 
 function accessChange(options: AccessOptions): NodeAccessChange {
   return {
@@ -48,17 +49,12 @@ export function nodesCommand(runtime: CliRuntime): Command {
     .description('nodes (the categories topics belong to)')
     .addHelpText('after', '\nExamples:\n  $ forumctl nodes list\n  $ forumctl nodes create Ruby --summary "All things Ruby"');
 
-  nodes
-    .command('create <name>')
+  withAccessOptions(nodes.command('create <name>'))
     .description('create a node')
     .option('--summary <summary>', 'one line about the node')
     .option('--sort <n>', 'higher sorts first', '0')
     .option('--hidden', 'hide its topics from anonymous visitors')
     .option('--section <section-id>', 'the section to list it under (forumctl sections list)')
-    .option(...ACCESS_OPTIONS[0]!)
-    .option(...ACCESS_OPTIONS[1]!)
-    .option(...ACCESS_OPTIONS[2]!)
-    .option(...ACCESS_OPTIONS[3]!)
     .option(REASON_FLAGS, REASON_HELP)
     .addHelpText(
       'after',
@@ -165,13 +161,8 @@ export function nodesCommand(runtime: CliRuntime): Command {
       }),
     );
 
-  nodes
-    .command('access <node-id>')
+  withAccessOptions(nodes.command('access <node-id>'))
     .description('who may read, start topics, reply and moderate in a node; without options, as it is (administrators)')
-    .option(...ACCESS_OPTIONS[0]!)
-    .option(...ACCESS_OPTIONS[1]!)
-    .option(...ACCESS_OPTIONS[2]!)
-    .option(...ACCESS_OPTIONS[3]!)
     .option(REASON_FLAGS, REASON_HELP)
     .addHelpText(
       'after',

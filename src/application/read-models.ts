@@ -244,6 +244,11 @@ export interface UserReadModel {
   byLogin(login: string): Promise<UserDetailView | null>;
   list(offset: number, limit: number): Promise<UserDetailView[]>;
   relation(viewerId: number, userId: number): Promise<UserRelationView>;
+  /**
+   * How many of the user's topics that count are in nodes `viewer` may not read (contract §23): their topics_count as
+   * the viewer may see it is their count less these.
+   */
+  topicsUnseenBy(userId: number, viewer: Viewer | null): Promise<number>;
   /** `followers`: who follows the user; `following`: whom the user follows; oldest relation first (homeland). */
   follows(userId: number, direction: FollowDirection, page: Page): Promise<UserView[]>;
   /**
@@ -270,6 +275,8 @@ export interface ReplyView {
   createdAt: Date;
   updatedAt: Date;
   user: UserView;
+  /** For the destroy ability: the viewer moderates the reply's node (contract §23); read with a topic's page. */
+  moderated?: boolean;
 }
 
 export interface ReplyDetailView extends ReplyView {

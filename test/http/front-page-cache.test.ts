@@ -8,7 +8,7 @@ import { createApp } from '../../src/server/app.js';
 import { compressed, compressResponses, keepCompressed } from '../../src/adapters/api/compression.js';
 import { FRONT_PAGE_TTL_MS, FrontPageCache } from '../../src/adapters/presentation/front-page-cache.js';
 import type { EventFeed, PublishedEvent } from '../../src/application/events.js';
-import { makeNode, makeTopic, makeUser } from '../support/builders.js';
+import { makeNode, makeTopic, makeUser, setNodeAccess } from '../support/builders.js';
 import { appDependencies, testEnv } from '../support/env.js';
 import { startServerProcess } from '../support/server-process.js';
 
@@ -159,6 +159,33 @@ describe('the front-page cache (issue 18)', () => {
           for (;;) {
             if ((await (await fetch(`${other.url}${path}`)).text()).includes('just written')) break;
             expect(Date.now() - committed, `${path} stale for more than a second`).to.be.below(1_000);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        }
+      } finally {
+        await other.terminate();
+      }
+    });
+
+    it('drops a topic from every cached page of another process within a second when its node stops being everyone’s (contract §23)', async function () {
+      this.timeout(60_000);
+      const alice = await makeUser('alice');
+      const team = await makeNode('Team');
+      await makeTopic(alice, team, 'soon private');
+      const other = await startServerProcess({ DATABASE_URL: testEnv().config.databaseUrl! });
+      try {
+        const paths = ['/', `/topics/node${team}`, '/api/v3/topics', `/api/v3/topics?node_id=${team}`];
+        for (const path of paths) {
+          expect(await (await fetch(`${other.url}${path}`)).text(), path).to.include('soon private');
+        }
+        // Changed here, served there: the other process hears of it from the event feed and drops its pages.
+        const changed = Date.now();
+        await setNodeAccess(team, { read: { audience: 'members' } });
+        for (const path of paths) {
+          for (;;) {
+            const res = await fetch(`${other.url}${path}`);
+            if (!(await res.text()).includes('soon private')) break;
+            expect(Date.now() - changed, `${path} stale for more than a second`).to.be.below(1_000);
             await new Promise((resolve) => setTimeout(resolve, 20));
           }
         }

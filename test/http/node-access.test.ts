@@ -99,6 +99,12 @@ const ROWS: Row[] = [
       titles((await api().get(`/api/v3/users/${w.insider.login}/topics`).set(as(who))).body).includes(SECRET),
   },
   {
+    reader: 'GET /users/:login (topics_count as the caller may see it)',
+    profiles: ['counted'],
+    finds: async (w, who) =>
+      ((await api().get(`/api/v3/users/${w.insider.login}`).set(as(who))).body.user.topics_count as number) > 0,
+  },
+  {
     reader: 'GET /users/:login/replies',
     profiles: ['post'],
     finds: async (w, who) =>
@@ -191,7 +197,6 @@ const ROWS: Row[] = [
 
 /** Profiles that decide no person's view of a post, each with why it has no row here. */
 const NOT_A_PERSONS_VIEW: Partial<Record<ReaderName, string>> = {
-  counted: 'counts are everyone’s (contract §23 counts as the caller may see are a next step)',
   authored: 'the posting rules’ record of an author',
   written: 'the new-account limits’ record of an author',
   standing: 'what an author still has (export, uploads)',

@@ -74,9 +74,17 @@ describe('node moderators (contract §23)', () => {
     expect(new Set(entries.map((e) => e.actor_id))).to.deep.equal(new Set([keeper.id]));
   });
 
-  it('deletes topics and replies there, not elsewhere', async () => {
+  it('deletes topics and replies there, not elsewhere, as the replies’ abilities say', async () => {
     const reply = await makeReply(author, inRuby, 'a reply in Ruby');
     const replyInGo = await makeReply(author, inGo, 'a reply in Go');
+    const abilitiesIn = async (topic: number) =>
+      (
+        (await api().get(`/api/v3/topics/${topic}/replies`).set(keeper.auth).expect(200)).body.replies as {
+          abilities: { update: boolean; destroy: boolean };
+        }[]
+      )[0]!.abilities;
+    expect(await abilitiesIn(inRuby)).to.deep.equal({ update: false, destroy: true });
+    expect(await abilitiesIn(inGo)).to.deep.equal({ update: false, destroy: false });
     await api().delete(`/api/v3/replies/${replyInGo}`).set(keeper.auth).expect(403);
     await api().delete(`/api/v3/replies/${reply}`).set(keeper.auth).expect(200);
     await api().delete(`/api/v3/topics/${inGo}`).set(keeper.auth).expect(403);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { expect } from 'chai';
-import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
+import { api, makeGroup, makeNode, makeReply, makeTopic, makeUser, setNodeAccess, type TestUser } from '../support/builders.js';
+import { forumctl } from '../support/cli.js';
 import { appDependencies, testEnv } from '../support/env.js';
 import { listen, type RunningServer } from '../../src/server/server.js';
 import { createApp } from '../../src/server/app.js';
@@ -251,6 +252,21 @@ describe('GET /api/v3/notifications/stream', () => {
       await there.next(countIs(1), 3_000);
       await makeReply(bob, topic, 'from this process, @alice');
       await there.next(isNotification);
+    });
+
+    it('drops, on a stream in the other process, what a member may no longer read once they leave its group (contract §23)', async () => {
+      const team = await makeNode('Team');
+      await makeGroup('team', [alice, bob]);
+      await setNodeAccess(team, { read: { groups: ['team'] } });
+      const secret = await makeTopic(bob, team, 'Team only', 'hello @alice');
+      const there = await openStream(`${other.url}/api/v3/notifications/stream?access_token=${alice.token}`);
+      open.push(there);
+      await there.next(countIs(1), 3_000);
+      const left = await forumctl(['groups', 'remove', 'team', 'alice']);
+      expect(left.code, left.stderr).to.equal(0);
+      await there.next(countIs(0), 1_000);
+      expect((await api().get('/api/v3/notifications').set(alice.auth).expect(200)).body.notifications).to.deep.equal([]);
+      await api().get(`/api/v3/topics/${secret}`).set(alice.auth).expect(404);
     });
 
     it('ends its streams on SIGTERM and exits 0', async function () {

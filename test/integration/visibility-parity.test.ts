@@ -20,13 +20,14 @@ import {
   type SqlReader,
   VIEWER,
   memberAt,
+  moderatedCondition,
   readerAs,
   readerOf,
   replyCondition,
   topicCondition,
 } from '../../src/adapters/persistence/read-models/visibility.js';
 import { testEnv } from '../support/env.js';
-import { type Audience, type NodeAccess, OPEN_NODE } from '../../src/domain/nodes/access.js';
+import { type Audience, type NodeAccess, OPEN_NODE, mayModerate } from '../../src/domain/nodes/access.js';
 
 /**
  * The visibility policy has two faces: the domain's conditions in TypeScript (what code holding a post asks) and
@@ -45,6 +46,8 @@ interface World {
   topics: (TopicFacts & { id: number })[];
   replies: (ReplyFacts & { id: number })[];
   groupsOf: Map<number, number[]>;
+  /** Every node of the fixtures, with its access. */
+  placed: { id: number; access: NodeAccess }[];
 }
 
 /**
@@ -149,6 +152,7 @@ async function arrange(): Promise<World> {
       [users.reader, [readers, keepers]],
       [users.banned, [readers]],
     ]),
+    placed,
   };
 }
 
@@ -311,5 +315,26 @@ describe('the visibility policy: the domain and its SQL agree', () => {
       ].sort();
       expect(found, form.name).to.deep.equal(expected);
     }
+  });
+
+  it('says who moderates a node as the domain does, for everyone who is not an administrator (moderatedCondition)', async () => {
+    const env = testEnv();
+    const everyone = [world.users.reader, world.users.other, world.users.banned, world.users.blocked];
+    let moderating = 0;
+    for (const userId of everyone) {
+      const [user] = await env.sql<{ role: Viewer['role'] }>('select role from users where id = $1', [userId]);
+      const who = { viewer: { id: userId, role: user!.role }, groupIds: new Set(world.groupsOf.get(userId) ?? []) };
+      const rows = await env.sql<{ id: number }>(
+        `select n.id from nodes n where n.id = any($2::int[]) and ${moderatedCondition('$1::int', 'n')} order by n.id`,
+        [userId, world.placed.map((node) => node.id)],
+      );
+      const expected = world.placed.filter((node) => mayModerate(node.access, who)).map((node) => node.id);
+      expect(
+        rows.map((row) => row.id),
+        `user ${userId}`,
+      ).to.deep.equal(expected.sort((a, b) => a - b));
+      moderating += expected.length;
+    }
+    expect(moderating, 'someone moderates something').to.be.greaterThan(0);
   });
 });

@@ -141,7 +141,12 @@ export class Wire {
       action: reply.action,
       deleted,
       user: this.user(reply.user, viewer),
-      abilities: policy.replyAbilities(viewer, { userId: reply.user.id, isSystemEvent: reply.action !== null, deleted }),
+      abilities: policy.replyAbilities(viewer, {
+        userId: reply.user.id,
+        isSystemEvent: reply.action !== null,
+        deleted,
+        moderated: reply.moderated ?? false,
+      }),
     };
   }
 

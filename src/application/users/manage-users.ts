@@ -42,15 +42,21 @@ export class ChangeRole {
   }
 }
 
-/** A user's profile, with the viewer's relation to them (`followed`, `blocked`; both false when anonymous). */
+/**
+ * A user's profile, with the viewer's relation to them (`followed`, `blocked`; both false when anonymous), and their
+ * topics_count as the viewer may see it (contract §23: what is in a node they may not read is not counted).
+ */
 export class ShowUser {
   constructor(private readonly users: UserReadModel) {}
 
   async execute(actor: Actor, login: string): Promise<{ user: UserDetailView; meta: UserRelationView }> {
-    const user = await this.users.byLogin(login);
-    if (!user) throw new NotFound('user');
-    const meta = actor ? await this.users.relation(actor.id, user.id) : { followed: false, blocked: false };
-    return { user, meta };
+    const found = await this.users.byLogin(login);
+    if (!found) throw new NotFound('user');
+    const [meta, unseen] = await Promise.all([
+      actor ? this.users.relation(actor.id, found.id) : { followed: false, blocked: false },
+      this.users.topicsUnseenBy(found.id, actor),
+    ]);
+    return { user: { ...found, topicsCount: found.topicsCount - unseen }, meta };
   }
 }
 

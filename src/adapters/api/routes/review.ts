@@ -76,7 +76,7 @@ export function reviewRoutes(app: ReviewRouteUseCases, wire: Wire, docs: ApiDesc
       summary: 'The review queue',
       description:
         'One item per flagged post (gathering every flag on it) or held post. Pending items oldest first; resolved ' +
-        'ones most recently resolved first. Administrators; a node’s moderators see the items of posts in their nodes (contract §23).',
+        'ones most recently resolved first. Administrators; a node’s moderators see the items of posts in their nodes.',
       tag: 'Review',
       access: 'user',
       query: ListReviewParams,

@@ -2,8 +2,8 @@ import type { Sql } from '../database/sql.js';
 import type { NodeReadModel, NodeView, SectionListItem } from '../../../application/read-models.js';
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { NODE_COLUMNS, type NodeRow, nodeView } from './rows.js';
-import { VIEWER_CTE, type ViewerColumns, callerParams, viewerOf } from './callers.js';
-import { VIEWER_CTE_READER, nodeCondition } from './visibility.js';
+import { VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from './callers.js';
+import { SIGNED_OUT, VIEWER_CTE_READER, nodeCondition } from './visibility.js';
 
 /** The nodes the caller may read (contract §23: one they may not does not exist for them), with the caller. */
 const READABLE_NODES = `with ${VIEWER_CTE}
@@ -11,12 +11,19 @@ const READABLE_NODES = `with ${VIEWER_CTE}
     (select role from viewer) as viewer_role
   from nodes n where ${nodeCondition(VIEWER_CTE_READER, 'n')}`;
 
+/** The nodes everyone may read: what a caller who cannot be signed in gets, with no caller to look up. */
+const EVERYONES_NODES = `select ${NODE_COLUMNS} from nodes n where ${nodeCondition(SIGNED_OUT, 'n')}`;
+
 /** Nodes: those the caller may read, in their order, and one. */
 
 export class SqlNodeReadModel implements NodeReadModel {
   constructor(private readonly sql: Sql) {}
 
   async list(caller: CallerRef): Promise<Identified<NodeView[]>> {
+    if (!mayBeSignedIn(caller)) {
+      const rows = await this.sql.all<NodeRow>(`${EVERYONES_NODES} order by n.sort desc, n.id`);
+      return { viewer: null, result: rows.map(nodeView) };
+    }
     const rows = await this.sql.all<NodeRow & ViewerColumns>(
       `${READABLE_NODES} order by n.sort desc, n.id`,
       callerParams(caller),
@@ -32,6 +39,10 @@ export class SqlNodeReadModel implements NodeReadModel {
   }
 
   async get(id: number, caller: CallerRef): Promise<Identified<NodeView | null>> {
+    if (!mayBeSignedIn(caller)) {
+      const row = await this.sql.one<NodeRow>(`${EVERYONES_NODES} and n.id = $1`, [id]);
+      return { viewer: null, result: row ? nodeView(row) : null };
+    }
     const rows = await this.sql.all<NodeRow & ViewerColumns>(`${READABLE_NODES} and n.id = $6`, [...callerParams(caller), id]);
     return { viewer: viewerOf(rows[0]), result: rows[0] ? nodeView(rows[0]) : null };
   }

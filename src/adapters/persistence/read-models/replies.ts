@@ -3,7 +3,7 @@ import type { Page, ReplyDetailView, ReplyPage, ReplyReadModel } from '../../../
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { VIEWER_COLUMNS, VIEWER_CTE, type ViewerColumns, callerParams, viewerOf } from './callers.js';
 import { REPLY_COLUMNS, type ReplyRow, replyView } from './rows.js';
-import { type SqlReader, VIEWER, readerAs, replyCondition, topicCondition } from './visibility.js';
+import { type SqlReader, VIEWER, moderatedCondition, readerAs, replyCondition, topicCondition } from './visibility.js';
 import { READERS } from '../../../domain/visibility/visibility.js';
 import type { Viewer } from '../../../domain/users/role.js';
 
@@ -19,17 +19,17 @@ const openedBy = (reader: SqlReader) =>
  * is empty. Every reply keeps its floor: one the reader may not open is masked where it is shown (wire.ts, by the
  * same policy).
  */
-export const REPLY_PAGE = `select p.*, ${VIEWER_COLUMNS}
-       from topics t left join viewer v on true left join lateral (
+export const REPLY_PAGE = `select p.*, ${VIEWER_COLUMNS}, ${moderatedCondition('v.id', 'tn')} as moderated
+       from topics t join nodes tn on tn.id = t.node_id left join viewer v on true left join lateral (
          select ${REPLY_COLUMNS},
            exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = v.id) as liked
          from replies r join users u on u.id = r.user_id
          where r.topic_id = t.id
          order by r.id
          limit $7 offset $8) p on true
-       where t.id = $6 and ${topicCondition(READERS.post, VIEWER, { topic: 't' })}`;
+       where t.id = $6 and ${topicCondition(READERS.post, VIEWER, { topic: 't', node: 'tn' })}`;
 
-export type ReplyPageRow = Partial<ReplyRow & { liked: boolean }> & ViewerColumns;
+export type ReplyPageRow = Partial<ReplyRow & { liked: boolean }> & ViewerColumns & { moderated: boolean };
 
 export const replyPageParams = (topicId: number, page: Page, caller: CallerRef) => [
   ...callerParams(caller),
@@ -45,7 +45,10 @@ export function replyPageOf(rows: ReplyPageRow[]): Identified<ReplyPage | null> 
   const replies = rows.filter((row) => row.id != null) as (ReplyRow & { liked: boolean })[];
   return {
     viewer,
-    result: { replies: replies.map(replyView), likedReplyIds: replies.filter((row) => row.liked).map((row) => row.id) },
+    result: {
+      replies: replies.map((row) => ({ ...replyView(row), moderated: rows[0]!.moderated })),
+      likedReplyIds: replies.filter((row) => row.liked).map((row) => row.id),
+    },
   };
 }
 

@@ -16,6 +16,8 @@ import {
 } from '../../../domain/users/user.js';
 import type { PendingAccount, PendingAccounts } from '../../../application/accounts/approval.js';
 import { type Timestamp, toDate } from '../database/timestamps.js';
+import type { Viewer } from '../../../domain/users/role.js';
+import { SIGNED_OUT, countedTopic, nodeCondition, readerAs } from './visibility.js';
 
 /** Users: profiles, relations between two users, follows, blocks, the most active. */
 
@@ -101,6 +103,16 @@ export class SqlUserReadModel implements UserReadModel {
     if (!couldBeLogin(login)) return null;
     const rows = await this.sql.all<UserRow>(`select ${USER_COLUMNS} from users where lower(login) = lower($1)`, [login]);
     return rows[0] ? userDetailView(rows[0]) : null;
+  }
+
+  async topicsUnseenBy(userId: number, viewer: Viewer | null): Promise<number> {
+    const rows = await this.sql.all<{ count: number }>(
+      `select count(*)::int as count from topics t join nodes n on n.id = t.node_id
+       where t.user_id = $1 and not ${nodeCondition(SIGNED_OUT, 'n')} and ${countedTopic('t')}
+         and not ${nodeCondition(readerAs(viewer, '$2::int'), 'n')}`,
+      [userId, viewer?.id ?? null],
+    );
+    return rows[0]!.count;
   }
 
   async relation(viewerId: number, userId: number): Promise<UserRelationView> {

@@ -3,7 +3,7 @@ import type { StagedRows } from '../staged/staged-rows.js';
 import type { NewNotification } from '../../../domain/notifications/notification.js';
 import type { NotificationRepository } from '../../../domain/notifications/notification-repository.js';
 import { changed } from './changed.js';
-import { nodeCondition, readerOf } from '../read-models/visibility.js';
+import { SIGNED_OUT, nodeCondition, readerOf } from '../read-models/visibility.js';
 
 export class SqlNotificationRepository implements NotificationRepository {
   constructor(
@@ -64,7 +64,7 @@ export class SqlNotificationRepository implements NotificationRepository {
     const rows = await this.sql.all<{ user_id: number }>(
       `with doomed as (
          select nt.id, nt.user_id from notifications nt join topics t on t.id = nt.topic_id join nodes n on n.id = t.node_id
-         where ${scope} and n.read_access <> 'everyone' and not ${nodeCondition(readerOf('nt.user_id'), 'n')}
+         where ${scope} and not ${nodeCondition(SIGNED_OUT, 'n')} and not ${nodeCondition(readerOf('nt.user_id'), 'n')}
          order by nt.user_id, nt.id for update of nt),
        gone as (delete from notifications where id in (select id from doomed) returning user_id)
        select distinct user_id from gone order by user_id`,
