@@ -168,6 +168,8 @@ export interface NodeView {
   updatedAt: Date;
   /** The section it is listed under, if any. */
   section: SectionView | null;
+  /** The caller moderates it (contract §23); read by the node list for a signed-in caller. */
+  moderated?: boolean;
 }
 
 export interface SectionView {

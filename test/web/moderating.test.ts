@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api, makeNode, makeReply, makeTopic, makeUser, type TestUser } from '../support/builders.js';
+import { api, makeGroup, makeNode, makeReply, makeTopic, makeUser, setNodeAccess, type TestUser } from '../support/builders.js';
 import { configuredWith, testEnv } from '../support/env.js';
 import { checkedApi } from '../support/openapi.js';
 import { formFor, submit, alertOf, signedInAs } from '../support/page-forms.js';
@@ -252,5 +252,28 @@ describe('the forum in a browser: moderation for administrators (contract §21b)
       const replies = (await api().get(`/api/v3/topics/${topic}/replies`).expect(200)).body.replies as { body: string }[];
       expect(replies.map((each) => each.body)).to.deep.equal(['my first words']);
     });
+  });
+});
+
+describe('the forum in a browser: moderation for a node’s moderators (contract §23)', () => {
+  it('offers the panel on their node’s topics only, moves between their nodes only, and no review queue link', async () => {
+    const keeper = await signedInAs('keeper');
+    const author = await makeUser('author');
+    const [ruby, rails, go] = [await makeNode('Ruby'), await makeNode('Rails'), await makeNode('Go')];
+    const [row] = await testEnv().sql<{ id: number }>("select id from users where login = 'keeper'");
+    await makeGroup('keepers', [{ id: row!.id, login: 'keeper', role: 'member' }]);
+    for (const node of [ruby, rails]) await setNodeAccess(node, { moderators: ['keepers'] });
+    const inRuby = await makeTopic(author, ruby, 'In Ruby');
+    const inGo = await makeTopic(author, go, 'In Go');
+
+    const page = (await keeper.get(`/topics/${inRuby}`).expect(200)).text;
+    expect(page).to.contain(`action="/topics/${inRuby}/moderate`);
+    expect(page, 'the queue is the administrators’ page').not.to.contain('href="/admin/review"');
+    expect((await keeper.get(`/topics/${inGo}`).expect(200)).text).not.to.contain(`/topics/${inGo}/moderate`);
+
+    const moderate = (await keeper.get(`/topics/${inRuby}/moderate`).expect(200)).text;
+    const options = [...moderate.matchAll(/<option value="(\d+)"/g)].map((match) => Number(match[1]));
+    expect(options.sort((a, b) => a - b)).to.deep.equal([ruby, rails].sort((a, b) => a - b));
+    await keeper.get(`/topics/${inGo}/moderate`).expect(404);
   });
 });

@@ -31,7 +31,9 @@ export class MoveTopic {
       const target = await this.nodes.placeFor(nodeId, user.id);
       if (!target) throw new NotFound(`node ${nodeId}`);
       const who = { viewer: user, groupIds: new Set(target.groupIds) };
-      if (!policy.changeLockedNode(user, { moderated: mayModerate(target.node.access, who) })) throw new Forbidden();
+      if (!policy.changeLockedNode(user, { moderated: mayModerate(target.node.access, who) })) {
+        throw new Forbidden('A moderator moves topics only between nodes they moderate.');
+      }
       const fromNodeId = topic.nodeId;
       if (!topic.requestNode(nodeId, true, this.clock.now())) return false;
       await this.relocation.moved(topic, fromNodeId, user, { reason });

@@ -3,12 +3,12 @@ import type { NodeReadModel, NodeView, SectionListItem } from '../../../applicat
 import type { CallerRef, Identified } from '../../../application/actor.js';
 import { NODE_COLUMNS, type NodeRow, nodeView } from './rows.js';
 import { VIEWER_CTE, type ViewerColumns, callerParams, mayBeSignedIn, viewerOf } from './callers.js';
-import { SIGNED_OUT, VIEWER_CTE_READER, nodeCondition } from './visibility.js';
+import { SIGNED_OUT, VIEWER_CTE_READER, moderatedCondition, nodeCondition } from './visibility.js';
 
 /** The nodes the caller may read (contract §23: one they may not does not exist for them), with the caller. */
 const READABLE_NODES = `with ${VIEWER_CTE}
   select ${NODE_COLUMNS}, (select id from viewer) as viewer_id, (select login from viewer) as viewer_login,
-    (select role from viewer) as viewer_role
+    (select role from viewer) as viewer_role, ${moderatedCondition('(select id from viewer)', 'n')} as moderated
   from nodes n where ${nodeCondition(VIEWER_CTE_READER, 'n')}`;
 
 /** The nodes everyone may read: what a caller who cannot be signed in gets, with no caller to look up. */

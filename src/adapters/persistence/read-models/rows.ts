@@ -125,6 +125,7 @@ export interface NodeRow {
   updated_at: Timestamp;
   section_id: number | null;
   section_name: string | null;
+  moderated?: boolean;
 }
 
 /** Unqualified, from `nodes` (the section's name by a subselect, so that any statement can list them). */
@@ -141,5 +142,6 @@ export function nodeView(row: NodeRow): NodeView {
     hidden: row.hidden,
     updatedAt: toDate(row.updated_at),
     section: row.section_id === null ? null : { id: row.section_id, name: row.section_name! },
+    ...(row.moderated === undefined ? {} : { moderated: row.moderated }),
   };
 }

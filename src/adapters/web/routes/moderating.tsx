@@ -1,3 +1,4 @@
+import type { NodeView } from '../../../application/read-models.js';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
@@ -126,12 +127,12 @@ export function moderatingRoutes(app: ModeratingPageUseCases, wire: Wire, docs: 
     const found = await app.topics.detail(id, actor);
     if (!found) throw new NotFound('topic');
     const topic = wire.topicDetail(found, actor);
-    // Whom the API lets ban a topic moderates it here (administrators); anyone else learns nothing but a refusal.
+    // Whom the API lets ban a topic moderates it here (administrators, the node's moderators); anyone else learns
+    // nothing but a refusal. Where it may go: any node for an administrator, a moderator's own nodes (contract §23).
     const may = topic.abilities.ban;
     if (!may && !refused) throw new NotFound('page');
-    const nodes = may
-      ? (await app.nodes.list({ actor })).result.filter((node) => !node.hidden).map((node) => wire.node(node))
-      : [];
+    const movable = (node: NodeView) => !node.hidden && (actor?.role === 'admin' || node.moderated === true);
+    const nodes = may ? (await app.nodes.list({ actor })).result.filter(movable).map((node) => wire.node(node)) : [];
     const refusal = refused ? { message: refused.refusal.message, typed: typedOf(refused.typed) } : undefined;
     if (!may && refusal) {
       const back = { href: `/topics/${id}`, label: t(ctx).moderation.backToTopic };

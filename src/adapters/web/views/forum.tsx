@@ -625,7 +625,7 @@ export interface ModerationTyped {
 export function TopicModeration(props: {
   topic: TopicDetail;
   csrf: string;
-  frame: Frame;
+  frame: ForumFrame;
   nodes?: Node[] | undefined;
   typed?: ModerationTyped | undefined;
   children?: ComponentChildren;
@@ -667,13 +667,10 @@ export function TopicModeration(props: {
         ) : null}
       </form>
       <p class="links">
-        {props.nodes ? null : (
-          <>
-            <a href={`/topics/${topic.id}/moderate`}>{m.moveElsewhere}</a>
-            {' · '}
-          </>
-        )}
-        {props.children ?? <a href="/admin/review">{m.reviewQueue}</a>}
+        {props.nodes ? null : <a href={`/topics/${topic.id}/moderate`}>{m.moveElsewhere}</a>}
+        {/* The queue is the administrators' page: a node's moderator reviews through the API (contract §23). */}
+        {props.nodes || !props.frame.reader.admin ? null : ' · '}
+        {props.children ?? (props.frame.reader.admin ? <a href="/admin/review">{m.reviewQueue}</a> : null)}
       </p>
     </section>
   );
