@@ -26,7 +26,16 @@ import {
   unreadRepliesAfter,
   withReadState,
 } from './read-state.js';
-import { SIGNED_OUT, type SqlReader, VIEWER, readerAs, readerOf, topicCondition } from './visibility.js';
+import {
+  SIGNED_OUT,
+  type SqlReader,
+  VIEWER,
+  VIEWER_CTE_READER,
+  nodeCondition,
+  readerAs,
+  readerOf,
+  topicCondition,
+} from './visibility.js';
 
 /** Topics: the lists, a user's topics and favorites, one topic (rows.ts has what other reads share of them). */
 
@@ -113,8 +122,9 @@ export class SqlTopicReadModel implements TopicReadModel {
     let gate = '(select 1) gate';
     let scope: string;
     if (query.nodeId !== null) {
-      // No row at all when the node does not exist; one row without a topic when its page is empty.
-      gate = '(select 1 from nodes where id = $8) gate';
+      // No row at all when the node does not exist for the caller (contract §23: one they may not read does not);
+      // one row without a topic when its page is empty.
+      gate = `(select 1 from nodes gn where gn.id = $8 and ${nodeCondition(VIEWER_CTE_READER, 'gn')}) gate`;
       scope = `t.node_id = $8 and ${topicCondition(READERS.nodeTopics, VIEWER, { topic: 't' })}`;
       params.push(query.nodeId);
     } else if (mayBeSignedIn(caller)) {
