@@ -308,6 +308,9 @@ describe('node access: every reader, with an insider and an outsider (contract �
       .send({ title: 'Mine', body: 'here', node_id: world.team })
       .expect(404);
     await api().post(`/api/v3/topics/${world.topic}/replies`).set(world.outsider.auth).send({ body: 'x' }).expect(404);
+    // Nor may they block it: blocking a node they may not read would say that it exists.
+    await api().post(`/api/v3/nodes/${world.team}/block`).set(world.outsider.auth).expect(404);
+    await api().post(`/api/v3/nodes/${world.team}/block`).set(world.insider.auth).expect(200);
   });
 
   it('a topic moved out of a private node is everyone’s again, and moved in, nobody else’s', async () => {

@@ -1,7 +1,7 @@
-import { Forbidden, NotFound } from '../../domain/shared/errors.js';
+import { Forbidden } from '../../domain/shared/errors.js';
 import { DENIED } from '../../domain/shared/policy.js';
 import { mayStartTopics } from '../../domain/nodes/access.js';
-import { nodeReadableBy, readerOf } from '../../domain/visibility/visibility.js';
+import { readableNode } from '../nodes/readable.js';
 import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import type { Topic } from '../../domain/topics/topic.js';
 import type { ActingUser } from '../actor.js';
@@ -31,8 +31,7 @@ export class TopicRelocation {
    * where they may read but not start topics is 403.
    */
   async requireNode(nodeId: number, user: ActingUser): Promise<void> {
-    const place = await this.nodes.placeFor(nodeId, user.id);
-    if (!place || !nodeReadableBy(readerOf(user, place.groupIds), place.node)) throw new NotFound(`node ${nodeId}`);
+    const place = await readableNode(this.nodes, nodeId, user);
     if (!mayStartTopics(place.node.access, { viewer: user, groupIds: new Set(place.groupIds) })) {
       throw new Forbidden(DENIED.startTopicsInNode);
     }

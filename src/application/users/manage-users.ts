@@ -1,3 +1,4 @@
+import { readableNode } from '../nodes/readable.js';
 import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
 import { moderationActed } from '../../domain/events.js';
 import type { DomainEvents } from '../events.js';
@@ -92,7 +93,7 @@ export class BlockNode {
 
   async execute(actor: Actor, nodeId: number, block: boolean): Promise<void> {
     const user = requireUser(actor);
-    if (!(await this.nodes.findById(nodeId))) throw new NotFound(`node ${nodeId}`);
+    await readableNode(this.nodes, nodeId, user);
     await (block ? this.users.blockNode(user.id, nodeId) : this.users.unblockNode(user.id, nodeId));
   }
 }
