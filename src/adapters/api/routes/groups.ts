@@ -2,14 +2,12 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { GroupReadModel } from '../../../application/read-models.js';
 import { NotFound } from '../../../domain/shared/errors.js';
+import { GROUP_NAME_PATTERN } from '../../../domain/groups/group.js';
 import { callerRefOf, identify } from '../auth.js';
 import type { Wire } from '../../presentation/wire.js';
 import { GroupSchema } from '../../presentation/schemas.js';
 import type { ApiDescription } from '../openapi/describe.js';
 import { examples } from '../openapi/examples.js';
-
-/** What a group's name in a path may be: anything else names no group, and nobody needs to look it up. */
-const GROUP_NAME = /^[A-Za-z0-9_.-]{1,40}$/;
 
 const NamePath = z.object({ name: z.string().meta({ description: 'a group’s name, in any case', example: 'rubyists' }) });
 
@@ -38,7 +36,8 @@ export function groupRoutes(app: GroupRouteUseCases, wire: Wire, docs: ApiDescri
     },
     async (ctx) => {
       const name = ctx.params.name ?? '';
-      if (!GROUP_NAME.test(name)) throw new NotFound('group');
+      // A name no group could have names none: nobody needs to look it up.
+      if (!GROUP_NAME_PATTERN.test(name)) throw new NotFound('group');
       const { viewer, result: group } = await app.groups.get(name, callerRefOf(ctx));
       identify(ctx, viewer);
       if (!group) throw new NotFound('group');
