@@ -51,8 +51,8 @@ interface World {
 }
 
 /**
- * Every combination of what the conditions read: 288 topics in 8 nodes (3 open, 5 of each kind of access, §23), 36
- * replies, the blocks of the reader and the admin, the reader's groups.
+ * Every combination of what the conditions read: 288 topics in 8 nodes (3 open, 5 of each kind of access, §23), 32
+ * conversations in no node (§24), 36 replies, the blocks of the reader and the admin, the reader's groups.
  */
 async function arrange(): Promise<World> {
   const env = testEnv();
@@ -129,6 +129,45 @@ async function arrange(): Promise<World> {
             );
             topics.push({ id: row!.id, userId, visibility, deleted, banned, nodeId, node: { hidden, access } });
           }
+
+  // Conversations (contract §24), in no node: the reader named in one, in a group that takes part in another, gone
+  // from a third while that group takes part, and in none of a fourth, which an administrator is named in.
+  const conversations: { userIds: number[]; groupIds: number[]; leftIds: number[] }[] = [
+    { userIds: [users.reader, users.other], groupIds: [], leftIds: [] },
+    { userIds: [users.other, users.blocked], groupIds: [readers], leftIds: [] },
+    { userIds: [users.other], groupIds: [readers], leftIds: [users.reader] },
+    { userIds: [users.other, users.admin], groupIds: [strangers], leftIds: [] },
+  ];
+  for (const { userIds, groupIds, leftIds } of conversations)
+    for (const userId of [users.reader, users.other])
+      for (const visibility of ['public', 'hidden'] as const)
+        for (const deleted of BOOLEANS) {
+          const [row] = await env.sql<{ id: number }>(
+            `insert into topics (user_id, node_id, title, body, body_html, visibility, deleted_at)
+             values ($1, null, 'c', 'b', '<p>b</p>', $2, $3) returning id`,
+            [userId, visibility, deleted ? new Date() : null],
+          );
+          const id = row!.id;
+          for (const user of [...userIds, ...leftIds]) {
+            await env.sql('insert into conversation_participants (topic_id, user_id, left_at) values ($1, $2, $3)', [
+              id,
+              user,
+              leftIds.includes(user) ? new Date() : null,
+            ]);
+          }
+          for (const group of groupIds) {
+            await env.sql('insert into conversation_participants (topic_id, group_id) values ($1, $2)', [id, group]);
+          }
+          topics.push({
+            id,
+            userId,
+            visibility,
+            deleted,
+            banned: false,
+            nodeId: null,
+            conversation: { userIds: new Set(userIds), groupIds: new Set(groupIds), leftIds: new Set(leftIds) },
+          });
+        }
 
   const replies: World['replies'] = [];
   const topicId = topics[0]!.id;
@@ -214,7 +253,7 @@ async function foundBySql(
   const caller = `(select $1::int as id, $3::text as role) v`;
   const text =
     kind === 'topic'
-      ? `select t.id from topics t join nodes n on n.id = t.node_id left join ${caller} on v.id is not null
+      ? `select t.id from topics t left join nodes n on n.id = t.node_id left join ${caller} on v.id is not null
          where t.id = any($2::int[]) and ${topicCondition(profile, form.sql, nodeJoined ? { topic: 't', node: 'n' } : { topic: 't' })}
          order by t.id`
       : `select r.id from replies r left join ${caller} on v.id is not null

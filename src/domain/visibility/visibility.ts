@@ -25,8 +25,21 @@ export interface TopicFacts {
   deleted: boolean;
   /** Banned by a moderator (contract §6: grade `ban`; it also lives in NoPoint, which is not what bans it). */
   banned: boolean;
-  nodeId: number;
+  /** Null for a conversation (contract §24), which is in no node. */
+  nodeId: number | null;
   node?: NodeFacts;
+  /** Who takes part, for a conversation; needed only by the condition that reads it (`participant`). */
+  conversation?: ConversationFacts;
+}
+
+/**
+ * Who takes part in a conversation (contract §24): users named in it, groups whose members take part, and the users
+ * who left it (out, even while a group of theirs takes part).
+ */
+export interface ConversationFacts {
+  userIds: ReadonlySet<number>;
+  groupIds: ReadonlySet<number>;
+  leftIds: ReadonlySet<number>;
 }
 
 /** What the rule reads of a node: whether it is hidden, and who may read there (contract §23). */
@@ -92,6 +105,8 @@ const nodeOf = (topic: TopicFacts) => {
   if (!topic.node) throw new Error('this reader profile reads the topic’s node: give it');
   return topic.node;
 };
+/** A condition on a topic's node, which a topic in no node (a conversation) never meets. */
+const inNodeWhere = (topic: TopicFacts, holds: (node: NodeFacts) => boolean) => topic.nodeId !== null && holds(nodeOf(topic));
 const groupsOf = (reader: Reader, access: NodeAccess): ReadonlySet<number> => {
   const asked = access.read.audience === 'groups' || access.moderatorGroupIds.length > 0;
   if (reader.viewer === null || !asked) return NO_GROUPS;
@@ -134,14 +149,33 @@ export const TOPIC_RULES = {
   ...POST_RULES,
   /** Not banned (homeland's `without_ban`). */
   notBanned: (_reader: Reader, topic: TopicFacts) => !topic.banned,
+  /**
+   * It is in a node: a topic of the forum. A conversation (contract §24) is in none, and is found only by its
+   * participants, through the conversation readers; every reader of the forum holds its topics to this.
+   */
+  inNode: (_reader: Reader, topic: TopicFacts) => topic.nodeId !== null,
   /** Its node is listed for the reader: a hidden node only to someone signed in. */
-  nodeListed: (reader: Reader, topic: TopicFacts) => reader.viewer !== null || !nodeOf(topic).hidden,
+  nodeListed: (reader: Reader, topic: TopicFacts) => inNodeWhere(topic, (node) => reader.viewer !== null || !node.hidden),
   /** Its node is not hidden, whoever reads. */
-  nodeNotHidden: (_reader: Reader, topic: TopicFacts) => !nodeOf(topic).hidden,
+  nodeNotHidden: (_reader: Reader, topic: TopicFacts) => inNodeWhere(topic, (node) => !node.hidden),
   /** Its node is not one the reader blocked. */
-  nodeNotBlocked: (reader: Reader, topic: TopicFacts) => !blocks(reader).nodeIds.has(topic.nodeId),
+  nodeNotBlocked: (reader: Reader, topic: TopicFacts) => topic.nodeId === null || !blocks(reader).nodeIds.has(topic.nodeId),
   /** Its node is one the reader may read (`nodeReadableBy`: everyone, members, groups or staff, contract §23). */
-  nodeReadable: (reader: Reader, topic: TopicFacts) => nodeReadableBy(reader, nodeOf(topic)),
+  nodeReadable: (reader: Reader, topic: TopicFacts) => inNodeWhere(topic, (node) => nodeReadableBy(reader, node)),
+  /**
+   * It is a conversation the reader takes part in (contract §24): named in it and not gone, or in a group that takes
+   * part and not gone. Nobody else finds it, administrators included.
+   */
+  participant: (reader: Reader, topic: TopicFacts) => {
+    if (topic.nodeId !== null || reader.viewer === null) return false;
+    if (!topic.conversation) throw new Error('this reader profile reads who takes part in a conversation: give it');
+    const { userIds, groupIds, leftIds } = topic.conversation;
+    const id = reader.viewer.id;
+    if (userIds.has(id)) return true;
+    if (leftIds.has(id) || groupIds.size === 0) return false;
+    if (!reader.groupIds) throw new Error('this conversation has groups: give the reader’s');
+    return [...groupIds].some((group) => reader.groupIds!.has(group));
+  },
 } as const;
 export type TopicRule = keyof typeof TOPIC_RULES;
 
@@ -173,22 +207,22 @@ export const READERS = {
    * favorites, what a notification points at): not deleted, and shown to them. What is sent to everyone alike
    * (notification mail, webhooks) is this profile read by `ANONYMOUS`.
    */
-  post: profile('post', ['present', 'shownToReader', 'nodeReadable'], ['present', 'shownToReader']),
+  post: profile('post', ['inNode', 'present', 'shownToReader', 'nodeReadable'], ['present', 'shownToReader']),
   /**
    * The topic lists across nodes (`GET /topics` without `node_id`, the front page): a post as above, not banned,
    * in a node listed for the reader, neither in a node nor by a user the reader blocked (contract §6, §4).
    */
   topicList: profile(
     'topic list',
-    ['present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked'],
+    ['inNode', 'present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked'],
     [],
   ),
   /** One node's list (`node_id`): whatever of it the reader may open, banned topics included (moderators find them there). */
-  nodeTopics: profile('node topics', ['present', 'shownToReader', 'nodeReadable'], []),
+  nodeTopics: profile('node topics', ['inNode', 'present', 'shownToReader', 'nodeReadable'], []),
   /** Search (contract §11): the list's rule, no hidden node for anyone, and no reply by a user the reader blocked. */
   search: profile(
     'search',
-    ['present', 'shownToReader', 'notBanned', 'nodeNotHidden', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked'],
+    ['inNode', 'present', 'shownToReader', 'notBanned', 'nodeNotHidden', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked'],
     ['present', 'shownToReader', 'authorNotBlocked'],
   ),
   /**
@@ -197,39 +231,39 @@ export const READERS = {
    */
   digest: profile(
     'digest',
-    ['present', 'public', 'notBanned', 'nodeNotHidden', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked'],
+    ['inNode', 'present', 'public', 'notBanned', 'nodeNotHidden', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked'],
     [],
   ),
   /**
    * A notification mailed to a member (contract §17): what everyone alike may be shown of it (public, not deleted),
    * in a node its recipient may read (§23).
    */
-  mail: profile('mail', ['present', 'public', 'nodeReadable'], ['present', 'public']),
+  mail: profile('mail', ['inNode', 'present', 'public', 'nodeReadable'], ['present', 'public']),
   /**
    * What a webhook is sent of a post (contract §13): what everyone alike may be shown of it. Which webhooks hear of a
    * private node's posts at all is the webhooks' own setting (§23: `--private-nodes`).
    */
-  webhook: profile('webhook', ['present', 'public'], ['present', 'public']),
+  webhook: profile('webhook', ['inNode', 'present', 'public'], ['present', 'public']),
   /**
    * What is counted (replies, topics, activity) and indexed for search: not deleted, published, written by hand. A
    * hidden post still counts: it was published, and only review takes it away. No reader: counts are everyone's.
    */
-  counted: profile('counted', ['present', 'published'], ['present', 'published', 'byHand']),
+  counted: profile('counted', ['inNode', 'present', 'published'], ['present', 'published', 'byHand']),
   /**
    * An author's record for the posting rules (§18: how many of their posts were published): published at some time,
    * deleted since or not.
    */
-  authored: profile('authored', ['published'], ['published', 'byHand']),
+  authored: profile('authored', ['inNode', 'published'], ['published', 'byHand']),
   /**
    * Every post an author made, for the limits on new accounts (§18): held, hidden or deleted since, each was made.
    */
-  written: profile('written', [], ['byHand']),
+  written: profile('written', ['inNode'], ['byHand']),
   /** What an author still has, whatever its state (deleting the account deletes it, §16c): not deleted, by hand. */
-  standing: profile('standing', ['present'], ['present', 'byHand']),
+  standing: profile('standing', ['inNode', 'present'], ['present', 'byHand']),
   /** The topics new to a reader (contract §22): the list's rule, and not theirs. */
   newTopics: profile(
     'new topics',
-    ['present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked', 'byOthers'],
+    ['inNode', 'present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked', 'byOthers'],
     [],
   ),
   /**
@@ -239,7 +273,19 @@ export const READERS = {
    */
   unread: profile(
     'unread',
-    ['present', 'shownToReader', 'nodeReadable'],
+    ['inNode', 'present', 'shownToReader', 'nodeReadable'],
+    ['present', 'shownToReader', 'published', 'byHand', 'authorNotBlocked', 'byOthers'],
+  ),
+  /**
+   * A conversation as its participants read it (contract §24: the list, the conversation and its messages): one
+   * they take part in, and of its messages what they may be shown. To everyone else, administrators included, it does
+   * not exist; the forum's readers never find one (`inNode`).
+   */
+  conversation: profile('conversation', ['present', 'shownToReader', 'participant'], ['present', 'shownToReader']),
+  /** What a participant has yet to read of a conversation: `unread`'s messages, in a conversation they take part in. */
+  conversationUnread: profile(
+    'conversation unread',
+    ['present', 'shownToReader', 'participant'],
     ['present', 'shownToReader', 'published', 'byHand', 'authorNotBlocked', 'byOthers'],
   ),
 } as const satisfies Record<string, ReaderProfile>;

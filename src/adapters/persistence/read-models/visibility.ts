@@ -117,12 +117,28 @@ export const moderatedCondition = (id: string, node: string): string =>
   `case when ${node}.moderator_groups = '{}' then false else exists (
      select 1 from group_members gm where gm.user_id = ${id} and gm.group_id = any(${node}.moderator_groups)) end`;
 
+/** A condition on a topic's node, which a topic in no node (a conversation) never meets. */
+const inNodeWhere = (post: string, condition: string) => `(${post}.node_id is not null and ${condition})`;
+
+/**
+ * Whether the user `id` takes part in the conversation `topic` (contract §24), the twin of the domain's
+ * `participant`: named in it and not gone, or in a group that takes part and not gone (an index probe on the
+ * conversation's participants, and on the reader's memberships only when a group takes part).
+ */
+export const participantCondition = (id: string, topic: string): string =>
+  `(${topic}.node_id is null and exists (select 1 from conversation_participants cp where cp.topic_id = ${topic}.id and (
+     (cp.user_id = ${id} and cp.left_at is null)
+     or (cp.group_id is not null
+         and exists (select 1 from group_members gm where gm.group_id = cp.group_id and gm.user_id = ${id})
+         and not exists (select 1 from conversation_participants gone where gone.topic_id = ${topic}.id and gone.user_id = ${id})))))`;
+
 const TOPIC_SQL: Record<TopicRule, Compiled> = {
   ...POST_SQL,
   notBanned: ({ post }) => `${post}.grade <> '${BAN_GRADE}'`,
+  inNode: ({ post }) => `${post}.node_id is not null`,
   nodeListed: (rows, reader) =>
-    signedOut(reader) ? `not ${nodeOf(rows)}.hidden` : `(${reader.id} is not null or not ${nodeOf(rows)}.hidden)`,
-  nodeNotHidden: (rows) => `not ${nodeOf(rows)}.hidden`,
+    inNodeWhere(rows.post, signedOut(reader) ? `not ${nodeOf(rows)}.hidden` : `(${reader.id} is not null or not ${nodeOf(rows)}.hidden)`),
+  nodeNotHidden: (rows) => inNodeWhere(rows.post, `not ${nodeOf(rows)}.hidden`),
   nodeNotBlocked: ({ post }, reader) =>
     signedOut(reader)
       ? null
@@ -130,8 +146,9 @@ const TOPIC_SQL: Record<TopicRule, Compiled> = {
   // Read off the node's row where the statement joins it; else found by the topic's node id (a primary key probe).
   nodeReadable: ({ post, node }, reader) =>
     node
-      ? nodeCondition(reader, node)
+      ? inNodeWhere(post, nodeCondition(reader, node))
       : `exists (select 1 from nodes rn where rn.id = ${post}.node_id and ${nodeCondition(reader, 'rn')})`,
+  participant: ({ post }, reader) => (signedOut(reader) ? 'false' : `coalesce(${participantCondition(reader.id, post)}, false)`),
 };
 
 const REPLY_SQL: Record<ReplyRule, Compiled> = {
