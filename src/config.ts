@@ -69,9 +69,15 @@ export interface Config {
   /**
    * Review (contract §18): how many people's flags hide a post (FLAG_HIDE_THRESHOLD, 3); how many first posts of an
    * account that signed up itself wait for approval (HOLD_FIRST_POSTS, 0: none); what a new account may post in its
-   * first day (NEW_USER_TOPICS_PER_DAY, 3; NEW_USER_REPLIES_PER_DAY, 20).
+   * first day (NEW_USER_TOPICS_PER_DAY, 3; NEW_USER_REPLIES_PER_DAY, 20; NEW_USER_MESSAGES_PER_DAY, 5).
    */
-  review: { flagHideThreshold: number; holdFirstPosts: number; topicsPerDay: number; repliesPerDay: number };
+  review: {
+    flagHideThreshold: number;
+    holdFirstPosts: number;
+    topicsPerDay: number;
+    repliesPerDay: number;
+    messagesPerDay: number;
+  };
   /** Webhooks: deliver to loopback and private addresses too (off: SSRF), and how many tries run at once per process. */
   webhooks: { allowPrivate: boolean; concurrency: number };
   /**
@@ -149,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       holdFirstPosts: integer(env, 'HOLD_FIRST_POSTS', 0, 0, 1_000),
       topicsPerDay: integer(env, 'NEW_USER_TOPICS_PER_DAY', 3, 0, 1_000_000),
       repliesPerDay: integer(env, 'NEW_USER_REPLIES_PER_DAY', 20, 0, 1_000_000),
+      messagesPerDay: integer(env, 'NEW_USER_MESSAGES_PER_DAY', 5, 0, 1_000_000),
     },
     webhooks: {
       allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true' || env.WEBHOOKS_ALLOW_PRIVATE === '1',

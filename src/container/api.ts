@@ -48,6 +48,19 @@ import { DeviceRouteUseCases } from '../adapters/api/routes/devices.js';
 import { InboundMailRouteUseCases } from '../adapters/api/routes/inbound-email.js';
 import { NodeRouteUseCases } from '../adapters/api/routes/nodes.js';
 import { GroupRouteUseCases } from '../adapters/api/routes/groups.js';
+import { MessageRouteUseCases } from '../adapters/api/routes/messages.js';
+import {
+  CountUnreadMessages,
+  ListConversationReplies,
+  ListConversations,
+  ShowConversation,
+} from '../application/conversations/read-conversations.js';
+import {
+  AddParticipants,
+  LeaveConversation,
+  ReplyToConversation,
+  StartConversation,
+} from '../application/conversations/write-conversations.js';
 import { NotificationRouteUseCases } from '../adapters/api/routes/notifications.js';
 import { OAuthRouteUseCases } from '../adapters/api/routes/oauth.js';
 import { ReplyRouteUseCases } from '../adapters/api/routes/replies.js';
@@ -138,6 +151,16 @@ export const apiModule = new ContainerModule(({ bind }) => {
 
   record<NodeRouteUseCases>(bind, NodeRouteUseCases, { nodes: NodeReadModel, blockNode: BlockNode });
   record<GroupRouteUseCases>(bind, GroupRouteUseCases, { groups: GroupReadModel });
+  record<MessageRouteUseCases>(bind, MessageRouteUseCases, {
+    startConversation: StartConversation,
+    replyToConversation: ReplyToConversation,
+    addParticipants: AddParticipants,
+    leaveConversation: LeaveConversation,
+    listConversations: ListConversations,
+    showConversation: ShowConversation,
+    listConversationReplies: ListConversationReplies,
+    countUnreadMessages: CountUnreadMessages,
+  });
 
   record<UploadRouteUseCases>(bind, UploadRouteUseCases, {
     uploadPhoto: UploadPhoto,

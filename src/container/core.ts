@@ -18,6 +18,7 @@ import { usersModule } from './users.js';
 import { accountsModule } from './accounts.js';
 import { nodesModule } from './nodes.js';
 import { groupsModule } from './groups.js';
+import { conversationsModule } from './conversations.js';
 import { uploadsModule } from './uploads.js';
 import { searchModule } from './search.js';
 import { webhooksModule } from './webhooks.js';
@@ -66,6 +67,7 @@ export function buildCoreContainer(
     accountsModule,
     nodesModule,
     groupsModule,
+    conversationsModule,
     uploadsModule,
     searchModule,
     webhooksModule,

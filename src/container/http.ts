@@ -15,6 +15,7 @@ import { DeviceRouteUseCases } from '../adapters/api/routes/devices.js';
 import { InboundMailRouteUseCases } from '../adapters/api/routes/inbound-email.js';
 import { NodeRouteUseCases } from '../adapters/api/routes/nodes.js';
 import { GroupRouteUseCases } from '../adapters/api/routes/groups.js';
+import { MessageRouteUseCases } from '../adapters/api/routes/messages.js';
 import { NotificationRouteUseCases } from '../adapters/api/routes/notifications.js';
 import { OAuthRouteUseCases } from '../adapters/api/routes/oauth.js';
 import { ReplyRouteUseCases } from '../adapters/api/routes/replies.js';
@@ -62,6 +63,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     notifications: NotificationRouteUseCases,
     nodes: NodeRouteUseCases,
     groups: GroupRouteUseCases,
+    messages: MessageRouteUseCases,
     users: UserRouteUseCases,
     accounts: AccountRouteUseCases,
     accountPages: AccountPageUseCases,

@@ -50,6 +50,15 @@ export type DomainEvent =
   /** `userId` wrote it, at `createdAt`. */
   | { type: 'reply.deleted'; replyId: number; topicId: number; userId: number; createdAt: Date; actorId: number }
   | { type: 'user.created'; userId: number }
+  /**
+   * A message was written in conversation `topicId` (contract §24): its opening (`replyId` null) or a reply. Named
+   * apart from `topic.*` and `reply.*`, which the forum's effects follow: nothing of the forum hears of it.
+   */
+  | { type: 'message.created'; topicId: number; replyId: number | null; userId: number; at: Date }
+  /** `actorId` added people to conversation `topicId`: users, and groups whose members take part. */
+  | { type: 'conversation.joined'; topicId: number; userIds: number[]; groupIds: number[]; actorId: number }
+  /** `userId` left conversation `topicId`. */
+  | { type: 'conversation.left'; topicId: number; userId: number }
   /** Who may read in node `nodeId` changed (contract §23): whoever no longer may forgets what they heard of it. */
   | { type: 'node.access_changed'; nodeId: number }
   /** `userIds` left group `groupId`: what they may no longer read, they forget (contract §23). */

@@ -260,7 +260,10 @@ export class FakePostingFacts implements PostingFacts {
 }
 
 /** Posting rules over FakePostingFacts, with the configuration's defaults. */
-export function postingRules(facts = new FakePostingFacts(), limits = { holdFirstPosts: 0, topicsPerDay: 3, repliesPerDay: 20 }) {
+export function postingRules(
+  facts = new FakePostingFacts(),
+  limits = { holdFirstPosts: 0, topicsPerDay: 3, repliesPerDay: 20, messagesPerDay: 5 },
+) {
   return new PostingRules(facts, limits, fixedClock);
 }
 

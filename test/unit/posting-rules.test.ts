@@ -27,7 +27,7 @@ class CountingFacts extends FakePostingFacts {
   }
 }
 
-const limits = (holdFirstPosts = 0) => ({ holdFirstPosts, topicsPerDay: 3, repliesPerDay: 20 });
+const limits = (holdFirstPosts = 0) => ({ holdFirstPosts, topicsPerDay: 3, repliesPerDay: 20, messagesPerDay: 5 });
 const newPost = (changes: Partial<NewPost> = {}): NewPost => ({
   kind: 'reply',
   body: 'Hello',

@@ -37,6 +37,7 @@ const limits = (changes: Partial<PostingLimits> = {}): PostingLimits => ({
   holdFirstPosts: 0,
   topicsPerDay: 3,
   repliesPerDay: 20,
+  messagesPerDay: 5,
   ...changes,
 });
 const history = (changes: Partial<PostingHistory> = {}): PostingHistory => ({

@@ -15,6 +15,7 @@ import { replyRoutes, type ReplyRouteUseCases } from './routes/replies.js';
 import { topicRoutes, type TopicRouteUseCases } from './routes/topics.js';
 import { nodeRoutes, type NodeRouteUseCases } from './routes/nodes.js';
 import { groupRoutes, type GroupRouteUseCases } from './routes/groups.js';
+import { messageRoutes, type MessageRouteUseCases } from './routes/messages.js';
 import { userRoutes, type UserRouteUseCases } from './routes/users.js';
 import { accountRoutes, type AccountRouteUseCases } from './routes/accounts.js';
 import { systemRoutes } from './routes/system.js';
@@ -43,6 +44,8 @@ export interface ApiUseCases {
   nodes: NodeRouteUseCases;
   /** Groups (contract §23). */
   groups: GroupRouteUseCases;
+  /** Private messages (contract §24). */
+  messages: MessageRouteUseCases;
   users: UserRouteUseCases;
   accounts: AccountRouteUseCases;
   devices: DeviceRouteUseCases;
@@ -195,6 +198,7 @@ export function resourceRoutes(
     notificationRoutes(useCases.notifications, wire, docs, prefix, options.notificationStreams),
     nodeRoutes(useCases.nodes, wire, docs, prefix),
     groupRoutes(useCases.groups, wire, docs, prefix),
+    messageRoutes(useCases.messages, wire, docs, prefix),
     accountRoutes(useCases.accounts, wire, docs, prefix),
     userRoutes(useCases.users, wire, docs, prefix),
     deviceRoutes(useCases.devices, docs, prefix),

@@ -155,6 +155,34 @@ export const GroupSchema = z
   })
   .meta({ id: 'Group', description: 'A group of members' });
 
+/** A conversation (contract §24), as its participants see it; nobody else sees it at all. */
+export const ConversationSchema = z
+  .strictObject({
+    id,
+    title: z.string().meta({ example: 'About the meetup' }),
+    created_at: timestamp,
+    updated_at: timestamp.meta({ description: 'its last activity' }),
+    replied_at: timestamp.nullable(),
+    replies_count: z.number().int(),
+    last_reply_id: id.nullable(),
+    last_reply_user_id: id.nullable(),
+    last_reply_user_login: z.string().nullable(),
+    user: UserSchema.meta({ description: 'who started it' }),
+    participants: z.array(UserSchema).meta({ description: 'the users named in it (those who left aside)' }),
+    groups: z
+      .array(z.strictObject({ name: z.string(), title: z.string() }))
+      .meta({ description: 'groups whose members take part' }),
+    unread_replies_count: z.number().int().meta({
+      description: 'messages the caller has yet to read, the opening one included when they never opened it',
+    }),
+  })
+  .meta({ id: 'Conversation', description: 'A private conversation, in a list (never its body)' });
+
+export const ConversationDetailSchema = ConversationSchema.extend({
+  body: z.string().meta({ description: 'the opening message’s Markdown' }),
+  body_html: z.string().meta({ description: 'the opening message rendered to HTML and sanitized' }),
+}).meta({ id: 'ConversationDetail', description: 'A private conversation with its opening message' });
+
 const notification = {
   id,
   read: z.boolean(),

@@ -22,8 +22,11 @@ import type { AuditEntry } from '../../application/audit/audit-log.js';
 import type { CreatedReply } from '../../application/replies/create-reply.js';
 import type { ReviewItemView } from '../../application/review/ports.js';
 import type { UploadView } from '../../application/uploads/ports.js';
+import type { ConversationDetailView, ConversationView } from '../../application/conversations/ports.js';
 import type {
   AuditEntrySchema,
+  ConversationDetailSchema,
+  ConversationSchema,
   GroupSchema,
   NodeSchema,
   NotificationSchema,
@@ -148,6 +151,29 @@ export class Wire {
         moderated: reply.moderated ?? false,
       }),
     };
+  }
+
+  /** A conversation (contract §24): who takes part, its last message, what the caller has yet to read. */
+  conversation(conversation: ConversationView, viewer: Viewer | null): z.infer<typeof ConversationSchema> {
+    return {
+      id: conversation.id,
+      title: conversation.title,
+      created_at: iso(conversation.createdAt),
+      updated_at: iso(conversation.updatedAt),
+      replied_at: iso(conversation.repliedAt),
+      replies_count: conversation.repliesCount,
+      last_reply_id: conversation.lastReplyId,
+      last_reply_user_id: conversation.lastReplyUserId,
+      last_reply_user_login: conversation.lastReplyUserLogin,
+      user: this.user(conversation.user, viewer),
+      participants: conversation.participants.map((user) => this.user(user, viewer)),
+      groups: conversation.groups.map((group) => ({ name: group.name, title: group.title })),
+      unread_replies_count: conversation.unreadRepliesCount,
+    };
+  }
+
+  conversationDetail(conversation: ConversationDetailView, viewer: Viewer | null): z.infer<typeof ConversationDetailSchema> {
+    return { ...this.conversation(conversation, viewer), body: conversation.body, body_html: conversation.bodyHtml };
   }
 
   /** Contract §11: the highlight is text, escaped, with <mark> around the matches and no other tag. */

@@ -19,22 +19,33 @@ export interface Author {
 
 /** What the author posted before, read only when a rule below needs it (`needsHistory`). */
 export interface PostingHistory {
-  /** Posts of the kind being written (topics, or replies) made in the last NEW_ACCOUNT_HOURS, whatever became of them. */
+  /** Posts of the kind being written (topics, replies, or messages) made in the last NEW_ACCOUNT_HOURS, whatever became of them. */
   recent: number;
-  /** Posts of theirs, topics and replies together, that were ever published (approved, or never held). */
+  /** Posts of theirs in the forum, topics and replies together, that were ever published (approved, or never held). */
   published: number;
   /** The same body, posted by them within NEW_ACCOUNT_HOURS in another topic. */
   repeated: boolean;
 }
 
-/** The configuration of the rules (HOLD_FIRST_POSTS, NEW_USER_TOPICS_PER_DAY, NEW_USER_REPLIES_PER_DAY). */
+/**
+ * The configuration of the rules (HOLD_FIRST_POSTS, NEW_USER_TOPICS_PER_DAY, NEW_USER_REPLIES_PER_DAY,
+ * NEW_USER_MESSAGES_PER_DAY).
+ */
 export interface PostingLimits {
   holdFirstPosts: number;
   topicsPerDay: number;
   repliesPerDay: number;
+  messagesPerDay: number;
 }
 
-export type PostKind = 'topic' | 'reply';
+/** A topic, a reply in one, or a message (contract §24: a conversation's opening or a reply in it). */
+export type PostKind = 'topic' | 'reply' | 'message';
+
+const PER_DAY = {
+  topic: { limit: 'topicsPerDay', what: 'topics' },
+  reply: { limit: 'repliesPerDay', what: 'replies' },
+  message: { limit: 'messagesPerDay', what: 'messages' },
+} as const satisfies Record<PostKind, { limit: keyof PostingLimits; what: string }>;
 
 /** How long an account that signed up itself counts as new. */
 export const NEW_ACCOUNT_HOURS = 24;
@@ -81,10 +92,10 @@ export function judgeNewPost(
   if (!needsHistory(author, limits, now)) return { held: false };
   if (!history) throw new Error('the rules of this post need its author’s history');
   if (isNewAccount(author, now)) {
-    const allowed = post.kind === 'topic' ? limits.topicsPerDay : limits.repliesPerDay;
+    const { limit, what } = PER_DAY[post.kind];
+    const allowed = limits[limit];
     if (history.recent >= allowed) {
       const endsIn = Math.ceil((author.joinedAt.getTime() + NEW_ACCOUNT_MS - now.getTime()) / 1000);
-      const what = post.kind === 'topic' ? 'topics' : 'replies';
       throw new TooManyRequests(
         Math.max(endsIn, 1),
         `New accounts may post ${allowed} ${what} in their first ${NEW_ACCOUNT_HOURS} hours; try again later.`,
@@ -95,7 +106,8 @@ export function judgeNewPost(
       throw new RuleViolated('Validation failed: Body was already posted in another topic within 24 hours');
     }
   }
-  return { held: mayBeHeld(author, limits) && history.published < limits.holdFirstPosts };
+  // A message is never held: holding it would show a private conversation to the administrators who approve it.
+  return { held: post.kind !== 'message' && mayBeHeld(author, limits) && history.published < limits.holdFirstPosts };
 }
 
 /** An edit keeps the new-account link limit: what a new post may not hold, an edit may not add. */

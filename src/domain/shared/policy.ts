@@ -146,4 +146,6 @@ export const DENIED = {
   /** Contract §23: a node whose topics are started only by some (its groups, staff). */
   startTopicsInNode: 'The current user does not have permission to create topics in this node.',
   replyInNode: 'The current user does not have permission to reply to topics in this node.',
+  /** Contract §24: a blocked account writes no message. */
+  sendMessage: 'The current user does not have permission to send messages.',
 } as const;

@@ -263,7 +263,17 @@ export const READERS = {
   /** The topics new to a reader (contract §22): the list's rule, and not theirs. */
   newTopics: profile(
     'new topics',
-    ['inNode', 'present', 'shownToReader', 'notBanned', 'nodeListed', 'nodeReadable', 'nodeNotBlocked', 'authorNotBlocked', 'byOthers'],
+    [
+      'inNode',
+      'present',
+      'shownToReader',
+      'notBanned',
+      'nodeListed',
+      'nodeReadable',
+      'nodeNotBlocked',
+      'authorNotBlocked',
+      'byOthers',
+    ],
     [],
   ),
   /**

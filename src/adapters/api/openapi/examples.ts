@@ -1,3 +1,4 @@
+import type { ConversationDetailView } from '../../../application/conversations/ports.js';
 import type { UploadView } from '../../../application/uploads/ports.js';
 import type {
   GroupView,
@@ -107,7 +108,27 @@ const reply: ReplyDetailView = {
   topicTitle: topic.title,
 };
 
+const conversation: ConversationDetailView = {
+  id: 57,
+  title: 'About the meetup',
+  createdAt: at,
+  updatedAt: later,
+  repliedAt: later,
+  repliesCount: 1,
+  lastReplyId: 315,
+  lastReplyUserId: 3,
+  lastReplyUserLogin: 'bob',
+  user: alice,
+  participants: [alice, bob],
+  groups: [],
+  unreadRepliesCount: 1,
+  body: 'Shall we meet at six?',
+  bodyHtml: '<p>Shall we meet at six?</p>',
+};
+
 export const examples = {
+  conversation: wire.conversation(conversation, viewer),
+  conversationDetail: wire.conversationDetail(conversation, viewer),
   user: wire.user(alice, viewer),
   userDetail: wire.userDetail(aliceDetail, viewer),
   node: wire.node(node),

@@ -30,8 +30,12 @@ export class Migration20261129040000_conversations extends Migration {
       'create unique index conversation_participants_group on conversation_participants (topic_id, group_id) where group_id is not null;',
     );
     // Someone's conversations (the list, the unread count), and the conversations of a group.
-    this.addSql('create index conversation_participants_by_user on conversation_participants (user_id, topic_id) where user_id is not null;');
-    this.addSql('create index conversation_participants_by_group on conversation_participants (group_id, topic_id) where group_id is not null;');
+    this.addSql(
+      'create index conversation_participants_by_user on conversation_participants (user_id, topic_id) where user_id is not null;',
+    );
+    this.addSql(
+      'create index conversation_participants_by_group on conversation_participants (group_id, topic_id) where group_id is not null;',
+    );
     // A conversation's activity, newest first, for its participants' lists.
     this.addSql('create index topics_conversations_active on topics (last_active_at desc, id desc) where node_id is null;');
     // Mail about messages (contract §24): a preference of its own, on by default.

@@ -17,16 +17,23 @@ interface AuthorRow {
 
 /**
  * A new account's history, in one statement, each part only when asked (`case` evaluates what it needs): what it
- * posted of the kind in the window (READERS.written: every post it made), whether the same body went to another topic in it (both read through the
+ * posted of the kind in the window (READERS.written: every post it made; messages, contract §24, are a kind apart), whether the same body went to another topic in it (both read through the
  * author's index, over the few posts of an account's first day), and how many of its posts were published (READERS.authored), counted
  * only up to the number that still matters (a prolific author costs as little as a new one).
  */
 const made = (alias: string) => replyCondition(READERS.written, SIGNED_OUT, alias);
+/** A reply's topic is in a node (a reply in the forum) or in none (a message, contract §24). */
+const replyIn = (place: 'forum' | 'conversation', alias: string) =>
+  `exists (select 1 from topics rt where rt.id = ${alias}.topic_id and rt.node_id is ${place === 'forum' ? 'not ' : ''}null)`;
 const HISTORY = `
   select
     case when not $5 then 0
-         when $2 = 'topic' then (select count(*)::int from topics t where t.user_id = $1 and t.created_at > $3)
-         else (select count(*)::int from replies r where r.user_id = $1 and ${made('r')} and r.created_at > $3) end as recent,
+         when $2 = 'topic' then (select count(*)::int from topics t where t.user_id = $1 and t.created_at > $3 and t.node_id is not null)
+         when $2 = 'reply' then (select count(*)::int from replies r where r.user_id = $1 and ${made('r')} and r.created_at > $3
+                                   and ${replyIn('forum', 'r')})
+         else (select count(*)::int from topics t where t.user_id = $1 and t.created_at > $3 and t.node_id is null)
+              + (select count(*)::int from replies r where r.user_id = $1 and ${made('r')} and r.created_at > $3
+                   and ${replyIn('conversation', 'r')}) end as recent,
     case when not $5 then false else exists(
       select 1 from topics t where t.user_id = $1 and t.created_at > $3 and t.body = $4 and t.id is distinct from $6
       union all
@@ -35,7 +42,8 @@ const HISTORY = `
     (select count(*)::int from (
        select 1 from topics t where t.user_id = $1 and ${topicCondition(READERS.authored, SIGNED_OUT, { topic: 't' })} limit $7) t)
       + (select count(*)::int from (
-           select 1 from replies r where r.user_id = $1 and ${replyCondition(READERS.authored, SIGNED_OUT, 'r')} limit $7) r)
+           select 1 from replies r where r.user_id = $1 and ${replyCondition(READERS.authored, SIGNED_OUT, 'r')}
+             and ${replyIn('forum', 'r')} limit $7) r)
       as published`;
 
 export class SqlPostingFacts implements PostingFacts {

@@ -137,7 +137,10 @@ const TOPIC_SQL: Record<TopicRule, Compiled> = {
   notBanned: ({ post }) => `${post}.grade <> '${BAN_GRADE}'`,
   inNode: ({ post }) => `${post}.node_id is not null`,
   nodeListed: (rows, reader) =>
-    inNodeWhere(rows.post, signedOut(reader) ? `not ${nodeOf(rows)}.hidden` : `(${reader.id} is not null or not ${nodeOf(rows)}.hidden)`),
+    inNodeWhere(
+      rows.post,
+      signedOut(reader) ? `not ${nodeOf(rows)}.hidden` : `(${reader.id} is not null or not ${nodeOf(rows)}.hidden)`,
+    ),
   nodeNotHidden: (rows) => inNodeWhere(rows.post, `not ${nodeOf(rows)}.hidden`),
   nodeNotBlocked: ({ post }, reader) =>
     signedOut(reader)

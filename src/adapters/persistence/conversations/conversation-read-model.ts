@@ -1,0 +1,136 @@
+import type {
+  ConversationDetailView,
+  ConversationReadModel,
+  ConversationView,
+} from '../../../application/conversations/ports.js';
+import type { Page, ReplyPage, UserView } from '../../../application/read-models.js';
+import { READERS } from '../../../domain/visibility/visibility.js';
+import type { Sql } from '../database/sql.js';
+import { type Timestamp, toDate } from '../database/timestamps.js';
+import { FORWARD } from '../posts/read-marks.js';
+import { REPLY_COLUMNS, type ReplyRow, replyView } from '../read-models/rows.js';
+import { readerOf, replyCondition, topicCondition } from '../read-models/visibility.js';
+
+/** The reader of every statement here: the user `$1` (their role looked up: an administrator sees hidden messages). */
+const READER = readerOf('$1::int');
+const shown = topicCondition(READERS.conversation, READER, { topic: 't' });
+const unreadMessage = replyCondition(READERS.conversationUnread, READER, 'r');
+
+/**
+ * The conversations the reader may be in, found by their own rows and their groups' (two index probes), each then held
+ * to the visibility policy's conversation reader (`shown`): the list never scans conversations that are not theirs.
+ */
+const MINE = `mine as (
+  select topic_id from conversation_participants where user_id = $1 and left_at is null
+  union
+  select cp.topic_id from group_members gm join conversation_participants cp on cp.group_id = gm.group_id where gm.user_id = $1)`;
+
+/** Messages the reader has yet to read: every one after their mark, and the opening one when they never opened it. */
+const UNREAD = `(case when tr.user_id is null and t.user_id <> $1 then 1 else 0 end
+  + (select count(*)::int from replies r where r.topic_id = t.id and r.id > coalesce(tr.last_read_reply_id, 0) and ${unreadMessage}))`;
+
+const COLUMNS = `t.id, t.title, t.created_at, t.last_active_at as updated_at, t.replied_at, t.replies_count, t.last_reply_id,
+  t.last_reply_user_id, t.last_reply_user_login, u.id as user_id, u.login as user_login, u.name as user_name,
+  coalesce((select json_agg(json_build_object('id', pu.id, 'login', pu.login, 'name', pu.name) order by cp.created_at, pu.id)
+            from conversation_participants cp join users pu on pu.id = cp.user_id
+            where cp.topic_id = t.id and cp.left_at is null), '[]') as participants,
+  coalesce((select json_agg(json_build_object('name', g.name, 'title', g.title) order by g.name)
+            from conversation_participants cp join groups g on g.id = cp.group_id where cp.topic_id = t.id), '[]') as groups,
+  ${UNREAD} as unread`;
+
+interface ConversationRow {
+  id: number;
+  title: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  replied_at: Timestamp | null;
+  replies_count: number;
+  last_reply_id: number | null;
+  last_reply_user_id: number | null;
+  last_reply_user_login: string | null;
+  user_id: number;
+  user_login: string;
+  user_name: string | null;
+  participants: UserView[];
+  groups: { name: string; title: string }[];
+  unread: number;
+}
+
+function conversationView(row: ConversationRow): ConversationView {
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+    repliedAt: toDate(row.replied_at),
+    repliesCount: row.replies_count,
+    lastReplyId: row.last_reply_id,
+    lastReplyUserId: row.last_reply_user_id,
+    lastReplyUserLogin: row.last_reply_user_login,
+    user: { id: row.user_id, login: row.user_login, name: row.user_name },
+    participants: row.participants,
+    groups: row.groups,
+    unreadRepliesCount: row.unread,
+  };
+}
+
+export class SqlConversationReadModel implements ConversationReadModel {
+  constructor(private readonly sql: Sql) {}
+
+  async list(readerId: number, page: Page): Promise<ConversationView[]> {
+    const rows = await this.sql.all<ConversationRow>(
+      `with ${MINE}
+       select ${COLUMNS} from mine join topics t on t.id = mine.topic_id join users u on u.id = t.user_id
+         left join topic_reads tr on tr.user_id = $1 and tr.topic_id = t.id
+       where ${shown}
+       order by t.last_active_at desc, t.id desc limit $2 offset $3`,
+      [readerId, page.limit, page.offset],
+    );
+    return rows.map(conversationView);
+  }
+
+  async open(id: number, readerId: number): Promise<ConversationDetailView | null> {
+    const row = await this.sql.one<ConversationRow & { body: string; body_html: string }>(
+      `select ${COLUMNS}, t.body, t.body_html from topics t join users u on u.id = t.user_id
+         left join topic_reads tr on tr.user_id = $1 and tr.topic_id = t.id
+       where t.id = $2 and ${shown}`,
+      [readerId, id],
+    );
+    if (!row) return null;
+    await this.sql.all('insert into topic_reads (user_id, topic_id) values ($1, $2) on conflict do nothing', [readerId, id]);
+    return { ...conversationView(row), body: row.body, bodyHtml: row.body_html };
+  }
+
+  async replies(id: number, page: Page, readerId: number): Promise<ReplyPage | null> {
+    const [found] = await this.sql.all<{ found: boolean }>(
+      `select exists (select 1 from topics t where t.id = $2 and ${shown}) as found`,
+      [readerId, id],
+    );
+    if (!found!.found) return null;
+    const rows = await this.sql.all<ReplyRow>(
+      `select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id
+       where r.topic_id = $1 order by r.id limit $2 offset $3`,
+      [id, page.limit, page.offset],
+    );
+    const last = rows.at(-1);
+    if (last) {
+      await this.sql.all(`insert into topic_reads as tr (user_id, topic_id, last_read_reply_id) values ($1, $2, $3) ${FORWARD}`, [
+        readerId,
+        id,
+        last.id,
+      ]);
+    }
+    return { replies: rows.map(replyView), likedReplyIds: [] };
+  }
+
+  async unreadCount(readerId: number): Promise<number> {
+    const [row] = await this.sql.all<{ count: number }>(
+      `with ${MINE}
+       select count(*)::int as count from mine join topics t on t.id = mine.topic_id
+         left join topic_reads tr on tr.user_id = $1 and tr.topic_id = t.id
+       where ${shown} and ${UNREAD} > 0`,
+      [readerId],
+    );
+    return row!.count;
+  }
+}

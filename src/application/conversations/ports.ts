@@ -1,0 +1,77 @@
+import type { Named, Recipient } from '../../domain/conversations/conversation.js';
+import type { TopicFacts } from '../../domain/visibility/visibility.js';
+import type { Page, ReplyPage, UserView } from '../read-models.js';
+
+/** Someone named as a recipient: a user (with whether they blocked the sender) or a group. */
+export interface NamedRecipients {
+  users: (Recipient & { login: string })[];
+  groups: { id: number; name: string }[];
+  /** Names that are neither a user's login nor a group's name. */
+  unknown: string[];
+}
+
+/** A conversation as the visibility policy reads it, and the reader's groups (its `participant` condition asks them). */
+export interface ConversationPlace {
+  facts: TopicFacts;
+  readerGroupIds: number[];
+  title: string;
+  named: Named;
+}
+
+/** Where conversations are kept (contract §24): a topic in no node, its messages replies, and who takes part. */
+export interface ConversationStore {
+  /** The users and groups `names` name (logins and group names, in any case), as recipients of `senderId`'s. */
+  recipients(senderId: number, names: readonly string[]): Promise<NamedRecipients>;
+  /** A new conversation, its opening message and who is named in it; returns its id. */
+  start(input: { userId: number; title: string; body: string; bodyHtml: string; named: Named; at: Date }): Promise<number>;
+  /** Conversation `id` as `readerId` would be let in, or null when there is no conversation of that id. */
+  place(id: number, readerId: number): Promise<ConversationPlace | null>;
+  /** A message in conversation `topicId`, counted in it (its activity, its last message); returns its id. */
+  addMessage(topicId: number, message: { userId: number; body: string; bodyHtml: string; at: Date }): Promise<number>;
+  /** Names `added` in conversation `id` (users who had left come back), by `addedById`. */
+  add(id: number, added: Named, addedById: number, at: Date): Promise<void>;
+  /** `userId` leaves conversation `id`: named no more, and out while a group of theirs takes part. */
+  leave(id: number, userId: number, at: Date): Promise<void>;
+}
+export const ConversationStore = Symbol.for('ConversationStore');
+
+/** A conversation in its participant's list (contract §24). */
+export interface ConversationView {
+  id: number;
+  title: string;
+  createdAt: Date;
+  updatedAt: Date;
+  repliedAt: Date | null;
+  repliesCount: number;
+  lastReplyId: number | null;
+  lastReplyUserId: number | null;
+  lastReplyUserLogin: string | null;
+  /** Who started it. */
+  user: UserView;
+  /** The users named in it (those who left aside), and the groups whose members take part. */
+  participants: UserView[];
+  groups: { name: string; title: string }[];
+  /** Messages the reader has yet to read: the opening one too when they never opened it (READERS.conversationUnread). */
+  unreadRepliesCount: number;
+}
+
+export interface ConversationDetailView extends ConversationView {
+  body: string;
+  bodyHtml: string;
+}
+
+/**
+ * Conversations as their participants read them, every statement held to the visibility policy's conversation
+ * readers; reading one moves the reader's mark as reading a topic does (contract §22).
+ */
+export interface ConversationReadModel {
+  /** The reader's conversations, newest activity first. */
+  list(readerId: number, page: Page): Promise<ConversationView[]>;
+  /** Conversation `id`, opened by the reader (their mark, §22); null when it is not theirs to read. */
+  open(id: number, readerId: number): Promise<ConversationDetailView | null>;
+  /** A page of its messages after the opening one, read by the reader up to the last; null when not theirs. */
+  replies(id: number, page: Page, readerId: number): Promise<ReplyPage | null>;
+  /** How many of the reader's conversations have messages they have yet to read. */
+  unreadCount(readerId: number): Promise<number>;
+}
+export const ConversationReadModel = Symbol.for('ConversationReadModel');

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { type Named, openingMessage, requireAdditions, requireParticipants } from '../../domain/conversations/conversation.js';
+import { Forbidden, InvalidInput, NotFound } from '../../domain/shared/errors.js';
+import { DENIED, canWrite } from '../../domain/shared/policy.js';
+import { MAX_REPLY_BODY } from '../../domain/replies/reply.js';
+import { requireText } from '../../domain/shared/text.js';
+import { READERS, readerOf, topicVisibleTo } from '../../domain/visibility/visibility.js';
+import { type ActingUser, type Actor, requireUser } from '../actor.js';
+import type { DomainEvents } from '../events.js';
+import { type RawParam, Text, read } from '../inputs.js';
+import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
+import type { PostingRules } from '../review/posting-rules.js';
+import type { ConversationPlace, ConversationStore } from './ports.js';
+
+/**
+ * Who a message goes to: logins and group names, as a JSON array or one string of names separated by commas or
+ * spaces (a form's field); at most a conversation's worth.
+ */
+export const Recipients = z.preprocess(
+  (value) => (typeof value === 'string' ? value.split(/[\s,]+/).filter((name) => name !== '') : value),
+  z
+    .array(Text.pipe(z.string().trim().min(1, { error: 'must not name a blank' })), {
+      error: 'must be a list of logins and group names',
+    })
+    .min(1, { error: 'must name someone' })
+    .max(50, { error: 'may name at most 50' }),
+);
+
+export const StartConversationParams = z.object({ to: Recipients, title: Text, body: Text });
+export const ReplyToConversationParams = z.object({ body: Text });
+export const AddParticipantsParams = z.object({ to: Recipients });
+
+/** The users and groups `names` name, or InvalidInput naming the first that names neither. */
+async function resolve(store: ConversationStore, sender: ActingUser, names: readonly string[]) {
+  const found = await store.recipients(sender.id, names);
+  if (found.unknown.length > 0) throw new InvalidInput('to', `to names no user or group: ${found.unknown[0]}`);
+  const named: Named = { userIds: found.users.map((user) => user.id), groupIds: found.groups.map((group) => group.id) };
+  return { named, recipients: found.users };
+}
+
+/** A user who may write at all: signed in, not blocked (suspended accounts are refused by the posting rules). */
+function requireWriter(actor: Actor): ActingUser {
+  const user = requireUser(actor);
+  if (!canWrite(user)) throw new Forbidden(DENIED.sendMessage);
+  return user;
+}
+
+/**
+ * Conversation `id` as `user` is let in: the visibility policy's conversation reader decides (contract §24); to
+ * anyone it does not let in, the conversation does not exist (404), administrators included.
+ */
+export async function enterConversation(store: ConversationStore, id: number, user: ActingUser): Promise<ConversationPlace> {
+  const place = await store.place(id, user.id);
+  if (!place || !topicVisibleTo(READERS.conversation, readerOf(user, place.readerGroupIds), place.facts)) {
+    throw new NotFound('conversation');
+  }
+  return place;
+}
+
+/** Starts a conversation (contract §24): its title, its opening message, and who takes part. */
+export class StartConversation {
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly rules: PostingRules,
+    private readonly markdown: MarkdownRenderer,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, input: { to?: RawParam; title?: RawParam; body?: RawParam }): Promise<number> {
+    const user = requireWriter(actor);
+    const names = read(StartConversationParams.shape.to, input.to, 'to');
+    const content = openingMessage({
+      title: read(StartConversationParams.shape.title, input.title, 'title'),
+      body: read(StartConversationParams.shape.body, input.body, 'body'),
+    });
+    return this.uow.run(async () => {
+      const author = await this.rules.author(user.id);
+      this.rules.requireMayPost(author);
+      const { named, recipients } = await resolve(this.store, user, names);
+      const participants = requireParticipants(user.id, named, recipients);
+      const rendered = this.markdown.render(content.body);
+      await this.rules.judge(author, { kind: 'message', body: content.body, topicId: null, links: rendered.links });
+      const now = this.clock.now();
+      const id = await this.store.start({ userId: user.id, ...content, bodyHtml: rendered.html, named: participants, at: now });
+      await this.events.record({ type: 'message.created', topicId: id, replyId: null, userId: user.id, at: now });
+      return id;
+    });
+  }
+}
+
+/** A participant's reply in a conversation (contract §24), under the posting rules every post is under. */
+export class ReplyToConversation {
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly rules: PostingRules,
+    private readonly markdown: MarkdownRenderer,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, input: { id: number; body?: RawParam }): Promise<number> {
+    const user = requireUser(actor);
+    return this.uow.run(async () => {
+      await enterConversation(this.store, input.id, user);
+      const body = requireText(read(ReplyToConversationParams.shape.body, input.body, 'body'), 'Body', MAX_REPLY_BODY);
+      if (!canWrite(user)) throw new Forbidden(DENIED.sendMessage);
+      const author = await this.rules.author(user.id);
+      this.rules.requireMayPost(author);
+      const rendered = this.markdown.render(body);
+      await this.rules.judge(author, { kind: 'message', body, topicId: input.id, links: rendered.links });
+      const now = this.clock.now();
+      const replyId = await this.store.addMessage(input.id, { userId: user.id, body, bodyHtml: rendered.html, at: now });
+      await this.events.record({ type: 'message.created', topicId: input.id, replyId, userId: user.id, at: now });
+      return replyId;
+    });
+  }
+}
+
+/** Any participant adds people to a conversation (contract §24); someone who blocked them cannot be added by them. */
+export class AddParticipants {
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, input: { id: number; to?: RawParam }): Promise<void> {
+    const user = requireUser(actor);
+    await this.uow.run(async () => {
+      const place = await enterConversation(this.store, input.id, user);
+      const names = read(AddParticipantsParams.shape.to, input.to, 'to');
+      if (!canWrite(user)) throw new Forbidden(DENIED.sendMessage);
+      const { named, recipients } = await resolve(this.store, user, names);
+      const added = requireAdditions(place.named, named, recipients);
+      if (added.userIds.length + added.groupIds.length === 0) return;
+      await this.store.add(input.id, added, user.id, this.clock.now());
+      await this.events.record({
+        type: 'conversation.joined',
+        topicId: input.id,
+        userIds: [...added.userIds],
+        groupIds: [...added.groupIds],
+        actorId: user.id,
+      });
+    });
+  }
+}
+
+/** A participant leaves a conversation (contract §24): it no longer exists for them, unless someone adds them back. */
+export class LeaveConversation {
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: Actor, input: { id: number }): Promise<void> {
+    const user = requireUser(actor);
+    await this.uow.run(async () => {
+      await enterConversation(this.store, input.id, user);
+      await this.store.leave(input.id, user.id, this.clock.now());
+      await this.events.record({ type: 'conversation.left', topicId: input.id, userId: user.id });
+    });
+  }
+}

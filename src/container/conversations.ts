@@ -1,0 +1,37 @@
+import { ContainerModule } from 'inversify';
+import { DomainEvents } from '../application/events.js';
+import { Clock, MarkdownRenderer, UnitOfWork } from '../application/ports.js';
+import { PostingRules } from '../application/review/posting-rules.js';
+import { ConversationReadModel, ConversationStore } from '../application/conversations/ports.js';
+import {
+  CountUnreadMessages,
+  ListConversationReplies,
+  ListConversations,
+  ShowConversation,
+} from '../application/conversations/read-conversations.js';
+import {
+  AddParticipants,
+  LeaveConversation,
+  ReplyToConversation,
+  StartConversation,
+} from '../application/conversations/write-conversations.js';
+import { SqlConversationReadModel } from '../adapters/persistence/conversations/conversation-read-model.js';
+import { SqlConversationStore } from '../adapters/persistence/conversations/conversation-store.js';
+import type { Sql } from '../adapters/persistence/database/sql.js';
+import { provide, SqlRunner, useCaseBinder } from './bind.js';
+
+/** Private messages (contract §24): conversations, their messages and who takes part. */
+export const conversationsModule = new ContainerModule(({ bind }) => {
+  const useCase = useCaseBinder(bind);
+  provide(bind, ConversationStore, (sql: Sql) => new SqlConversationStore(sql), [SqlRunner]);
+  provide(bind, ConversationReadModel, (sql: Sql) => new SqlConversationReadModel(sql), [SqlRunner]);
+  const writing = [ConversationStore, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock];
+  useCase(StartConversation, writing);
+  useCase(ReplyToConversation, writing);
+  useCase(AddParticipants, [ConversationStore, DomainEvents, UnitOfWork, Clock]);
+  useCase(LeaveConversation, [ConversationStore, DomainEvents, UnitOfWork, Clock]);
+  useCase(ListConversations, [ConversationReadModel]);
+  useCase(ShowConversation, [ConversationReadModel]);
+  useCase(ListConversationReplies, [ConversationReadModel]);
+  useCase(CountUnreadMessages, [ConversationReadModel]);
+});
