@@ -117,8 +117,11 @@ export function repliesCommand(runtime: CliRuntime): Command {
             `Access denied: reply ${replyId} records a moderator's act (${reply.action}), which nobody deletes`,
           );
         }
-        const needs = `deleting reply ${replyId} is for administrators or its author (${reply.user.login})`;
-        if (!policy.destroyReply(context.actor, { userId: reply.user.id, isSystemEvent: false })) throw denied(context, needs);
+        const needs = `deleting reply ${replyId} is for administrators, its node's moderators or its author (${reply.user.login})`;
+        // Before the question, the one rule is asked with the reply's own facts (the read model's: whether the actor
+        // moderates its node; a system event was refused above, saying why); the use case asks it again, and decides.
+        const facts = { userId: reply.user.id, isSystemEvent: false, moderated: reply.moderated ?? false };
+        if (!policy.destroyReply(context.actor, facts)) throw denied(context, needs);
         await confirmed(
           context,
           `Delete reply ${replyId} by ${reply.user.login} on topic ${reply.topicId} "${clip(reply.topicTitle, 50)}" ("${excerpt(context.actor, reply, 50)}")?`,

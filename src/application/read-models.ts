@@ -277,7 +277,7 @@ export interface ReplyView {
   createdAt: Date;
   updatedAt: Date;
   user: UserView;
-  /** For the destroy ability: the viewer moderates the reply's node (contract §23); read with a topic's page. */
+  /** For the destroy ability: the viewer moderates the reply's node (contract §23); read with a topic's page, and one reply. */
   moderated?: boolean;
 }
 
@@ -301,7 +301,10 @@ export interface ReplyReadModel {
     page: { offset: number; limit: number },
     caller: CallerRef,
   ): Promise<Identified<ReplyPage | null>>;
-  /** A reply, not deleted, of a topic not deleted, both shown to the viewer (contract §18), or null. */
+  /**
+   * A reply, not deleted, of a topic not deleted, both shown to the viewer (contract §18), or null; with whether they
+   * moderate its node (contract §23).
+   */
   detail(id: number, viewer: Viewer | null): Promise<ReplyDetailView | null>;
   /** Its floor in its topic: its place among all the topic's replies by id, deleted and system events counted. */
   floorOf(topicId: number, replyId: number): Promise<number>;

@@ -17,6 +17,7 @@ import {
 } from '../application/notifications/manage-notifications.js';
 import { ApproveAuthorization, CheckAuthorizationRequest } from '../application/oauth/authorization.js';
 import { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../application/oauth/web-sessions.js';
+import { WritingRights } from '../application/nodes/writing-rights.js';
 import { PreviewPost } from '../application/posts/preview.js';
 import { NodeReadModel, ReplyReadModel, SitemapReadModel, TopicReadModel, UserReadModel } from '../application/read-models.js';
 import { CreateReply } from '../application/replies/create-reply.js';
@@ -117,6 +118,7 @@ export const webModule = new ContainerModule(({ bind }) => {
     createTopic: CreateTopic,
     previewPost: PreviewPost,
     uploadPhoto: UploadPhoto,
+    writingRights: WritingRights,
   });
   record<PeoplePageUseCases>(bind, PeoplePageUseCases, {
     resolveWebSession: ResolveWebSession,
@@ -151,6 +153,7 @@ export const webModule = new ContainerModule(({ bind }) => {
     uploadPhoto: UploadPhoto,
     blockNode: BlockNode,
     topics: TopicReadModel,
+    writingRights: WritingRights,
     clock: Clock,
   });
 

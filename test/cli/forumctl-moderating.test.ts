@@ -277,7 +277,7 @@ describe('forumctl: moderating from the terminal', () => {
         ],
         [
           ['replies', 'delete', String(reply), '--as', 'bob'],
-          `deleting reply ${reply} is for administrators or its author (alice); bob is a member`,
+          `deleting reply ${reply} is for administrators, its node's moderators or its author (alice); bob is a member`,
         ],
         [['audit', 'list', '--as', 'bob'], 'reading the audit log is for administrators; bob is a member'],
         [['users', 'role', 'alice', 'admin', '--as', 'bob'], 'changing roles is for administrators; bob is a member'],

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { api, makeNode, makeTopic, makeUser } from '../support/builders.js';
+import { api, makeNode, makeReply, makeTopic, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 
@@ -90,6 +90,38 @@ describe('forumctl: groups and node access', () => {
     const entries = (await audit()).filter((entry) => entry.action === 'node.access');
     expect(entries).to.have.length(1);
     expect(entries[0]!.changes).to.deep.equal({ read: ['everyone', 'team'], topics: ['members', 'team'] });
+  });
+
+  it('lets a node’s moderator delete a reply there, and only there: the use case’s rule, not one of its own', async () => {
+    const author = await makeUser('author');
+    await makeUser('keeper');
+    const [ruby, go] = [await makeNode('Ruby'), await makeNode('Go')];
+    await forumctl(['groups', 'create', 'keepers']);
+    await forumctl(['groups', 'add', 'keepers', 'keeper']);
+    await forumctl(['nodes', 'access', String(ruby), '--moderators', 'keepers']);
+    const inRuby = await makeReply(author, await makeTopic(author, ruby), 'off topic in Ruby');
+    const inGo = await makeReply(author, await makeTopic(author, go), 'off topic in Go');
+
+    const deleted = await forumctl(['replies', 'delete', String(inRuby), '--as', 'keeper', '--reason', 'off topic', '--yes']);
+    expect(deleted.code, deleted.stderr).to.equal(0);
+    expect(deleted.stdout).to.equal(`reply ${inRuby} deleted by keeper`);
+    const entries = await testEnv().sql<{ action: string; login: string; reason: string }>(
+      `select a.action, u.login, a.reason from audit_entries a join users u on u.id = a.actor_id
+        where a.target_type = 'Reply' and a.target_id = $1`,
+      [inRuby],
+    );
+    expect(entries).to.deep.equal([{ action: 'reply.delete', login: 'keeper', reason: 'off topic' }]);
+
+    const refused = await forumctl(['replies', 'delete', String(inGo), '--as', 'keeper'], { terminal: true, answer: true });
+    expect(refused.code).to.equal(3);
+    expect(refused.stderr).to.equal(
+      `error: Access denied: deleting reply ${inGo} is for administrators, its node's moderators or its author (author); keeper is a member`,
+    );
+    const [left] = await testEnv().sql<{ deleted: boolean }>(
+      'select deleted_at is not null as deleted from replies where id = $1',
+      [inGo],
+    );
+    expect(left!.deleted).to.equal(false);
   });
 
   it('creates a node with its access in one command', async () => {

@@ -118,6 +118,9 @@ export class FakeNodes implements NodeRepository {
   async access(id: number) {
     return this.rows.has(id) ? (this.accesses.get(id) ?? OPEN_NODE) : null;
   }
+  async accessOf(ids: readonly number[]) {
+    return new Map(ids.filter((id) => this.rows.has(id)).map((id) => [id, this.accesses.get(id) ?? OPEN_NODE] as const));
+  }
   async setAccess(id: number, access: NodeAccess) {
     this.accesses.set(id, access);
   }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { api, makeGroup, makeNode, makeReply, makeTopic, makeUser, setNodeAccess, type TestUser } from '../support/builders.js';
 import { configuredWith, testEnv } from '../support/env.js';
 import { checkedApi } from '../support/openapi.js';
-import { formFor, submit, alertOf, signedInAs } from '../support/page-forms.js';
+import { type Browser, formFor, submit, alertOf, signedInAs } from '../support/page-forms.js';
 import { formsOf, type PageForm } from '../support/oauth-flow.js';
 
 /**
@@ -256,24 +256,107 @@ describe('the forum in a browser: moderation for administrators (contract §21b)
 });
 
 describe('the forum in a browser: moderation for a node’s moderators (contract §23)', () => {
-  it('offers the panel on their node’s topics only, moves between their nodes only, and no review queue link', async () => {
-    const keeper = await signedInAs('keeper');
-    const author = await makeUser('author');
-    const [ruby, rails, go] = [await makeNode('Ruby'), await makeNode('Rails'), await makeNode('Go')];
+  let keeper: Browser;
+  let author: TestUser;
+  let ruby: number;
+  let rails: number;
+  let go: number;
+
+  beforeEach(async () => {
+    keeper = await signedInAs('keeper');
+    author = await makeUser('author');
+    [ruby, rails, go] = [await makeNode('Ruby'), await makeNode('Rails'), await makeNode('Go')];
     const [row] = await testEnv().sql<{ id: number }>("select id from users where login = 'keeper'");
     await makeGroup('keepers', [{ id: row!.id, login: 'keeper', role: 'member' }]);
     for (const node of [ruby, rails]) await setNodeAccess(node, { moderators: ['keepers'] });
+  });
+
+  it('offers the panel on their node’s topics only, with the review queue, and moves between their nodes only', async () => {
     const inRuby = await makeTopic(author, ruby, 'In Ruby');
     const inGo = await makeTopic(author, go, 'In Go');
 
     const page = (await keeper.get(`/topics/${inRuby}`).expect(200)).text;
     expect(page).to.contain(`action="/topics/${inRuby}/moderate`);
-    expect(page, 'the queue is the administrators’ page').not.to.contain('href="/admin/review"');
+    expect(page, 'their queue holds their nodes’ items').to.contain('<a href="/admin/review">Review queue</a>');
     expect((await keeper.get(`/topics/${inGo}`).expect(200)).text).not.to.contain(`/topics/${inGo}/moderate`);
 
     const moderate = (await keeper.get(`/topics/${inRuby}/moderate`).expect(200)).text;
     const options = [...moderate.matchAll(/<option value="(\d+)"/g)].map((match) => Number(match[1]));
     expect(options.sort((a, b) => a - b)).to.deep.equal([ruby, rails].sort((a, b) => a - b));
     await keeper.get(`/topics/${inGo}/moderate`).expect(404);
+    // A move elsewhere (a forged form) is refused in the core's words, which say why.
+    const form = formFor(moderate, `/topics/${inRuby}/moderate`);
+    const elsewhere = await submit(keeper, form, { act: 'move', node_id: String(go) }).expect(403);
+    expect(alertOf(elsewhere.text)).to.equal('A moderator moves topics only between nodes they moderate.');
+    expect((await api().get(`/api/v3/topics/${inRuby}`).expect(200)).body.topic.node_id).to.equal(ruby);
+  });
+
+  it('shows one Delete on a topic they moderate, the panel’s; its author alone keeps their own', async () => {
+    const inRuby = await makeTopic(author, ruby, 'In Ruby');
+    /** The controls of a page that delete the topic: its own delete form, and the panel's delete button. */
+    const deletes = (html: string) =>
+      formsOf(html).flatMap((form) => [
+        ...(form.action === `/topics/${inRuby}/delete` ? ['own'] : []),
+        ...form.buttons.filter((button) => button.name === 'act' && button.value === 'delete').map(() => 'panel'),
+      ]);
+    expect(deletes((await keeper.get(`/topics/${inRuby}`).expect(200)).text)).to.deep.equal(['panel']);
+    const root = await signedInAs('root', { admin: true });
+    expect(deletes((await root.get(`/topics/${inRuby}`).expect(200)).text)).to.deep.equal(['panel']);
+    const own = await signedInAs('writer');
+    const [row] = await testEnv().sql<{ id: number }>("select id from users where login = 'writer'");
+    const mine = await makeTopic({ id: row!.id, login: 'writer', role: 'member' }, ruby, 'Mine');
+    const ownPage = (await own.get(`/topics/${mine}`).expect(200)).text;
+    expect(formsOf(ownPage).map((form) => form.action)).to.include(`/topics/${mine}/delete`);
+
+    const page = (await keeper.get(`/topics/${inRuby}`).expect(200)).text;
+    const form = formFor(page, `/topics/${inRuby}/moderate`);
+    await submit(keeper, form, { ...press(form, 'act', 'delete'), reason: 'duplicate' }).expect(303);
+    await api().get(`/api/v3/topics/${inRuby}`).expect(404);
+    expect((await auditOf('Topic', inRuby)).map((entry) => [entry.action, entry.reason, entry.login])).to.deep.equal([
+      ['topic.delete', 'duplicate', 'keeper'],
+    ]);
+  });
+
+  it('opens the review queue with the items of their nodes’ posts, resolves them, and leaves the rest to administrators', async () => {
+    const inRuby = await makeTopic(author, ruby, 'In Ruby');
+    const inGo = await makeTopic(author, go, 'In Go');
+    const flagger = await makeUser('flagger');
+    const rubyReply = await makeReply(author, inRuby, 'Buy cheap rubies');
+    const goReply = await makeReply(author, inGo, 'Buy cheap gophers');
+    for (const reply of [rubyReply, goReply]) {
+      await api().post(`/api/v3/replies/${reply}/flag`).set(flagger.auth).send({ reason: 'spam' }).expect(200);
+    }
+
+    const queue = await keeper.get('/admin/review').expect(200);
+    expect(queue.text).to.include('Buy cheap rubies').and.not.include('Buy cheap gophers');
+    expect(queue.text).to.include('The flagged and held posts of the nodes you moderate.');
+    const form = formsOf(queue.text).find((candidate) => candidate.action.startsWith('/admin/review/'))!;
+    expect(form.buttons.filter((button) => button.name === 'action').map((button) => button.value)).to.deep.equal([
+      'agree',
+      'disagree',
+    ]);
+    expect(queue.text).not.to.include('name="silence_days"');
+
+    // What stays the administrators': refused on the queue, nothing done.
+    const spammer = await submit(keeper, form, { action: 'spammer' }).expect(403);
+    expect(alertOf(spammer.text)).to.include('Only an administrator may do that.');
+    expect(spammer.text).to.include('Buy cheap rubies');
+    const [standing] = await testEnv().sql<{ role: string }>("select role from users where login = 'author'");
+    expect(standing!.role).to.equal('member');
+
+    const done = await submit(keeper, form, { action: 'agree', reason: 'spam' }).expect(303);
+    expect(done.headers.location).to.equal('/admin/review');
+    expect((await keeper.get('/admin/review').expect(200)).text).to.include('Nothing waits for review.');
+    const resolved = (await keeper.get('/admin/review?status=resolved').expect(200)).text;
+    expect(resolved).to.include('Deleted (flags agreed with)').and.not.include('Buy cheap gophers');
+    expect((await auditOf('Reply', rubyReply)).map((entry) => [entry.action, entry.login])).to.deep.include([
+      'review.agree',
+      'keeper',
+    ]);
+    // The administrators' queue still holds the other node's item; a member who moderates nothing gets the not-found page.
+    const root = await signedInAs('root', { admin: true });
+    expect((await root.get('/admin/review').expect(200)).text).to.include('Buy cheap gophers');
+    const member = await signedInAs('carol');
+    expect((await member.get('/admin/review').expect(404)).text).to.include('Not found');
   });
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { readAll } from '../../application/inputs.js';
 import { AccountNotActive } from '../../application/oauth/password-login.js';
 import { Forbidden, InvalidInput, NotFound, RuleViolated, TooManyRequests } from '../../domain/shared/errors.js';
+import { DENIED } from '../../domain/shared/policy.js';
 import type { RefusalWords } from '../presentation/words/index.js';
 
 /**
@@ -144,10 +145,24 @@ function refusalOf(error: unknown, page: FormPage, ctx: Context): Refusal | null
     return refusal(429, words.tooMany(error.retryAfterSeconds));
   }
   if (error instanceof Forbidden) {
-    const said = page.forbidden ?? error.publicMessage;
+    const said = deniedIn(words, error.publicMessage, page.forbidden);
     return said === undefined ? null : refusal(403, said);
   }
   return null;
+}
+
+const DENIED_KEYS = Object.keys(DENIED) as (keyof typeof DENIED)[];
+
+/**
+ * What a page says of a forbidden act. The API keeps homeland's words for some refusals (`The current user does not
+ * have permission to …`, DENIED), which are no sentence to show a person: a page says what the form's refusal means
+ * (`forbidden`), else the words for it in the reader's language. A sentence the core wrote for people (a silence, a
+ * move out of a moderator's nodes) is shown as it is; a refusal without words means what the form says it means.
+ */
+function deniedIn(words: RefusalWords, message: string | undefined, forbidden: string | undefined): string | undefined {
+  const homeland = DENIED_KEYS.find((key) => DENIED[key] === message);
+  if (homeland) return forbidden ?? words.denied[homeland];
+  return message ?? forbidden;
 }
 
 /** The one refusal path: in front of every page, it shows a refused form again (see above). */

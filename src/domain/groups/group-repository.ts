@@ -7,6 +7,11 @@ export interface GroupRepository {
   idsByName(names: readonly string[]): Promise<Map<string, number>>;
   /** The names of the groups with these ids. */
   namesById(ids: readonly number[]): Promise<Map<number, string>>;
+  /**
+   * The names of those groups of `ids` that are not hidden, by name: what anyone may be told of them (contract §23: a
+   * hidden group's existence is the administrators' to know).
+   */
+  publicNames(ids: readonly number[]): Promise<string[]>;
   nameTaken(name: string, exceptId?: number): Promise<boolean>;
   add(group: Group): Promise<void>;
   /** Writes its name, title and whether it is hidden. */

@@ -68,6 +68,17 @@ export const mayStartTopics = (access: NodeAccess, who: Member): boolean => allo
 /** Whether `who` may reply in a node of `access`. */
 export const mayReply = (access: NodeAccess, who: Member): boolean => allows(access.replies, access, who);
 
+/**
+ * The right of a node of `access` that `who` is refused, when it is the node that refuses them (contract §23): one
+ * given to staff or to some groups, which a page may tell them of instead of offering a form the use case refuses.
+ * Null when they have it, or when what refuses them is their own account (a blocked one, where members may): the
+ * policy says so for every node (`policy.createTopic`, `policy.createReply`).
+ */
+export function refusedRight(allowed: Allowed, access: NodeAccess, who: Member): Allowed | null {
+  if (allows(allowed, access, who)) return null;
+  return allowed.audience === 'staff' || allowed.audience === 'groups' ? allowed : null;
+}
+
 /** What an administrator asks a right to be: an audience, or the names of groups (resolved to ids by the caller). */
 export type AllowedInput = { audience: Exclude<Audience, 'groups'> } | { groups: readonly string[] };
 

@@ -18,6 +18,8 @@ export interface NodeRepository {
   placeFor(id: number, userId: number | null): Promise<NodePlace | null>;
   /** Who may read, start topics, reply and moderate in node `id`. */
   access(id: number): Promise<NodeAccess | null>;
+  /** The same of each of the nodes `ids` that exists, in one read: what a form that lists nodes may offer. */
+  accessOf(ids: readonly number[]): Promise<Map<number, NodeAccess>>;
   setAccess(id: number, access: NodeAccess): Promise<void>;
   /**
    * The nodes `userId` moderates as a member of their moderator groups (contract §23: `mayModerate`, administrators

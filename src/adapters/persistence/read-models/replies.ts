@@ -68,15 +68,17 @@ export class SqlReplyReadModel implements ReplyReadModel {
     return row?.floor ?? 0;
   }
 
+  /** With whether the viewer moderates its node (contract §23), for its abilities: what they may do to it. */
   async detail(id: number, viewer: Viewer | null): Promise<ReplyDetailView | null> {
     const reader = readerAs(viewer, '$2::int');
-    const rows = await this.sql.all<ReplyRow & { topic_title: string }>(
-      `select ${REPLY_COLUMNS}, t.title as topic_title
-       from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
+    const rows = await this.sql.all<ReplyRow & { topic_title: string; moderated: boolean }>(
+      `select ${REPLY_COLUMNS}, t.title as topic_title, ${moderatedCondition('$2::int', 'tn')} as moderated
+       from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id join nodes tn on tn.id = t.node_id
        where r.id = $1 and ${openedBy(reader)}`,
       [id, viewer?.id ?? null],
     );
-    return rows[0] ? { ...replyView(rows[0]), topicTitle: rows[0].topic_title } : null;
+    const row = rows[0];
+    return row ? { ...replyView(row), topicTitle: row.topic_title, moderated: row.moderated } : null;
   }
 
   async detailInAnyState(id: number): Promise<ReplyDetailView | null> {

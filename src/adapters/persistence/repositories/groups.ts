@@ -44,6 +44,14 @@ export class SqlGroupRepository implements GroupRepository {
     return new Map(rows.map((row) => [row.id, row.name]));
   }
 
+  async publicNames(ids: readonly number[]): Promise<string[]> {
+    const rows = await this.sql.all<{ name: string }>(
+      'select name from groups where id = any($1::int[]) and not hidden order by lower(name)',
+      [ids],
+    );
+    return rows.map((row) => row.name);
+  }
+
   async nameTaken(name: string, exceptId = 0): Promise<boolean> {
     const rows = await this.sql.all('select 1 from groups where lower(name) = lower($1) and id <> $2', [name, exceptId]);
     return rows.length > 0;

@@ -59,6 +59,14 @@ export class MikroOrmNodeRepository implements NodeRepository {
     return row ? accessOf(row) : null;
   }
 
+  async accessOf(ids: readonly number[]): Promise<Map<number, NodeAccess>> {
+    const rows = await this.sql.all<AccessRow & { id: number }>(
+      `select n.id, ${accessColumns('n')} from nodes n where n.id = any($1::int[])`,
+      [ids],
+    );
+    return new Map(rows.map((row) => [row.id, accessOf(row)]));
+  }
+
   async setAccess(id: number, access: NodeAccess): Promise<void> {
     await this.sql.all(
       `update nodes set (read_access, topics_access, replies_access, read_groups, topics_groups, replies_groups,

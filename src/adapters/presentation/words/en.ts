@@ -1,4 +1,5 @@
-import type { Words } from './words.js';
+import type { WhoMay } from '../../../application/nodes/writing-rights.js';
+import type { RefusalWords, Words } from './words.js';
 import { dateTimeEn } from './dates.js';
 
 /**
@@ -9,6 +10,24 @@ const DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: '
 
 /** A message as a sentence: the core's end without a full stop. */
 const sentence = (message: string) => (/[.!?。）)]$/.test(message) ? message : `${message}.`);
+
+/** Whom a node lets write (contract §23), as a sentence names them: staff, or the members of its groups. */
+function whoMay(who: WhoMay): string {
+  if (who.audience === 'staff') return 'staff';
+  const [last, ...others] = [...who.groups].reverse();
+  if (last === undefined) return 'members of certain groups';
+  return `members of ${others.length > 0 ? `${others.reverse().join(', ')} or ${last}` : last}`;
+}
+
+/** homeland's refusals, as a person reads them on a page. */
+const DENIED: RefusalWords['denied'] = {
+  createTopic: 'Your account may not start topics.',
+  createReply: 'Your account may not reply.',
+  banTopic: 'Only an administrator or a moderator of this node may ban this topic.',
+  uploadPhoto: 'Your account may not upload images.',
+  startTopicsInNode: 'You may not start topics in this node.',
+  replyInNode: 'You may not reply in this node.',
+};
 
 /** A count and its noun: `1 reply`, `2 replies`. */
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
@@ -144,6 +163,7 @@ export const en: Words = {
     tooLarge: 'A form may carry an image of at most 5 MiB and 1 MiB of text. Go back, and send less at once.',
     tooMany: (seconds) => `Too many attempts. Try again in ${seconds} seconds.`,
     rule: (message) => sentence(message.replace(/^Validation failed: /, '')),
+    denied: DENIED,
   },
   unsubscribe: {
     title: 'Unsubscribe',
@@ -201,6 +221,7 @@ export const en: Words = {
     suspended: (until) => `This account is suspended until ${until}`,
     tooMany: (seconds) => `Too many failed attempts. Try again in ${seconds} seconds.`,
     rule: (message) => message,
+    denied: DENIED,
   },
   mail: {
     greeting: (name) => `Hi ${name},`,
@@ -365,6 +386,10 @@ export const en: Words = {
     previewButton: 'Preview',
     replyButton: 'Reply',
     closedToReplies: 'This topic is closed: it takes no more replies.',
+    whoMayReply: (who) => `Only ${whoMay(who)} may reply in this node.`,
+    whoMayStartTopics: (who, node) => `Only ${whoMay(who)} may start topics in ${node}.`,
+    noTopicNodes: 'There is no node where you may start a topic.',
+    otherTopicNodes: 'Start a topic in another node',
     heldForReview: 'Your post waits for a moderator’s review before others see it.',
     node: 'Node',
     chooseNode: 'Choose a node',
@@ -455,6 +480,8 @@ export const en: Words = {
     unsuspend: 'Lift the suspension',
     standingLink: 'Standing',
     backToProfile: 'Back to the profile',
+    moderatedScope:
+      'The flagged and held posts of the nodes you moderate. Calling an author a spammer, or silencing one, stays the administrators’.',
     statusLabel: 'Review items',
     pending: 'Pending',
     resolved: 'Resolved',

@@ -1,4 +1,6 @@
+import type { WhoMay } from '../../../application/nodes/writing-rights.js';
 import type { MailList } from '../../../application/ports.js';
+import type { DENIED } from '../../../domain/shared/policy.js';
 import type { FlagReason, ReviewAction, ReviewResolution } from '../../../domain/events.js';
 import type { EmailDigest, EmailNotifications, Locale } from '../../../domain/users/user.js';
 
@@ -95,6 +97,14 @@ export interface ForumWords {
   previewButton: string;
   replyButton: string;
   closedToReplies: string;
+  /** Instead of the reply form, to a reader the node does not let reply (contract §23): who may. */
+  whoMayReply: (who: WhoMay) => string;
+  /** Instead of the new topic form, for a node chosen that does not let the reader start topics: who may. */
+  whoMayStartTopics: (who: WhoMay, node: string) => string;
+  /** The new topic form with no node the reader may start a topic in. */
+  noTopicNodes: string;
+  /** From a node the reader may not start topics in, to the form with those they may. */
+  otherTopicNodes: string;
   /** A post of theirs that waits for an administrator (contract §18). */
   heldForReview: string;
   node: string;
@@ -174,6 +184,11 @@ export interface RefusalWords {
   tooMany: (seconds: number) => string;
   /** A rule's message from the core, in this language where we know it (else as it came). */
   rule: (message: string) => string;
+  /**
+   * The refusals whose words the API keeps as homeland has them (`The current user does not have permission to …`),
+   * as a person is told them on a page.
+   */
+  denied: Record<keyof typeof DENIED, string>;
 }
 
 export interface AccountWords extends RefusalWords {
@@ -485,6 +500,8 @@ export interface ModerationWords {
   standingLink: string;
   backToProfile: string;
   // the review queue
+  /** The queue of a node's moderator (contract §23): what it holds for them, and what stays the administrators'. */
+  moderatedScope: string;
   statusLabel: string;
   pending: string;
   resolved: string;

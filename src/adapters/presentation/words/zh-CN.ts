@@ -1,4 +1,5 @@
-import type { Words } from './words.js';
+import type { WhoMay } from '../../../application/nodes/writing-rights.js';
+import type { RefusalWords, Words } from './words.js';
 import { dateTimeZh } from './dates.js';
 
 /**
@@ -6,6 +7,24 @@ import { dateTimeZh } from './dates.js';
  * call, it was a quarter of a topic page's CPU).
  */
 const DATE = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** Whom a node lets write (contract §23), as a sentence names them: staff, or the members of its groups. */
+function whoMay(who: WhoMay): string {
+  if (who.audience === 'staff') return '管理人员';
+  const [last, ...others] = [...who.groups].reverse();
+  if (last === undefined) return '特定小组的成员';
+  return ` ${others.length > 0 ? `${others.reverse().join('、')} 或 ${last}` : last} 小组的成员`;
+}
+
+/** homeland's refusals, as a person reads them on a page. */
+const DENIED: RefusalWords['denied'] = {
+  createTopic: '你的账户不能发布话题。',
+  createReply: '你的账户不能回复。',
+  banTopic: '只有管理员或本节点的版主可以屏蔽这个话题。',
+  uploadPhoto: '你的账户不能上传图片。',
+  startTopicsInNode: '你不能在这个节点发布话题。',
+  replyInNode: '你不能在这个节点回复。',
+};
 
 /** The core's rule messages we know, in Chinese (anything else is shown as it came). */
 const ZH_RULES: [RegExp, (match: RegExpExecArray) => string][] = [
@@ -163,6 +182,7 @@ export const zhCN: Words = {
       }
       return message.replace(/^Validation failed: /, '');
     },
+    denied: DENIED,
   },
   unsubscribe: {
     title: '退订',
@@ -219,6 +239,7 @@ export const zhCN: Words = {
     suspended: (until) => `该账户已被暂停，直到 ${until}。`,
     tooMany: (seconds) => `登录失败次数太多，请在 ${seconds} 秒后再试。`,
     rule: (message) => message,
+    denied: DENIED,
   },
   mail: {
     greeting: (name) => `${name}，你好：`,
@@ -368,6 +389,10 @@ export const zhCN: Words = {
     previewButton: '预览',
     replyButton: '回复',
     closedToReplies: '此话题已关闭，不再接受回复。',
+    whoMayReply: (who) => `只有${whoMay(who)}可以在这个节点回复。`,
+    whoMayStartTopics: (who, node) => `只有${whoMay(who)}可以在 ${node} 节点发布话题。`,
+    noTopicNodes: '没有你可以发布话题的节点。',
+    otherTopicNodes: '在其他节点发布话题',
     heldForReview: '你的帖子需要管理员审核后才会对他人显示。',
     node: '节点',
     chooseNode: '选择节点',
@@ -458,6 +483,7 @@ export const zhCN: Words = {
     unsuspend: '解除停用',
     standingLink: '账号状态',
     backToProfile: '返回个人主页',
+    moderatedScope: '你担任版主的节点中被举报和待审核的帖子。把作者标记为垃圾广告发布者或禁言作者，仍由管理员处理。',
     statusLabel: '审核条目',
     pending: '待审核',
     resolved: '已处理',

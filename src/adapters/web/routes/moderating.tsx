@@ -16,7 +16,7 @@ import type { MoveTopic } from '../../../application/topics/move-topic.js';
 import { TOPIC_ACTIONS, type TopicAction, type TopicActionType } from '../../../application/topics/topic-action.js';
 import { DISCIPLINE_ACTS, DisciplineDays, type DisciplineUser } from '../../../application/users/discipline.js';
 import type { ShowUser } from '../../../application/users/manage-users.js';
-import { NotFound } from '../../../domain/shared/errors.js';
+import { Forbidden, NotFound } from '../../../domain/shared/errors.js';
 import { policy } from '../../../domain/shared/policy.js';
 import type { Wire } from '../../presentation/wire.js';
 import { type Words, wordsOf } from '../../presentation/words/index.js';
@@ -86,12 +86,12 @@ const typedOf = (typed: Typed): ModerationTyped => ({
 });
 
 /**
- * Moderation in a browser (contract §18, §21b), for administrators: a topic's acts from its page, a member's silence
- * and suspension from their profile, and the review queue. Each act is a form carrying the session's token, posted to
- * the use case the API (or forumctl) calls, then a redirect (303) to a page that shows what it did; a refusal is the
- * use case's, shown on the moderation page with what was typed. The rules, and the audit entries, are the use cases':
- * a page shows an administrator's panels to whom the API gives the abilities (the wire's), and nobody else learns
- * anything from these pages (the not-found page).
+ * Moderation in a browser (contract §18, §21b), for administrators, and for a node's moderators there (§23): a topic's
+ * acts from its page, a member's silence and suspension from their profile, and the review queue. Each act is a form
+ * carrying the session's token, posted to the use case the API (or forumctl) calls, then a redirect (303) to a page
+ * that shows what it did; a refusal is the use case's, shown on the moderation page with what was typed. The rules,
+ * and the audit entries, are the use cases': a page shows a moderator's panels to whom the API gives the abilities (the
+ * wire's), and nobody else learns anything from these pages (the not-found page).
  */
 export function moderatingRoutes(app: ModeratingPageUseCases, wire: Wire, docs: RouteDeclarer, browser: BrowserPages): Router {
   const router = new Router();
@@ -293,18 +293,27 @@ export function moderatingRoutes(app: ModeratingPageUseCases, wire: Wire, docs: 
   // The review queue.
 
   /**
-   * A page of the queue; null when the reader may not see it (the policy's rule, which the use case applies too:
-   * administrators).
+   * A page of the queue as the use case lists it to the reader: every item to an administrator, those of posts in the
+   * nodes they moderate to a node's moderator (contract §23); null when the reader reviews nothing (the use case
+   * refuses them).
    */
   async function queueOf(actor: Actor, status: 'pending' | 'resolved', page: number) {
-    if (!policy.reviewPosts(actor)) return null;
-    const items = await app.listReviewItems.execute(actor, {
-      status,
-      offset: (page - 1) * REVIEW_ITEMS_PER_PAGE,
-      limit: REVIEW_ITEMS_PER_PAGE + 1,
-    });
-    return items.map((item) => wire.reviewItem(item, actor));
+    if (!actor) return null;
+    try {
+      const items = await app.listReviewItems.execute(actor, {
+        status,
+        offset: (page - 1) * REVIEW_ITEMS_PER_PAGE,
+        limit: REVIEW_ITEMS_PER_PAGE + 1,
+      });
+      return items.map((item) => wire.reviewItem(item, actor));
+    } catch (error) {
+      if (error instanceof Forbidden) return null;
+      throw error;
+    }
   }
+
+  /** A node's moderator reviews their nodes' items only, and neither calls an author a spammer nor silences one. */
+  const moderatorOnly = (actor: Actor) => !policy.reviewPosts(actor);
 
   const statusOf = (ctx: Context) => (ctx.query.status === 'resolved' ? 'resolved' : 'pending');
 
@@ -314,11 +323,12 @@ export function moderatingRoutes(app: ModeratingPageUseCases, wire: Wire, docs: 
     {
       method: 'get',
       path: '/admin/review',
-      summary: 'The review queue (administrators)',
+      summary: 'The review queue (administrators, and a node’s moderators)',
       description:
         'Flagged and held posts, as GET /api/v3/admin/review lists them (pending oldest first, 20 a page), each with ' +
-        'its post, its flags and the actions that resolve it. Anyone who is not an administrator gets the not-found ' +
-        'page.',
+        'its post, its flags and the actions that resolve it: every item to an administrator, those of posts in the ' +
+        'nodes they moderate to a node’s moderator (contract §23), without spammer and silence_days, which stay the ' +
+        'administrators’. Anyone else gets the not-found page.',
       tag: 'Forum',
       access: 'browser',
       query: ReviewQuery,
@@ -341,6 +351,7 @@ export function moderatingRoutes(app: ModeratingPageUseCases, wire: Wire, docs: 
           items={items.slice(0, REVIEW_ITEMS_PER_PAGE)}
           page={page}
           hasNext={items.length > REVIEW_ITEMS_PER_PAGE}
+          moderatorOnly={moderatorOnly(actor)}
         />,
       );
     }),
@@ -389,6 +400,7 @@ export function moderatingRoutes(app: ModeratingPageUseCases, wire: Wire, docs: 
               items={items.slice(0, REVIEW_ITEMS_PER_PAGE)}
               page={1}
               hasNext={items.length > REVIEW_ITEMS_PER_PAGE}
+              moderatorOnly={moderatorOnly(actor)}
               refused={refused}
             />,
           );

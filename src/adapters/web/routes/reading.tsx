@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { ActingUser, Actor, CallerRef } from '../../../application/actor.js';
 import type { LikeObject } from '../../../application/likes/like.js';
+import type { WritingRights } from '../../../application/nodes/writing-rights.js';
 import type { PreviewPost } from '../../../application/posts/preview.js';
 import { type CreateReply, CreateReplyParams } from '../../../application/replies/create-reply.js';
 import type { FavoriteTopic, FollowTopic } from '../../../application/topics/topic-relations.js';
@@ -76,6 +77,8 @@ export interface ReadingPageUseCases extends ForumPageUseCases {
   blockNode: BlockNode;
   /** Where a signed-in reader left off in a topic (contract §22): the link to the first unread reply, the new-replies line. */
   topics: TopicReadModel;
+  /** Whether the node of a topic lets its reader reply, and who may when it does not (contract §23). */
+  writingRights: WritingRights;
   /** What time it is: which topics are new to a reader (contract §22). */
   clock: Clock;
 }
@@ -211,6 +214,8 @@ export function readingRoutes(
       shown: REPLIES_PER_PAGE,
     });
     const topic = wire.topicDetail(result.topic, viewer);
+    // A node that lets only some reply (contract §23): the page says who, instead of a form the use case refuses.
+    const whoMayReply = viewer ? await app.writingRights.whoMayReply(viewer, result.topic.nodeId) : null;
     // Its author sees a held topic (contract §18), and is told why nobody else does.
     const notice = extra.notice ?? (result.topic.visibility === 'held' ? t(ctx).heldForReview : undefined);
     const shownReplies = replies.result.replies.slice(0, REPLIES_PER_PAGE).map((reply) => wire.reply(reply, replies.viewer));
@@ -232,6 +237,7 @@ export function readingRoutes(
         {...(extra.draft ? { draft: extra.draft } : {})}
         {...(notice ? { notice } : {})}
         {...(extra.alert ? { alert: extra.alert } : {})}
+        {...(whoMayReply ? { replyRefused: t(ctx).whoMayReply(whoMayReply) } : {})}
       />,
     );
   }

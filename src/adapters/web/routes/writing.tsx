@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
+import type { ActingUser } from '../../../application/actor.js';
+import type { WritingRights } from '../../../application/nodes/writing-rights.js';
 import type { PreviewPost } from '../../../application/posts/preview.js';
 import type { NodeReadModel, TopicReadModel } from '../../../application/read-models.js';
 import { type UpdateTopic, UpdateTopicParams } from '../../../application/topics/update-topic.js';
@@ -16,6 +18,7 @@ import { formOperation, type ForumPageUseCases, forumPages, IdParam, idOf } from
 import { frameOf } from '../frame.js';
 import { attachImage, ImageField, uploadedImage, withImage } from '../post-image.js';
 import { actionFor } from '../views/layout.js';
+import type { Node } from '../views/forum.js';
 import { TopicFormPage, type TopicDraft } from '../views/writing.js';
 
 /** What the writing pages call: the API's own use cases. */
@@ -26,6 +29,8 @@ export interface WritingPageUseCases extends ForumPageUseCases {
   updateTopic: UpdateTopic;
   previewPost: PreviewPost;
   uploadPhoto: UploadPhoto;
+  /** The nodes a form offers: those the writer may start topics in (contract §23). */
+  writingRights: WritingRights;
 }
 export const WritingPageUseCases = Symbol.for('WritingPageUseCases');
 
@@ -50,13 +55,47 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
   const router = new Router();
   const { readerOf, show, reading, writer } = forumPages(app, wire, browser);
 
-  /** The form, for the signed-in reader (not signed in: to the sign-in page). */
-  async function newTopicPage(ctx: Context, status = 200, draft?: TopicDraft): Promise<void> {
-    const { actor, frame } = await readerOf(ctx);
-    if (!frame.reader.csrf) return browser.seeOther(ctx, actionFor('/account/sign-in', frame.locale));
-    const nodes = (await app.nodes.list({ actor })).result.filter((node) => !node.hidden).map((node) => wire.node(node));
-    show(ctx, status, <TopicFormPage frame={frame} csrf={frame.reader.csrf} nodes={nodes} {...(draft ? { draft } : {})} />);
+  /**
+   * The nodes a topic of `author`'s may go to: those listed to them that they may start topics in (contract §23), and
+   * `keep`, the node an edited topic is in (it stays there without that right). `listed`: every node listed to them.
+   */
+  async function topicNodes(author: ActingUser, keep?: number): Promise<{ offered: Node[]; listed: Node[] }> {
+    const nodes = (await app.nodes.list({ actor: author })).result.filter((node) => !node.hidden);
+    const listed = nodes.map((node) => wire.node(node));
+    const ids = listed.map((node) => node.id);
+    const startable = await app.writingRights.topicNodes(author, ids);
+    return { offered: listed.filter((node) => startable.has(node.id) || node.id === keep), listed };
   }
+
+  /**
+   * The form, for the signed-in reader (not signed in: to the sign-in page), with the nodes they may start topics in;
+   * `chosen` (`?node_id=`): the node it starts in, or, when they may not start topics there, who may, instead of a form
+   * the use case would refuse.
+   */
+  async function newTopicPage(ctx: Context, status = 200, draft?: TopicDraft, chosen?: number): Promise<void> {
+    const { actor, frame } = await readerOf(ctx);
+    if (!actor || !frame.reader.csrf) return browser.seeOther(ctx, actionFor('/account/sign-in', frame.locale));
+    const { offered, listed } = await topicNodes(actor);
+    const node = listed.find((each) => each.id === chosen);
+    const refused = node && !offered.includes(node) ? await app.writingRights.whoMayStartTopics(actor, node.id) : null;
+    if (node && refused) {
+      const words = wordsOf(frame.locale).forum;
+      const message = words.whoMayStartTopics(refused, node.name);
+      return show(ctx, 403, <TopicFormPage frame={frame} csrf={frame.reader.csrf} nodes={offered} refused={message} />);
+    }
+    const shown = draft ?? (node && offered.includes(node) ? { nodeId: String(node.id), title: '', body: '' } : undefined);
+    show(
+      ctx,
+      status,
+      <TopicFormPage frame={frame} csrf={frame.reader.csrf} nodes={offered} {...(shown ? { draft: shown } : {})} />,
+    );
+  }
+
+  /** `?node_id=`: digits, else no node chosen. */
+  const chosenNode = (ctx: Context) => {
+    const raw = ctx.query.node_id;
+    return typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
+  };
 
   docs.route(
     router,
@@ -65,15 +104,23 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
       method: 'get',
       path: '/topics/new',
       summary: 'The new topic form',
-      description: 'For a signed-in person; anyone else is sent to the sign-in page (303).',
+      description:
+        'For a signed-in person, with the nodes they may start topics in (contract §23); anyone else is sent to the ' +
+        'sign-in page (303).',
       tag: 'Forum',
       access: 'browser',
-      query: z.object({ lang: Lang }),
+      query: z.object({
+        lang: Lang,
+        node_id: z.string().optional().meta({ description: 'The node the form starts with (homeland’s link from a node)' }),
+      }),
       response: htmlPage('The form: node, title, Markdown body, preview'),
-      otherResponses: { 303: { description: 'Not signed in: to the sign-in page' } },
+      otherResponses: {
+        303: { description: 'Not signed in: to the sign-in page' },
+        403: page('The node chosen does not let the reader start topics: who may, instead of the form'),
+      },
       errors: [],
     },
-    reading((ctx) => newTopicPage(ctx)),
+    reading((ctx) => newTopicPage(ctx, 200, undefined, chosenNode(ctx))),
   );
 
   const newTopic = formOperation('/topics', 'Start a topic (or preview it)', NewTopicBody);
@@ -121,9 +168,9 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
     if (!actor || !frame.reader.csrf) return browser.seeOther(ctx, actionFor('/account/sign-in', frame.locale));
     const [topic] = await app.topics.details([id], actor);
     if (!topic || !wire.topic(topic, actor).abilities.update) throw new NotFound('topic');
-    const nodes = (await app.nodes.list({ actor })).result.filter((node) => !node.hidden).map((node) => wire.node(node));
+    const { offered } = await topicNodes(actor, topic.nodeId);
     const shown = draft ?? { nodeId: String(topic.nodeId), title: topic.title, body: topic.body };
-    show(ctx, status, <TopicFormPage frame={frame} csrf={frame.reader.csrf} nodes={nodes} draft={shown} editing={{ id }} />);
+    show(ctx, status, <TopicFormPage frame={frame} csrf={frame.reader.csrf} nodes={offered} draft={shown} editing={{ id }} />);
   }
 
   docs.route(

@@ -573,6 +573,18 @@ function ReplyForm(props: { topicId: number; csrf: string; draft: ReplyDraft | u
 }
 
 /**
+ * Where a signed-in reader replies: the form, or instead of it why there is none, when the node lets only some reply
+ * (`refused`: who may, contract §23) or the topic is closed. A reply refused comes back in the form all the same, with
+ * the refusal and what was typed.
+ */
+function ReplyArea(props: { topic: TopicDetail; csrf: string; draft: ReplyDraft | undefined; refused?: string; frame: Frame }) {
+  const { topic, draft } = props;
+  if (props.refused && draft?.error === undefined) return <p class="muted">{props.refused}</p>;
+  if (topic.closed_at && !draft) return <p class="muted">{words(props.frame).closedToReplies}</p>;
+  return <ReplyForm topicId={topic.id} csrf={props.csrf} draft={draft} frame={props.frame} />;
+}
+
+/**
  * The first submit button of a form is the one Enter presses in its fields: a disabled one there makes Enter press
  * none, so that typing a reason and pressing Enter does not pin, ban or delete anything.
  */
@@ -618,9 +630,10 @@ export interface ModerationTyped {
 }
 
 /**
- * A topic's moderation (contract §21b), for whom the API lets ban it (administrators): pin, excellent, close, ban,
- * delete and move, each posted to the use case the API calls (POST /topics/:id/moderate), with a reason the audit log
- * keeps. `nodes`: where it may move (else a link to the topic's moderation page, which has them).
+ * A topic's moderation (contract §21b), for whom the API lets ban it (administrators, the node's moderators): pin,
+ * excellent, close, ban, delete and move, each posted to the use case the API calls (POST /topics/:id/moderate), with a
+ * reason the audit log keeps, and the link to the review queue, which holds the items they resolve. `nodes`: where it
+ * may move (else a link to the topic's moderation page, which has them).
  */
 export function TopicModeration(props: {
   topic: TopicDetail;
@@ -668,9 +681,9 @@ export function TopicModeration(props: {
       </form>
       <p class="links">
         {props.nodes ? null : <a href={`/topics/${topic.id}/moderate`}>{m.moveElsewhere}</a>}
-        {/* The queue is the administrators' page: a node's moderator reviews through the API (contract §23). */}
-        {props.nodes || !props.frame.reader.admin ? null : ' · '}
-        {props.children ?? (props.frame.reader.admin ? <a href="/admin/review">{m.reviewQueue}</a> : null)}
+        {props.nodes ? null : ' · '}
+        {/* A node's moderator's queue holds the items of posts in their nodes (contract §23). */}
+        {props.children ?? <a href="/admin/review">{m.reviewQueue}</a>}
       </p>
     </section>
   );
@@ -698,6 +711,8 @@ export function TopicPage(props: {
   alert?: string;
   /** Where an administrator may move it, for the moderation panel's node list (else it links to a page that has it). */
   moderationNodes?: Node[];
+  /** Instead of the reply form: who may reply, to a signed-in reader the node does not let (contract §23). */
+  replyRefused?: string;
 }) {
   const { frame, topic } = props;
   const t = words(frame);
@@ -720,13 +735,14 @@ export function TopicPage(props: {
           <PostActs
             target={`/topics/${topic.id}`}
             csrf={csrf}
-            canDelete={topic.abilities.destroy}
+            // Whom the moderation panel is shown deletes from it, with a reason for the audit log: one Delete, not two.
+            canDelete={topic.abilities.destroy && !topic.abilities.ban}
             edit={topic.abilities.update ? `/topics/${topic.id}/edit` : undefined}
             frame={frame}
           />
         ) : null}
       </article>
-      {/* An administrator's: the API gives only them the ability to ban (its use cases decide each act again). */}
+      {/* Whom the API lets ban the topic: administrators, the node's moderators (its use cases decide each act again). */}
       {csrf && topic.abilities.ban ? (
         <TopicModeration topic={topic} csrf={csrf} frame={frame} nodes={props.moderationNodes} />
       ) : null}
@@ -747,12 +763,13 @@ export function TopicPage(props: {
         {props.replies.length === 0 && props.page === 1 ? <p class="muted">{t.noReplies}</p> : <Replies {...props} />}
         <Pager frame={frame} page={props.page} hasNext={props.hasNext} path={`/topics/${topic.id}`} />
         {csrf ? (
-          // Closed: no form, but a reply refused for it comes back with the refusal and what was typed.
-          topic.closed_at && !props.draft ? (
-            <p class="muted">{t.closedToReplies}</p>
-          ) : (
-            <ReplyForm topicId={topic.id} csrf={csrf} draft={props.draft} frame={frame} />
-          )
+          <ReplyArea
+            topic={topic}
+            csrf={csrf}
+            draft={props.draft}
+            {...(props.replyRefused ? { refused: props.replyRefused } : {})}
+            frame={frame}
+          />
         ) : (
           <p class="reply-cta">
             <a href={`/account/sign-in`}>{t.signInToReply}</a>

@@ -19,8 +19,8 @@ import { CsrfField, type Frame } from './layout.js';
 /**
  * Moderation as pages (contract §18, §21b), for administrators: a topic's and a member's moderation page (where a
  * topic moves, where a member's standing shows, and where a refused act comes back with the refusal and what was
- * typed), and the review queue with §18's actions. Every act is a form posted to the use case the API or forumctl
- * calls; these views decide nothing.
+ * typed), and the review queue with §18's actions (a node's moderator's too, §23). Every act is a form posted to the
+ * use case the API or forumctl calls; these views decide nothing.
  */
 
 export type ReviewItem = z.infer<typeof ReviewItemSchema>;
@@ -170,9 +170,18 @@ const ACTIONS = {
   hold: ['approve', 'reject', 'spammer'],
 } as const;
 
-/** A pending item's form: the reason, a silence for the author, and the actions of its kind. */
-function Resolve(props: { item: ReviewItem; csrf: string; frame: Frame; typed?: ModerationTyped | undefined }) {
-  const { item, typed } = props;
+/**
+ * A pending item's form: the reason, a silence for the author, and the actions of its kind; for a node's moderator
+ * (`moderatorOnly`), neither the silence nor `spammer`, which stay the administrators' (contract §23).
+ */
+function Resolve(props: {
+  item: ReviewItem;
+  csrf: string;
+  frame: Frame;
+  typed?: ModerationTyped | undefined;
+  moderatorOnly: boolean;
+}) {
+  const { item, typed, moderatorOnly } = props;
   const m = words(props.frame).moderation;
   const id = item.id;
   return (
@@ -184,41 +193,51 @@ function Resolve(props: { item: ReviewItem; csrf: string; frame: Frame; typed?: 
           <label for={`reason-${id}`}>{m.reason}</label>
           <input type="text" id={`reason-${id}`} name="reason" maxlength={500} value={typed?.reason ?? ''} />
         </div>
-        <div>
-          <label for={`days-${id}`}>{m.silenceDays}</label>
-          <input
-            type="number"
-            id={`days-${id}`}
-            name="silence_days"
-            min={1}
-            max={3650}
-            inputmode="numeric"
-            value={typed?.days ?? ''}
-            aria-describedby={`days-hint-${id}`}
-          />
-          <p class="hint" id={`days-hint-${id}`}>
-            {m.silenceDaysHint}
-          </p>
-        </div>
+        {moderatorOnly ? null : (
+          <div>
+            <label for={`days-${id}`}>{m.silenceDays}</label>
+            <input
+              type="number"
+              id={`days-${id}`}
+              name="silence_days"
+              min={1}
+              max={3650}
+              inputmode="numeric"
+              value={typed?.days ?? ''}
+              aria-describedby={`days-hint-${id}`}
+            />
+            <p class="hint" id={`days-hint-${id}`}>
+              {m.silenceDaysHint}
+            </p>
+          </div>
+        )}
       </div>
       <div class="acts">
-        {ACTIONS[item.kind].map((action) => (
-          <button
-            type="submit"
-            name="action"
-            value={action}
-            class={action === 'disagree' || action === 'approve' ? 'secondary' : 'secondary danger'}
-          >
-            {m.actions[action]}
-          </button>
-        ))}
+        {ACTIONS[item.kind]
+          .filter((action) => !(moderatorOnly && action === 'spammer'))
+          .map((action) => (
+            <button
+              type="submit"
+              name="action"
+              value={action}
+              class={action === 'disagree' || action === 'approve' ? 'secondary' : 'secondary danger'}
+            >
+              {m.actions[action]}
+            </button>
+          ))}
       </div>
     </form>
   );
 }
 
 /** One item: what it is, the post, its flags, and its form (pending) or how it was resolved. */
-function ReviewEntry(props: { item: ReviewItem; csrf: string | undefined; frame: Frame; typed?: ModerationTyped | undefined }) {
+function ReviewEntry(props: {
+  item: ReviewItem;
+  csrf: string | undefined;
+  frame: Frame;
+  typed?: ModerationTyped | undefined;
+  moderatorOnly: boolean;
+}) {
   const { item, frame } = props;
   const m = words(frame).moderation;
   const heading = `review-${item.id}`;
@@ -243,7 +262,7 @@ function ReviewEntry(props: { item: ReviewItem; csrf: string | undefined; frame:
           </section>
         ) : null}
         {item.status === 'pending' && props.csrf ? (
-          <Resolve item={item} csrf={props.csrf} frame={frame} typed={props.typed} />
+          <Resolve item={item} csrf={props.csrf} frame={frame} typed={props.typed} moderatorOnly={props.moderatorOnly} />
         ) : item.resolution ? (
           <p class="resolution">
             <strong>{m.resolutions[item.resolution]}</strong>
@@ -264,13 +283,17 @@ function ReviewEntry(props: { item: ReviewItem; csrf: string | undefined; frame:
   );
 }
 
-/** The review queue: pending items oldest first (or resolved ones), paged, each with its actions. */
+/**
+ * The review queue: pending items oldest first (or resolved ones), paged, each with its actions. `moderatorOnly`: the
+ * reader is a node's moderator, whose queue holds the items of posts in the nodes they moderate (contract §23).
+ */
 export function ReviewQueuePage(props: {
   frame: ForumFrame;
   status: 'pending' | 'resolved';
   items: ReviewItem[];
   page: number;
   hasNext: boolean;
+  moderatorOnly: boolean;
   /** A refused resolution: what was refused, of which item, and what was typed into its form. */
   refused?: ModerationRefusal & { itemId: number };
 }) {
@@ -280,6 +303,7 @@ export function ReviewQueuePage(props: {
   return (
     <ForumPage frame={frame} title={m.reviewQueue}>
       <h1>{m.reviewQueue}</h1>
+      {props.moderatorOnly ? <p class="muted">{m.moderatedScope}</p> : null}
       <nav class="tabs" aria-label={m.statusLabel}>
         <a href="/admin/review" aria-current={status === 'pending' ? 'page' : undefined}>
           {m.pending}
@@ -299,6 +323,7 @@ export function ReviewQueuePage(props: {
               csrf={frame.reader.csrf}
               frame={frame}
               typed={refused?.itemId === item.id ? refused.typed : undefined}
+              moderatorOnly={props.moderatorOnly}
             />
           ))}
         </ol>

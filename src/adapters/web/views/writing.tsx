@@ -18,17 +18,38 @@ export interface TopicDraft {
   preview?: string;
 }
 
-/** A topic's form: a new one (posted to /topics), or one's own edited (`editing`: posted to its edit path). */
+/**
+ * A topic's form: a new one (posted to /topics), or one's own edited (`editing`: posted to its edit path), with the
+ * nodes the writer may put it in. No form where it would only be refused: `refused` says why instead (the node chosen
+ * does not let them start topics), and a page with no node to offer says so.
+ */
 export function TopicFormPage(props: {
   frame: ForumFrame;
   csrf: string;
   nodes: Node[];
   draft?: TopicDraft;
   editing?: { id: number };
+  refused?: string;
 }) {
   const { frame, draft, editing } = props;
   const t = words(frame);
   const heading = editing ? t.editTopic : t.newTopic;
+  // A refused form keeps its words and what was typed, nodes or not.
+  if (props.refused || (props.nodes.length === 0 && !draft)) {
+    return (
+      <ForumPage frame={frame} title={heading}>
+        <h1>{heading}</h1>
+        <p class="notice" role="status">
+          {props.refused ?? t.noTopicNodes}
+        </p>
+        {props.refused && props.nodes.length > 0 ? (
+          <p>
+            <a href="/topics/new">{t.otherTopicNodes}</a>
+          </p>
+        ) : null}
+      </ForumPage>
+    );
+  }
   return (
     <ForumPage frame={frame} title={heading}>
       <h1>{heading}</h1>
