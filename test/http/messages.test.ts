@@ -165,7 +165,7 @@ describe('private messages over HTTP (contract §24)', () => {
     };
     await expectInvalid({ to: ['nobody-here'], title: 't', body: 'b' }, /to names no user or group: nobody-here/);
     await expectInvalid({ to: ['alice'], title: 't', body: 'b' }, /needs someone besides you/);
-    await expectInvalid({ to: [], title: 't', body: 'b' }, /to must name someone/);
+    await expectInvalid({ to: [], title: 't', body: 'b' }, /needs someone besides you/);
     await expectInvalid({ title: 't', body: 'b' }, /to is missing/);
     await expectInvalid({ to: ['bob'], title: '  ', body: 'b' }, /Title/);
     await expectInvalid({ to: ['bob'], title: 't', body: '' }, /Body/);

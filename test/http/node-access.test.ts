@@ -7,7 +7,8 @@ import { type Browser, signedInAs } from '../support/page-forms.js';
 import { checkedApi } from '../support/openapi.js';
 
 /**
- * Contract §23: a node a caller may not read does not exist for them, for every reader of the visibility policy.
+ * Contract §23: a node a caller may not read does not exist for them, for every reader of the visibility policy; and
+ * contract §24: a conversation exists only for its participants, and for nobody in the forum's readers.
  * Each row is one reader (an endpoint), with the profile(s) of the policy it reads by; every profile that decides what
  * a person is shown has a row (or says why not), so that a new reader without one fails here. Each row is walked with
  * an insider (a member of the node's group), an outsider (a member who is not) and someone signed out.
@@ -21,6 +22,8 @@ interface World {
   team: number;
   topic: number;
   reply: number;
+  /** The secret is a conversation (contract §24), not a topic of the team's node (which is then an open one). */
+  conversation?: boolean;
 }
 
 interface Row {
@@ -28,6 +31,8 @@ interface Row {
   profiles: ReaderName[];
   /** What everyone alike is served (feeds, the sitemap): nobody finds it there, insiders included. */
   everyones?: boolean;
+  /** A reader of nodes themselves (not of topics): it has no conversation to find. */
+  ofNodes?: boolean;
   /** Whether `who` finds the private topic (or its reply, or its node) through this reader. */
   finds: (world: World, who: TestUser | null) => Promise<boolean>;
 }
@@ -54,6 +59,7 @@ const ROWS: Row[] = [
       const res = await api().get(`/api/v3/topics?node_id=${w.team}`).set(as(who));
       // Not there at all (404), not an empty page: the node does not exist for them.
       if (res.status === 404) return false;
+      if (w.conversation) return titles(res.body).includes(SECRET);
       expect(titles(res.body), 'a page of a node one may not read').to.include(SECRET);
       return true;
     },
@@ -67,12 +73,14 @@ const ROWS: Row[] = [
   {
     reader: 'GET /nodes',
     profiles: [],
+    ofNodes: true,
     finds: async (_w, who) =>
       ((await api().get('/api/v3/nodes').set(as(who))).body.nodes as { name: string }[]).some((n) => n.name === 'Team'),
   },
   {
     reader: 'GET /nodes/:id',
     profiles: [],
+    ofNodes: true,
     finds: async (w, who) => (await api().get(`/api/v3/nodes/${w.team}`).set(as(who))).status === 200,
   },
   {
@@ -148,6 +156,7 @@ const ROWS: Row[] = [
   {
     reader: 'the nodes page',
     profiles: [],
+    ofNodes: true,
     finds: async (w, who) => (await page(w, who, '/nodes')).text.includes('Team'),
   },
   {
@@ -183,7 +192,8 @@ const ROWS: Row[] = [
       const index = (await checkedApi(testEnv().app).get('/sitemap.xml').expect(200)).text;
       const files = [...index.matchAll(/<loc>https?:\/\/[^/]+(\/sitemap\/[^<]+)<\/loc>/g)].map((m) => m[1]!);
       const served = await Promise.all(files.map((path) => checkedApi(testEnv().app).get(path)));
-      return served.some((res) => res.text.includes(`/topics/${w.topic}<`) || res.text.includes(`/topics/node${w.team}<`));
+      const node = !w.conversation && served.some((res) => res.text.includes(`/topics/node${w.team}<`));
+      return node || served.some((res) => res.text.includes(`/topics/${w.topic}<`));
     },
   },
   {
@@ -195,6 +205,33 @@ const ROWS: Row[] = [
       const res = await api().get('/api/v3/topics?type=unread').set(as(who));
       return titles(res.body).includes(SECRET);
     },
+  },
+];
+
+/** The readers of conversations (contract §24): only their participants find them. */
+const MESSAGE_ROWS: Row[] = [
+  {
+    reader: 'GET /messages',
+    profiles: ['conversation', 'conversationUnread'],
+    finds: async (_w, who) =>
+      who !== null &&
+      ((await api().get('/api/v3/messages').set(as(who))).body.messages as { title: string }[]).some((m) => m.title === SECRET),
+  },
+  {
+    reader: 'GET /messages/:id and its replies',
+    profiles: ['conversation'],
+    finds: async (w, who) => {
+      const shown = (await api().get(`/api/v3/messages/${w.topic}`).set(as(who))).status === 200;
+      const replies = (await api().get(`/api/v3/messages/${w.topic}/replies`).set(as(who))).status === 200;
+      expect(replies, 'its replies as the conversation').to.equal(shown);
+      return shown;
+    },
+  },
+  {
+    reader: 'GET /messages/unread_count',
+    profiles: ['conversationUnread'],
+    finds: async (_w, who) =>
+      who !== null && ((await api().get('/api/v3/messages/unread_count').set(as(who))).body.count as number) > 0,
   },
 ];
 
@@ -253,7 +290,7 @@ describe('node access: every reader, with an insider and an outsider (contract �
   });
 
   it('has a row for every profile that decides what a person is shown', () => {
-    const covered = new Set(ROWS.flatMap((row) => row.profiles));
+    const covered = new Set([...ROWS, ...MESSAGE_ROWS].flatMap((row) => row.profiles));
     const missing = (Object.keys(READERS) as ReaderName[]).filter((name) => !covered.has(name) && !NOT_A_PERSONS_VIEW[name]);
     expect(missing, 'reader profiles without a row').to.deep.equal([]);
   });
@@ -344,4 +381,74 @@ describe('node access: every reader, with an insider and an outsider (contract �
     expect(await heard(everyones.id)).to.deep.equal([open]);
     expect(await heard(privates.id)).to.deep.equal([open, secret].sort((a, b) => a - b));
   });
+});
+
+describe('conversations: every reader, with a participant, an outsider and an administrator (contract §24)', () => {
+  let world: World;
+  let admin: TestUser;
+
+  beforeEach(async () => {
+    const browsers = new Map<number, Browser>();
+    const person = async (login: string, role: 'member' | 'admin' = 'member') => {
+      const browser = await signedInAs(login);
+      if (role === 'admin') await testEnv().sql("update users set role = 'admin' where login = $1", [login]);
+      const [row] = await testEnv().sql<{ id: number }>('select id from users where login = $1', [login]);
+      const issued = await testEnv().scope(() => testEnv().useCases.issueToken.execute({ userId: row!.id, clientId: null }));
+      const user: TestUser = {
+        id: row!.id,
+        login,
+        role,
+        token: issued.access_token,
+        auth: { Authorization: `Bearer ${issued.access_token}` },
+      };
+      browsers.set(user.id, browser);
+      return user;
+    };
+    const insider = await person('insider');
+    const outsider = await person('outsider');
+    admin = await person('boss', 'admin');
+    const other = await makeUser('other');
+    const team = await makeNode('Team');
+    const general = await makeNode('General');
+    await makeTopic(outsider, general, 'Open talk', 'Anyone reads this');
+    const send = async (from: TestUser, to: string, title: string, body: string) =>
+      (
+        await api()
+          .post('/api/v3/messages')
+          .set(from.auth)
+          .send({ to: [to], title, body })
+          .expect(200)
+      ).body.message.id as number;
+    const topic = await send(insider, 'other', SECRET, 'Where the plans are');
+    await api().post(`/api/v3/messages/${topic}/replies`).set(insider.auth).send({ body: 'the plans, in detail' }).expect(200);
+    const [mine] = await testEnv().sql<{ id: number }>('select max(id) as id from replies where topic_id = $1', [topic]);
+    // Named, they hear of nothing in the forum's notifications; the insider's reply is unread to them until read.
+    await api()
+      .post(`/api/v3/messages/${topic}/replies`)
+      .set(other.auth)
+      .send({ body: 'more plans for @insider and @outsider' })
+      .expect(200);
+    // A conversation cannot be favorited through the forum; a row put there by hand still shows nowhere.
+    await api().post(`/api/v3/topics/${topic}/favorite`).set(insider.auth).expect(404);
+    await testEnv().sql('insert into topic_favorites (user_id, topic_id) values ($1, $2)', [insider.id, topic]);
+    await send(other, 'insider', FRESH, 'Nobody opened these yet');
+    world = { insider, outsider, browsers, team, topic, reply: mine!.id, conversation: true };
+  });
+
+  for (const row of ROWS.filter((row) => !row.ofNodes)) {
+    it(`${row.reader}: nobody finds it there, its participants included`, async () => {
+      for (const who of [world.insider, world.outsider, admin, null]) {
+        expect(await row.finds(world, who), who?.login ?? 'signed out').to.equal(false);
+      }
+    });
+  }
+
+  for (const row of MESSAGE_ROWS) {
+    it(`${row.reader}: its participant finds it; an outsider, an administrator and someone signed out do not`, async () => {
+      expect(await row.finds(world, world.insider), 'participant').to.equal(true);
+      expect(await row.finds(world, world.outsider), 'outsider').to.equal(false);
+      expect(await row.finds(world, admin), 'administrator').to.equal(false);
+      expect(await row.finds(world, null), 'signed out').to.equal(false);
+    });
+  }
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type Named, openingMessage, requireAdditions, requireParticipants } from '../../domain/conversations/conversation.js';
-import { Forbidden, InvalidInput, NotFound } from '../../domain/shared/errors.js';
+import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
 import { DENIED, canWrite } from '../../domain/shared/policy.js';
 import { MAX_REPLY_BODY } from '../../domain/replies/reply.js';
 import { requireText } from '../../domain/shared/text.js';
@@ -17,23 +17,23 @@ import type { ConversationPlace, ConversationStore } from './ports.js';
  * spaces (a form's field); at most a conversation's worth.
  */
 export const Recipients = z.preprocess(
-  (value) => (typeof value === 'string' ? value.split(/[\s,]+/).filter((name) => name !== '') : value),
+  (value) => (typeof value === 'string' ? value.split(/[\s,]+/) : value),
   z
-    .array(Text.pipe(z.string().trim().min(1, { error: 'must not name a blank' })), {
-      error: 'must be a list of logins and group names',
-    })
-    .min(1, { error: 'must name someone' })
-    .max(50, { error: 'may name at most 50' }),
+    .array(Text, { error: 'must be a list of logins and group names' })
+    .max(50, { error: 'may name at most 50' })
+    // A blank name names nobody: what is left is who is named (none at all is the rules' to refuse).
+    .transform((names) => names.map((name) => name.trim()).filter((name) => name !== '')),
 );
 
 export const StartConversationParams = z.object({ to: Recipients, title: Text, body: Text });
 export const ReplyToConversationParams = z.object({ body: Text });
 export const AddParticipantsParams = z.object({ to: Recipients });
 
-/** The users and groups `names` name, or InvalidInput naming the first that names neither. */
+/** The users and groups `names` name; refused naming the first that names neither. */
 async function resolve(store: ConversationStore, sender: ActingUser, names: readonly string[]) {
   const found = await store.recipients(sender.id, names);
-  if (found.unknown.length > 0) throw new InvalidInput('to', `to names no user or group: ${found.unknown[0]}`);
+  // A rule of the record, not of the parameter's form: the name is well formed, and names nobody.
+  if (found.unknown.length > 0) throw new RuleViolated(`Validation failed: to names no user or group: ${found.unknown[0]}`);
   const named: Named = { userIds: found.users.map((user) => user.id), groupIds: found.groups.map((group) => group.id) };
   return { named, recipients: found.users };
 }
@@ -103,9 +103,10 @@ export class ReplyToConversation {
 
   async execute(actor: Actor, input: { id: number; body?: RawParam }): Promise<number> {
     const user = requireUser(actor);
+    const text = read(ReplyToConversationParams.shape.body, input.body, 'body');
     return this.uow.run(async () => {
       await enterConversation(this.store, input.id, user);
-      const body = requireText(read(ReplyToConversationParams.shape.body, input.body, 'body'), 'Body', MAX_REPLY_BODY);
+      const body = requireText(text, 'Body', MAX_REPLY_BODY);
       if (!canWrite(user)) throw new Forbidden(DENIED.sendMessage);
       const author = await this.rules.author(user.id);
       this.rules.requireMayPost(author);
@@ -130,9 +131,9 @@ export class AddParticipants {
 
   async execute(actor: Actor, input: { id: number; to?: RawParam }): Promise<void> {
     const user = requireUser(actor);
+    const names = read(AddParticipantsParams.shape.to, input.to, 'to');
     await this.uow.run(async () => {
       const place = await enterConversation(this.store, input.id, user);
-      const names = read(AddParticipantsParams.shape.to, input.to, 'to');
       if (!canWrite(user)) throw new Forbidden(DENIED.sendMessage);
       const { named, recipients } = await resolve(this.store, user, names);
       const added = requireAdditions(place.named, named, recipients);

@@ -27,6 +27,7 @@ const DENIED: RefusalWords['denied'] = {
   uploadPhoto: 'Your account may not upload images.',
   startTopicsInNode: 'You may not start topics in this node.',
   replyInNode: 'You may not reply in this node.',
+  sendMessage: 'You may not send messages.',
 };
 
 /** A count and its noun: `1 reply`, `2 replies`. */

@@ -24,6 +24,7 @@ const DENIED: RefusalWords['denied'] = {
   uploadPhoto: '你的账户不能上传图片。',
   startTopicsInNode: '你不能在这个节点发布话题。',
   replyInNode: '你不能在这个节点回复。',
+  sendMessage: '你不能发送私信。',
 };
 
 /** The core's rule messages we know, in Chinese (anything else is shown as it came). */
