@@ -94,7 +94,7 @@ export interface MailTokenKeys {
   /** The user and kind of mail an unsubscribe key names, or null. */
   readUnsubscribeKey(key: string): { userId: number; list: MailList } | null;
 }
-/** The kinds of mail a person can leave from the mail itself: notification mail and digests. */
-export const MAIL_LISTS = ['notifications', 'digest'] as const;
+/** The kinds of mail a person can leave from the mail itself: notification mail, digests, and messages (§24). */
+export const MAIL_LISTS = ['notifications', 'digest', 'messages'] as const;
 export type MailList = (typeof MAIL_LISTS)[number];
 export const MailTokenKeys = Symbol.for('MailTokenKeys');

@@ -10,6 +10,8 @@ import { Unsubscribe } from '../application/mail/unsubscribe.js';
 import { InboundMailLog, MailReader } from '../application/mail/inbound.js';
 import { ListInboundMail, ReceiveMail } from '../application/mail/receive-mail.js';
 import { CreateReply } from '../application/replies/create-reply.js';
+import { ConversationStore } from '../application/conversations/ports.js';
+import { ReplyToConversation } from '../application/conversations/write-conversations.js';
 import { InboundSmtpListener } from '../adapters/mail/inbound-smtp.js';
 import { MailparserReader } from '../adapters/mail/mail-reader.js';
 import { SqlInboundMailLog } from '../adapters/persistence/mail/inbound-mail-log.js';
@@ -100,12 +102,39 @@ export const mailModule = new ContainerModule(({ bind }) => {
       keys: MailTokenKeys,
       users: UserRepository,
       createReply: CreateReply,
+      conversations: ConversationStore,
+      replyToConversation: ReplyToConversation,
       unsubscribe: Unsubscribe,
       log: InboundMailLog,
       uow: UnitOfWork,
       clock: Clock,
-    ) => new ReceiveMail(config.mail.replyAddress, reader, keys, users, createReply, unsubscribe, log, uow, clock),
-    [AppConfig, MailReader, MailTokenKeys, UserRepository, CreateReply, Unsubscribe, InboundMailLog, UnitOfWork, Clock],
+    ) =>
+      new ReceiveMail(
+        config.mail.replyAddress,
+        reader,
+        keys,
+        users,
+        createReply,
+        conversations,
+        replyToConversation,
+        unsubscribe,
+        log,
+        uow,
+        clock,
+      ),
+    [
+      AppConfig,
+      MailReader,
+      MailTokenKeys,
+      UserRepository,
+      CreateReply,
+      ConversationStore,
+      ReplyToConversation,
+      Unsubscribe,
+      InboundMailLog,
+      UnitOfWork,
+      Clock,
+    ],
   );
   useCase(ListInboundMail, [InboundMailLog]);
 

@@ -9,6 +9,7 @@ import {
 } from '../application/notifications/manage-notifications.js';
 import { NotificationAudience } from '../application/notifications/producer.js';
 import { NotificationReadModel } from '../application/read-models.js';
+import { ConversationReadModel } from '../application/conversations/ports.js';
 import { DomainEvents } from '../application/events.js';
 import { UnitOfWork } from '../application/ports.js';
 import { NotificationRepository } from '../domain/notifications/notification-repository.js';
@@ -27,7 +28,7 @@ export const notificationsModule = new ContainerModule(({ bind }) => {
   const useCase = useCaseBinder(bind);
   useCase(ListNotifications, [NotificationReadModel]);
   useCase(CountUnreadNotifications, [NotificationReadModel]);
-  useCase(LiveNotifications, [NotificationReadModel]);
+  useCase(LiveNotifications, [NotificationReadModel, ConversationReadModel]);
   useCase(MarkNotificationsRead, [NotificationRepository, DomainEvents, UnitOfWork]);
   useCase(DeleteNotification, [NotificationRepository, DomainEvents, UnitOfWork]);
   useCase(DeleteAllNotifications, [NotificationRepository, DomainEvents, UnitOfWork]);

@@ -51,10 +51,11 @@ export type DomainEvent =
   | { type: 'reply.deleted'; replyId: number; topicId: number; userId: number; createdAt: Date; actorId: number }
   | { type: 'user.created'; userId: number }
   /**
-   * A message was written in conversation `topicId` (contract §24): its opening (`replyId` null) or a reply. Named
-   * apart from `topic.*` and `reply.*`, which the forum's effects follow: nothing of the forum hears of it.
+   * A message was written in conversation `topicId` (contract §24): its opening (`replyId` null) or a reply, by
+   * `userId`, for `recipientIds` (everyone else who takes part, as they stood then). Named apart from `topic.*` and
+   * `reply.*`, which the forum's effects follow: nothing of the forum hears of it.
    */
-  | { type: 'message.created'; topicId: number; replyId: number | null; userId: number; at: Date }
+  | { type: 'message.created'; topicId: number; replyId: number | null; userId: number; recipientIds: number[]; at: Date }
   /** `actorId` added people to conversation `topicId`: users, and groups whose members take part. */
   | { type: 'conversation.joined'; topicId: number; userIds: number[]; groupIds: number[]; actorId: number }
   /** `userId` left conversation `topicId`. */

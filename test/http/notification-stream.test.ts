@@ -166,6 +166,32 @@ describe('GET /api/v3/notifications/stream', () => {
     expect(live.frames.filter(isNotification)).to.deep.equal([]);
   });
 
+  it('sends a new message to those in its conversation as `message`, with their count of unread ones, and to nobody else (contract §24)', async () => {
+    const carol = await makeUser('carol');
+    const bobs = await stream('', { Authorization: `Bearer ${bob.token}` });
+    const carols = await stream('', { Authorization: `Bearer ${carol.token}` });
+    await bobs.next(countIs(0));
+    await carols.next(countIs(0));
+    const sent = await api()
+      .post('/api/v3/messages')
+      .set(alice.auth)
+      .send({ to: ['bob'], title: 'Just us', body: 'a secret' })
+      .expect(200);
+    const id = sent.body.message.id as number;
+    // `message` is also what a frame without `event:` is (the retry and keep-alive ones): these carry data.
+    const isMessage = (f: Frame) => f.event === 'message' && f.data !== '';
+    const frame = await bobs.next(isMessage);
+    expect(JSON.parse(frame.data)).to.deep.equal({ conversation_id: id, reply_id: null, unread_count: 1 });
+    await api().post(`/api/v3/messages/${id}/replies`).set(alice.auth).send({ body: 'another' }).expect(200);
+    const second = await bobs.next((f) => isMessage(f) && JSON.parse(f.data).reply_id !== null);
+    expect(JSON.parse(second.data).unread_count).to.equal(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Nothing of it to carol, and no notification to bob: messages are kept apart from them.
+    expect(carols.frames.filter((f) => isMessage(f) || isNotification(f))).to.deep.equal([]);
+    expect(bobs.frames.filter(isNotification)).to.deep.equal([]);
+    expect(JSON.stringify(carols.frames)).not.to.contain('secret');
+  });
+
   it('resumes after Last-Event-ID: what was missed comes first, oldest first', async () => {
     await makeReply(bob, topic, 'one @alice');
     const [first] = (await api().get('/api/v3/notifications').set(alice.auth).expect(200)).body.notifications;

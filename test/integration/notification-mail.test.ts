@@ -444,4 +444,84 @@ describe('notification mail (contract §17)', () => {
       expect(await preferences(bob)).to.include({ email_notifications: 'mentions_and_replies' });
     });
   });
+
+  describe('private messages (contract §24)', () => {
+    const send = async (from: TestUser, to: string[], title: string, body: string) =>
+      (await api().post('/api/v3/messages').set(from.auth).send({ to, title, body }).expect(200)).body.message.id as number;
+
+    it('mails a burst of messages as one, kept apart from notifications, and answering the mail replies in it', async () => {
+      const id = await send(alice, ['bob', 'carol'], 'Our plans', 'Shall we meet at **six**?');
+      await api().post(`/api/v3/messages/${id}/replies`).set(alice.auth).send({ body: 'Or seven.' }).expect(200);
+      const rows = await queued();
+      expect(rows.map((row) => [row.user_id, row.topic_id])).to.deep.equal([
+        [bob.id, id],
+        [carol.id, id],
+      ]);
+      // Carol reads it before the mail goes: nothing is mailed to her.
+      await api().get(`/api/v3/messages/${id}`).set(carol.auth).expect(200);
+      await api().get(`/api/v3/messages/${id}/replies`).set(carol.auth).expect(200);
+      await startWorker();
+      await delayPasses();
+      const [mail] = await sink.waitFor(1);
+      await settled();
+      expect(sink.received).to.have.length(1);
+      expect(mail!.to).to.deep.equal(['bob@example.com']);
+      const { parsed } = mail!;
+      expect(parsed.subject).to.equal(`[${new URL(PUBLIC_URL).host}] Message: Our plans`);
+      expect(parsed.text).to.contain('2 new messages in “Our plans”');
+      expect(parsed.text).to.contain('Shall we meet at **six**?');
+      expect(parsed.text).to.contain('Or seven.');
+      expect(parsed.text).to.contain(`${PUBLIC_URL}/messages/${id}`);
+      expect(String(parsed.html)).to.match(/<strong[^>]*>six<\/strong>/);
+      expect(parsed.inReplyTo).to.equal(`<message-${id}@${new URL(PUBLIC_URL).hostname}>`);
+      expect(mail!.raw.toString()).to.contain(`messages.${new URL(PUBLIC_URL).hostname}`);
+      // No notification was made for it: GET /notifications is homeland's five types only.
+      for (const user of [bob, carol]) {
+        expect((await api().get('/api/v3/notifications').set(user.auth).expect(200)).body.notifications).to.deep.equal([]);
+      }
+
+      const [replyTo] = addresses(parsed.replyTo);
+      const inbound = configuredWith({
+        mail: { ...testEnv().config.mail, replyAddress: REPLY_ADDRESS, inboundToken: 'the provider' },
+      }).app;
+      const answer = replyFrom('gmail', {
+        from: 'bob@example.com',
+        to: replyTo!,
+        messageId: `answer-${Date.now()}@mail.example.com`,
+        reply: 'Six works for me.',
+      });
+      const posted = await checkedApi(inbound)
+        .post('/api/v3/inbound-email')
+        .set('Authorization', 'Bearer the provider')
+        .set('Content-Type', 'message/rfc822')
+        .send(answer)
+        .expect(200);
+      expect(posted.body).to.deep.equal({ outcome: 'posted', reason: null });
+      const replies = (await api().get(`/api/v3/messages/${id}/replies`).set(alice.auth).expect(200)).body.replies as {
+        body: string;
+        user: { login: string };
+      }[];
+      expect(replies.map((reply) => [reply.user.login, reply.body])).to.deep.equal([
+        ['alice', 'Or seven.'],
+        ['bob', 'Six works for me.'],
+      ]);
+    });
+
+    it('follows email_messages: never mails nothing, and the mail’s unsubscribe link turns it off', async () => {
+      await api().put('/api/v3/users/me/preferences').set(bob.auth).send({ email_messages: 'never' }).expect(200);
+      const id = await send(alice, ['bob', 'carol'], 'Quiet', 'Anyone?');
+      expect((await queued()).map((row) => row.user_id)).to.deep.equal([carol.id]);
+      await startWorker();
+      await delayPasses();
+      const [mail] = await sink.waitFor(1);
+      expect(mail!.to).to.deep.equal(['carol@example.com']);
+      const key = keys().unsubscribeKey(carol.id, 'messages');
+      expect(mail!.raw.toString().replace(/\r\n[ \t]+/g, ' ')).to.contain(`/account/unsubscribe?key=${key}`);
+      await api().post(`/account/unsubscribe?key=${key}`).type('form').send('List-Unsubscribe=One-Click').expect(200);
+      const prefs = (await api().get('/api/v3/users/me/preferences').set(carol.auth).expect(200)).body.preferences;
+      expect(prefs).to.include({ email_messages: 'never', email_notifications: 'mentions_and_replies' });
+      await api().post(`/api/v3/messages/${id}/replies`).set(alice.auth).send({ body: 'Hello?' }).expect(200);
+      expect(await queued()).to.deep.equal([]);
+    });
+  });
 });

@@ -1,3 +1,5 @@
+import type { ConversationStore } from '../../src/application/conversations/ports.js';
+import type { ReplyToConversation } from '../../src/application/conversations/write-conversations.js';
 import { expect } from 'chai';
 import type { InboundMailEntry, InboundMailLog, MailReader, ReadMail } from '../../src/application/mail/inbound.js';
 import { type IncomingMail, ReceiveMail } from '../../src/application/mail/receive-mail.js';
@@ -87,6 +89,9 @@ function receiver(options: { read?: ReadMail | null; replyAddress?: string | nul
     keys,
     users,
     createReply,
+    // Every key names a topic here (the integration tests answer a conversation by mail).
+    { place: async () => null } as unknown as ConversationStore,
+    {} as ReplyToConversation,
     unsubscribe,
     log,
     immediateUnitOfWork,

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { Context } from 'koa';
 import type { ActingUser } from '../../application/actor.js';
 import type { EventFeed, PublishedEvent } from '../../application/events.js';
-import type { LiveNotifications } from '../../application/notifications/live-notifications.js';
+import type { LiveMessage, LiveNotifications } from '../../application/notifications/live-notifications.js';
 import type { NotificationView } from '../../application/read-models.js';
 import type { Wire } from '../presentation/wire.js';
 
@@ -111,6 +111,7 @@ export class NotificationStreams {
       for (const stream of this.byUser.get(update.userId) ?? []) {
         this.send(stream, update.notifications);
         this.write(stream, countFrame(update.unreadCount));
+        for (const message of update.messages) this.write(stream, messageFrame(message, update.unreadMessages));
       }
     }
   }
@@ -146,6 +147,12 @@ export class NotificationStreams {
     streams?.delete(stream);
     if (streams?.size === 0) this.byUser.delete(stream.user.id);
   }
+}
+
+/** A new message (contract §24), apart from notifications: where it is, and how many conversations have unread ones. */
+function messageFrame(message: LiveMessage, unreadCount: number): string {
+  const data = { conversation_id: message.conversationId, reply_id: message.replyId, unread_count: unreadCount };
+  return `event: message\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 function countFrame(count: number): string {

@@ -2,8 +2,8 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { MailList, MailTokenKeys } from '../../application/ports.js';
 
 /** A list's letter in an unsubscribe key (a topic id is digits, so the two kinds of key never read as each other). */
-const LIST_LETTER: Record<MailList, string> = { notifications: 'n', digest: 'd' };
-const LIST_OF_LETTER: Record<string, MailList> = { n: 'notifications', d: 'digest' };
+const LIST_LETTER: Record<MailList, string> = { notifications: 'n', digest: 'd', messages: 'm' };
+const LIST_OF_LETTER: Record<string, MailList> = { n: 'notifications', d: 'digest', m: 'messages' };
 
 /**
  * Mail tokens as HMAC-SHA256 of a random id under the server's secret key, base64url (43 characters). The id
@@ -41,7 +41,7 @@ export class HmacMailTokenKeys implements MailTokenKeys {
   }
 
   readUnsubscribeKey(key: string): { userId: number; list: MailList } | null {
-    const match = /^([1-9][0-9]{0,9})-([nd])-([0-9a-f]{32})$/.exec(key.toLowerCase());
+    const match = /^([1-9][0-9]{0,9})-([ndm])-([0-9a-f]{32})$/.exec(key.toLowerCase());
     if (!match) return null;
     const [, user, letter, mac] = match;
     const list = LIST_OF_LETTER[letter!]!;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { NotFound } from '../../domain/shared/errors.js';
-import { EMAIL_DIGESTS, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../domain/users/user.js';
+import { EMAIL_DIGESTS, EMAIL_MESSAGES, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../domain/users/user.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, requireUser } from '../actor.js';
 import { readAll } from '../inputs.js';
@@ -18,10 +18,14 @@ const choice = <T extends readonly [string, ...string[]]>(values: T) =>
 export const PreferencesParams = z.object({
   email_notifications: choice(EMAIL_NOTIFICATIONS),
   email_digest: choice(EMAIL_DIGESTS),
+  email_messages: choice(EMAIL_MESSAGES),
   locale: choice(LOCALES),
 });
 
-/** The caller's mail preferences: which notifications are mailed, how often a digest comes, in which language. */
+/**
+ * The caller's mail preferences: which notifications are mailed, how often a digest comes, whether messages are
+ * mailed, in which language.
+ */
 export class MailPreferencesOf {
   constructor(
     private readonly users: UserRepository,
@@ -44,7 +48,12 @@ export class MailPreferencesOf {
       const user = await this.users.findById(caller.id);
       if (!user) throw new NotFound('user');
       user.setPreferences(
-        { emailNotifications: input.email_notifications, emailDigest: input.email_digest, locale: input.locale },
+        {
+          emailNotifications: input.email_notifications,
+          emailDigest: input.email_digest,
+          emailMessages: input.email_messages,
+          locale: input.locale,
+        },
         this.clock.now(),
       );
       return user.preferences();

@@ -28,6 +28,8 @@ export interface ConversationStore {
   place(id: number, readerId: number): Promise<ConversationPlace | null>;
   /** A message in conversation `topicId`, counted in it (its activity, its last message); returns its id. */
   addMessage(topicId: number, message: { userId: number; body: string; bodyHtml: string; at: Date }): Promise<number>;
+  /** Who takes part in conversation `id` besides `exceptUserId`: users named and not gone, members of its groups not gone. */
+  audience(id: number, exceptUserId: number): Promise<number[]>;
   /** Names `added` in conversation `id` (users who had left come back), by `addedById`. */
   add(id: number, added: Named, addedById: number, at: Date): Promise<void>;
   /** `userId` leaves conversation `id`: named no more, and out while a group of theirs takes part. */
@@ -73,5 +75,7 @@ export interface ConversationReadModel {
   replies(id: number, page: Page, readerId: number): Promise<ReplyPage | null>;
   /** How many of the reader's conversations have messages they have yet to read. */
   unreadCount(readerId: number): Promise<number>;
+  /** The same, for many readers at once (the live streams of a process). */
+  unreadCounts(readerIds: readonly number[]): Promise<Map<number, number>>;
 }
 export const ConversationReadModel = Symbol.for('ConversationReadModel');

@@ -84,7 +84,8 @@ export class StartConversation {
       await this.rules.judge(author, { kind: 'message', body: content.body, topicId: null, links: rendered.links });
       const now = this.clock.now();
       const id = await this.store.start({ userId: user.id, ...content, bodyHtml: rendered.html, named: participants, at: now });
-      await this.events.record({ type: 'message.created', topicId: id, replyId: null, userId: user.id, at: now });
+      const recipientIds = await this.store.audience(id, user.id);
+      await this.events.record({ type: 'message.created', topicId: id, replyId: null, userId: user.id, recipientIds, at: now });
       return id;
     });
   }
@@ -114,7 +115,8 @@ export class ReplyToConversation {
       await this.rules.judge(author, { kind: 'message', body, topicId: input.id, links: rendered.links });
       const now = this.clock.now();
       const replyId = await this.store.addMessage(input.id, { userId: user.id, body, bodyHtml: rendered.html, at: now });
-      await this.events.record({ type: 'message.created', topicId: input.id, replyId, userId: user.id, at: now });
+      const recipientIds = await this.store.audience(input.id, user.id);
+      await this.events.record({ type: 'message.created', topicId: input.id, replyId, userId: user.id, recipientIds, at: now });
       return replyId;
     });
   }

@@ -1,5 +1,5 @@
 import type { MailTokenPurpose } from '../../domain/events.js';
-import { LOCALES, type AccountState, type EmailNotifications, type Locale } from '../../domain/users/user.js';
+import { LOCALES, type AccountState, type EmailMessages, type EmailNotifications, type Locale } from '../../domain/users/user.js';
 import { mailedTypes, receivesNotificationMail } from '../../domain/notifications/mailing.js';
 import type { Clock, MailList, MailTokenKeys } from '../ports.js';
 import { DIGEST_TOPICS, type DigestTopic } from './digests.js';
@@ -17,6 +17,20 @@ export interface MailAccount {
   state: AccountState;
   emailNotifications: EmailNotifications;
   emailDigest: 'weekly' | 'daily' | 'none';
+  emailMessages: EmailMessages;
+}
+
+/** A message to mail (contract §24): who wrote it, and what, as written and as rendered. */
+export interface PendingMessage {
+  authorLogin: string;
+  body: string;
+  bodyHtml: string;
+}
+
+/** What a message mail says: the conversation and the messages its recipient has yet to read since `since`. */
+export interface ConversationMessages {
+  title: string;
+  messages: PendingMessage[];
 }
 
 /** A notification waiting for its mail, with the post it is about (a reply, or the topic for a mention in it). */
@@ -61,6 +75,11 @@ export interface MailFacts {
   /** Mailed: not mailed again by a later job of the same topic. */
   markMailed(notificationIds: readonly number[], at: Date): Promise<void>;
   /**
+   * The messages of a conversation its recipient takes part in (the visibility policy's `conversationUnread` reader)
+   * written since `since` and not read by them yet, oldest first; null when it is not theirs (any more).
+   */
+  messagesOf(userId: number, conversationId: number, since: Date): Promise<ConversationMessages | null>;
+  /**
    * A digest's topics (contract §17): at most `limit` topics started since `since` that this user sees in the topic
    * list (the list's own rule: not deleted, not banned, not in a node or by a user they blocked) and that are in
    * no hidden node, not their own; the most active first (replies and likes), the newest first among equals.
@@ -90,6 +109,7 @@ const PAGES = {
   reset: '/account/password/reset',
   forgot: '/account/password/forgot',
   settings: '/account/settings',
+  conversation: '/messages/',
   unsubscribe: '/account/unsubscribe',
 } as const;
 
@@ -122,6 +142,7 @@ export class DeliverMail {
     const account = await this.facts.account(job.userId);
     if (!account) return 'dropped';
     if (job.kind === 'notifications') return this.notify(account, job.topicId);
+    if (job.kind === 'messages') return this.messages(account, job.topicId, new Date(job.since));
     const mail = await this.compose(job, account);
     if (!mail) return 'dropped';
     await this.mailer.send({
@@ -183,6 +204,36 @@ export class DeliverMail {
     return 'sent';
   }
 
+  /**
+   * A conversation's new messages (contract §24), by the preference the account has now, as one mail in the
+   * conversation's thread; answering it replies in the conversation (REPLY_BY_EMAIL). What its recipient read
+   * meanwhile is not sent.
+   */
+  private async messages(account: MailAccount, conversationId: number, since: Date): Promise<MailOutcome> {
+    if (!receivesNotificationMail(account.state) || account.emailMessages !== 'always') return 'dropped';
+    const pending = await this.facts.messagesOf(account.id, conversationId, since);
+    if (!pending || pending.messages.length === 0) return 'dropped';
+    const replyTo = this.addresses.replyAddress?.replace('%{key}', this.keys.replyKey(account.id, conversationId));
+    const mail = this.write(account, {
+      kind: 'messages',
+      title: pending.title,
+      conversationUrl: `${this.siteUrl}${PAGES.conversation}${conversationId}`,
+      posts: pending.messages.map((message) => ({ login: message.authorLogin, html: message.bodyHtml, text: message.body })),
+      replyByMail: replyTo !== undefined,
+      unsubscribeUrl: this.unsubscribeUrl(account.id, 'messages'),
+      settingsUrl: `${this.siteUrl}${PAGES.settings}`,
+    });
+    await this.mailer.send({
+      to: account.email,
+      ...mail,
+      autoSubmitted: true,
+      ...(replyTo ? { replyTo } : {}),
+      thread: `message-${conversationId}@${this.hostname}`,
+      list: this.listOf(account.id, 'messages'),
+    });
+    return 'sent';
+  }
+
   private topicUrl(topicId: number): string {
     return this.addresses.topicUrl.replace('{id}', String(topicId));
   }
@@ -221,7 +272,7 @@ export class DeliverMail {
   }
 
   private async compose(
-    job: Exclude<MailJob, { kind: 'notifications' }>,
+    job: Exclude<MailJob, { kind: 'notifications' | 'messages' }>,
     account: MailAccount,
   ): Promise<(ComposedMail & { to: string; list?: OutgoingMail['list'] }) | null> {
     const forgotLink = `${this.siteUrl}${PAGES.forgot}`;

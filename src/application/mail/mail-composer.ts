@@ -26,6 +26,13 @@ export interface NoticePost {
   text: string;
 }
 
+/** One message a message mail carries (contract §24). */
+export interface MessagePost {
+  login: string;
+  html: string;
+  text: string;
+}
+
 /** A digest's topic, its link (TOPIC_URL) made. */
 export interface DigestEntry {
   title: string;
@@ -56,6 +63,17 @@ export type MailContent =
       replyByMail: boolean;
       /** The recipient's preference, which the footer says why they are mailed by. */
       preference: EmailNotifications;
+      unsubscribeUrl: string;
+      settingsUrl: string;
+    }
+  /** A conversation's new messages (contract §24). */
+  | {
+      kind: 'messages';
+      title: string;
+      conversationUrl: string;
+      posts: MessagePost[];
+      /** Answering the mail replies in the conversation (REPLY_BY_EMAIL is on). */
+      replyByMail: boolean;
       unsubscribeUrl: string;
       settingsUrl: string;
     }

@@ -16,6 +16,13 @@ export const MailJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('approved'), userId: z.number().int().positive() }),
   // Moved onto the queue once its delay is over (notification-mail-queue.ts), not from here.
   z.object({ kind: z.literal('notifications'), userId: z.number().int().positive(), topicId: z.number().int().positive() }),
+  // A conversation's new messages (contract §24), those written since `since`: moved onto the queue like the above.
+  z.object({
+    kind: z.literal('messages'),
+    userId: z.number().int().positive(),
+    topicId: z.number().int().positive(),
+    since: z.iso.datetime({ offset: true }),
+  }),
 
   // A digest (digests.ts): the topics are chosen when it is sent, among those started since `since`.
   z.object({ kind: z.literal('digest'), userId: z.number().int().positive(), since: z.iso.datetime({ offset: true }) }),

@@ -16,6 +16,11 @@ export interface NotificationMailCandidate {
  */
 export interface NotificationMailQueue {
   hold(candidates: readonly NotificationMailCandidate[]): Promise<void>;
+  /**
+   * The mail of a new message (contract §24), for those of `recipientIds` whose preference mails messages and whose
+   * account is mailed: one entry per recipient and conversation, like a topic's (a burst is one mail).
+   */
+  holdMessage(conversationId: number, recipientIds: readonly number[]): Promise<void>;
 }
 export const NotificationMailQueue = Symbol.for('NotificationMailQueue');
 
@@ -28,6 +33,10 @@ export class NotificationMailer implements InTransactionConsumer {
   constructor(private readonly queue: NotificationMailQueue) {}
 
   async handle(event: DomainEvent): Promise<void> {
+    // Messages are no notifications (contract §24: kept apart from them), but they are mailed by the same rules.
+    if (event.type === 'message.created' && event.recipientIds.length > 0) {
+      return this.queue.holdMessage(event.topicId, event.recipientIds);
+    }
     if (event.type !== 'notification.created') return;
     const candidates = event.notifications.flatMap((notification) =>
       notification.topicId !== undefined && isMailable(notification.type)

@@ -6,6 +6,8 @@ import { type Actor, requireAdmin } from '../actor.js';
 import { read } from '../inputs.js';
 import type { Clock, MailTokenKeys, UnitOfWork } from '../ports.js';
 import type { CreateReply } from '../replies/create-reply.js';
+import type { ConversationStore } from '../conversations/ports.js';
+import type { ReplyToConversation } from '../conversations/write-conversations.js';
 import type { Unsubscribe } from './unsubscribe.js';
 import {
   INBOUND_MAIL_MAX_BYTES,
@@ -87,6 +89,8 @@ export class ReceiveMail {
     private readonly keys: MailTokenKeys,
     private readonly users: UserRepository,
     private readonly createReply: CreateReply,
+    private readonly conversations: ConversationStore,
+    private readonly replyToConversation: ReplyToConversation,
     private readonly unsubscribe: Unsubscribe,
     private readonly log: InboundMailLog,
     private readonly uow: UnitOfWork,
@@ -146,11 +150,15 @@ export class ReceiveMail {
     const actor = { id: user.id, login: user.login, role: user.role };
     try {
       const replyId = await this.uow.run(async () => {
-        const created = await this.createReply.execute(actor, { topicId: addressed.topicId, body });
+        // A key names a topic, or a conversation (contract §24: a topic in no node), answered as each is answered.
+        const conversation = await this.conversations.place(addressed.topicId, user.id);
+        const replyId = conversation
+          ? await this.replyToConversation.execute(actor, { id: addressed.topicId, body })
+          : (await this.createReply.execute(actor, { topicId: addressed.topicId, body })).reply.id;
         // Recorded with its reply, in its transaction: never a reply without its record, nor two for one Message-ID.
-        const recorded = await this.log.record({ ...entry, outcome: 'posted', replyId: created.reply.id });
+        const recorded = await this.log.record({ ...entry, outcome: 'posted', replyId });
         if (!recorded) throw new AlreadyPosted();
-        return created.reply.id;
+        return replyId;
       });
       return { outcome: 'posted', reason: null, replyId, temporary: false, duplicate: false };
     } catch (error) {

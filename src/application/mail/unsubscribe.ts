@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { UserRepository } from '../../domain/users/user-repository.js';
+import type { MailPreferences } from '../../domain/users/user.js';
 import type { Clock, MailList, MailTokenKeys, UnitOfWork } from '../ports.js';
 
 /** An unsubscribe key as it may arrive (a link's query, a mailto address, a subject): anything else is no key. */
@@ -10,6 +11,13 @@ export interface Unsubscribed {
   userId: number;
   list: MailList;
 }
+
+/** What leaving each kind of mail turns off. */
+const LEFT_BY_LIST = {
+  notifications: { emailNotifications: 'none' },
+  digest: { emailDigest: 'none' },
+  messages: { emailMessages: 'never' },
+} as const satisfies Record<MailList, Partial<MailPreferences>>;
 
 /**
  * Leaving a kind of mail from the mail itself (contract §17, RFC 8058): the key in `List-Unsubscribe` names the
@@ -37,10 +45,7 @@ export class Unsubscribe {
     return this.uow.run(async () => {
       const user = await this.users.findById(named.userId);
       if (!user) return null;
-      user.setPreferences(
-        named.list === 'notifications' ? { emailNotifications: 'none' } : { emailDigest: 'none' },
-        this.clock.now(),
-      );
+      user.setPreferences(LEFT_BY_LIST[named.list], this.clock.now());
       return named;
     });
   }

@@ -1,21 +1,37 @@
 import type { ActingUser } from '../actor.js';
 import type { PublishedEvent } from '../events.js';
 import type { NotificationReadModel, NotificationView } from '../read-models.js';
+import type { ConversationReadModel } from '../conversations/ports.js';
 
 /** A reconnecting client gets at most this many of the notifications it missed (the newest are in the list). */
 export const MISSED_LIMIT = 100;
 
-/** What the events mean for one user's stream: new notifications to send, or only a count to refresh. */
+/** A new message for one of its recipients (contract §24): in which conversation, which reply (null: its opening). */
+export interface LiveMessage {
+  conversationId: number;
+  replyId: number | null;
+}
+
+/**
+ * What the events mean for one user's stream: new notifications to send, or only a count to refresh; new messages
+ * (contract §24), kept apart from notifications.
+ */
 export interface LiveChange {
   userId: number;
   notificationIds: number[];
+  messages: LiveMessage[];
 }
 
-/** What to push to one user's streams: their new notifications, oldest first, and their unread count. */
+/**
+ * What to push to one user's streams: their new notifications, oldest first, and their unread count; their new
+ * messages, with how many conversations have messages they have yet to read (none when no message came).
+ */
 export interface LiveUpdate {
   userId: number;
   notifications: NotificationView[];
   unreadCount: number;
+  messages: LiveMessage[];
+  unreadMessages: number;
 }
 
 /**
@@ -23,7 +39,10 @@ export interface LiveUpdate {
  * connections; this says what to send.
  */
 export class LiveNotifications {
-  constructor(private readonly notifications: NotificationReadModel) {}
+  constructor(
+    private readonly notifications: NotificationReadModel,
+    private readonly conversations: ConversationReadModel,
+  ) {}
 
   /** What a reconnecting client missed after its `Last-Event-ID`, oldest first. */
   missed(user: ActingUser, afterId: number): Promise<NotificationView[]> {
@@ -34,9 +53,11 @@ export class LiveNotifications {
   async updates(changes: readonly LiveChange[]): Promise<LiveUpdate[]> {
     if (changes.length === 0) return [];
     const ids = changes.flatMap((change) => change.notificationIds);
-    const [found, counts] = await Promise.all([
+    const messaged = changes.filter((change) => change.messages.length > 0).map((change) => change.userId);
+    const [found, counts, messageCounts] = await Promise.all([
       ids.length > 0 ? this.notifications.byIdsOfAnyUser(ids) : Promise.resolve([]),
       this.notifications.unreadCounts(changes.map((change) => change.userId)),
+      messaged.length > 0 ? this.conversations.unreadCounts(messaged) : Promise.resolve(new Map<number, number>()),
     ]);
     const byUser = new Map<number, NotificationView[]>();
     for (const { userId, notification } of found) {
@@ -48,6 +69,8 @@ export class LiveNotifications {
       userId: change.userId,
       notifications: byUser.get(change.userId) ?? [],
       unreadCount: counts.get(change.userId) ?? 0,
+      messages: change.messages,
+      unreadMessages: messageCounts.get(change.userId) ?? 0,
     }));
   }
 
@@ -57,19 +80,24 @@ export class LiveNotifications {
 
   /** The users the events concern, each with the new notifications among them (none: only the count moved). */
   changes(events: readonly PublishedEvent[]): LiveChange[] {
-    const byUser = new Map<number, number[]>();
+    const byUser = new Map<number, LiveChange>();
     const touch = (userId: number) => {
-      let ids = byUser.get(userId);
-      if (!ids) byUser.set(userId, (ids = []));
-      return ids;
+      let change = byUser.get(userId);
+      if (!change) byUser.set(userId, (change = { userId, notificationIds: [], messages: [] }));
+      return change;
     };
     for (const event of events) {
       if (event.type === 'notification.created') {
-        for (const { id, userId } of event.payload.notifications as { id: number; userId: number }[]) touch(userId).push(id);
+        for (const { id, userId } of event.payload.notifications as { id: number; userId: number }[]) {
+          touch(userId).notificationIds.push(id);
+        }
       } else if (event.type === 'notification.read' || event.type === 'notification.deleted') {
         for (const userId of event.payload.userIds as number[]) touch(userId);
+      } else if (event.type === 'message.created') {
+        const message = { conversationId: event.payload.topicId as number, replyId: event.payload.replyId as number | null };
+        for (const userId of event.payload.recipientIds as number[]) touch(userId).messages.push(message);
       }
     }
-    return [...byUser].map(([userId, notificationIds]) => ({ userId, notificationIds }));
+    return [...byUser.values()];
   }
 }

@@ -65,6 +65,7 @@ export const LEFT_ACCOUNT = {
   emailDomain: 'deleted.invalid',
   emailNotifications: 'none',
   emailDigest: 'none',
+  emailMessages: 'never',
   role: 'member',
 } as const satisfies {
   state: AccountState;
@@ -72,6 +73,7 @@ export const LEFT_ACCOUNT = {
   emailDomain: string;
   emailNotifications: EmailNotifications;
   emailDigest: EmailDigest;
+  emailMessages: EmailMessages;
   role: Role;
 };
 
@@ -109,16 +111,21 @@ export const EMAIL_NOTIFICATIONS = ['mentions_and_replies', 'mentions', 'none'] 
 export type EmailNotifications = (typeof EMAIL_NOTIFICATIONS)[number];
 export const EMAIL_DIGESTS = ['weekly', 'daily', 'none'] as const;
 export type EmailDigest = (typeof EMAIL_DIGESTS)[number];
+/** Whether private messages (contract §24) are mailed. */
+export const EMAIL_MESSAGES = ['always', 'never'] as const;
+export type EmailMessages = (typeof EMAIL_MESSAGES)[number];
 
 /** What every account starts with, until its owner chooses otherwise (a mail says which it follows). */
 export const DEFAULT_MAIL_PREFERENCES = {
   emailNotifications: 'mentions_and_replies',
   emailDigest: 'weekly',
-} as const satisfies { emailNotifications: EmailNotifications; emailDigest: EmailDigest };
+  emailMessages: 'always',
+} as const satisfies { emailNotifications: EmailNotifications; emailDigest: EmailDigest; emailMessages: EmailMessages };
 
 export interface MailPreferences {
   emailNotifications: EmailNotifications;
   emailDigest: EmailDigest;
+  emailMessages: EmailMessages;
   locale: Locale;
 }
 
@@ -164,6 +171,7 @@ export class User {
   locale!: Locale;
   emailNotifications!: EmailNotifications;
   emailDigest!: EmailDigest;
+  emailMessages!: EmailMessages;
   /** What the owner tells about themself (contract §16c); null when unset. */
   profile!: Profile;
   /** Signed up itself (§16b); accounts an administrator created or imported, and older ones, are trusted (§18). */
@@ -325,7 +333,12 @@ export class User {
   }
 
   preferences(): MailPreferences {
-    return { emailNotifications: this.emailNotifications, emailDigest: this.emailDigest, locale: this.locale };
+    return {
+      emailNotifications: this.emailNotifications,
+      emailDigest: this.emailDigest,
+      emailMessages: this.emailMessages,
+      locale: this.locale,
+    };
   }
 
   setPreferences(changes: Partial<MailPreferences>, now: Date): void {
@@ -347,6 +360,7 @@ export class User {
     // Nobody is there to mail: no notification mail, no digest.
     this.emailNotifications = LEFT_ACCOUNT.emailNotifications;
     this.emailDigest = LEFT_ACCOUNT.emailDigest;
+    this.emailMessages = LEFT_ACCOUNT.emailMessages;
     if (this.role === 'admin') this.role = LEFT_ACCOUNT.role;
     this.updatedAt = now;
   }

@@ -5,7 +5,7 @@ import { type SignUp, SignUpParams } from '../../../application/accounts/sign-up
 import { type ResendVerification, ResendVerificationParams } from '../../../application/accounts/verification.js';
 import { localeOf } from '../../presentation/locale.js';
 import { type MailPreferencesOf, PreferencesParams } from '../../../application/accounts/preferences.js';
-import { EMAIL_DIGESTS, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
+import { EMAIL_DIGESTS, EMAIL_MESSAGES, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
 import { actorOf, bearerToken } from '../auth.js';
 import {
   type ChangePassword,
@@ -168,15 +168,28 @@ export function accountRoutes(app: AccountRouteUseCases, wire: Wire, docs: ApiDe
     .strictObject({
       email_notifications: z.enum(EMAIL_NOTIFICATIONS),
       email_digest: z.enum(EMAIL_DIGESTS),
+      email_messages: z.enum(EMAIL_MESSAGES),
       locale: z.enum(LOCALES),
     })
     .meta({ id: 'MailPreferences', description: 'Which notifications are mailed, how often a digest comes, in which language' });
   const preferences = (p: MailPreferences) => ({
-    preferences: { email_notifications: p.emailNotifications, email_digest: p.emailDigest, locale: p.locale },
+    preferences: {
+      email_notifications: p.emailNotifications,
+      email_digest: p.emailDigest,
+      email_messages: p.emailMessages,
+      locale: p.locale,
+    },
   });
   const preferencesResponse = {
     schema: z.strictObject({ preferences: Preferences }),
-    example: { preferences: { email_notifications: 'mentions_and_replies', email_digest: 'weekly', locale: 'en' } },
+    example: {
+      preferences: {
+        email_notifications: 'mentions_and_replies',
+        email_digest: 'weekly',
+        email_messages: 'always',
+        locale: 'en',
+      },
+    },
     description: 'Your mail preferences',
   };
   docs.route(

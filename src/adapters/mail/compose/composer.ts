@@ -6,6 +6,7 @@ import {
   digestMail,
   emailChangedMail,
   emailChangeMail,
+  messagesMail,
   notificationsMail,
   passwordChangedMail,
   resetMail,
@@ -46,6 +47,11 @@ export class LetterMailComposer implements MailComposer {
         // Each post's sanitized HTML, made fit for a mail client (absolute links, inline styles).
         const forMail = posts.map((post) => ({ ...post, html: this.postHtml.forMail(post.html) }));
         return renderMail(notificationsMail, locale, { ...to, ...facts, posts: forMail });
+      }
+      case 'messages': {
+        const { kind: _kind, posts, ...facts } = content;
+        const forMail = posts.map((post) => ({ ...post, html: this.postHtml.forMail(post.html) }));
+        return renderMail(messagesMail, locale, { ...to, ...facts, posts: forMail });
       }
       case 'digest': {
         const { kind: _kind, ...facts } = content;

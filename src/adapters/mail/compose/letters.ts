@@ -1,4 +1,4 @@
-import type { DigestEntry, NoticePost } from '../../../application/mail/mail-composer.js';
+import type { DigestEntry, MessagePost, NoticePost } from '../../../application/mail/mail-composer.js';
 import type { DigestPeriod } from '../../../application/mail/digests.js';
 import type { MailListItem, Template } from './layout.js';
 import { DEFAULT_MAIL_PREFERENCES, type EmailNotifications } from '../../../domain/users/user.js';
@@ -120,6 +120,39 @@ export const notificationsMail: Template<NoticeFacts> = (
     },
   };
 };
+
+export interface MessageFacts {
+  title: string;
+  conversationUrl: string;
+  /** Their HTML made fit for mail (post-html.ts). */
+  posts: MessagePost[];
+  /** Answering this mail replies in the conversation (REPLY_BY_EMAIL is on). */
+  replyByMail: boolean;
+  unsubscribeUrl: string;
+  settingsUrl: string;
+}
+
+/**
+ * A conversation's new messages (contract §24): whole, with a link back. The subject is the conversation's, the same
+ * for each of its mails (threaded with them).
+ */
+export const messagesMail: Template<MessageFacts> = (
+  { messages: w },
+  { site, title, conversationUrl, posts, replyByMail, unsubscribeUrl, settingsUrl },
+) => ({
+  subject: `[${site}] ${w.subject(title)}`,
+  greeting: false,
+  paragraphs: [posts.length > 1 ? w.newMessages(posts.length, title) : w.wrote(posts[0]!.login, title)],
+  posts: posts.map((post) => ({ heading: posts.length === 1 ? '' : w.from(post.login), html: post.html, text: post.text })),
+  action: { label: w.button, url: conversationUrl, copy: false },
+  footer: {
+    lines: [replyByMail ? w.replyByMail : w.noReplies, w.why(site)],
+    links: [
+      { label: w.unsubscribe, url: unsubscribeUrl },
+      { label: w.settings, url: settingsUrl },
+    ],
+  },
+});
 
 export interface DigestFacts {
   period: DigestPeriod;

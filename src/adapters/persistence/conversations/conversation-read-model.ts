@@ -11,23 +11,31 @@ import { FORWARD } from '../posts/read-marks.js';
 import { REPLY_COLUMNS, type ReplyRow, replyView } from '../read-models/rows.js';
 import { readerOf, replyCondition, topicCondition } from '../read-models/visibility.js';
 
-/** The reader of every statement here: the user `$1` (their role looked up: an administrator sees hidden messages). */
-const READER = readerOf('$1::int');
-const shown = topicCondition(READERS.conversation, READER, { topic: 't' });
-const unreadMessage = replyCondition(READERS.conversationUnread, READER, 'r');
+/** The conditions of the policy's conversation readers for the user `id` (an SQL expression), their role looked up. */
+const shownTo = (id: string, topic = 't') => topicCondition(READERS.conversation, readerOf(id), { topic });
+const unreadBy = (id: string) => replyCondition(READERS.conversationUnread, readerOf(id), 'r');
+/** The reader of most statements here: the user `$1`. */
+const shown = shownTo('$1::int');
 
 /**
- * The conversations the reader may be in, found by their own rows and their groups' (two index probes), each then held
- * to the visibility policy's conversation reader (`shown`): the list never scans conversations that are not theirs.
+ * The conversations the user `id` may be in, found by their own rows and their groups' (two index probes), each then
+ * held to the visibility policy's conversation reader (`shownTo`): nothing scans conversations that are not theirs.
  */
-const MINE = `mine as (
-  select topic_id from conversation_participants where user_id = $1 and left_at is null
+const mineOf = (id: string) => `(
+  select topic_id from conversation_participants where user_id = ${id} and left_at is null
   union
-  select cp.topic_id from group_members gm join conversation_participants cp on cp.group_id = gm.group_id where gm.user_id = $1)`;
+  select cp.topic_id from group_members gm join conversation_participants cp on cp.group_id = gm.group_id
+  where gm.user_id = ${id})`;
+const MINE = `mine as ${mineOf('$1')}`;
 
-/** Messages the reader has yet to read: every one after their mark, and the opening one when they never opened it. */
-const UNREAD = `(case when tr.user_id is null and t.user_id <> $1 then 1 else 0 end
-  + (select count(*)::int from replies r where r.topic_id = t.id and r.id > coalesce(tr.last_read_reply_id, 0) and ${unreadMessage}))`;
+/**
+ * Messages the user `id` has yet to read of the conversation `t` (their mark `tr`): every one after their mark, and
+ * the opening one when they never opened it.
+ */
+const unreadOf = (id: string) => `(case when tr.user_id is null and t.user_id <> ${id} then 1 else 0 end
+  + (select count(*)::int from replies r where r.topic_id = t.id and r.id > coalesce(tr.last_read_reply_id, 0)
+     and ${unreadBy(id)}))`;
+const UNREAD = unreadOf('$1');
 
 const COLUMNS = `t.id, t.title, t.created_at, t.last_active_at as updated_at, t.replied_at, t.replies_count, t.last_reply_id,
   t.last_reply_user_id, t.last_reply_user_login, u.id as user_id, u.login as user_login, u.name as user_name,
@@ -124,13 +132,18 @@ export class SqlConversationReadModel implements ConversationReadModel {
   }
 
   async unreadCount(readerId: number): Promise<number> {
-    const [row] = await this.sql.all<{ count: number }>(
-      `with ${MINE}
-       select count(*)::int as count from mine join topics t on t.id = mine.topic_id
-         left join topic_reads tr on tr.user_id = $1 and tr.topic_id = t.id
-       where ${shown} and ${UNREAD} > 0`,
-      [readerId],
+    return (await this.unreadCounts([readerId])).get(readerId) ?? 0;
+  }
+
+  async unreadCounts(readerIds: readonly number[]): Promise<Map<number, number>> {
+    const rows = await this.sql.all<{ id: number; count: number }>(
+      `select reader.id, (
+         select count(*)::int from ${mineOf('reader.id')} mine join topics t on t.id = mine.topic_id
+           left join topic_reads tr on tr.user_id = reader.id and tr.topic_id = t.id
+         where ${shownTo('reader.id')} and ${unreadOf('reader.id')} > 0) as count
+       from unnest($1::int[]) as reader(id)`,
+      [readerIds],
     );
-    return row!.count;
+    return new Map(rows.map((row) => [row.id, row.count]));
   }
 }

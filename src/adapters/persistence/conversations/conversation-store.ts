@@ -3,6 +3,7 @@ import type { ConversationPlace, ConversationStore, NamedRecipients } from '../.
 import type { Visibility } from '../../../domain/shared/post.js';
 import type { Sql } from '../database/sql.js';
 import { FORWARD } from '../posts/read-marks.js';
+import { participantCondition } from '../read-models/visibility.js';
 
 interface PlaceRow {
   user_id: number;
@@ -100,6 +101,21 @@ export class SqlConversationStore implements ConversationStore {
       [topicId, message.userId, message.body, message.bodyHtml, message.at],
     );
     return row!.id;
+  }
+
+  async audience(id: number, exceptUserId: number): Promise<number[]> {
+    // Everyone ever named or in a group named, held to the policy's own condition of who takes part (participantCondition).
+    const rows = await this.sql.all<{ id: number }>(
+      `with candidates as (
+         select user_id as id from conversation_participants where topic_id = $1 and user_id is not null
+         union
+         select gm.user_id from conversation_participants cp join group_members gm on gm.group_id = cp.group_id
+         where cp.topic_id = $1)
+       select c.id from candidates c join topics t on t.id = $1
+       where c.id <> $2 and ${participantCondition('c.id', 't')} order by c.id`,
+      [id, exceptUserId],
+    );
+    return rows.map((row) => row.id);
   }
 
   async add(id: number, added: Named, addedById: number, at: Date): Promise<void> {

@@ -26,6 +26,7 @@ export const UserSchema = new EntitySchema<User>({
     locale: { type: 'string' },
     emailNotifications: { type: 'string' },
     emailDigest: { type: 'string' },
+    emailMessages: { type: 'string' },
     profile: { kind: 'embedded', entity: 'Profile', prefix: false },
     selfRegistered: { type: 'boolean' },
     silencedUntil: optionalTimestamp,

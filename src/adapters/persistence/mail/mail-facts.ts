@@ -3,6 +3,8 @@ import type {
   MailFacts,
   MailTokenRow,
   PendingNotice,
+  ConversationMessages,
+  PendingMessage,
   TopicNotices,
 } from '../../../application/mail/deliver-mail.js';
 import type { DigestTopic } from '../../../application/mail/digests.js';
@@ -41,7 +43,7 @@ export class SqlMailFacts implements MailFacts {
   account(userId: number): Promise<MailAccount | null> {
     return this.sql.one<MailAccount>(
       `select id, login, name, email, locale, state, email_notifications as "emailNotifications",
-              email_digest as "emailDigest"
+              email_digest as "emailDigest", email_messages as "emailMessages"
        from users where id = $1`,
       [userId],
     );
@@ -112,6 +114,30 @@ export class SqlMailFacts implements MailFacts {
       [userId, topicId, types],
     );
     return { topicId: topic.id, title: topic.title, notices };
+  }
+
+  async messagesOf(userId: number, conversationId: number, since: Date): Promise<ConversationMessages | null> {
+    const reader = readerOf('$1::int');
+    const conversation = await this.sql.one<{ title: string }>(
+      `select title from topics t where t.id = $2 and ${topicCondition(READERS.conversationUnread, reader, { topic: 't' })}`,
+      [userId, conversationId],
+    );
+    if (!conversation) return null;
+    // The opening message (while its reader never opened the conversation) and the replies after their mark.
+    const messages = await this.sql.all<PendingMessage>(
+      `select a.login as "authorLogin", m.body, m.body_html as "bodyHtml" from (
+         select t.user_id, t.body, t.body_html, t.created_at, 0 as id from topics t
+         where t.id = $2 and t.user_id <> $1 and t.created_at >= $3
+           and not exists (select 1 from topic_reads tr where tr.user_id = $1 and tr.topic_id = t.id)
+         union all
+         select r.user_id, r.body, r.body_html, r.created_at, r.id from replies r
+         where r.topic_id = $2 and r.created_at >= $3 and ${replyCondition(READERS.conversationUnread, reader, 'r')}
+           and r.id > coalesce((select tr.last_read_reply_id from topic_reads tr where tr.user_id = $1 and tr.topic_id = $2), 0)
+       ) m join users a on a.id = m.user_id
+       order by m.id`,
+      [userId, conversationId, since],
+    );
+    return { title: conversation.title, messages };
   }
 
   async markMailed(notificationIds: readonly number[], at: Date): Promise<void> {

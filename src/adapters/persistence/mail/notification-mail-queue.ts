@@ -2,6 +2,11 @@ import { MAIL_ATTEMPTS, MAIL_FLAGS, MAIL_TASK } from './mail-task.js';
 import type { Sql } from '../database/sql.js';
 import type { StagedRows } from '../staged/staged-rows.js';
 import type { NotificationMailCandidate, NotificationMailQueue } from '../../../application/mail/notification-mail.js';
+import { ACCOUNT_STATES } from '../../../domain/users/user.js';
+import { receivesNotificationMail } from '../../../domain/notifications/mailing.js';
+
+/** The account states that are mailed (domain/notifications/mailing.ts). */
+const MAILED_STATES = ACCOUNT_STATES.filter(receivesNotificationMail);
 
 /**
  * The notification mail waiting out its delay (contract §17): rows of `notification_mail_queue`, one per
@@ -22,7 +27,21 @@ export class SqlNotificationMailQueue implements NotificationMailQueue {
     return this.staged.notificationMail(candidates);
   }
 
-  /** Moves what is due onto the job queue, at most `limit` rows; how many it moved. */
+  async holdMessage(conversationId: number, recipientIds: readonly number[]): Promise<void> {
+    await this.sql.all(
+      `insert into notification_mail_queue (user_id, topic_id)
+       select u.id, $1 from users u
+       where u.id = any($2::int[]) and u.email_messages = 'always' and u.state = any($3::text[])
+       order by u.id
+       on conflict do nothing`,
+      [conversationId, recipientIds, MAILED_STATES],
+    );
+  }
+
+  /**
+   * Moves what is due onto the job queue, at most `limit` rows; how many it moved. A conversation's entry (a topic in
+   * no node, contract §24) becomes a `messages` job, which mails what was written since the entry was queued.
+   */
   async moveDue(limit = 1_000): Promise<number> {
     const [row] = await this.sql.all<{ moved: number }>(
       `with due as (
@@ -31,14 +50,17 @@ export class SqlNotificationMailQueue implements NotificationMailQueue {
                 where queued_at <= now() - make_interval(mins => $1)
                 order by queued_at limit $2 for update skip locked) d
          where q.user_id = d.user_id and q.topic_id = d.topic_id
-         returning q.user_id, q.topic_id),
+         returning q.user_id, q.topic_id, q.queued_at),
        jobs as (
          select count(*)::int as moved,
                 array_agg(row('${MAIL_TASK}',
-                              json_build_object('kind', 'notifications', 'userId', user_id, 'topicId', topic_id),
+                              case when t.node_id is null
+                                then json_build_object('kind', 'messages', 'userId', due.user_id, 'topicId', due.topic_id,
+                                                       'since', to_json(due.queued_at))
+                                else json_build_object('kind', 'notifications', 'userId', due.user_id, 'topicId', due.topic_id) end,
                               null, now(), ${MAIL_ATTEMPTS}, null, null, ${MAIL_FLAGS})::graphile_worker.job_spec
-                          order by user_id, topic_id) as specs
-         from due)
+                          order by due.user_id, due.topic_id) as specs
+         from due join topics t on t.id = due.topic_id)
        select jobs.moved from jobs, lateral (select count(*) from graphile_worker.add_jobs(jobs.specs)) queued
        where jobs.moved > 0`,
       [this.delayMinutes, limit],

@@ -10,6 +10,7 @@ import type {
 import {
   couldBeLogin,
   type EmailDigest,
+  type EmailMessages,
   type EmailNotifications,
   type Locale,
   type MailPreferences,
@@ -86,12 +87,21 @@ export class SqlUserReadModel implements UserReadModel {
   constructor(private readonly sql: Sql) {}
 
   async preferences(id: number): Promise<MailPreferences | null> {
-    const rows = await this.sql.all<{ email_notifications: EmailNotifications; email_digest: EmailDigest; locale: Locale }>(
-      'select email_notifications, email_digest, locale from users where id = $1',
-      [id],
-    );
+    const rows = await this.sql.all<{
+      email_notifications: EmailNotifications;
+      email_digest: EmailDigest;
+      email_messages: EmailMessages;
+      locale: Locale;
+    }>('select email_notifications, email_digest, email_messages, locale from users where id = $1', [id]);
     const row = rows[0];
-    return row ? { emailNotifications: row.email_notifications, emailDigest: row.email_digest, locale: row.locale } : null;
+    return row
+      ? {
+          emailNotifications: row.email_notifications,
+          emailDigest: row.email_digest,
+          emailMessages: row.email_messages,
+          locale: row.locale,
+        }
+      : null;
   }
 
   async byId(id: number): Promise<UserDetailView | null> {

@@ -168,7 +168,11 @@ export const en: Words = {
   },
   unsubscribe: {
     title: 'Unsubscribe',
-    what: { notifications: 'mail about replies and mentions', digest: 'the digest of new topics' },
+    what: {
+      notifications: 'mail about replies and mentions',
+      digest: 'the digest of new topics',
+      messages: 'mail about private messages',
+    },
     ask: (what) => `Stop sending you ${what}?`,
     button: 'Unsubscribe',
     done: (what) => `You will get no more ${what}.`,
@@ -295,6 +299,20 @@ export const en: Words = {
             'the forum’s default until you choose otherwise. Change it in the mail settings, or unsubscribe.'
           : `You get this mail because you chose, in your mail settings at ${site}, to be mailed of ` +
             `${preference === 'mentions' ? 'mentions' : 'replies and mentions'}. Change it there, or unsubscribe.`,
+      unsubscribe: 'Unsubscribe',
+      settings: 'Mail settings',
+    },
+    messages: {
+      subject: (title) => `Message: ${title}`,
+      newMessages: (count, title) => `${count} new messages in “${title}”:`,
+      wrote: (login, title) => `${login} wrote in “${title}”:`,
+      from: (login) => login,
+      button: 'View the conversation',
+      replyByMail: 'Reply to this mail to answer in the conversation.',
+      noReplies: 'Replies to this mail are not read: answer in the conversation.',
+      why: (site) =>
+        `You get this mail because ${site} mails private messages to the people in the conversation. ` +
+        'Change it in the mail settings, or unsubscribe.',
       unsubscribe: 'Unsubscribe',
       settings: 'Mail settings',
     },

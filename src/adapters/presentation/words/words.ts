@@ -439,6 +439,21 @@ export interface MailWords {
     unsubscribe: string;
     settings: string;
   };
+  /** A conversation's new messages (contract §24). */
+  messages: {
+    subject: (title: string) => string;
+    /** The lead of a mail with several messages, and with one. */
+    newMessages: (count: number, title: string) => string;
+    wrote: (login: string, title: string) => string;
+    /** Each message's heading among several. */
+    from: (login: string) => string;
+    button: string;
+    replyByMail: string;
+    noReplies: string;
+    why: (site: string) => string;
+    unsubscribe: string;
+    settings: string;
+  };
   digest: {
     /** `count` topics, the first of them `first`. */
     subject: (period: Period, site: string, first: string, count: number) => string;

@@ -187,7 +187,7 @@ export const zhCN: Words = {
   },
   unsubscribe: {
     title: '退订',
-    what: { notifications: '回复和提及的邮件通知', digest: '新话题摘要邮件' },
+    what: { notifications: '回复和提及的邮件通知', digest: '新话题摘要邮件', messages: '私信的邮件通知' },
     ask: (what) => `不再给你发送${what}？`,
     button: '退订',
     done: (what) => `你将不会再收到${what}。`,
@@ -303,6 +303,18 @@ export const zhCN: Words = {
         byDefault
           ? `你收到这封邮件，是因为 ${site} 默认会把话题的回复和提及以邮件通知每个账户，除非你另行选择。可以在邮件设置中更改，或退订。`
           : `你收到这封邮件，是因为你在 ${site} 的邮件设置中选择了接收${preference === 'mentions' ? '提及' : '回复和提及'}的邮件通知。可以在那里更改，或退订。`,
+      unsubscribe: '退订',
+      settings: '邮件设置',
+    },
+    messages: {
+      subject: (title) => `私信：${title}`,
+      newMessages: (count, title) => `《${title}》有 ${count} 条新私信：`,
+      wrote: (login, title) => `${login} 在《${title}》中写道：`,
+      from: (login) => login,
+      button: '查看对话',
+      replyByMail: '直接回复这封邮件，即可在对话中回复。',
+      noReplies: '这封邮件的回复不会有人阅读，请到对话中回复。',
+      why: (site) => `你收到这封邮件，是因为 ${site} 会把私信以邮件发给对话中的每个人。可以在邮件设置中更改，或退订。`,
       unsubscribe: '退订',
       settings: '邮件设置',
     },

@@ -14,16 +14,23 @@ export function outboxPayload(event: DomainEvent): Record<string, unknown> {
   return kept;
 }
 
+/** The topic an event `e` is about: a post's names its topic; a resolved review item, its item's post. */
+const TOPIC_OF_EVENT = `coalesce((e.payload->>'topicId')::int, (
+  select case when ri.target_type = 'Topic' then ri.target_id else (select rr.topic_id from replies rr where rr.id = ri.target_id) end
+  from review_items ri where ri.id = (e.payload->>'itemId')::int))`;
+
 /**
  * Whether the event `e` is about something everyone may read (contract §23): not a post in a node that only some may
- * read (the node the topic is in now). A post's events name its topic; a resolved review item, its item. Only webhooks
- * made with `--private-nodes` hear of the others.
+ * read (the node the topic is in now). Only webhooks made with `--private-nodes` hear of the others.
  */
 const EVERYONES = `not exists (select 1 from topics pt join nodes pn on pn.id = pt.node_id
-  where pt.id = coalesce((e.payload->>'topicId')::int, (
-      select case when ri.target_type = 'Topic' then ri.target_id else (select rr.topic_id from replies rr where rr.id = ri.target_id) end
-      from review_items ri where ri.id = (e.payload->>'itemId')::int))
-    and not ${nodeCondition(SIGNED_OUT, 'pn')})`;
+  where pt.id = ${TOPIC_OF_EVENT} and not ${nodeCondition(SIGNED_OUT, 'pn')})`;
+
+/**
+ * Whether the event `e` is about no conversation (contract §24): no webhook hears of one, whatever it was made for
+ * (a message's own events are no webhook's; a flag on one is an event of the review queue).
+ */
+const NO_CONVERSATION = `not exists (select 1 from topics ct where ct.id = ${TOPIC_OF_EVENT} and ct.node_id is null)`;
 
 /**
  * The events (the outbox, the one writer of `events`), and the webhook deliveries they make (contract §13): one per
@@ -46,7 +53,7 @@ export const outbox: StagedWriter = {
       `insert into webhook_deliveries (id, webhook_id, event_id, event, payload)
     select gen_random_uuid(), w.id, e.id, e.type, e.payload
     from stored e join webhooks w on (e.type = any(w.events) or ('*' = any(w.events) and e.type = any(${s.param(WEBHOOK_EVENTS, 'text[]')})))
-      and (w.private_nodes or ${EVERYONES})
+      and (w.private_nodes or ${EVERYONES}) and ${NO_CONVERSATION}
     returning id`,
     );
     s.cte('queued', queueTries('deliveries'));
