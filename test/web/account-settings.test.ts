@@ -151,12 +151,17 @@ describe('account settings page (contract §16b)', () => {
     const { browser, page } = await signedIn();
     const form = formFor(page.text, '/account/settings', 'preferences');
     expect(page.text).to.match(/<option value="mentions_and_replies" selected>/);
-    const chosen = { email_notifications: 'mentions', email_digest: 'daily', locale: 'zh-CN' };
+    const chosen = { email_notifications: 'mentions', email_digest: 'daily', email_messages: 'never', locale: 'zh-CN' };
     await submit(browser, form, { ...chosen, csrf_token: '' }).expect(403);
     const saved = await submit(browser, form, chosen).expect(200);
     expect(statusOf(saved.text)).to.equal('Your mail settings are saved.');
     expect(saved.text).to.match(/<option value="daily" selected>/);
-    expect(await userRow('alice')).to.include({ email_notifications: 'mentions', email_digest: 'daily', locale: 'zh-CN' });
+    expect(await userRow('alice')).to.include({
+      email_notifications: 'mentions',
+      email_digest: 'daily',
+      email_messages: 'never',
+      locale: 'zh-CN',
+    });
     const wrong = await submit(browser, form, { email_digest: 'hourly' }).expect(400);
     expect(alertOf(wrong.text)).to.include('email_digest must be one of');
   });

@@ -139,6 +139,8 @@ export const en: Words = {
     notificationChoices: { mentions_and_replies: 'Mentions and replies', mentions: 'Mentions only', none: 'Nothing' },
     digestLabel: 'A digest of new topics',
     digestChoices: { weekly: 'Weekly', daily: 'Daily', none: 'Never' },
+    messagesLabel: 'Mail me private messages',
+    messagesChoices: { always: 'Always', never: 'Never' },
     mailLanguage: 'Language of the mail',
     savePreferences: 'Save mail settings',
     preferencesSaved: 'Your mail settings are saved.',

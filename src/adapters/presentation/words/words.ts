@@ -2,7 +2,7 @@ import type { WhoMay } from '../../../application/nodes/writing-rights.js';
 import type { MailList } from '../../../application/ports.js';
 import type { DENIED } from '../../../domain/shared/policy.js';
 import type { FlagReason, ReviewAction, ReviewResolution } from '../../../domain/events.js';
-import type { EmailDigest, EmailNotifications, Locale } from '../../../domain/users/user.js';
+import type { EmailDigest, EmailMessages, EmailNotifications, Locale } from '../../../domain/users/user.js';
 
 /**
  * The words of the service, the scheme every language fills (contract §16b, §21: English and Simplified Chinese):
@@ -295,6 +295,8 @@ export interface AccountWords extends RefusalWords {
   notificationChoices: Record<EmailNotifications, string>;
   digestLabel: string;
   digestChoices: Record<EmailDigest, string>;
+  messagesLabel: string;
+  messagesChoices: Record<EmailMessages, string>;
   mailLanguage: string;
   savePreferences: string;
   preferencesSaved: string;

@@ -153,6 +153,8 @@ export const zhCN: Words = {
     notificationChoices: { mentions_and_replies: '提及和回复', mentions: '仅提及', none: '不通知' },
     digestLabel: '新话题摘要',
     digestChoices: { weekly: '每周', daily: '每天', none: '从不' },
+    messagesLabel: '用邮件通知我私信',
+    messagesChoices: { always: '总是', never: '从不' },
     mailLanguage: '邮件语言',
     savePreferences: '保存邮件设置',
     preferencesSaved: '邮件设置已保存。',

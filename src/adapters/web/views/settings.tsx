@@ -1,4 +1,4 @@
-import { EMAIL_DIGESTS, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
+import { EMAIL_DIGESTS, EMAIL_MESSAGES, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
 import { WORDS, wordsOf } from '../../presentation/words/index.js';
 import { ResendForm } from './joining.js';
 import {
@@ -182,6 +182,13 @@ export function SettingsPage(props: SettingsInput) {
           values={EMAIL_DIGESTS}
           chosen={preferences.emailDigest}
           names={(value) => t.digestChoices[value]}
+        />
+        <Choices
+          id="email_messages"
+          label={t.messagesLabel}
+          values={EMAIL_MESSAGES}
+          chosen={preferences.emailMessages}
+          names={(value) => t.messagesChoices[value]}
         />
         <Choices
           id="locale"
