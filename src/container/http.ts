@@ -29,6 +29,7 @@ import { WindowLimiter, throttleWindows } from '../adapters/api/window-limiter.j
 import { AccountPageUseCases } from '../adapters/web/routes/account.js';
 import { AuthorizeRouteUseCases } from '../adapters/web/routes/authorize.js';
 import { FeedUseCases } from '../adapters/web/routes/feeds.js';
+import { MessagePageUseCases } from '../adapters/web/routes/messages.js';
 import { ModeratingPageUseCases } from '../adapters/web/routes/moderating.js';
 import { NotificationPageUseCases } from '../adapters/web/routes/notifications.js';
 import { PeoplePageUseCases } from '../adapters/web/routes/people.js';
@@ -72,6 +73,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     writingPages: WritingPageUseCases,
     moderatingPages: ModeratingPageUseCases,
     notificationPages: NotificationPageUseCases,
+    messagePages: MessagePageUseCases,
     feeds: FeedUseCases,
     sitemap: SitemapUseCases,
     devices: DeviceRouteUseCases,

@@ -6,6 +6,13 @@ import { MailPreferencesOf } from '../application/accounts/preferences.js';
 import { ChangePassword, RequestEmailChange, UpdateProfile } from '../application/accounts/profile.js';
 import { SignUp } from '../application/accounts/sign-up.js';
 import { ConfirmAddress, DescribeMailLink, ResendVerification } from '../application/accounts/verification.js';
+import { ListConversationReplies, ListConversations, ShowConversation } from '../application/conversations/read-conversations.js';
+import {
+  AddParticipants,
+  LeaveConversation,
+  ReplyToConversation,
+  StartConversation,
+} from '../application/conversations/write-conversations.js';
 import { LikeObject } from '../application/likes/like.js';
 import { Unsubscribe } from '../application/mail/unsubscribe.js';
 import {
@@ -43,6 +50,7 @@ import { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from 
 import { AccountPageUseCases, RegistrationSetting } from '../adapters/web/routes/account.js';
 import { AuthorizeRouteUseCases } from '../adapters/web/routes/authorize.js';
 import { FeedUseCases } from '../adapters/web/routes/feeds.js';
+import { MessagePageUseCases } from '../adapters/web/routes/messages.js';
 import { ModeratingPageUseCases } from '../adapters/web/routes/moderating.js';
 import { NotificationPageUseCases } from '../adapters/web/routes/notifications.js';
 import { PeoplePageUseCases } from '../adapters/web/routes/people.js';
@@ -95,6 +103,20 @@ export const webModule = new ContainerModule(({ bind }) => {
     markNotificationsRead: MarkNotificationsRead,
     deleteNotification: DeleteNotification,
     deleteAllNotifications: DeleteAllNotifications,
+  });
+  record<MessagePageUseCases>(bind, MessagePageUseCases, {
+    resolveWebSession: ResolveWebSession,
+    countUnread: CountUnreadNotifications,
+    listConversations: ListConversations,
+    showConversation: ShowConversation,
+    listConversationReplies: ListConversationReplies,
+    startConversation: StartConversation,
+    replyToConversation: ReplyToConversation,
+    addParticipants: AddParticipants,
+    leaveConversation: LeaveConversation,
+    previewPost: PreviewPost,
+    uploadPhoto: UploadPhoto,
+    replies: ReplyReadModel,
   });
   record<ModeratingPageUseCases>(bind, ModeratingPageUseCases, {
     resolveWebSession: ResolveWebSession,

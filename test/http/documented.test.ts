@@ -73,6 +73,10 @@ const NOT_REFUSED_WITH_400: Record<string, string> = {
   'post /nodes/{id}/block': FORUM_FORM,
   'post /nodes/{id}/unblock': FORUM_FORM,
   'post /photos': FORUM_FORM,
+  'post /messages': FORUM_FORM,
+  'post /messages/{id}/replies': FORUM_FORM,
+  'post /messages/{id}/participants': FORUM_FORM,
+  'post /messages/{id}/leave': FORUM_FORM,
 };
 /**
  * Outside the API, parameters are read by the OAuth library and the authorization pages, by RFC 6749's rules (a

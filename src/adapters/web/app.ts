@@ -16,6 +16,7 @@ import { writingRoutes, type WritingPageUseCases } from './routes/writing.js';
 import { assetRoutes } from './routes/assets.js';
 import { moderatingRoutes, type ModeratingPageUseCases } from './routes/moderating.js';
 import { notificationRoutes, type NotificationPageUseCases } from './routes/notifications.js';
+import { messageRoutes, type MessagePageUseCases } from './routes/messages.js';
 import type { Wire } from '../presentation/wire.js';
 import { settingsRoutes } from './routes/settings.js';
 import { signInRoutes } from './routes/sign-in.js';
@@ -41,6 +42,8 @@ export interface WebUseCases {
   writingPages: WritingPageUseCases;
   /** The signed-in person's notifications (contract §21b). */
   notificationPages: NotificationPageUseCases;
+  /** The signed-in person's private messages (contract §24): their conversations, one, a new one. */
+  messagePages: MessagePageUseCases;
   /** Moderation in a browser, for administrators (contract §21b): a topic's, a member's, the review queue. */
   moderatingPages: ModeratingPageUseCases;
   /** The feeds of the newest topics, a node's and a member's (contract §21a). */
@@ -117,6 +120,8 @@ export function webRoutes(dependencies: WebDependencies): Router[] {
     // asked of the fewest routers.
     readingRoutes(useCases.readingPages, dependencies.wire, docs, { ...options, pageCache: dependencies.pageCache }),
     notificationRoutes(useCases.notificationPages, dependencies.wire, docs, browserPages(options)),
+    // No page cache for it: a conversation is its participants' alone (contract §24).
+    messageRoutes(useCases.messagePages, dependencies.wire, docs, browserPages(options)),
     moderatingRoutes(useCases.moderatingPages, dependencies.wire, docs, browserPages(options)),
     // After the other pages: its `/:login` takes any one-segment path they leave.
     peopleRoutes(useCases.peoplePages, dependencies.wire, docs, options),

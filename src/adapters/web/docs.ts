@@ -62,7 +62,7 @@ export const htmlPage = (description: string) => ({
 export const Lang = z.enum(['en', 'zh-CN']).optional().meta({ description: 'The page’s language; else Accept-Language decides' });
 
 /** A writing form's Preview button: show the post rendered by the server, and keep it in the form. */
-export const Preview = (what: 'topic' | 'reply') =>
+export const Preview = (what: 'topic' | 'reply' | 'message') =>
   z
     .literal('1')
     .optional()

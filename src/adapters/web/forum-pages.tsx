@@ -107,8 +107,11 @@ export function idOf(raw: unknown): number {
 export interface ForumPages {
   /** The reader (from the browser's session, if any) and the frame of their page. */
   readerOf(ctx: Context, description?: string): Promise<{ actor: Actor; frame: ForumFrame }>;
-  /** Answers with a page (or its kept bytes). */
-  show(ctx: Context, status: number, view: VNode | Buffer): void;
+  /**
+   * Answers with a page (or its kept bytes). `unkept`: a page no cache may keep, the browser's own included (a private
+   * conversation, contract §24: nothing of it stays on a shared computer once its reader signs out).
+   */
+  show(ctx: Context, status: number, view: VNode | Buffer, options?: { unkept?: boolean }): void;
   /** A list's first page for a reader who is not signed in, from the page cache; else made afresh. */
   firstPageOr(ctx: Context, actor: Actor, key: string, make: () => Promise<VNode>): Promise<VNode | Buffer>;
   /** Answers with the one not-found page (404), in the reader's frame. */
@@ -159,18 +162,19 @@ export function forumPages(app: ForumPageUseCases, wire: Wire, browser: BrowserP
 
   /**
    * Answers with a page: its ETag (a digest of the bytes) and a 304 when the browser has them; shared caches may
-   * keep an anonymous page (revalidating it), never a signed-in one.
+   * keep an anonymous page (revalidating it), never a signed-in one; an `unkept` page nobody keeps.
    */
-  function show(ctx: Context, status: number, view: VNode | Buffer): void {
+  function show(ctx: Context, status: number, view: VNode | Buffer, options: { unkept?: boolean } = {}): void {
     const signedIn = ctx.state.reader !== null && ctx.state.reader !== undefined;
     // A signed-in reader's page loads the forum's script (views/script.ts); the account pages load none.
     browser.show(ctx, status, view, {
       policy: FORUM_POLICY,
-      cacheControl: signedIn ? 'private, no-cache' : 'public, no-cache',
+      cacheControl: options.unkept ? 'private, no-store' : signedIn ? 'private, no-cache' : 'public, no-cache',
     });
     // One field, appended as it is: `vary`'s parsing of the header, twice, was 5 % of a cached page's CPU.
     ctx.append('Vary', 'Cookie, Accept-Language');
-    if (status !== 200) return;
+    // A page nobody keeps is never revalidated: no validator to make.
+    if (status !== 200 || options.unkept) return;
     ctx.etag = Buffer.isBuffer(view) ? etagOf(view) : digestTag(ctx.body as Buffer);
     if (ctx.fresh) {
       ctx.status = 304;

@@ -15,6 +15,7 @@ const RESERVED_LOGINS = new Set([
   'setting',
   'settings',
   'notifications',
+  'messages',
   'admin',
   'api',
   'oauth',

@@ -9,6 +9,7 @@ export type {
   AuthorizeWords,
   ForumWords,
   MailWords,
+  MessageWords,
   ModerationWords,
   Period,
   RefusalWords,

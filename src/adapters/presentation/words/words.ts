@@ -25,6 +25,8 @@ export interface Words {
   forum: ForumWords;
   /** Moderation on the forum's pages, for administrators (contract §21b). */
   moderation: ModerationWords;
+  /** Private messages' pages (contract §24). */
+  messages: MessageWords;
 }
 
 /** The forum's pages (contract §21a). */
@@ -44,6 +46,8 @@ export interface ForumWords {
   /** An administrator's link to the review queue (contract §18). */
   reviewQueue: string;
   notifications: string;
+  /** The link to one's private messages (contract §24). */
+  messages: string;
   /** The notifications link's name for screen readers, with the unread count. */
   notificationsLabel: (unread: number) => string;
   /** The same, `{n}` for the count (what the pages' script fills in as the count changes). */
@@ -536,4 +540,30 @@ export interface ModerationWords {
   actions: Record<ReviewAction, string>;
   resolutions: Record<ReviewResolution, string>;
   itemRefused: (id: number, message: string) => string;
+}
+
+/** Private messages in a browser (contract §24): the list, a conversation, the new message form, a profile's link. */
+export interface MessageWords {
+  title: string;
+  newMessage: string;
+  /** The list with no conversation in it, saying how one starts. */
+  none: string;
+  lastMessageBy: string;
+  /** A group taking part, by its name. */
+  group: (name: string) => string;
+  /** Who takes part, before their names. */
+  takingPart: string;
+  /** The new message form. */
+  to: string;
+  toHint: string;
+  message: string;
+  sendButton: string;
+  /** The conversation page's panel of who takes part: adding people, leaving. */
+  people: string;
+  addPeople: string;
+  addButton: string;
+  leaveButton: string;
+  leaveHint: string;
+  /** On someone else's profile. */
+  sendMessage: string;
 }

@@ -49,6 +49,10 @@ const ZH_RULES: [RegExp, (match: RegExpExecArray) => string][] = [
   [/(\w+) is missing/, (m) => `请填写 ${m[1]}。`],
   [/file must be a PNG, JPEG, GIF or WebP image/, () => '图片须为 PNG、JPEG、GIF 或 WebP 格式。'],
   [/file declares more than (\d+) megapixels/, (m) => `图片超过 ${m[1]} 百万像素。`],
+  // Private messages' rules (contract §24).
+  [/to names no user or group: (.+)$/, (m) => `没有名为 ${m[1]} 的用户或小组。`],
+  [/A conversation needs someone besides you/, () => '私信须有除你之外的参与者。'],
+  [/A conversation takes at most (\d+) participants/, (m) => `一个对话最多 ${m[1]} 人参与。`],
 ];
 
 /** Simplified Chinese. */
@@ -349,6 +353,7 @@ export const zhCN: Words = {
     newTopic: '发布话题',
     reviewQueue: '审核',
     notifications: '通知',
+    messages: '私信',
     notificationsLabel: (unread) => (unread ? `通知，${unread} 条未读` : '通知'),
     unreadTemplate: '通知，{n} 条未读',
     api: 'API',
@@ -528,5 +533,23 @@ export const zhCN: Words = {
       deleted: '已在别处删除',
     },
     itemRefused: (id, message) => `#${id}：${message}`,
+  },
+  messages: {
+    title: '私信',
+    newMessage: '写私信',
+    none: '还没有私信。要给某人写信，请打开他的个人主页，选择“发私信”。',
+    lastMessageBy: '最后回复',
+    group: (name) => `${name}（小组）`,
+    takingPart: '参与者',
+    to: '收信人',
+    toHint: '用户名或小组名，用逗号或空格分隔。',
+    message: '内容',
+    sendButton: '发送',
+    people: '参与者',
+    addPeople: '添加参与者',
+    addButton: '添加',
+    leaveButton: '退出这个对话',
+    leaveHint: '对话会从你的私信中消失；仍在对话中的人可以把你加回来。',
+    sendMessage: '发私信',
   },
 };

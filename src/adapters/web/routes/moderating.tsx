@@ -327,7 +327,7 @@ export function moderatingRoutes(app: ModeratingPageUseCases, wire: Wire, docs: 
       description:
         'Flagged and held posts, as GET /api/v3/admin/review lists them (pending oldest first, 20 a page), each with ' +
         'its post, its flags and the actions that resolve it: every item to an administrator, those of posts in the ' +
-        'nodes they moderate to a node’s moderator (contract §23), without spammer and silence_days, which stay the ' +
+        'nodes they moderate to a node’s moderator, without spammer and silence_days, which stay the ' +
         'administrators’. Anyone else gets the not-found page.',
       tag: 'Forum',
       access: 'browser',

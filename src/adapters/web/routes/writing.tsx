@@ -105,7 +105,7 @@ export function writingRoutes(app: WritingPageUseCases, wire: Wire, docs: RouteD
       path: '/topics/new',
       summary: 'The new topic form',
       description:
-        'For a signed-in person, with the nodes they may start topics in (contract §23); anyone else is sent to the ' +
+        'For a signed-in person, with the nodes they may start topics in; anyone else is sent to the ' +
         'sign-in page (303).',
       tag: 'Forum',
       access: 'browser',

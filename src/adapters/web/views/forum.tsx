@@ -63,7 +63,7 @@ const jsonForHtml = (data: object) => JSON.stringify(data).replace(/</g, '\\u003
 const words = (frame: Frame): ForumWords => WORDS[frame.locale].forum;
 
 /** A time as people read it, with the machine's form in `datetime`. */
-function Time(props: { iso: string | null; frame: Frame }) {
+export function Time(props: { iso: string | null; frame: Frame }) {
   if (!props.iso) return null;
   return <time datetime={props.iso}>{words(props.frame).at(new Date(props.iso))}</time>;
 }
@@ -75,7 +75,7 @@ function Time(props: { iso: string | null; frame: Frame }) {
 const ownPath = (url: string) => new URL(url).pathname;
 
 /** A login as a link to its profile. */
-function Person(props: { login: string }) {
+export function Person(props: { login: string }) {
   return <a href={`/${encodeURIComponent(props.login)}`}>{props.login}</a>;
 }
 
@@ -136,6 +136,8 @@ export function ForumPage(props: { frame: ForumFrame; title: string; children: C
                     </>
                   ) : null}
                 </a>
+                {/* A link only: an unread count of messages here would be one more query on every signed-in page. */}
+                <a href="/messages">{t.messages}</a>
                 <a href={`/${encodeURIComponent(frame.reader.login)}`}>{frame.reader.login}</a>
                 {frame.reader.admin ? <a href="/admin/review">{t.reviewQueue}</a> : null}
                 <a href="/account/settings">{t.settings}</a>
@@ -390,8 +392,11 @@ function PostActs(props: {
 /** The reasons a flag may give (contract §18), in the order the form offers them. */
 const FLAG_REASON_NAMES = ['spam', 'inappropriate', 'off_topic', 'other'] as const;
 
-/** A reply in its floor: deleted or hidden ones keep their floor, with no text; system events are one line. */
-function ReplyItem(props: { reply: Reply; floor: number; frame: ForumFrame; topicId: number }) {
+/**
+ * A reply in its floor: deleted or hidden ones keep their floor, with no text; system events are one line. `topicId`
+ * null: a message of a conversation (contract §24), which has none of a topic's reply acts (quote, edit, flag, delete).
+ */
+export function ReplyItem(props: { reply: Reply; floor: number; frame: ForumFrame; topicId: number | null }) {
   const { reply, floor, frame } = props;
   const t = words(frame);
   const anchor = `reply${floor}`;
@@ -412,7 +417,7 @@ function ReplyItem(props: { reply: Reply; floor: number; frame: ForumFrame; topi
         {reply.likes_count > 0 && !reply.deleted ? ` · ${t.likesCount(reply.likes_count)}` : null}
       </div>
       {reply.deleted ? <p class="muted">{t.deletedReply}</p> : <Body html={reply.body_html} />}
-      {csrf && !reply.deleted ? (
+      {csrf && !reply.deleted && props.topicId !== null ? (
         <PostActs
           target={`/topics/${props.topicId}/replies/${reply.id}`}
           csrf={csrf}
@@ -442,7 +447,7 @@ export interface ReplyDraft {
 }
 
 /** One button that posts (a form of its own, with the reader's token): an act on a page, without a script. */
-function Act(props: { action: string; csrf: string; label: string; pressed?: boolean }) {
+export function Act(props: { action: string; csrf: string; label: string; pressed?: boolean }) {
   return (
     <form method="post" action={props.action} class="act">
       <CsrfField csrf={props.csrf} />
@@ -546,18 +551,15 @@ export function PostBody(props: { id: string; label: string; body: string; rows:
   );
 }
 
-/** The reply form: Markdown, a preview rendered by the server, what was refused said above it. */
-function ReplyForm(props: { topicId: number; csrf: string; draft: ReplyDraft | undefined; frame: Frame }) {
+/**
+ * The reply form: Markdown, a preview rendered by the server, what was refused said above it; posted to `action` (a
+ * topic's replies, a conversation's), coming back at the form.
+ */
+export function ReplyForm(props: { action: string; csrf: string; draft: ReplyDraft | undefined; frame: Frame; submit?: string }) {
   const t = words(props.frame);
   const draft = props.draft;
   return (
-    <form
-      method="post"
-      action={`/topics/${props.topicId}/replies#reply-form`}
-      enctype="multipart/form-data"
-      id="reply-form"
-      class="reply-form"
-    >
+    <form method="post" action={`${props.action}#reply-form`} enctype="multipart/form-data" id="reply-form" class="reply-form">
       <DraftNotes error={draft?.error} preview={draft?.preview} frame={props.frame} />
       <CsrfField csrf={props.csrf} />
       <PostBody
@@ -565,7 +567,7 @@ function ReplyForm(props: { topicId: number; csrf: string; draft: ReplyDraft | u
         label={t.yourReply}
         body={draft?.body ?? ''}
         rows={6}
-        submit={t.replyButton}
+        submit={props.submit ?? t.replyButton}
         frame={props.frame}
       />
     </form>
@@ -581,7 +583,7 @@ function ReplyArea(props: { topic: TopicDetail; csrf: string; draft: ReplyDraft 
   const { topic, draft } = props;
   if (props.refused && draft?.error === undefined) return <p class="muted">{props.refused}</p>;
   if (topic.closed_at && !draft) return <p class="muted">{words(props.frame).closedToReplies}</p>;
-  return <ReplyForm topicId={topic.id} csrf={props.csrf} draft={draft} frame={props.frame} />;
+  return <ReplyForm action={`/topics/${topic.id}/replies`} csrf={props.csrf} draft={draft} frame={props.frame} />;
 }
 
 /**
@@ -968,6 +970,10 @@ export function ProfilePage(props: {
             label={t.block}
             pressed={props.relation.blocked}
           />
+          {/* Whether they take messages from the reader is the use case's to say (a block is not told): always offered. */}
+          <a class="act-link" href={`/messages/new?to=${encodeURIComponent(user.login)}`}>
+            {WORDS[frame.locale].messages.sendMessage}
+          </a>
         </div>
       ) : null}
       <nav class="tabs" aria-label={t.profileOf(user.login)}>

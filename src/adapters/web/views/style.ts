@@ -134,6 +134,14 @@ mark { background: #fde68a; color: #000; }
 .acts { display: flex; flex-wrap: wrap; gap: .5rem; margin: .75rem 0 0; }
 .act button { width: auto; margin: 0; padding: .375rem .875rem; font-weight: 400; }
 .act button[aria-pressed=true] { border-color: var(--accent); font-weight: 600; }
+.act-link { display: inline-block; padding: .375rem .875rem; border: 1px solid var(--line); border-radius: .5rem;
+  text-decoration: none; }
+.act-link:hover { text-decoration: underline; }
+.taking-part { margin: 0 0 1rem; }
+.people-panel .field { display: flex; gap: .5rem; }
+.people-panel .field input { flex: 1; min-width: 0; }
+.people-panel .field button { width: auto; margin: 0; flex: none; padding: .375rem .875rem; font-weight: 400; }
+.people-panel .acts { margin-top: 1.25rem; }
 ol.notifications { list-style: none; margin: 0; padding: 0; }
 .notification { padding: .75rem 0; border-bottom: 1px solid var(--line); }
 .notification.unread { border-left: 3px solid var(--accent); padding-left: .75rem; }
