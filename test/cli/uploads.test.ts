@@ -341,6 +341,27 @@ describe('forumctl uploads', () => {
       expect(await stored(keeps.url)).to.equal(true);
     });
 
+    it('keeps the uploads a conversation’s messages show, opening one included (contract §24)', async () => {
+      const alice = await makeUser('alice');
+      const bob = await makeUser('bob');
+      const opening = await upload(alice, '#123456', 'opening.png');
+      const answer = await upload(bob, '#654321', 'answer.png');
+      const res = await api()
+        .post('/api/v3/messages')
+        .set(alice.auth)
+        .send({ to: ['bob'], title: 'Photos', body: `Look: ![](${opening.url})` })
+        .expect(200);
+      await api()
+        .post(`/api/v3/messages/${res.body.message.id}/replies`)
+        .set(bob.auth)
+        .send({ body: `Mine: ![](${answer.url})` })
+        .expect(200);
+      await age([opening.id, answer.id], 10);
+      const purged = await forumctl(['uploads', 'purge-orphans', '--older-than', '7', '--json']);
+      expect(purged.json()).to.deep.equal({ uploads: 0, files: 0 });
+      expect(await uploadIds()).to.deep.equal([opening.id, answer.id]);
+    });
+
     it('asks on a terminal first, naming the age; --yes skips the question', async () => {
       const alice = await makeUser('alice');
       const unused = await upload(alice, '#0000ff');

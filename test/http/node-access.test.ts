@@ -238,8 +238,10 @@ const MESSAGE_ROWS: Row[] = [
 /** Profiles that decide no person's view of a post, each with why it has no row here. */
 const NOT_A_PERSONS_VIEW: Partial<Record<ReaderName, string>> = {
   authored: 'the posting rules’ record of an author',
-  written: 'the new-account limits’ record of an author',
-  standing: 'what an author still has (export, uploads)',
+  written: 'the new-account limits’ record of an author, and their export',
+  standing: 'what an author still has (a purge)',
+  kept: 'what still names an upload (the orphans’ purge)',
+  anyState: 'a post in any state, before deciding what to show of it: forumctl, webhooks (walked by forumctl’s tests)',
   digest: 'mailed: walked by the digest tests',
   mail: 'mailed: walked by the notification mail tests',
   webhook: 'webhooks: what everyone alike is sent',

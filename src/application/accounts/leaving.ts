@@ -21,7 +21,7 @@ export interface AccountExport {
 }
 export const AccountExport = Symbol.for('AccountExport');
 
-/** What a user wrote that is still shown: for a purge. */
+/** What a user wrote in the forum that is still shown: for a purge. Never a conversation's messages (below). */
 export interface AuthoredContent {
   topicIds(userId: number): Promise<number[]>;
   replyIds(userId: number): Promise<number[]>;
@@ -44,7 +44,8 @@ export const DeleteAccountParams = z.object({ password: Text.meta({ description:
 /**
  * Leaving (contract §16c): the account is anonymized, not erased. Its login becomes `deleted_<id>`; name, e-mail,
  * profile, devices, tokens, sessions and mail links are gone, and no password works; what it wrote stays, shown as
- * that login. `user.deleted` goes to webhooks.
+ * that login. `user.deleted` goes to webhooks. In conversations (contract §24) it stays a participant, and its
+ * messages stay: the others keep their conversation whole, its author shown as `deleted_<id>`.
  */
 export class Anonymizer {
   constructor(
@@ -92,9 +93,10 @@ export class DeleteOwnAccount {
 }
 
 /**
- * forumctl users delete: an administrator anonymizes an account (audited); `purge` also deletes what it wrote,
- * topic by topic and reply by reply, through the same use cases as a moderator's deletions (counters, search,
- * notifications and webhooks follow). Returns what was purged.
+ * forumctl users delete: an administrator anonymizes an account (audited); `purge` also deletes what it wrote in the
+ * forum, topic by topic and reply by reply, through the same use cases as a moderator's deletions (counters, search,
+ * notifications and webhooks follow). Its messages in conversations stay, as on leaving: forumctl does not read
+ * conversations (contract §24). Returns what was purged.
  */
 export class DeleteAccount {
   constructor(

@@ -80,7 +80,9 @@ export class Posts {
 
   /**
    * Deletes every post of an author as `actorId` (a spammer's), one by one as by hand, so that each moves its counters
-   * and drops its notifications: replies first (a topic's deletion hides its replies, but theirs must go too).
+   * and drops its notifications: replies first (a topic's deletion hides its replies, but theirs must go too). The
+   * forum's posts only (`authoredBy`): a conversation does not exist outside its participants (contract §24), and an
+   * administrator reaches a message of one only when a participant flags it.
    */
   async removeAllOf(authorId: number, actorId: number): Promise<{ topics: number; replies: number }> {
     const replies = await this.replies.authoredBy(authorId);

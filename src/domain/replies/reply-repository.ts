@@ -10,7 +10,10 @@ export interface ReplyRepository {
   add(reply: Reply): Promise<void>;
   /** Writes a loaded reply's changes now (inside the caller's unit of work). */
   save(reply: Reply): Promise<void>;
-  /** A user's replies written by hand and not deleted, by id (a spammer's, to delete them all). */
+  /**
+   * A user's replies written by hand and not deleted, in the forum's topics, by id (a spammer's, to delete them all);
+   * never a message of a conversation (§24).
+   */
   authoredBy(userId: number): Promise<Reply[]>;
   /** True when the topic has visible (not deleted, not system) replies by someone other than `authorId`. */
   hasVisibleRepliesFromOthers(topicId: number, authorId: number): Promise<boolean>;

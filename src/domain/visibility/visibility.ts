@@ -255,11 +255,24 @@ export const READERS = {
    */
   authored: profile('authored', ['inNode', 'published'], ['published', 'byHand']),
   /**
-   * Every post an author made, for the limits on new accounts (§18): held, hidden or deleted since, each was made.
+   * Every post an author made, for the limits on new accounts (§18) and their export (§16c): held, hidden or deleted
+   * since, each was made.
    */
   written: profile('written', ['inNode'], ['byHand']),
+  /**
+   * A post of the forum in any state (deleted, held, hidden, banned, a system event): what is read before deciding
+   * what of it to show (an administrator's `forumctl topics show`, what a command prints of the post it changed, a
+   * webhook's payload, then held to `webhook`), and the topic of a reply counted or indexed by its own state. Never
+   * a conversation's (`inNode`): outside its participants it does not exist, for forumctl too (contract §24).
+   */
+  anyState: profile('any state', ['inNode'], []),
   /** What an author still has, whatever its state (deleting the account deletes it, §16c): not deleted, by hand. */
   standing: profile('standing', ['inNode', 'present'], ['present', 'byHand']),
+  /**
+   * What is still kept of what anyone wrote, in the forum or in a conversation (§24): the files it names stay (§19,
+   * the orphans' purge). It decides nobody's view: a conversation's messages are kept as the forum's posts are.
+   */
+  kept: profile('kept', ['present'], ['present', 'byHand']),
   /** The topics new to a reader (contract §22): the list's rule, and not theirs. */
   newTopics: profile(
     'new topics',

@@ -18,14 +18,17 @@ const unreadBy = (id: string) => replyCondition(READERS.conversationUnread, read
 const shown = shownTo('$1::int');
 
 /**
- * The conversations the user `id` may be in, found by their own rows and their groups' (two index probes), each then
- * held to the visibility policy's conversation reader (`shownTo`): nothing scans conversations that are not theirs.
+ * The ids of the conversations the user `id` may be in, found by their own rows and their groups' (two index probes),
+ * each then to be held to the visibility policy's conversation reader, which decides: what reads someone's
+ * conversations (the list, the count, the account export) never scans conversations that are not theirs.
  */
-const mineOf = (id: string) => `(
+export const conversationsMaybeOf = (id: string) => `
   select topic_id from conversation_participants where user_id = ${id} and left_at is null
   union
-  select cp.topic_id from group_members gm join conversation_participants cp on cp.group_id = gm.group_id
-  where gm.user_id = ${id})`;
+  select cp.topic_id from group_members gm join conversation_participants cp on cp.group_id = gm.group_id where gm.user_id = ${id}`;
+const mineOf = (id: string) => `(${conversationsMaybeOf(id)})`;
+
+/** The reader's, held to `shown` where they are read. */
 const MINE = `mine as ${mineOf('$1')}`;
 
 /**

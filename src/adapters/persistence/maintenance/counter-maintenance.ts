@@ -1,14 +1,16 @@
 import type { CounterFamily, CounterMaintenance, PurgedLog } from '../../../application/maintenance/maintenance.js';
 import type { UnitOfWork } from '../../../application/ports.js';
 import type { Sql } from '../database/sql.js';
-import { countedReply, countedTopic } from '../read-models/visibility.js';
+import { countedReply, countedTopic, forumTopic } from '../read-models/visibility.js';
 
 /**
  * For each family: lock the batch's rows, then recompute from a fresh snapshot (a second statement) and write
  * only the rows whose stored values differ. Locking first means a concurrent write either lands before the
  * recount sees the rows, or waits for it: the recount never overwrites a newer count with an older one.
  * Column families recompute columns of their own table; `activity` (replies per user and month) fixes rows of
- * user_reply_months for the batch's users, and `unread` the rows of notification_unread_counts.
+ * user_reply_months for the batch's users, and `unread` the rows of notification_unread_counts. A user's replies
+ * are the forum's: their messages in conversations (contract §24) count in no profile or ranking, as no write
+ * counts them.
  */
 type Recount = { table: string; fresh: string; columns: string[] } | { table: string; fix: string; lock?: string };
 
@@ -48,7 +50,8 @@ const RECOUNTS: Record<CounterFamily, Recount> = {
     fresh: `
       select u.id,
         (select count(*)::int from topics t where t.user_id = u.id and ${countedTopic('t')}) as topics_count,
-        (select count(*)::int from replies r where r.user_id = u.id and ${countedReply('r')}) as replies_count,
+        (select count(*)::int from replies r join topics rt on rt.id = r.topic_id
+         where r.user_id = u.id and ${countedReply('r')} and ${forumTopic('rt')}) as replies_count,
         (select count(*)::int from user_follows f where f.followee_id = u.id) as followers_count,
         (select count(*)::int from user_follows f where f.follower_id = u.id) as following_count,
         (select count(*)::int from topic_favorites f where f.user_id = u.id) as favorites_count
@@ -59,8 +62,9 @@ const RECOUNTS: Record<CounterFamily, Recount> = {
     table: 'users',
     fix: `
       with fresh as (
-        select user_id, date_trunc('month', created_at at time zone 'UTC')::date as month, count(*)::int as replies
-        from replies r where r.user_id between $1 and $2 and ${countedReply('r')} group by 1, 2),
+        select r.user_id, date_trunc('month', r.created_at at time zone 'UTC')::date as month, count(*)::int as replies
+        from replies r join topics rt on rt.id = r.topic_id
+        where r.user_id between $1 and $2 and ${countedReply('r')} and ${forumTopic('rt')} group by 1, 2),
       stored as (select user_id, month, replies from user_reply_months where user_id between $1 and $2),
       wrong as (
         select coalesce(f.user_id, s.user_id) as user_id, coalesce(f.month, s.month) as month,

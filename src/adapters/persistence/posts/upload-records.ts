@@ -40,16 +40,17 @@ function uploadView(row: UploadRow, urlOf: (key: string) => string): UploadView 
 }
 
 /**
- * The files that topics and replies still standing name (READERS.standing: held and hidden ones count), by the hash in their URLs:
- * `…/photos/ab/<sha256>.jpg`, whichever host serves them (PUBLIC_URL, or S3_PUBLIC_URL).
+ * The files that topics and replies still kept name (READERS.kept: held and hidden ones count, and a conversation's
+ * messages as the forum's posts), by the hash in their URLs: `…/photos/ab/<sha256>.jpg`, whichever host serves them
+ * (PUBLIC_URL, or S3_PUBLIC_URL).
  */
 const NAMED_FILES = `
   named as (
     select (regexp_matches(body, 'photos/[0-9a-f]{2}/([0-9a-f]{64})\\.', 'g'))[1] as sha256
-    from topics t where ${topicCondition(READERS.standing, SIGNED_OUT, { topic: 't' })} and body like '%photos/%'
+    from topics t where ${topicCondition(READERS.kept, SIGNED_OUT, { topic: 't' })} and body like '%photos/%'
     union
     select (regexp_matches(body, 'photos/[0-9a-f]{2}/([0-9a-f]{64})\\.', 'g'))[1]
-    from replies r where ${replyCondition(READERS.standing, SIGNED_OUT, 'r')} and body like '%photos/%')`;
+    from replies r where ${replyCondition(READERS.kept, SIGNED_OUT, 'r')} and body like '%photos/%')`;
 
 export class SqlUploadRecords implements UploadRecords {
   constructor(

@@ -1,11 +1,43 @@
 import type { AccountExport, AuthoredContent } from '../../../application/accounts/leaving.js';
 import type { Sql } from '../database/sql.js';
 import { READERS } from '../../../domain/visibility/visibility.js';
-import { SIGNED_OUT, replyCondition, topicCondition } from './visibility.js';
+import { conversationsMaybeOf } from '../conversations/conversation-read-model.js';
+import { SIGNED_OUT, forumTopic, readerOf, replyCondition, topicCondition } from './visibility.js';
+
+/** What the user wrote in the forum, whatever its state (READERS.written): a conversation's messages are not there. */
+const writtenTopic = (alias: string) => topicCondition(READERS.written, SIGNED_OUT, { topic: alias });
+const writtenReply = (alias: string) => replyCondition(READERS.written, SIGNED_OUT, alias);
+
+/** The exported user (`u`), as the conversation reader of the visibility policy reads them. */
+const PARTICIPANT = readerOf('u.id');
+
+/**
+ * The conversations the user takes part in now (contract §24), as they read them (READERS.conversation): who takes
+ * part (logins, and the groups named), and the messages they may read, the opening one first. One they left is no
+ * longer theirs to read, so not theirs to export; what they wrote there stays with its other participants.
+ */
+const CONVERSATIONS = `coalesce((select json_agg(json_build_object(
+        'id', t.id, 'title', t.title, 'created_at', t.created_at,
+        'participants', coalesce((select json_agg(pu.login order by cp.created_at, pu.id)
+          from conversation_participants cp join users pu on pu.id = cp.user_id
+          where cp.topic_id = t.id and cp.left_at is null), '[]'),
+        'groups', coalesce((select json_agg(g.name order by g.name)
+          from conversation_participants cp join groups g on g.id = cp.group_id where cp.topic_id = t.id), '[]'),
+        'messages', (select json_agg(json_build_object(
+            'user', json_build_object('id', m.user_id, 'login', m.login), 'body', m.body, 'created_at', m.created_at)
+            order by m.reply_id nulls first)
+          from (select null::int as reply_id, t.user_id, tu.login, t.body, t.created_at from users tu where tu.id = t.user_id
+                union all
+                select r.id, r.user_id, ru.login, r.body, r.created_at from replies r join users ru on ru.id = r.user_id
+                where r.topic_id = t.id and ${replyCondition(READERS.conversation, PARTICIPANT, 'r')}) m)
+      ) order by t.id)
+      from topics t where t.id in (${conversationsMaybeOf('u.id')})
+        and ${topicCondition(READERS.conversation, PARTICIPANT, { topic: 't' })}), '[]')`;
 
 /**
  * A user's data export (contract §16c) in one statement: each part a JSON array built by PostgreSQL, in the
  * order it happened. Secrets never: tokens and sessions as metadata (when, which app, until when), no digest.
+ * Topics and replies are the forum's; the conversations the user takes part in are a part of their own.
  */
 const EXPORT = `
   select json_build_object(
@@ -19,11 +51,13 @@ const EXPORT = `
     'topics', coalesce((select json_agg(json_build_object(
         'id', t.id, 'title', t.title, 'body', t.body, 'node_id', t.node_id, 'visibility', t.visibility,
         'created_at', t.created_at, 'updated_at', t.updated_at, 'deleted_at', t.deleted_at) order by t.id)
-      from topics t where t.user_id = u.id), '[]'),
+      from topics t where t.user_id = u.id and ${writtenTopic('t')}), '[]'),
     'replies', coalesce((select json_agg(json_build_object(
         'id', r.id, 'topic_id', r.topic_id, 'body', r.body, 'visibility', r.visibility, 'created_at', r.created_at,
         'updated_at', r.updated_at, 'deleted_at', r.deleted_at) order by r.id)
-      from replies r where r.user_id = u.id and r.action is null), '[]'),
+      from replies r join topics t on t.id = r.topic_id
+      where r.user_id = u.id and ${writtenReply('r')} and ${writtenTopic('t')}), '[]'),
+    'conversations', ${CONVERSATIONS},
     'likes', coalesce((select json_agg(json_build_object('type', l.target_type, 'id', l.target_id, 'created_at', l.created_at)
         order by l.created_at) from likes l where l.user_id = u.id), '[]'),
     'following', coalesce((select json_agg(json_build_object('login', f2.login, 'created_at', f.created_at) order by f.created_at)
@@ -73,6 +107,7 @@ export class SqlAccountExport implements AccountExport, AuthoredContent {
     return rows[0]?.document ?? null;
   }
 
+  /** Never a conversation (READERS.standing holds topics to the forum's). */
   async topicIds(userId: number): Promise<number[]> {
     const rows = await this.sql.all<{ id: number }>(
       `select id from topics t where t.user_id = $1 and ${topicCondition(READERS.standing, SIGNED_OUT, { topic: 't' })} order by id`,
@@ -81,9 +116,11 @@ export class SqlAccountExport implements AccountExport, AuthoredContent {
     return rows.map((row) => row.id);
   }
 
+  /** In the forum's topics: a conversation's messages stay with its other participants (contract §24). */
   async replyIds(userId: number): Promise<number[]> {
     const rows = await this.sql.all<{ id: number }>(
-      `select id from replies r where r.user_id = $1 and ${replyCondition(READERS.standing, SIGNED_OUT, 'r')} order by id`,
+      `select r.id from replies r join topics t on t.id = r.topic_id
+       where r.user_id = $1 and ${replyCondition(READERS.standing, SIGNED_OUT, 'r')} and ${forumTopic('t')} order by r.id`,
       [userId],
     );
     return rows.map((row) => row.id);

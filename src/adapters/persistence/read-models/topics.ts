@@ -31,6 +31,7 @@ import {
   type SqlReader,
   VIEWER,
   VIEWER_CTE_READER,
+  forumTopic,
   nodeCondition,
   readerAs,
   readerOf,
@@ -252,11 +253,12 @@ export class SqlTopicReadModel implements TopicReadModel {
     return showing(rows[0]!);
   }
 
+  /** Deleted, held or banned alike, but never a conversation (READERS.anyState): forumctl reads none (§24). */
   async detailInAnyState(id: number): Promise<{ topic: TopicDetailView; deleted: boolean } | null> {
     const rows = await this.sql.all<TopicDetailRow & { deleted: boolean }>(
       `select ${TOPIC_COLUMNS}, t.body, t.body_html, t.deleted_at is not null as deleted
        from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
-       where t.id = $2`,
+       where t.id = $2 and ${forumTopic('t')}`,
       [null, id],
     );
     return rows[0] ? { topic: topicDetailView(rows[0]), deleted: rows[0].deleted } : null;

@@ -189,3 +189,9 @@ export const countedTopic = (alias: string) => topicCondition(READERS.counted, S
 
 /** The replies that count and are indexed (READERS.counted), over `alias`. */
 export const countedReply = (alias: string) => replyCondition(READERS.counted, SIGNED_OUT, alias);
+
+/**
+ * A topic of the forum in any state (READERS.anyState), over `alias`: never a conversation. A reply is the forum's
+ * when its topic is: what reads replies by their own state alone (counts, the index, forumctl) joins its topic to this.
+ */
+export const forumTopic = (alias: string) => topicCondition(READERS.anyState, SIGNED_OUT, { topic: alias });

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Sql } from '../database/sql.js';
 import type { StagedRows } from '../staged/staged-rows.js';
-import { countedReply } from '../read-models/visibility.js';
+import { SIGNED_OUT, countedReply, forumTopic, replyCondition } from '../read-models/visibility.js';
+import { READERS } from '../../../domain/visibility/visibility.js';
 import { Reply } from '../../../domain/replies/reply.js';
 import type { ReplyRepository } from '../../../domain/replies/reply-repository.js';
 
@@ -16,8 +17,18 @@ export class MikroOrmReplyRepository implements ReplyRepository {
     return this.em.findOne(Reply, { id });
   }
 
-  authoredBy(userId: number): Promise<Reply[]> {
-    return this.em.find(Reply, { userId, deletedAt: null, action: null }, { orderBy: { id: 'asc' } });
+  /**
+   * What the author still has (READERS.standing) in the forum's topics, whatever their state: never a message of a
+   * conversation, which is its participants'.
+   */
+  async authoredBy(userId: number): Promise<Reply[]> {
+    const rows = await this.sql.all<{ id: number }>(
+      `select r.id from replies r join topics t on t.id = r.topic_id
+       where r.user_id = $1 and ${replyCondition(READERS.standing, SIGNED_OUT, 'r')} and ${forumTopic('t')}`,
+      [userId],
+    );
+    if (rows.length === 0) return [];
+    return this.em.find(Reply, { id: { $in: rows.map((row) => row.id) } }, { orderBy: { id: 'asc' } });
   }
 
   /** Written at the end of the unit of work with the counters it moves (staged-rows.ts), in every writer's lock order. */

@@ -3,6 +3,8 @@ import type { Sql } from '../database/sql.js';
 import { Topic } from '../../../domain/topics/topic.js';
 import type { TopicRepository } from '../../../domain/topics/topic-repository.js';
 import { changed } from './changed.js';
+import { SIGNED_OUT, topicCondition } from '../read-models/visibility.js';
+import { READERS } from '../../../domain/visibility/visibility.js';
 
 export class MikroOrmTopicRepository implements TopicRepository {
   constructor(
@@ -18,8 +20,14 @@ export class MikroOrmTopicRepository implements TopicRepository {
     await this.em.persist(topic).flush();
   }
 
-  authoredBy(userId: number): Promise<Topic[]> {
-    return this.em.find(Topic, { userId, deletedAt: null }, { orderBy: { id: 'asc' } });
+  /** What the author still has of the forum (READERS.standing): never a conversation, which is its participants'. */
+  async authoredBy(userId: number): Promise<Topic[]> {
+    const rows = await this.sql.all<{ id: number }>(
+      `select t.id from topics t where t.user_id = $1 and ${topicCondition(READERS.standing, SIGNED_OUT, { topic: 't' })}`,
+      [userId],
+    );
+    if (rows.length === 0) return [];
+    return this.em.find(Topic, { id: { $in: rows.map((row) => row.id) } }, { orderBy: { id: 'asc' } });
   }
 
   visibleInNode(nodeId: number, afterId: number, limit: number): Promise<Topic[]> {

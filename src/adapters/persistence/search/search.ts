@@ -9,7 +9,7 @@ import type {
   SearchSourceKind,
 } from '../../../application/search/ports.js';
 import type { Sql } from '../database/sql.js';
-import { countedReply, countedTopic } from '../read-models/visibility.js';
+import { countedReply, countedTopic, forumTopic } from '../read-models/visibility.js';
 import type { StagedRows } from '../staged/staged-rows.js';
 import { REPLY_COLUMNS, type ReplyRow, type TopicRow, replyView, topicColumns, topicView } from '../read-models/rows.js';
 import { type Timestamp, toDate } from '../database/timestamps.js';
@@ -31,6 +31,7 @@ export class SqlSearchIndex implements SearchIndex {
     return this.staged.documents(documents);
   }
 
+  /** What counts, in the forum: a conversation's messages are no search's (contract §24), so never indexed. */
   async sources(kind: SearchSourceKind, afterId: number, limit: number): Promise<SearchSource[]> {
     const rows = await this.sql.all<{
       topic_id: number;
@@ -43,8 +44,9 @@ export class SqlSearchIndex implements SearchIndex {
       kind === 'topics'
         ? `select id as topic_id, null::int as reply_id, title, body_html, created_at, updated_at
            from topics t where t.id > $1 and ${countedTopic('t')} order by t.id limit $2`
-        : `select topic_id, id as reply_id, null as title, body_html, created_at, updated_at
-           from replies r where r.id > $1 and ${countedReply('r')} order by r.id limit $2`,
+        : `select r.topic_id, r.id as reply_id, null as title, r.body_html, r.created_at, r.updated_at
+           from replies r join topics t on t.id = r.topic_id
+           where r.id > $1 and ${countedReply('r')} and ${forumTopic('t')} order by r.id limit $2`,
       [afterId, limit],
     );
     return rows.map((row) => ({
@@ -66,7 +68,8 @@ export class SqlSearchIndex implements SearchIndex {
     const row = await this.sql.one<{ n: number }>(
       kind === 'topics'
         ? `select count(*)::int as n from topics t where ${countedTopic('t')}`
-        : `select count(*)::int as n from replies r where ${countedReply('r')}`,
+        : `select count(*)::int as n from replies r join topics t on t.id = r.topic_id
+           where ${countedReply('r')} and ${forumTopic('t')}`,
     );
     return row!.n;
   }
