@@ -28,6 +28,8 @@ const POST_WIDTH = 44;
  * so that the whole fits in `width` columns with its closing quote (a table's column would cut the quote off).
  */
 function postName(item: ReviewItemView, width = 64): string {
+  // A private message (contract §24) is named by itself alone: nothing of its conversation, its title included.
+  if (item.message) return `private message (${item.targetType.toLowerCase()} ${item.targetId})`;
   const [what, title] = item.reply
     ? [`reply ${item.reply.id} in topic ${item.reply.topicId}`, item.reply.topicTitle]
     : item.topic
@@ -40,7 +42,12 @@ const days = (n: number) => (n === 1 ? '1 day' : `${n} days`);
 
 /** What the item's post says, on one line (a deleted post's text stays readable to a reviewer). */
 function excerpt(item: ReviewItemView): string {
-  return (item.reply?.body ?? item.topic?.view.body ?? '').replace(/\s+/g, ' ').trim();
+  return postBody(item).replace(/\s+/g, ' ').trim();
+}
+
+/** What the item's post says: a reply's, a topic's, or a private message's. */
+function postBody(item: ReviewItemView): string {
+  return item.reply?.body ?? item.topic?.view.body ?? item.message?.body ?? '';
 }
 
 /** The flags in short: `3: spam ×2, other`. */
@@ -54,8 +61,9 @@ function flagSummary(item: ReviewItemView): string {
 
 /** Whether the item's post is gone, held or hidden now. */
 function postState(item: ReviewItemView): string {
-  const deleted = item.reply ? item.reply.deleted : (item.topic?.deleted ?? true);
+  const deleted = item.reply ? item.reply.deleted : item.message ? item.message.deleted : (item.topic?.deleted ?? true);
   if (deleted) return 'deleted';
+  if (item.message) return 'a private message';
   return (item.reply ?? item.topic?.view)?.visibility ?? '';
 }
 
@@ -152,7 +160,8 @@ export function reviewCommand(runtime: CliRuntime): Command {
             (flag) => `  ${when(flag.createdAt)}  ${flag.user.login}: ${flag.reason}${flag.message ? ` — ${flag.message}` : ''}`,
           ),
           '',
-          item.reply?.body ?? item.topic?.view.body ?? '',
+          postBody(item),
+          ...(item.message ? ['', 'Only this message of its conversation is shown; this look is written in the audit log.'] : []),
         ];
         return { json: context.session.wire.reviewItem(item, context.actor), text: lines.join('\n').trimEnd() };
       }),

@@ -160,6 +160,7 @@ export const apiModule = new ContainerModule(({ bind }) => {
     showConversation: ShowConversation,
     listConversationReplies: ListConversationReplies,
     countUnreadMessages: CountUnreadMessages,
+    flagPost: FlagPost,
   });
 
   record<UploadRouteUseCases>(bind, UploadRouteUseCases, {

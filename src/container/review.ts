@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify';
+import { ConversationStore } from '../application/conversations/ports.js';
 import { NodeRepository } from '../domain/nodes/node-repository.js';
 import { DomainEvents } from '../application/events.js';
 import { Clock, MarkdownRenderer, UnitOfWork } from '../application/ports.js';
@@ -41,7 +42,7 @@ export const reviewModule = new ContainerModule(({ bind }) => {
   ]);
 
   const useCase = useCaseBinder(bind);
-  useCase(Posts, [TopicRepository, NodeRepository, ReplyRepository, DomainEvents, Clock]);
+  useCase(Posts, [TopicRepository, NodeRepository, ReplyRepository, ConversationStore, DomainEvents, Clock]);
   useCase(DisciplineUser, [UserRepository, SignOutEverywhere, DomainEvents, UnitOfWork, Clock]);
   provide(
     bind,
@@ -50,8 +51,8 @@ export const reviewModule = new ContainerModule(({ bind }) => {
       new FlagPost(posts, store, events, { hideThreshold: config.review.flagHideThreshold }, uow, clock),
     [Posts, ReviewStore, DomainEvents, AppConfig, UnitOfWork, Clock],
   );
-  useCase(ListReviewItems, [ReviewReadModel, NodeRepository]);
-  useCase(ShowReviewItem, [ReviewReadModel, NodeRepository]);
+  useCase(ListReviewItems, [ReviewReadModel, NodeRepository, DomainEvents, UnitOfWork]);
+  useCase(ShowReviewItem, [ReviewReadModel, NodeRepository, DomainEvents, UnitOfWork]);
   useCase(ResolveReview, [
     ReviewStore,
     NodeRepository,

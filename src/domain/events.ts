@@ -56,6 +56,8 @@ export type DomainEvent =
    * `reply.*`, which the forum's effects follow: nothing of the forum hears of it.
    */
   | { type: 'message.created'; topicId: number; replyId: number | null; userId: number; recipientIds: number[]; at: Date }
+  /** A message of conversation `topicId` was deleted by `actorId` (a reviewer agreeing with its flags): `replyId` null, its opening. */
+  | { type: 'message.deleted'; topicId: number; replyId: number | null; actorId: number }
   /** `actorId` added people to conversation `topicId`: users, and groups whose members take part. */
   | { type: 'conversation.joined'; topicId: number; userIds: number[]; groupIds: number[]; actorId: number }
   /** `userId` left conversation `topicId`. */
@@ -134,6 +136,8 @@ export const AUDIT_ACTIONS = [
   'review.approve',
   'review.reject',
   'review.spammer',
+  /** An administrator was shown a flagged private message (contract §24): who looked, at which. */
+  'review.message_viewed',
   'user.silence',
   'user.unsilence',
   'user.suspend',

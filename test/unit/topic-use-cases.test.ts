@@ -1,3 +1,4 @@
+import type { ConversationStore } from '../../src/application/conversations/ports.js';
 import { expect } from 'chai';
 import type { ActingUser } from '../../src/application/actor.js';
 import { CreateTopic } from '../../src/application/topics/create-topic.js';
@@ -50,7 +51,15 @@ function world() {
   const events = Object.assign(new DispatchInTransaction([counters, producer, recorded]), { recorded: recorded.recorded });
   const relocation = new TopicRelocation(nodes, events);
   const rules = postingRules();
-  const posts = new Posts(topics, nodes, replies, events, fixedClock);
+  // No conversation here (contract §24): every post is the forum's.
+  const posts = new Posts(
+    topics,
+    nodes,
+    replies,
+    { place: async () => null } as unknown as ConversationStore,
+    events,
+    fixedClock,
+  );
   return {
     events,
     topics,

@@ -269,6 +269,21 @@ export const ReviewItemSchema = z
     target_id: id,
     topic: ReviewTopicSchema.optional().meta({ description: 'when target_type is Topic' }),
     reply: ReplyDetailSchema.optional().meta({ description: 'when target_type is Reply' }),
+    message: z
+      .strictObject({
+        id,
+        body: z.string(),
+        body_html: z.string(),
+        user: UserSchema,
+        created_at: timestamp,
+        deleted: z.boolean(),
+      })
+      .optional()
+      .meta({
+        description:
+          'instead of topic and reply, a private message: the flagged one only, nothing else of its conversation; ' +
+          'showing it to an administrator is written in the audit log',
+      }),
     user: UserSchema,
     flags: z.array(FlagSchema).meta({ description: 'every flag of the item, oldest first (none for a hold)' }),
     status: z.enum(['pending', 'resolved']),

@@ -249,6 +249,18 @@ export class Wire {
       target_id: item.targetId,
       ...(item.topic ? { topic: { ...this.topicDetail(item.topic.view, viewer), deleted: item.topic.deleted } } : {}),
       ...(item.reply ? { reply: this.replyDetail(item.reply, viewer) } : {}),
+      ...(item.message
+        ? {
+            message: {
+              id: item.message.id,
+              body: item.message.body,
+              body_html: item.message.bodyHtml,
+              user: this.user(item.message.user, viewer),
+              created_at: iso(item.message.createdAt),
+              deleted: item.message.deleted,
+            },
+          }
+        : {}),
       user: this.user(item.user, viewer),
       flags: item.flags.map((flag) => ({
         user: this.user(flag.user, viewer),

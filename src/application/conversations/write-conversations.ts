@@ -6,6 +6,7 @@ import { MAX_REPLY_BODY } from '../../domain/replies/reply.js';
 import { requireText } from '../../domain/shared/text.js';
 import { READERS, readerOf, topicVisibleTo } from '../../domain/visibility/visibility.js';
 import { type ActingUser, type Actor, requireUser } from '../actor.js';
+import type { Viewer } from '../../domain/users/role.js';
 import type { DomainEvents } from '../events.js';
 import { type RawParam, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
@@ -49,13 +50,15 @@ function requireWriter(actor: Actor): ActingUser {
  * Conversation `id` as `user` is let in: the visibility policy's conversation reader decides (contract §24); to
  * anyone it does not let in, the conversation does not exist (404), administrators included.
  */
-export async function enterConversation(store: ConversationStore, id: number, user: ActingUser): Promise<ConversationPlace> {
+export async function enterConversation(store: ConversationStore, id: number, user: Viewer): Promise<ConversationPlace> {
   const place = await store.place(id, user.id);
-  if (!place || !topicVisibleTo(READERS.conversation, readerOf(user, place.readerGroupIds), place.facts)) {
-    throw new NotFound('conversation');
-  }
+  if (!place || !admits(place, user)) throw new NotFound('conversation');
   return place;
 }
+
+/** Whether the visibility policy's conversation reader lets `user` into the conversation `place` (contract §24). */
+export const admits = (place: ConversationPlace, user: Viewer): boolean =>
+  topicVisibleTo(READERS.conversation, readerOf(user, place.readerGroupIds), place.facts);
 
 /** Starts a conversation (contract §24): its title, its opening message, and who takes part. */
 export class StartConversation {

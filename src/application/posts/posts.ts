@@ -9,6 +9,7 @@ import type { Viewer } from '../../domain/users/role.js';
 import {
   ANONYMOUS,
   READERS,
+  readerOf,
   replyFacts,
   replyVisibleTo,
   topicFacts,
@@ -18,6 +19,8 @@ import type { DomainEvents } from '../events.js';
 import type { Clock } from '../ports.js';
 import { loadReply } from '../replies/load.js';
 import { loadTopic } from '../topics/load.js';
+import type { ConversationStore } from '../conversations/ports.js';
+import { admits } from '../conversations/write-conversations.js';
 
 /** A topic or a reply: what flags, holds and review act on alike (contract §18). */
 export type AnyPost = Topic | Reply;
@@ -40,26 +43,50 @@ export class Posts {
     private readonly topics: TopicRepository,
     private readonly nodes: NodeRepository,
     private readonly replies: ReplyRepository,
+    private readonly conversations: ConversationStore,
     private readonly events: DomainEvents,
     private readonly clock: Clock,
   ) {}
 
-  /** A post `viewer` may see (404 otherwise); a system event is no post. */
+  /**
+   * A post `viewer` may see (404 otherwise); a system event is no post. A private message (contract §24) is seen by
+   * its conversation's participants (the visibility policy's conversation reader), as a topic's post by its readers.
+   */
   async load(target: PostTarget, viewer: Viewer): Promise<AnyPost> {
+    const message = await this.message(target, viewer);
+    if (message) return message;
     if (target.type === 'topic') return loadTopic(this.topics, this.nodes, target.id, viewer);
     const { reply } = await loadReply(this.replies, this.topics, this.nodes, target.id, viewer);
     if (reply.isSystemEvent()) throw new NotFound('reply');
     return reply;
   }
 
-  /** The post review names, while it stands (READERS.standing: not deleted). */
+  /** The message `target` names, when it names one of a conversation: null for a post of the forum. */
+  private async message(target: PostTarget, viewer: Viewer): Promise<AnyPost | null> {
+    const reply = target.type === 'reply' ? await this.replies.find(target.id) : null;
+    const conversationId = target.type === 'topic' ? target.id : reply?.topicId;
+    if (conversationId === undefined) return null;
+    const place = await this.conversations.place(conversationId, viewer.id);
+    if (!place) return null;
+    if (!admits(place, viewer)) throw new NotFound('conversation');
+    if (!reply) {
+      const opening = await this.topics.find(conversationId);
+      if (!opening) throw new NotFound('conversation');
+      return opening;
+    }
+    const shown = replyVisibleTo(READERS.conversation, readerOf(viewer), replyFacts(reply));
+    if (!shown || reply.isSystemEvent()) throw new NotFound('reply');
+    return reply;
+  }
+
+  /** The post review names, while it is kept (READERS.kept: not deleted), a private message's too. */
   async find(ref: Pick<PostRef, 'targetType' | 'targetId'>): Promise<AnyPost | null> {
     if (ref.targetType === 'Topic') {
       const topic = await this.topics.find(ref.targetId);
-      return topic && topicVisibleTo(READERS.standing, ANONYMOUS, topicFacts(topic)) ? topic : null;
+      return topic && topicVisibleTo(READERS.kept, ANONYMOUS, topicFacts(topic)) ? topic : null;
     }
     const reply = await this.replies.find(ref.targetId);
-    return reply && replyVisibleTo(READERS.standing, ANONYMOUS, replyFacts(reply)) ? reply : null;
+    return reply && replyVisibleTo(READERS.kept, ANONYMOUS, replyFacts(reply)) ? reply : null;
   }
 
   /** The node the post is in (its topic's, deleted or not); null when its topic is gone. */
@@ -92,10 +119,26 @@ export class Posts {
     return { topics: topics.length, replies: replies.length };
   }
 
-  /** Deletes the post as `actorId`; returns when. */
+  /**
+   * Deletes the post as `actorId`; returns when. A private message's deletion (a reviewer agreeing with its flags) is
+   * `message.deleted`, which the forum's effects (its counters, its notifications) do not follow.
+   */
   async remove(post: AnyPost, actorId: number): Promise<Date> {
     const now = this.clock.now();
     post.softDelete(actorId, now);
+    const conversationId = post instanceof Reply ? post.topicId : post.id;
+    const inConversation =
+      post instanceof Reply ? (await this.conversations.place(conversationId, actorId)) !== null : post.nodeId === null;
+    if (inConversation) {
+      if (post instanceof Reply) await this.replies.save(post);
+      await this.events.record({
+        type: 'message.deleted',
+        topicId: conversationId,
+        replyId: post instanceof Reply ? post.id : null,
+        actorId,
+      });
+      return now;
+    }
     if (post instanceof Reply) {
       await this.replies.save(post);
       await this.events.record(replyDeleted(post, actorId));

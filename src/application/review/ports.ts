@@ -49,6 +49,11 @@ export interface ReviewItemView {
   targetId: number;
   topic: { view: TopicDetailView; deleted: boolean } | null;
   reply: ReplyDetailView | null;
+  /**
+   * A private message (contract §24: a conversation's opening or a reply in it), instead of `topic` and `reply`: the
+   * flagged message and only it, nothing else of its conversation (no title, no other message, nobody in it).
+   */
+  message: FlaggedMessageView | null;
   user: UserView;
   flags: FlagView[];
   status: ReviewStatus;
@@ -56,6 +61,16 @@ export interface ReviewItemView {
   createdAt: Date;
   resolvedAt: Date | null;
   resolvedBy: UserView | null;
+}
+
+/** A flagged private message, as its reviewers are shown it. */
+export interface FlaggedMessageView {
+  id: number;
+  body: string;
+  bodyHtml: string;
+  user: UserView;
+  createdAt: Date;
+  deleted: boolean;
 }
 
 /** Which items a reviewer reads: every one (administrators), or those of posts in these nodes (their moderators). */

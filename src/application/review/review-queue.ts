@@ -34,17 +34,41 @@ async function reviewScope(nodes: NodeRepository, actor: Actor): Promise<{ revie
   return { reviewer, scope: { nodeIds } };
 }
 
+/**
+ * A reviewer was shown flagged private messages (contract §24): each look is written in the audit log, in the unit of
+ * work of the reading. (Only administrators see them: a node's moderators review only their nodes' posts.)
+ */
+async function recordLooks(
+  items: readonly ReviewItemView[],
+  reviewer: ActingUser,
+  events: DomainEvents,
+  uow: UnitOfWork,
+): Promise<void> {
+  const messages = items.filter((item) => item.message !== null);
+  if (messages.length === 0) return;
+  await uow.run(async () => {
+    for (const item of messages) {
+      const target = { type: item.targetType, id: item.targetId } as const;
+      await events.record(moderationActed('review.message_viewed', reviewer.id, target, {}, null));
+    }
+  });
+}
+
 /** The queue, for administrators and node moderators: pending items oldest first, or resolved ones. */
 export class ListReviewItems {
   constructor(
     private readonly items: ReviewReadModel,
     private readonly nodes: NodeRepository,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async execute(actor: Actor, raw: unknown): Promise<ReviewItemView[]> {
-    const { scope } = await reviewScope(this.nodes, actor);
+    const { reviewer, scope } = await reviewScope(this.nodes, actor);
     const { status, offset, limit } = readAll(ListReviewParams, raw);
-    return this.items.list(status, { offset, limit }, scope);
+    const items = await this.items.list(status, { offset, limit }, scope);
+    await recordLooks(items, reviewer, this.events, this.uow);
+    return items;
   }
 }
 
@@ -52,12 +76,15 @@ export class ShowReviewItem {
   constructor(
     private readonly items: ReviewReadModel,
     private readonly nodes: NodeRepository,
+    private readonly events: DomainEvents,
+    private readonly uow: UnitOfWork,
   ) {}
 
   async execute(actor: Actor, id: number): Promise<ReviewItemView> {
-    const { scope } = await reviewScope(this.nodes, actor);
+    const { reviewer, scope } = await reviewScope(this.nodes, actor);
     const item = await this.items.get(id, scope);
     if (!item) throw new NotFound('review item');
+    await recordLooks([item], reviewer, this.events, this.uow);
     return item;
   }
 }

@@ -198,6 +198,7 @@ export const examples = {
       targetId: reply.id,
       topic: null,
       reply,
+      message: null,
       user: bob,
       flags: [{ user: alice, reason: 'spam', message: null, createdAt: later }],
       status: 'pending',

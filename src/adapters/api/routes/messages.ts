@@ -16,6 +16,7 @@ import {
   StartConversationParams,
 } from '../../../application/conversations/write-conversations.js';
 import { PageParams } from '../../../application/inputs.js';
+import { FlagParams, type FlagPost } from '../../../application/review/flag-post.js';
 import { ListRepliesParams } from '../../../application/replies/list-replies.js';
 import { actorOf } from '../auth.js';
 import { type Params, IdPath, pathId } from '../params.js';
@@ -47,6 +48,7 @@ export interface MessageRouteUseCases {
   showConversation: ShowConversation;
   listConversationReplies: ListConversationReplies;
   countUnreadMessages: CountUnreadMessages;
+  flagPost: FlagPost;
 }
 export const MessageRouteUseCases = Symbol.for('MessageRouteUseCases');
 
@@ -217,6 +219,29 @@ export function messageRoutes(app: MessageRouteUseCases, wire: Wire, docs: ApiDe
     },
     async (ctx) => {
       await app.addParticipants.execute(await actorOf(ctx), { id: pathId(ctx.params.id), to: params(ctx).to });
+      ctx.body = OK;
+    },
+  );
+
+  docs.route(
+    router,
+    prefix,
+    {
+      method: 'post',
+      path: '/messages/:id/flag',
+      summary: 'Flag a conversation’s opening message',
+      description:
+        'As a post is flagged (its replies: POST /replies/:id/flag). The administrators who review it are shown that ' +
+        `message and nothing else of the conversation, and each look is written in the audit log. ${NOT_THEIRS}`,
+      tag: 'Messages',
+      access: 'user',
+      params: IdPath,
+      body: { schema: FlagParams, media: MEDIA },
+      response: Ok,
+      errors: [400, 404],
+    },
+    async (ctx) => {
+      await app.flagPost.execute(await actorOf(ctx), { type: 'topic', id: pathId(ctx.params.id) }, params(ctx));
       ctx.body = OK;
     },
   );

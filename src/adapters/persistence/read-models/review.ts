@@ -4,6 +4,7 @@ import type { FlagReason, PostRef, ReviewResolution } from '../../../domain/even
 import type { ReviewItem } from '../../../domain/review/review-item.js';
 import type { Sql } from '../database/sql.js';
 import { type Timestamp, toDate } from '../database/timestamps.js';
+import { forumTopic } from './visibility.js';
 import { REPLY_COLUMNS, type ReplyRow, replyView, topicColumns } from './rows.js';
 import { type TopicDetailRow, topicDetailView } from './topics.js';
 
@@ -20,6 +21,7 @@ interface ItemRow {
   resolved_by: UserView | null;
   topic: (TopicDetailRow & { deleted: boolean }) | null;
   reply: (ReplyRow & { topic_title: string }) | null;
+  message: { id: number; body: string; body_html: string; user: UserView; created_at: Timestamp; deleted: boolean } | null;
   flags: { user: UserView; reason: FlagReason; message: string | null; created_at: string }[];
 }
 
@@ -41,7 +43,15 @@ const ITEMS = (where: string) => `
     (select to_jsonb(x) from (
        select ${REPLY_COLUMNS}, t.title as topic_title
        from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id
-       where i.target_type = 'Reply' and r.id = i.target_id) x) as reply,
+       where i.target_type = 'Reply' and r.id = i.target_id and ${forumTopic('t')}) x) as reply,
+    (select jsonb_build_object('id', m.id, 'body', m.body, 'body_html', m.body_html, 'user', ${user('mu')},
+                               'created_at', m.created_at, 'deleted', m.deleted_at is not null)
+     from (select t.id, t.user_id, t.body, t.body_html, t.created_at, t.deleted_at from topics t
+           where i.target_type = 'Topic' and t.id = i.target_id and t.node_id is null
+           union all
+           select r.id, r.user_id, r.body, r.body_html, r.created_at, r.deleted_at from replies r join topics t on t.id = r.topic_id
+           where i.target_type = 'Reply' and r.id = i.target_id and t.node_id is null) m
+       join users mu on mu.id = m.user_id) as message,
     coalesce((
       select jsonb_agg(jsonb_build_object('user', ${user('fu')}, 'reason', f.reason, 'message', f.message,
                                           'created_at', f.created_at) order by f.id)
@@ -84,6 +94,16 @@ function itemView(row: ItemRow): ReviewItemView {
     targetId: row.target_id,
     topic: row.topic ? { view: topicDetailView(row.topic), deleted: row.topic.deleted } : null,
     reply: row.reply ? { ...replyView(row.reply), topicTitle: row.reply.topic_title } : null,
+    message: row.message
+      ? {
+          id: row.message.id,
+          body: row.message.body,
+          bodyHtml: row.message.body_html,
+          user: row.message.user,
+          createdAt: toDate(row.message.created_at),
+          deleted: row.message.deleted,
+        }
+      : null,
     user: row.user,
     flags: row.flags.map((flag) => ({
       user: flag.user,

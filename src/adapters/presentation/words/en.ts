@@ -513,6 +513,8 @@ export const en: Words = {
     by: 'by',
     inTopic: 'in',
     postDeleted: 'The post was deleted.',
+    privateMessage: 'A private message',
+    lookRecorded: 'Only this message of its conversation is shown to you, and your seeing it is written in the audit log.',
     flags: 'Flags',
     flagReasons: { spam: 'Spam', inappropriate: 'Inappropriate', off_topic: 'Off topic', other: 'Other' },
     silenceDays: 'Silence the author for (days, optional)',

@@ -533,6 +533,9 @@ export interface ModerationWords {
   by: string;
   inTopic: string;
   postDeleted: string;
+  /** A flagged private message (contract §24), shown alone, and that showing it is written in the audit log. */
+  privateMessage: string;
+  lookRecorded: string;
   flags: string;
   flagReasons: Record<FlagReason, string>;
   silenceDays: string;

@@ -513,6 +513,8 @@ export const zhCN: Words = {
     by: '作者',
     inTopic: '所在话题',
     postDeleted: '帖子已被删除。',
+    privateMessage: '一条私信',
+    lookRecorded: '你只能看到对话中的这一条私信，你的查看会记入审计日志。',
     flags: '举报',
     flagReasons: { spam: '垃圾广告', inappropriate: '不当内容', off_topic: '离题', other: '其他' },
     silenceDays: '同时禁言作者（天数，可选）',

@@ -145,6 +145,19 @@ function ReviewedPost(props: { item: ReviewItem; frame: Frame }) {
   const m = words(frame).moderation;
   const topic = item.topic;
   const reply = item.reply;
+  const message = item.message;
+  if (message) {
+    // A private message (contract §24): that message alone, nothing of its conversation; the look is audited.
+    return (
+      <div class="reviewed">
+        <div class="about muted">
+          {m.privateMessage} · {m.by} <Person login={message.user.login} /> · <Time iso={message.created_at} frame={frame} />
+        </div>
+        {message.deleted ? <p class="muted">{m.postDeleted}</p> : <Body html={message.body_html} />}
+        <p class="muted">{m.lookRecorded}</p>
+      </div>
+    );
+  }
   const deleted = topic ? topic.deleted : (reply?.deleted ?? true);
   return (
     <div class="reviewed">
