@@ -3,7 +3,8 @@ import { DomainEvents } from '../../src/application/events.js';
 import { DeliverMail } from '../../src/application/mail/deliver-mail.js';
 import { Mailer } from '../../src/application/mail/mailer.js';
 import { MailTokenKeys, UnitOfWork } from '../../src/application/ports.js';
-import { makeUser, type TestUser } from '../support/builders.js';
+import { api, makeUser, type TestUser } from '../support/builders.js';
+import { PRIVATE_MAIL } from '../../src/application/mail/mailbox.js';
 import { forumctl } from '../support/cli.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
 import { rm } from 'node:fs/promises';
@@ -100,6 +101,32 @@ describe('forumctl mail (the data folder, without SMTP_URL)', () => {
     expect(json.text).to.contain('bob，你好：').and.contain('确认邮箱地址：');
     expect(json.html).to.contain('<html lang="zh-CN">').and.contain('确认邮箱地址</a>');
     expect(json.headers.map((h) => h.name)).to.include.members(['From', 'To', 'Subject', 'Message-ID', 'Date', 'Content-Type']);
+  });
+
+  it('shows nothing of a mail that carries a private message: its recipient and date only (contract §24)', async () => {
+    const alice = await makeUser('alice');
+    const bob = await makeUser('bob');
+    const sent = await api()
+      .post('/api/v3/messages')
+      .set(alice.auth)
+      .send({ to: ['bob'], title: 'Secret plans', body: 'the private words' })
+      .expect(200);
+    const env = testEnv();
+    const job = { kind: 'messages', userId: bob.id, topicId: sent.body.message.id, since: new Date(0).toISOString() } as const;
+    expect(await env.scope(() => env.container.get(DeliverMail).execute(job))).to.equal('sent');
+
+    const { mails } = (await forumctl(['mail', 'list', '--json'])).json<Listed>();
+    expect(mails.map((m) => [m.to, m.subject])).to.deep.equal([['bob@example.com', PRIVATE_MAIL]]);
+    for (const args of [
+      ['mail', 'show', mails[0]!.id],
+      ['mail', 'show', mails[0]!.id, '--json'],
+      ['mail', 'list'],
+    ]) {
+      const shown = await forumctl(args);
+      expect(shown.code, shown.stderr).to.equal(0);
+      expect(shown.stdout).not.to.contain('Secret plans').and.not.to.contain('private words').and.not.to.contain('reply+');
+    }
+    expect((await forumctl(['mail', 'show', mails[0]!.id])).stdout).to.contain('To: bob@example.com');
   });
 
   it('is for administrators, names an unknown mail, and refuses an id that is not one', async () => {

@@ -72,6 +72,28 @@ describe('request logs', () => {
     expect(JSON.stringify(lines)).to.not.include('s3cret');
   });
 
+  it('never name a conversation: its id in a path is left out of the line (contract §24)', async () => {
+    const { createApp } = await import('../../src/server/app.js');
+    const { checkedApi } = await import('../support/openapi.js');
+    const { makeUser, api } = await import('../support/builders.js');
+    const { logger, lines } = await capturedLog(JSON.parse);
+    const app = createApp({ ...appDependencies(), logger });
+    const alice = await makeUser('alice');
+    await makeUser('bob');
+    const sent = await api()
+      .post('/api/v3/messages')
+      .set(alice.auth)
+      .send({ to: ['bob'], title: 'Hush', body: 'quiet' })
+      .expect(200);
+    const id = sent.body.message.id as number;
+    await checkedApi(app).get(`/api/v3/messages/${id}/replies?limit=5`).set(alice.auth).expect(200);
+    await checkedApi(app).get(`/messages/${id}`).expect(303);
+    await new Promise((resolve) => setImmediate(resolve));
+    const urls = lines.filter((l) => l.msg === 'request completed').map((l) => l.url);
+    expect(urls).to.deep.equal(['/api/v3/messages/:id/replies?limit=5', '/messages/:id']);
+    expect(JSON.stringify(lines)).not.to.match(new RegExp(`messages/${id}\\b`));
+  });
+
   it('give each request a UUID unless the caller sent a plain id, and put it on every line of that request, a 500 included', async () => {
     const { createApp } = await import('../../src/server/app.js');
     const { appDependencies } = await import('../support/env.js');

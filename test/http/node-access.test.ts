@@ -247,25 +247,29 @@ const NOT_A_PERSONS_VIEW: Partial<Record<ReaderName, string>> = {
   webhook: 'webhooks: what everyone alike is sent',
 };
 
+/** A member signed up in a browser (kept in `browsers`), with a token for the API; made an administrator if asked. */
+async function personWithBrowser(browsers: Map<number, Browser>, login: string, role: 'member' | 'admin' = 'member') {
+  const browser = await signedInAs(login);
+  if (role === 'admin') await testEnv().sql("update users set role = 'admin' where login = $1", [login]);
+  const [row] = await testEnv().sql<{ id: number }>('select id from users where login = $1', [login]);
+  const issued = await testEnv().scope(() => testEnv().useCases.issueToken.execute({ userId: row!.id, clientId: null }));
+  const user: TestUser = {
+    id: row!.id,
+    login,
+    role,
+    token: issued.access_token,
+    auth: { Authorization: `Bearer ${issued.access_token}` },
+  };
+  browsers.set(user.id, browser);
+  return user;
+}
+
 describe('node access: every reader, with an insider and an outsider (contract §23)', () => {
   let world: World;
 
   beforeEach(async () => {
     const browsers = new Map<number, Browser>();
-    const person = async (login: string) => {
-      const browser = await signedInAs(login);
-      const [row] = await testEnv().sql<{ id: number }>('select id from users where login = $1', [login]);
-      const issued = await testEnv().scope(() => testEnv().useCases.issueToken.execute({ userId: row!.id, clientId: null }));
-      const user: TestUser = {
-        id: row!.id,
-        login,
-        role: 'member',
-        token: issued.access_token,
-        auth: { Authorization: `Bearer ${issued.access_token}` },
-      };
-      browsers.set(user.id, browser);
-      return user;
-    };
+    const person = (login: string) => personWithBrowser(browsers, login);
     const insider = await person('insider');
     const outsider = await person('outsider');
     const team = await makeNode('Team');
@@ -391,21 +395,7 @@ describe('conversations: every reader, with a participant, an outsider and an ad
 
   beforeEach(async () => {
     const browsers = new Map<number, Browser>();
-    const person = async (login: string, role: 'member' | 'admin' = 'member') => {
-      const browser = await signedInAs(login);
-      if (role === 'admin') await testEnv().sql("update users set role = 'admin' where login = $1", [login]);
-      const [row] = await testEnv().sql<{ id: number }>('select id from users where login = $1', [login]);
-      const issued = await testEnv().scope(() => testEnv().useCases.issueToken.execute({ userId: row!.id, clientId: null }));
-      const user: TestUser = {
-        id: row!.id,
-        login,
-        role,
-        token: issued.access_token,
-        auth: { Authorization: `Bearer ${issued.access_token}` },
-      };
-      browsers.set(user.id, browser);
-      return user;
-    };
+    const person = (login: string, role: 'member' | 'admin' = 'member') => personWithBrowser(browsers, login, role);
     const insider = await person('insider');
     const outsider = await person('outsider');
     admin = await person('boss', 'admin');

@@ -24,17 +24,26 @@ const LOGGED_PARAMS = new Set([
   'grant_type',
 ]);
 
-/** The URL as it may be logged: the path, and the query with the value of every parameter not on the list redacted. */
+/**
+ * A path as it may be logged: a conversation's id in it (`/messages/57`, the API's and the pages') is left out, so that
+ * no log line says who reads which conversation (contract §24: nothing of a conversation in any log line).
+ */
+const loggablePath = (path: string) => path.replace(/\/messages\/\d+/g, '/messages/:id');
+
+/**
+ * The URL as it may be logged: the path (loggablePath), and the query with the value of every parameter not on the
+ * list redacted.
+ */
 export function loggableUrl(url: string): string {
   const start = url.indexOf('?');
-  if (start < 0) return url;
+  if (start < 0) return loggablePath(url);
   const query = new URLSearchParams(url.slice(start + 1));
   const parts: string[] = [];
   for (const [key, value] of query) {
     const name = key.endsWith('[]') ? key.slice(0, -2) : key;
     parts.push(`${encodeURIComponent(key)}=${LOGGED_PARAMS.has(name) ? encodeURIComponent(value) : '[REDACTED]'}`);
   }
-  return `${url.slice(0, start)}?${parts.join('&')}`;
+  return `${loggablePath(url.slice(0, start))}?${parts.join('&')}`;
 }
 
 /** What a caller's `X-Request-Id` may be to be kept (a proxy's UUID or trace id); anything else is replaced. */

@@ -91,5 +91,7 @@ export class EmlFolder implements Mailer, Mailbox {
 function summary(id: string, headers: { name: string; value: string }[]): MailSummary {
   const header = (name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value ?? '';
   const date = new Date(header('date'));
-  return { id, date: Number.isNaN(date.getTime()) ? null : date, to: header('to'), subject: header('subject') };
+  // RFC 2919's List-Id names the kind of mail (`<messages.host>`): what the mailbox shows depends on it.
+  const list = /<([a-z]+)\./i.exec(header('list-id'))?.[1]?.toLowerCase() ?? null;
+  return { id, date: Number.isNaN(date.getTime()) ? null : date, to: header('to'), subject: header('subject'), list };
 }

@@ -178,7 +178,7 @@ export class DeliverMail {
       html: notice.bodyHtml,
       text: notice.body,
     }));
-    const replyTo = this.addresses.replyAddress?.replace('%{key}', this.keys.replyKey(account.id, topicId));
+    const replyTo = this.replyTo(account, topicId);
     const mail = this.write(account, {
       kind: 'notifications',
       title: pending.title,
@@ -189,14 +189,7 @@ export class DeliverMail {
       unsubscribeUrl: this.unsubscribeUrl(account.id, 'notifications'),
       settingsUrl: `${this.siteUrl}${PAGES.settings}`,
     });
-    await this.mailer.send({
-      to: account.email,
-      ...mail,
-      autoSubmitted: true,
-      ...(replyTo ? { replyTo } : {}),
-      thread: `topic-${topicId}@${this.hostname}`,
-      list: this.listOf(account.id, 'notifications'),
-    });
+    await this.sendInThread(account, mail, { replyTo, thread: `topic-${topicId}`, list: 'notifications' });
     await this.facts.markMailed(
       pending.notices.map((notice) => notice.notificationId),
       this.clock.now(),
@@ -213,7 +206,7 @@ export class DeliverMail {
     if (!receivesNotificationMail(account.state) || account.emailMessages !== 'always') return 'dropped';
     const pending = await this.facts.messagesOf(account.id, conversationId, since);
     if (!pending || pending.messages.length === 0) return 'dropped';
-    const replyTo = this.addresses.replyAddress?.replace('%{key}', this.keys.replyKey(account.id, conversationId));
+    const replyTo = this.replyTo(account, conversationId);
     const mail = this.write(account, {
       kind: 'messages',
       title: pending.title,
@@ -223,15 +216,29 @@ export class DeliverMail {
       unsubscribeUrl: this.unsubscribeUrl(account.id, 'messages'),
       settingsUrl: `${this.siteUrl}${PAGES.settings}`,
     });
+    await this.sendInThread(account, mail, { replyTo, thread: `message-${conversationId}`, list: 'messages' });
+    return 'sent';
+  }
+
+  /** Where answering a mail about topic (or conversation) `topicId` goes, when reply by e-mail is on (REPLY_BY_EMAIL). */
+  private replyTo(account: MailAccount, topicId: number): string | undefined {
+    return this.addresses.replyAddress?.replace('%{key}', this.keys.replyKey(account.id, topicId));
+  }
+
+  /** A mail of a list, in the thread of its topic or conversation (every mail of it names the same id), answerable. */
+  private async sendInThread(
+    account: MailAccount,
+    mail: ComposedMail,
+    how: { replyTo: string | undefined; thread: string; list: MailList },
+  ): Promise<void> {
     await this.mailer.send({
       to: account.email,
       ...mail,
       autoSubmitted: true,
-      ...(replyTo ? { replyTo } : {}),
-      thread: `message-${conversationId}@${this.hostname}`,
-      list: this.listOf(account.id, 'messages'),
+      ...(how.replyTo ? { replyTo: how.replyTo } : {}),
+      thread: `${how.thread}@${this.hostname}`,
+      list: this.listOf(account.id, how.list),
     });
-    return 'sent';
   }
 
   private topicUrl(topicId: number): string {

@@ -22,11 +22,6 @@ import { FORWARD } from './read-marks.js';
  * makes one statement the cheaper. (A show opens its topic once per reader, and shows far more often: it opens in a
  * statement of its own, the first time only: ShowTopic.)
  *
- * A reader whose mark is at the topic's last reply already (a reread: most readings) writes nothing and reads no more
- * than its mark: the first condition, on the topic's row, is checked before the page's last is looked for (the
- * planner puts it below the lateral join), so a reread pays one probe of its mark beside the page. (The mark may stay
- * short of a system event or a held reply after the last reply: neither is ever unread.)
- *
  * A mark is soft state: when one was written, this transaction alone commits without waiting for the disk
  * (`synchronous_commit` off for it; read-marks.ts says why). Two readings of the same page at once both move it, to
  * the same reply (FORWARD never moves one back).
@@ -42,8 +37,7 @@ export class SqlReplyReading implements ReplyReading {
                     join topics t on t.id = $6 and ${topicCondition(READERS.post, VIEWER, { topic: 't' })}
                     cross join lateral (select max(x.id) as last from (select r.id from replies r where r.topic_id = t.id
                                                                        order by r.id limit $9 offset $8) x) s
-                  where coalesce(t.last_reply_id, 0) > coalesce(${readMark('v.id', 't.id')}, 0)
-                    and s.last > coalesce(${readMark('v.id', 't.id')}, 0)
+                  where s.last > coalesce(${readMark('v.id', 't.id')}, 0)
                   ${FORWARD} returning 1),
        soft as (select set_config('synchronous_commit', 'off', true) from marked)
        select page.* from (${REPLY_PAGE}) page cross join (select count(*) from soft) written order by page.id nulls first`,
