@@ -519,14 +519,24 @@ describe('accounts: joining over the API (contract §16b)', () => {
       const auth = { Authorization: `Bearer ${token.access_token}` };
       const shown = await api().get('/api/v3/users/me/preferences').set(auth).expect(200);
       expect(shown.body).to.deep.equal({
-        preferences: { email_notifications: 'mentions_and_replies', email_digest: 'weekly', locale: 'zh-CN' },
+        preferences: {
+          email_notifications: 'mentions_and_replies',
+          email_digest: 'weekly',
+          email_messages: 'always',
+          locale: 'zh-CN',
+        },
       });
       const changed = await api()
         .put('/api/v3/users/me/preferences')
         .set(auth)
         .send({ email_notifications: 'mentions', locale: 'en' })
         .expect(200);
-      expect(changed.body.preferences).to.deep.equal({ email_notifications: 'mentions', email_digest: 'weekly', locale: 'en' });
+      expect(changed.body.preferences).to.deep.equal({
+        email_notifications: 'mentions',
+        email_digest: 'weekly',
+        email_messages: 'always',
+        locale: 'en',
+      });
       const refused = await api().put('/api/v3/users/me/preferences').set(auth).send({ email_digest: 'hourly' }).expect(400);
       expect(refused.body.message).to.equal('email_digest must be one of weekly, daily, none');
       const again = await api().get('/api/v3/users/me/preferences').set(auth).expect(200);
@@ -542,7 +552,12 @@ describe('accounts: joining over the API (contract §16b)', () => {
         expect(blank.body.message, key).to.match(new RegExp(`^${key} must be one of `));
       }
       const unchanged = await api().get('/api/v3/users/me/preferences').set(auth).expect(200);
-      expect(unchanged.body.preferences).to.deep.equal({ email_notifications: 'mentions', email_digest: 'weekly', locale: 'en' });
+      expect(unchanged.body.preferences).to.deep.equal({
+        email_notifications: 'mentions',
+        email_digest: 'weekly',
+        email_messages: 'always',
+        locale: 'en',
+      });
       await api().get('/api/v3/users/me/preferences').expect(401);
     });
   });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { api, makeUser, type TestUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
+import { signedInAs } from '../support/page-forms.js';
 import { testEnv } from '../support/env.js';
 
 /**
@@ -73,6 +74,19 @@ describe('flagged private messages (contract §24, §18)', () => {
     ]);
     const [counts] = await testEnv().sql<{ replies_count: number }>('select replies_count from users where id = $1', [alice.id]);
     expect(counts!.replies_count).to.equal(0, 'the forum’s counters never counted it, nor uncount it');
+  });
+
+  it('the review page shows the flagged message alone, says the look is recorded, and records it', async () => {
+    await api().post(`/api/v3/replies/${spam}/flag`).set(bob.auth).send({ reason: 'spam' }).expect(200);
+    const reviewer = await signedInAs('keeper', { admin: true });
+    const page = await reviewer.get('/admin/review').expect(200);
+    expect(page.text).to.contain('A private message').and.to.contain('buy cheap pills');
+    expect(page.text).to.contain('your seeing it is written in the audit log');
+    for (const secret of ['A very private title', 'the private opening', 'an innocent answer'])
+      expect(page.text).not.to.contain(secret);
+    expect(page.text).not.to.contain(`/topics/${conversation}`);
+    const entries = await looks();
+    expect(entries.map((entry) => entry.actor.login)).to.deep.equal(['keeper']);
   });
 
   it('only a participant may flag one (404 otherwise, an administrator included); the opening message too', async () => {

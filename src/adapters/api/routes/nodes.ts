@@ -41,7 +41,8 @@ export function nodeRoutes(app: NodeRouteUseCases, wire: Wire, docs: ApiDescript
     },
     async (ctx) => {
       const { viewer, result: nodes } = await app.nodes.list(callerRefOf(ctx));
-      identify(ctx, viewer);
+      // No caller comes back while every node is everyone's (it was not looked up): the request's own lookup stays.
+      if (viewer) identify(ctx, viewer);
       ctx.body = { nodes: nodes.map((node) => wire.node(node)) };
     },
   );
@@ -61,7 +62,7 @@ export function nodeRoutes(app: NodeRouteUseCases, wire: Wire, docs: ApiDescript
     },
     async (ctx) => {
       const { viewer, result: node } = await app.nodes.get(pathId(ctx.params.id), callerRefOf(ctx));
-      identify(ctx, viewer);
+      if (viewer) identify(ctx, viewer);
       if (!node) throw new NotFound('node');
       ctx.body = { node: wire.node(node) };
     },
