@@ -13,7 +13,7 @@ import { digestsTask } from '../../src/adapters/jobs/tasks/digests.js';
 import { mailDeliveryTask } from '../../src/adapters/jobs/tasks/mail-delivery.js';
 import { SmtpMailer } from '../../src/adapters/mail/smtp-mailer.js';
 import { DIGEST_TASK, MAIL_TASK } from '../../src/adapters/persistence/mail/mail-task.js';
-import { makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
+import { api, makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
 import { startJobs } from '../support/jobs.js';
@@ -232,6 +232,13 @@ describe('digests (contract §17)', () => {
       const old = await makeTopic(writer, general, 'Started before the week');
       await sql("update topics set created_at = now() - interval '8 days', replies_count = 99 where id = $1", [old]);
       await makeTopic(reader, general, 'The reader’s own');
+      // A conversation the reader takes part in, new and busy (contract §24): it is no topic of the forum.
+      const conversation = await api()
+        .post('/api/v3/messages')
+        .set(writer.auth)
+        .send({ to: [reader.login], title: 'A private conversation', body: 'just us' })
+        .expect(200);
+      await sql('update topics set replies_count = 80 where id = $1', [conversation.body.message.id]);
 
       const mail = (await digest())!;
       const { parsed } = mail;
@@ -252,6 +259,7 @@ describe('digests (contract §17)', () => {
         'Banned',
         'Started before the week',
         'The reader’s own',
+        'A private conversation',
       ];
       for (const title of unseen) {
         expect(parsed.text, title).to.not.contain(title);
