@@ -505,6 +505,11 @@ describe('notification mail (contract §17)', () => {
         ['alice', 'Or seven.'],
         ['bob', 'Six works for me.'],
       ]);
+      // The log of received mail (forumctl mail inbound) keeps no conversation's id.
+      const logged = await testEnv().sql<{ topic_id: number | null; outcome: string }>(
+        'select topic_id, outcome from inbound_mails',
+      );
+      expect(logged).to.deep.equal([{ topic_id: null, outcome: 'posted' }]);
     });
 
     it('follows email_messages: never mails nothing, and the mail’s unsubscribe link turns it off', async () => {

@@ -138,7 +138,10 @@ export class ReceiveMail {
     }
 
     entry.userId = addressed.userId;
-    entry.topicId = addressed.topicId;
+    // A key names a topic, or a conversation (contract §24: a topic in no node), answered as each is answered; the log
+    // of received mail keeps no conversation's id (nothing of one in any log).
+    const conversation = (await this.conversations.place(addressed.topicId, addressed.userId)) !== null;
+    entry.topicId = conversation ? null : addressed.topicId;
     const user = await this.users.findById(addressed.userId);
     if (user === null || user.isAnonymized() || !user.isActive()) return this.refuse(entry, 'unknown user');
     if (message.from === null || message.from.toLowerCase() !== user.email.toLowerCase()) {
@@ -150,8 +153,6 @@ export class ReceiveMail {
     const actor = { id: user.id, login: user.login, role: user.role };
     try {
       const replyId = await this.uow.run(async () => {
-        // A key names a topic, or a conversation (contract §24: a topic in no node), answered as each is answered.
-        const conversation = await this.conversations.place(addressed.topicId, user.id);
         const replyId = conversation
           ? await this.replyToConversation.execute(actor, { id: addressed.topicId, body })
           : (await this.createReply.execute(actor, { topicId: addressed.topicId, body })).reply.id;
