@@ -11,7 +11,9 @@ export type CounterMove =
   /** A topic's reply count and last reply, its author's replies count and month. */
   | { kind: 'reply.added'; topicId: number; replyId: number; userId: number; at: Date }
   /** The same, undone for a deleted reply: the topic's count and last reply are recounted. */
-  | { kind: 'reply.removed'; topicId: number; userId: number; at: Date };
+  | { kind: 'reply.removed'; topicId: number; userId: number; at: Date }
+  /** A conversation's message count and last message (contract §24: the forum's own counters do not follow it). */
+  | { kind: 'message.added'; topicId: number; replyId: number; userId: number; at: Date };
 
 /**
  * Where counter moves go: the persistence adapter applies them at the end of the unit of work, all in one lock
@@ -54,6 +56,11 @@ function movesOf(event: DomainEvent): CounterMove[] {
       ];
     case 'reply.created':
       return [{ kind: 'reply.added', topicId: event.topicId, replyId: event.replyId, userId: event.userId, at: event.createdAt }];
+    case 'message.created':
+      // The opening message is the conversation itself: only a message after it is counted in it.
+      return event.replyId === null
+        ? []
+        : [{ kind: 'message.added', topicId: event.topicId, replyId: event.replyId, userId: event.userId, at: event.at }];
     case 'reply.deleted':
       return [{ kind: 'reply.removed', topicId: event.topicId, userId: event.userId, at: event.createdAt }];
     case 'user.followed':

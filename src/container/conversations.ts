@@ -18,14 +18,20 @@ import {
 import { SqlConversationReadModel } from '../adapters/persistence/conversations/conversation-read-model.js';
 import { SqlConversationStore } from '../adapters/persistence/conversations/conversation-store.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
+import { OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
+import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
 import { provide, SqlRunner, useCaseBinder } from './bind.js';
 
 /** Private messages (contract §24): conversations, their messages and who takes part. */
 export const conversationsModule = new ContainerModule(({ bind }) => {
   const useCase = useCaseBinder(bind);
-  provide(bind, ConversationStore, (sql: Sql) => new SqlConversationStore(sql), [SqlRunner]);
+  provide(bind, ConversationStore, (sql: Sql, staged: StagedRows) => new SqlConversationStore(sql, staged), [
+    SqlRunner,
+    StagedRows,
+  ]);
   provide(bind, ConversationReadModel, (sql: Sql) => new SqlConversationReadModel(sql), [SqlRunner]);
-  const writing = [ConversationStore, PostingRules, MarkdownRenderer, DomainEvents, UnitOfWork, Clock];
+  // A new conversation or message is one statement, with everything it moves: no transaction (as reply create).
+  const writing = [ConversationStore, PostingRules, MarkdownRenderer, DomainEvents, OneStatementUnitOfWork, Clock];
   useCase(StartConversation, writing);
   useCase(ReplyToConversation, writing);
   useCase(AddParticipants, [ConversationStore, DomainEvents, UnitOfWork, Clock]);

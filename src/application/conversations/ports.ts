@@ -1,4 +1,5 @@
-import type { Named, Recipient } from '../../domain/conversations/conversation.js';
+import type { GroupMember, Named, Recipient } from '../../domain/conversations/conversation.js';
+import type { Author } from '../../domain/review/posting.js';
 import type { TopicFacts } from '../../domain/visibility/visibility.js';
 import type { Page, ReplyPage, UserView } from '../read-models.js';
 
@@ -18,18 +19,53 @@ export interface ConversationPlace {
   named: Named;
 }
 
-/** Where conversations are kept (contract §24): a topic in no node, its messages replies, and who takes part. */
+/**
+ * What starting a conversation reads, at once: who is named, the starter as the posting rules know them, the members
+ * of the groups named (whom the opening message reaches), and the id the conversation will take.
+ */
+export interface ConversationOpening extends NamedRecipients {
+  author: Author;
+  members: GroupMember[];
+  conversationId: number;
+}
+
+/**
+ * A conversation as a new message in it needs it, read at once: as its writer is let in, the writer as the posting
+ * rules know them, the members of its groups (whom the message reaches), and the id the message will take.
+ */
+export interface MessageTarget {
+  place: ConversationPlace;
+  author: Author;
+  members: GroupMember[];
+  messageId: number;
+}
+
+/**
+ * Where conversations are kept (contract §24): a topic in no node, its messages replies, and who takes part. A new
+ * conversation and a new message are written with the rest of their unit of work, in its one statement (their ids
+ * are drawn by the read before).
+ */
 export interface ConversationStore {
   /** The users and groups `names` name (logins and group names, in any case), as recipients of `senderId`'s. */
   recipients(senderId: number, names: readonly string[]): Promise<NamedRecipients>;
-  /** A new conversation, its opening message and who is named in it; returns its id. */
-  start(input: { userId: number; title: string; body: string; bodyHtml: string; named: Named; at: Date }): Promise<number>;
+  /** What starting a conversation of `senderId`'s naming `names` needs (`recipients`, and more). */
+  opening(senderId: number, names: readonly string[]): Promise<ConversationOpening>;
+  /** A new conversation (its id drawn by `opening`), its opening message and who is named in it. */
+  start(conversation: {
+    id: number;
+    userId: number;
+    title: string;
+    body: string;
+    bodyHtml: string;
+    named: Named;
+    at: Date;
+  }): Promise<void>;
   /** Conversation `id` as `readerId` would be let in, or null when there is no conversation of that id. */
   place(id: number, readerId: number): Promise<ConversationPlace | null>;
-  /** A message in conversation `topicId`, counted in it (its activity, its last message); returns its id. */
-  addMessage(topicId: number, message: { userId: number; body: string; bodyHtml: string; at: Date }): Promise<number>;
-  /** Who takes part in conversation `id` besides `exceptUserId`: users named and not gone, members of its groups not gone. */
-  audience(id: number, exceptUserId: number): Promise<number[]>;
+  /** Conversation `id` as a message of `writerId`'s needs it, or null when there is no conversation of that id. */
+  messageTarget(id: number, writerId: number): Promise<MessageTarget | null>;
+  /** A message (its id drawn by `messageTarget`) in conversation `topicId`, read by its author. */
+  addMessage(message: { id: number; topicId: number; userId: number; body: string; bodyHtml: string; at: Date }): Promise<void>;
   /** Names `added` in conversation `id` (users who had left come back), by `addedById`. */
   add(id: number, added: Named, addedById: number, at: Date): Promise<void>;
   /** `userId` leaves conversation `id`: named no more, and out while a group of theirs takes part. */

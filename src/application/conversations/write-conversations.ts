@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type Named, openingMessage, requireAdditions, requireParticipants } from '../../domain/conversations/conversation.js';
+import {
+  type Named,
+  audienceOf,
+  openingMessage,
+  requireAdditions,
+  requireParticipants,
+} from '../../domain/conversations/conversation.js';
 import { Forbidden, NotFound, RuleViolated } from '../../domain/shared/errors.js';
 import { DENIED, canWrite } from '../../domain/shared/policy.js';
 import { MAX_REPLY_BODY } from '../../domain/replies/reply.js';
@@ -11,7 +17,7 @@ import type { DomainEvents } from '../events.js';
 import { type RawParam, Text, read } from '../inputs.js';
 import type { Clock, MarkdownRenderer, UnitOfWork } from '../ports.js';
 import type { PostingRules } from '../review/posting-rules.js';
-import type { ConversationPlace, ConversationStore } from './ports.js';
+import type { ConversationPlace, ConversationStore, NamedRecipients } from './ports.js';
 
 /**
  * Who a message goes to: logins and group names, as a JSON array or one string of names separated by commas or
@@ -30,9 +36,8 @@ export const StartConversationParams = z.object({ to: Recipients, title: Text, b
 export const ReplyToConversationParams = z.object({ body: Text });
 export const AddParticipantsParams = z.object({ to: Recipients });
 
-/** The users and groups `names` name; refused naming the first that names neither. */
-async function resolve(store: ConversationStore, sender: ActingUser, names: readonly string[]) {
-  const found = await store.recipients(sender.id, names);
+/** Who was found by the names given; refused naming the first that names neither a user nor a group. */
+function namedBy(found: NamedRecipients) {
   // A rule of the record, not of the parameter's form: the name is well formed, and names nobody.
   if (found.unknown.length > 0) throw new RuleViolated(`Validation failed: to names no user or group: ${found.unknown[0]}`);
   const named: Named = { userIds: found.users.map((user) => user.id), groupIds: found.groups.map((group) => group.id) };
@@ -79,15 +84,21 @@ export class StartConversation {
       body: read(StartConversationParams.shape.body, input.body, 'body'),
     });
     return this.uow.run(async () => {
-      const author = await this.rules.author(user.id);
-      this.rules.requireMayPost(author);
-      const { named, recipients } = await resolve(this.store, user, names);
+      const opening = await this.store.opening(user.id, names);
+      this.rules.requireMayPost(opening.author);
+      const { named, recipients } = namedBy(opening);
       const participants = requireParticipants(user.id, named, recipients);
       const rendered = this.markdown.render(content.body);
-      await this.rules.judge(author, { kind: 'message', body: content.body, topicId: null, links: rendered.links });
+      await this.rules.judge(opening.author, { kind: 'message', body: content.body, topicId: null, links: rendered.links });
       const now = this.clock.now();
-      const id = await this.store.start({ userId: user.id, ...content, bodyHtml: rendered.html, named: participants, at: now });
-      const recipientIds = await this.store.audience(id, user.id);
+      const id = opening.conversationId;
+      await this.store.start({ id, userId: user.id, ...content, bodyHtml: rendered.html, named: participants, at: now });
+      const started = {
+        userIds: new Set(participants.userIds),
+        groupIds: new Set(participants.groupIds),
+        leftIds: new Set<number>(),
+      };
+      const recipientIds = audienceOf(started, opening.members, user.id);
       await this.events.record({ type: 'message.created', topicId: id, replyId: null, userId: user.id, recipientIds, at: now });
       return id;
     });
@@ -109,16 +120,17 @@ export class ReplyToConversation {
     const user = requireUser(actor);
     const text = read(ReplyToConversationParams.shape.body, input.body, 'body');
     return this.uow.run(async () => {
-      await enterConversation(this.store, input.id, user);
+      const target = await this.store.messageTarget(input.id, user.id);
+      if (!target || !admits(target.place, user)) throw new NotFound('conversation');
       const body = requireText(text, 'Body', MAX_REPLY_BODY);
       if (!canWrite(user)) throw new Forbidden(DENIED.sendMessage);
-      const author = await this.rules.author(user.id);
-      this.rules.requireMayPost(author);
+      this.rules.requireMayPost(target.author);
       const rendered = this.markdown.render(body);
-      await this.rules.judge(author, { kind: 'message', body, topicId: input.id, links: rendered.links });
+      await this.rules.judge(target.author, { kind: 'message', body, topicId: input.id, links: rendered.links });
       const now = this.clock.now();
-      const replyId = await this.store.addMessage(input.id, { userId: user.id, body, bodyHtml: rendered.html, at: now });
-      const recipientIds = await this.store.audience(input.id, user.id);
+      const replyId = target.messageId;
+      await this.store.addMessage({ id: replyId, topicId: input.id, userId: user.id, body, bodyHtml: rendered.html, at: now });
+      const recipientIds = audienceOf(target.place.facts.conversation!, target.members, user.id);
       await this.events.record({ type: 'message.created', topicId: input.id, replyId, userId: user.id, recipientIds, at: now });
       return replyId;
     });
@@ -140,7 +152,7 @@ export class AddParticipants {
     await this.uow.run(async () => {
       const place = await enterConversation(this.store, input.id, user);
       if (!canWrite(user)) throw new Forbidden(DENIED.sendMessage);
-      const { named, recipients } = await resolve(this.store, user, names);
+      const { named, recipients } = namedBy(await this.store.recipients(user.id, names));
       const added = requireAdditions(place.named, named, recipients);
       if (added.userIds.length + added.groupIds.length === 0) return;
       await this.store.add(input.id, added, user.id, this.clock.now());

@@ -1,6 +1,7 @@
 import { Forbidden, RuleViolated } from '../shared/errors.js';
 import { requireText } from '../shared/text.js';
 import { MAX_TITLE, MAX_TOPIC_BODY } from '../topics/topic.js';
+import { type ConversationFacts, takesPart } from '../visibility/visibility.js';
 
 /**
  * A conversation (contract §24): a private exchange among 2 to 20 people, named one by one or as groups whose members
@@ -64,4 +65,27 @@ export function openingMessage(input: { title: string; body: string }): { title:
     title: requireText(input.title, 'Title', MAX_TITLE).trim(),
     body: requireText(input.body, 'Body', MAX_TOPIC_BODY),
   };
+}
+
+/** A member of a group that takes part in a conversation. */
+export interface GroupMember {
+  userId: number;
+  groupId: number;
+}
+
+/**
+ * Who a new message in a conversation reaches: everyone who takes part in it (the visibility policy's `takesPart`,
+ * asked of each user named and each member of a group named), its author aside; in id order.
+ */
+export function audienceOf(conversation: ConversationFacts, members: readonly GroupMember[], authorId: number): number[] {
+  const groupsOf = new Map<number, Set<number>>();
+  for (const member of members) {
+    if (!conversation.groupIds.has(member.groupId)) continue;
+    let groups = groupsOf.get(member.userId);
+    if (!groups) groupsOf.set(member.userId, (groups = new Set()));
+    groups.add(member.groupId);
+  }
+  const candidates = new Set([...conversation.userIds, ...groupsOf.keys()]);
+  candidates.delete(authorId);
+  return [...candidates].filter((id) => takesPart(id, groupsOf.get(id) ?? new Set(), conversation)).sort((a, b) => a - b);
 }

@@ -42,6 +42,18 @@ export interface ConversationFacts {
   leftIds: ReadonlySet<number>;
 }
 
+/**
+ * Whether the user `id`, in the groups `groupIds`, takes part in a conversation: named in it and not gone, or in a
+ * group that takes part and not gone. The `participant` condition, and who a new message reaches (its audience).
+ */
+export function takesPart(id: number, groupIds: ReadonlySet<number> | undefined, conversation: ConversationFacts): boolean {
+  const { userIds, groupIds: named, leftIds } = conversation;
+  if (userIds.has(id)) return true;
+  if (leftIds.has(id) || named.size === 0) return false;
+  if (!groupIds) throw new Error('this conversation has groups: give the reader’s');
+  return [...named].some((group) => groupIds.has(group));
+}
+
 /** What the rule reads of a node: whether it is hidden, and who may read there (contract §23). */
 export interface NodeFacts {
   hidden: boolean;
@@ -169,12 +181,7 @@ export const TOPIC_RULES = {
   participant: (reader: Reader, topic: TopicFacts) => {
     if (topic.nodeId !== null || reader.viewer === null) return false;
     if (!topic.conversation) throw new Error('this reader profile reads who takes part in a conversation: give it');
-    const { userIds, groupIds, leftIds } = topic.conversation;
-    const id = reader.viewer.id;
-    if (userIds.has(id)) return true;
-    if (leftIds.has(id) || groupIds.size === 0) return false;
-    if (!reader.groupIds) throw new Error('this conversation has groups: give the reader’s');
-    return [...groupIds].some((group) => reader.groupIds!.has(group));
+    return takesPart(reader.viewer.id, reader.groupIds, topic.conversation);
   },
 } as const;
 export type TopicRule = keyof typeof TOPIC_RULES;

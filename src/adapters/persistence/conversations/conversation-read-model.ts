@@ -101,15 +101,17 @@ export class SqlConversationReadModel implements ConversationReadModel {
   }
 
   async open(id: number, readerId: number): Promise<ConversationDetailView | null> {
+    // Opened in the statement that reads it: the reader's mark is there from the first opening on (contract §22).
     const row = await this.sql.one<ConversationRow & { body: string; body_html: string }>(
-      `select ${COLUMNS}, t.body, t.body_html from topics t join users u on u.id = t.user_id
-         left join topic_reads tr on tr.user_id = $1 and tr.topic_id = t.id
-       where t.id = $2 and ${shown}`,
+      `with found as (
+         select ${COLUMNS}, t.body, t.body_html from topics t join users u on u.id = t.user_id
+           left join topic_reads tr on tr.user_id = $1 and tr.topic_id = t.id
+         where t.id = $2 and ${shown}),
+       opened as (insert into topic_reads (user_id, topic_id) select $1, id from found on conflict do nothing)
+       select * from found`,
       [readerId, id],
     );
-    if (!row) return null;
-    await this.sql.all('insert into topic_reads (user_id, topic_id) values ($1, $2) on conflict do nothing', [readerId, id]);
-    return { ...conversationView(row), body: row.body, bodyHtml: row.body_html };
+    return row && { ...conversationView(row), body: row.body, bodyHtml: row.body_html };
   }
 
   async replies(id: number, page: Page, readerId: number): Promise<ReplyPage | null> {

@@ -2,11 +2,6 @@ import { MAIL_ATTEMPTS, MAIL_FLAGS, MAIL_TASK } from './mail-task.js';
 import type { Sql } from '../database/sql.js';
 import type { StagedRows } from '../staged/staged-rows.js';
 import type { NotificationMailCandidate, NotificationMailQueue } from '../../../application/mail/notification-mail.js';
-import { ACCOUNT_STATES } from '../../../domain/users/user.js';
-import { receivesNotificationMail } from '../../../domain/notifications/mailing.js';
-
-/** The account states that are mailed (domain/notifications/mailing.ts). */
-const MAILED_STATES = ACCOUNT_STATES.filter(receivesNotificationMail);
 
 /**
  * The notification mail waiting out its delay (contract §17): rows of `notification_mail_queue`, one per
@@ -27,15 +22,9 @@ export class SqlNotificationMailQueue implements NotificationMailQueue {
     return this.staged.notificationMail(candidates);
   }
 
-  async holdMessage(conversationId: number, recipientIds: readonly number[]): Promise<void> {
-    await this.sql.all(
-      `insert into notification_mail_queue (user_id, topic_id)
-       select u.id, $1 from users u
-       where u.id = any($2::int[]) and u.email_messages = 'always' and u.state = any($3::text[])
-       order by u.id
-       on conflict do nothing`,
-      [conversationId, recipientIds, MAILED_STATES],
-    );
+  /** With the unit of work's other rows: staged/writers/notification-mail.ts applies `email_messages`. */
+  holdMessage(conversationId: number, recipientIds: readonly number[]): Promise<void> {
+    return this.staged.messageMail(recipientIds.map((userId) => ({ userId, topicId: conversationId })));
   }
 
   /**

@@ -6,7 +6,8 @@ import { READERS } from '../../../domain/visibility/visibility.js';
 import { SIGNED_OUT, replyCondition, topicCondition } from '../read-models/visibility.js';
 import { type Timestamp, toDate } from '../database/timestamps.js';
 
-interface AuthorRow {
+/** An author's columns as the posting rules read them (`authorColumns`), read with whatever else a write reads first. */
+export interface AuthorRow {
   id: number;
   role: Role;
   self_registered: boolean;
@@ -14,6 +15,20 @@ interface AuthorRow {
   silenced_until: Timestamp | null;
   suspended_until: Timestamp | null;
 }
+
+/** The columns of `AuthorRow`, from the users row `u`. */
+export const authorColumns = (u: string) =>
+  `${u}.id, ${u}.role, ${u}.self_registered, ${u}.created_at, ${u}.silenced_until, ${u}.suspended_until`;
+
+/** The author a row of `authorColumns` describes. */
+export const authorOf = (row: AuthorRow): Author => ({
+  id: row.id,
+  role: row.role,
+  selfRegistered: row.self_registered,
+  joinedAt: toDate(row.created_at),
+  silencedUntil: toDate(row.silenced_until),
+  suspendedUntil: toDate(row.suspended_until),
+});
 
 /**
  * A new account's history, in one statement, each part only when asked (`case` evaluates what it needs): what it
@@ -50,20 +65,8 @@ export class SqlPostingFacts implements PostingFacts {
   constructor(private readonly sql: Sql) {}
 
   async author(userId: number): Promise<Author | null> {
-    const row = await this.sql.one<AuthorRow>(
-      'select id, role, self_registered, created_at, silenced_until, suspended_until from users where id = $1',
-      [userId],
-    );
-    return (
-      row && {
-        id: row.id,
-        role: row.role,
-        selfRegistered: row.self_registered,
-        joinedAt: toDate(row.created_at),
-        silencedUntil: toDate(row.silenced_until),
-        suspendedUntil: toDate(row.suspended_until),
-      }
-    );
+    const row = await this.sql.one<AuthorRow>(`select ${authorColumns('u')} from users u where u.id = $1`, [userId]);
+    return row && authorOf(row);
   }
 
   async history(

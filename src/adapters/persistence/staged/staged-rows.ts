@@ -6,7 +6,7 @@ import type { MailJob } from '../../../application/mail/mail-jobs.js';
 import type { NotificationMailCandidate } from '../../../application/mail/notification-mail.js';
 import type { SearchDocument } from '../../../application/search/ports.js';
 import type { Sql } from '../database/sql.js';
-import { type Staged, type Tally, nothingStaged } from './staged.js';
+import { type NewConversation, type Staged, type Tally, nothingStaged } from './staged.js';
 import { Statement } from './statement.js';
 import { WRITERS } from './writers.js';
 
@@ -27,6 +27,11 @@ export class StagedRows implements CounterMoves {
   private readonly pending = new WeakMap<object, Staged>();
 
   constructor(private readonly sql: Sql) {}
+
+  /** New conversations (contract §24), first of all. */
+  conversations(conversations: readonly NewConversation[]): Promise<void> {
+    return this.stage((staged) => staged.conversations.push(...conversations));
+  }
 
   /** New replies (a reply without an id takes the next one when written). */
   replies(replies: readonly Reply[]): Promise<void> {
@@ -55,6 +60,16 @@ export class StagedRows implements CounterMoves {
   /** Notification mail to hold for its delay (notification-mail.ts). */
   notificationMail(candidates: readonly NotificationMailCandidate[]): Promise<void> {
     return this.stage((staged) => staged.notificationMail.push(...candidates));
+  }
+
+  /** Conversations with new messages to mail, held as notification mail is (contract §24). */
+  messageMail(entries: readonly { userId: number; topicId: number }[]): Promise<void> {
+    return this.stage((staged) => staged.messageMail.push(...entries));
+  }
+
+  /** Read marks moved forward to what their readers wrote (contract §22). */
+  writersMarks(marks: readonly { userId: number; topicId: number; replyId: number | null }[]): Promise<void> {
+    return this.stage((staged) => staged.writersMarks.push(...marks));
   }
 
   /** The review items of held posts (review-store.ts), opened with the rest. */
@@ -140,6 +155,9 @@ function addMoves(tally: Tally, moves: readonly CounterMove[]): void {
         break;
       case 'user':
         user(move.userId, move.counter, move.delta);
+        break;
+      case 'message.added':
+        tally.added.push(move);
         break;
       case 'reply.added':
       case 'reply.removed': {

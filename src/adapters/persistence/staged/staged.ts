@@ -1,5 +1,6 @@
 import type { DomainEvent, PostRef } from '../../../domain/events.js';
 import type { NewNotification } from '../../../domain/notifications/notification.js';
+import type { Named } from '../../../domain/conversations/conversation.js';
 import type { Reply } from '../../../domain/replies/reply.js';
 import type { CounterMove, UserCounter } from '../../../application/counters.js';
 import type { MailJob } from '../../../application/mail/mail-jobs.js';
@@ -10,7 +11,8 @@ import type { Statement } from './statement.js';
 
 /** The counter moves of a unit of work, summed by row as they are staged: what the counter writers apply. */
 export interface Tally {
-  added: Extract<CounterMove, { kind: 'reply.added' }>[];
+  /** New replies and messages, each moving its topic's (or conversation's) count and last reply. */
+  added: Extract<CounterMove, { kind: 'reply.added' | 'message.added' }>[];
   recounts: number[];
   nodes: Map<number, number>;
   users: Map<number, Record<UserCounter, number>>;
@@ -18,7 +20,19 @@ export interface Tally {
 }
 
 /** The rows one unit of work staged, by kind; each kind is written by its writer (writers/). */
+/** A new conversation (contract §24), its id drawn before: a topic in no node, and who is named in it. */
+export interface NewConversation {
+  id: number;
+  userId: number;
+  title: string;
+  body: string;
+  bodyHtml: string;
+  named: Named;
+  at: Date;
+}
+
 export interface Staged {
+  conversations: NewConversation[];
   replies: Reply[];
   counters: Tally;
   events: DomainEvent[];
@@ -37,9 +51,14 @@ export interface Staged {
   readMarks: { userId: number; topicId: number }[];
   /** Notifications that may be mailed, each once the delay is over (contract §17). */
   notificationMail: NotificationMailCandidate[];
+  /** Conversations with new messages for these users, mailed as notifications are (contract §24). */
+  messageMail: { userId: number; topicId: number }[];
+  /** Read marks moved forward (contract §22): a writer has read what they wrote (a reply null: the opening). */
+  writersMarks: { userId: number; topicId: number; replyId: number | null }[];
 }
 
 export const nothingStaged = (): Staged => ({
+  conversations: [],
   replies: [],
   counters: { added: [], recounts: [], nodes: new Map(), users: new Map(), months: [] },
   events: [],
@@ -51,6 +70,8 @@ export const nothingStaged = (): Staged => ({
   unnotified: { topicIds: [], replyIds: [] },
   readMarks: [],
   notificationMail: [],
+  messageMail: [],
+  writersMarks: [],
 });
 
 /**

@@ -1,6 +1,7 @@
 import type { StagedWriter } from './staged.js';
 import { mailJobs } from './writers/mail-jobs.js';
 import { monthCounters } from './writers/month-counters.js';
+import { newConversations } from './writers/new-conversations.js';
 import { newReplies } from './writers/new-replies.js';
 import { nodeCounters } from './writers/node-counters.js';
 import { notificationMail } from './writers/notification-mail.js';
@@ -10,6 +11,7 @@ import { reviewHolds } from './writers/review-holds.js';
 import { searchDocuments } from './writers/search-documents.js';
 import { topicCounters } from './writers/topic-counters.js';
 import { userCounters } from './writers/user-counters.js';
+import { writersMarks } from './writers/writers-marks.js';
 
 /**
  * The lock order of every writer (issue 30), as one list: the statement that ends a unit of work writes its staged
@@ -19,11 +21,13 @@ import { userCounters } from './writers/user-counters.js';
  * notifications' unread counts are taken last, in user order, by their triggers at the end of the statement.
  */
 export const WRITERS: readonly StagedWriter[] = [
+  newConversations,
   newReplies,
   topicCounters,
   nodeCounters,
   userCounters,
   monthCounters,
+  writersMarks,
   outbox,
   reviewHolds,
   mailJobs,

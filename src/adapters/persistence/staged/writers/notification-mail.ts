@@ -18,7 +18,20 @@ const MAILED_STATES = ACCOUNT_STATES.filter(receivesNotificationMail);
  */
 export const notificationMail: StagedWriter = {
   name: 'notification mail',
-  write({ notificationMail: c }, s) {
+  write({ notificationMail: c, messageMail: m }, s) {
+    if (m.length > 0) {
+      // Messages are no notifications (contract §24), but wait out the same delay under their own preference.
+      s.cte(
+        'message_mail_held',
+        `insert into notification_mail_queue (user_id, topic_id)
+    select u.id, m.topic_id
+    from unnest(${s.column(m, (x) => x.userId, 'int[]')}, ${s.column(m, (x) => x.topicId, 'int[]')}) as m(user_id, topic_id)
+    join users u on u.id = m.user_id
+    where u.email_messages = 'always' and u.state = any(${s.param(MAILED_STATES, 'text[]')})
+    order by u.id, m.topic_id
+    on conflict do nothing`,
+      );
+    }
     if (c.length === 0) return;
     s.cte(
       'notification_mail_held',
