@@ -2,7 +2,7 @@ import { ContainerModule } from 'inversify';
 import { DomainEvents } from '../application/events.js';
 import { Clock, MarkdownRenderer, UnitOfWork } from '../application/ports.js';
 import { PostingRules } from '../application/review/posting-rules.js';
-import { ConversationReadModel, ConversationStore } from '../application/conversations/ports.js';
+import { ConversationReadModel, ConversationReading, ConversationStore } from '../application/conversations/ports.js';
 import {
   CountUnreadMessages,
   ListConversationReplies,
@@ -16,6 +16,7 @@ import {
   StartConversation,
 } from '../application/conversations/write-conversations.js';
 import { SqlConversationReadModel } from '../adapters/persistence/conversations/conversation-read-model.js';
+import { SqlConversationReading } from '../adapters/persistence/conversations/conversation-reading.js';
 import { SqlConversationStore } from '../adapters/persistence/conversations/conversation-store.js';
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
@@ -30,6 +31,7 @@ export const conversationsModule = new ContainerModule(({ bind }) => {
     StagedRows,
   ]);
   provide(bind, ConversationReadModel, (sql: Sql) => new SqlConversationReadModel(sql), [SqlRunner]);
+  provide(bind, ConversationReading, (sql: Sql) => new SqlConversationReading(sql), [SqlRunner]);
   // A new conversation or message is one statement, with everything it moves: no transaction (as reply create).
   const writing = [ConversationStore, PostingRules, MarkdownRenderer, DomainEvents, OneStatementUnitOfWork, Clock];
   useCase(StartConversation, writing);
@@ -37,7 +39,7 @@ export const conversationsModule = new ContainerModule(({ bind }) => {
   useCase(AddParticipants, [ConversationStore, DomainEvents, UnitOfWork, Clock]);
   useCase(LeaveConversation, [ConversationStore, DomainEvents, UnitOfWork, Clock]);
   useCase(ListConversations, [ConversationReadModel]);
-  useCase(ShowConversation, [ConversationReadModel]);
-  useCase(ListConversationReplies, [ConversationReadModel]);
+  useCase(ShowConversation, [ConversationReading]);
+  useCase(ListConversationReplies, [ConversationReading]);
   useCase(CountUnreadMessages, [ConversationReadModel]);
 });

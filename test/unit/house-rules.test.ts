@@ -20,7 +20,11 @@ function occurrences(files: { file: string; text: string }[], pattern: RegExp): 
 describe('the house rules, on the sources', () => {
   it('keeps read models to reading: no statement in them writes', () => {
     const writes = /\b(insert\s+into|update\s+\w+(\s+\w+)?\s+set|delete\s+from|for\s+(no\s+key\s+)?update|nextval\s*\()/i;
-    expect(occurrences(sources('src/adapters/persistence/read-models'), writes)).to.deep.equal([]);
+    const readModels = [
+      ...sources('src/adapters/persistence/read-models'),
+      ...sources('src/adapters/persistence/conversations').filter(({ file }) => file.endsWith('read-model.ts')),
+    ];
+    expect(occurrences(readModels, writes)).to.deep.equal([]);
   });
 
   it('decides who sees a post in one place: no read model, mail or digest statement restates a condition of the policy', () => {

@@ -98,20 +98,25 @@ export interface ConversationDetailView extends ConversationView {
   bodyHtml: string;
 }
 
-/**
- * Conversations as their participants read them, every statement held to the visibility policy's conversation
- * readers; reading one moves the reader's mark as reading a topic does (contract §22).
- */
+/** Conversations as their participants list and count them, every statement held to the policy's conversation readers. */
 export interface ConversationReadModel {
   /** The reader's conversations, newest activity first. */
   list(readerId: number, page: Page): Promise<ConversationView[]>;
-  /** Conversation `id`, opened by the reader (their mark, §22); null when it is not theirs to read. */
-  open(id: number, readerId: number): Promise<ConversationDetailView | null>;
-  /** A page of its messages after the opening one, read by the reader up to the last; null when not theirs. */
-  replies(id: number, page: Page, readerId: number): Promise<ReplyPage | null>;
   /** How many of the reader's conversations have messages they have yet to read. */
   unreadCount(readerId: number): Promise<number>;
   /** The same, for many readers at once (the live streams of a process). */
   unreadCounts(readerIds: readonly number[]): Promise<Map<number, number>>;
 }
 export const ConversationReadModel = Symbol.for('ConversationReadModel');
+
+/**
+ * A conversation read by a participant, which moves their read mark as reading a topic does (contract §22): a write
+ * port, each read one statement with its mark. Null when it is not theirs to read.
+ */
+export interface ConversationReading {
+  /** Conversation `id`, opened by the reader. */
+  open(id: number, readerId: number): Promise<ConversationDetailView | null>;
+  /** A page of its messages after the opening one, read by the reader up to the last. */
+  replies(id: number, page: Page, readerId: number): Promise<ReplyPage | null>;
+}
+export const ConversationReading = Symbol.for('ConversationReading');

@@ -3,7 +3,7 @@ import { type Actor, requireUser } from '../actor.js';
 import { type RawParam, PageParams, readAll } from '../inputs.js';
 import type { ReplyPage } from '../read-models.js';
 import { ListRepliesParams } from '../replies/list-replies.js';
-import type { ConversationDetailView, ConversationReadModel, ConversationView } from './ports.js';
+import type { ConversationDetailView, ConversationReadModel, ConversationReading, ConversationView } from './ports.js';
 
 /** The caller's conversations (contract §24), newest activity first, paged like every list. */
 export class ListConversations {
@@ -17,7 +17,7 @@ export class ListConversations {
 
 /** A conversation of the caller's, opened (contract §22's mark); 404 to anyone else, administrators included. */
 export class ShowConversation {
-  constructor(private readonly conversations: ConversationReadModel) {}
+  constructor(private readonly conversations: ConversationReading) {}
 
   async execute(actor: Actor, id: number): Promise<ConversationDetailView> {
     const user = requireUser(actor);
@@ -29,7 +29,7 @@ export class ShowConversation {
 
 /** A page of a conversation's messages, as a topic's replies are paged, read by the caller up to its last. */
 export class ListConversationReplies {
-  constructor(private readonly conversations: ConversationReadModel) {}
+  constructor(private readonly conversations: ConversationReading) {}
 
   async execute(actor: Actor, input: { id: number; offset?: RawParam; limit?: RawParam }): Promise<ReplyPage> {
     const user = requireUser(actor);

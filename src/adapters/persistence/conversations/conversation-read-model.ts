@@ -1,21 +1,15 @@
-import type {
-  ConversationDetailView,
-  ConversationReadModel,
-  ConversationView,
-} from '../../../application/conversations/ports.js';
-import type { Page, ReplyPage, UserView } from '../../../application/read-models.js';
+import type { ConversationReadModel, ConversationView } from '../../../application/conversations/ports.js';
+import type { Page, UserView } from '../../../application/read-models.js';
 import { READERS } from '../../../domain/visibility/visibility.js';
 import type { Sql } from '../database/sql.js';
 import { type Timestamp, toDate } from '../database/timestamps.js';
-import { FORWARD } from '../posts/read-marks.js';
-import { REPLY_COLUMNS, type ReplyRow, replyView } from '../read-models/rows.js';
 import { readerOf, replyCondition, topicCondition } from '../read-models/visibility.js';
 
 /** The conditions of the policy's conversation readers for the user `id` (an SQL expression), their role looked up. */
 const shownTo = (id: string, topic = 't') => topicCondition(READERS.conversation, readerOf(id), { topic });
 const unreadBy = (id: string) => replyCondition(READERS.conversationUnread, readerOf(id), 'r');
 /** The reader of most statements here: the user `$1`. */
-const shown = shownTo('$1::int');
+export const shown = shownTo('$1::int');
 
 /**
  * The ids of the conversations the user `id` may be in, found by their own rows and their groups' (two index probes),
@@ -40,7 +34,7 @@ const unreadOf = (id: string) => `(case when tr.user_id is null and t.user_id <>
      and ${unreadBy(id)}))`;
 const UNREAD = unreadOf('$1');
 
-const COLUMNS = `t.id, t.title, t.created_at, t.last_active_at as updated_at, t.replied_at, t.replies_count, t.last_reply_id,
+export const COLUMNS = `t.id, t.title, t.created_at, t.last_active_at as updated_at, t.replied_at, t.replies_count, t.last_reply_id,
   t.last_reply_user_id, t.last_reply_user_login, u.id as user_id, u.login as user_login, u.name as user_name,
   coalesce((select json_agg(json_build_object('id', pu.id, 'login', pu.login, 'name', pu.name) order by cp.created_at, pu.id)
             from conversation_participants cp join users pu on pu.id = cp.user_id
@@ -49,7 +43,7 @@ const COLUMNS = `t.id, t.title, t.created_at, t.last_active_at as updated_at, t.
             from conversation_participants cp join groups g on g.id = cp.group_id where cp.topic_id = t.id), '[]') as groups,
   ${UNREAD} as unread`;
 
-interface ConversationRow {
+export interface ConversationRow {
   id: number;
   title: string;
   created_at: Timestamp;
@@ -67,7 +61,7 @@ interface ConversationRow {
   unread: number;
 }
 
-function conversationView(row: ConversationRow): ConversationView {
+export function conversationView(row: ConversationRow): ConversationView {
   return {
     id: row.id,
     title: row.title,
@@ -98,42 +92,6 @@ export class SqlConversationReadModel implements ConversationReadModel {
       [readerId, page.limit, page.offset],
     );
     return rows.map(conversationView);
-  }
-
-  async open(id: number, readerId: number): Promise<ConversationDetailView | null> {
-    // Opened in the statement that reads it: the reader's mark is there from the first opening on (contract §22).
-    const row = await this.sql.one<ConversationRow & { body: string; body_html: string }>(
-      `with found as (
-         select ${COLUMNS}, t.body, t.body_html from topics t join users u on u.id = t.user_id
-           left join topic_reads tr on tr.user_id = $1 and tr.topic_id = t.id
-         where t.id = $2 and ${shown}),
-       opened as (insert into topic_reads (user_id, topic_id) select $1, id from found on conflict do nothing)
-       select * from found`,
-      [readerId, id],
-    );
-    return row && { ...conversationView(row), body: row.body, bodyHtml: row.body_html };
-  }
-
-  async replies(id: number, page: Page, readerId: number): Promise<ReplyPage | null> {
-    const [found] = await this.sql.all<{ found: boolean }>(
-      `select exists (select 1 from topics t where t.id = $2 and ${shown}) as found`,
-      [readerId, id],
-    );
-    if (!found!.found) return null;
-    const rows = await this.sql.all<ReplyRow>(
-      `select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id
-       where r.topic_id = $1 order by r.id limit $2 offset $3`,
-      [id, page.limit, page.offset],
-    );
-    const last = rows.at(-1);
-    if (last) {
-      await this.sql.all(`insert into topic_reads as tr (user_id, topic_id, last_read_reply_id) values ($1, $2, $3) ${FORWARD}`, [
-        readerId,
-        id,
-        last.id,
-      ]);
-    }
-    return { replies: rows.map(replyView), likedReplyIds: [] };
   }
 
   async unreadCount(readerId: number): Promise<number> {
