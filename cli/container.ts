@@ -44,6 +44,7 @@ import { DeleteUpload, ListUploads, PurgeOrphanUploads } from '../src/applicatio
 import { ImportHomeland } from '../src/application/imports/import-homeland.js';
 import { MigrateUploads } from '../src/application/uploads/migrate-uploads.js';
 import { UploadRecords } from '../src/application/uploads/ports.js';
+import { AddProvider, ListProviders, RemoveProvider } from '../src/application/providers/providers.js';
 import { record } from '../src/container/bind.js';
 import { CliUseCases } from './runtime.js';
 
@@ -121,5 +122,8 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     purgeOrphanUploads: PurgeOrphanUploads,
     migrateUploads: MigrateUploads,
     importHomeland: ImportHomeland,
+    addProvider: AddProvider,
+    listProviders: ListProviders,
+    removeProvider: RemoveProvider,
   });
 });

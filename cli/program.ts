@@ -18,6 +18,7 @@ import { topicsCommand } from './commands/topics.js';
 import { usersCommand } from './commands/users.js';
 import { invitesCommand } from './commands/invites.js';
 import { webhooksCommand } from './commands/webhooks.js';
+import { authCommand } from './commands/auth.js';
 import { auditCommand } from './commands/audit.js';
 import { mailCommand } from './commands/mail.js';
 import { reviewCommand } from './commands/review.js';
@@ -52,6 +53,7 @@ export function buildProgram(runtime: CliRuntime): Command {
     uploadsCommand,
     importCommand,
     appsCommand,
+    authCommand,
     tokensCommand,
     maintenanceCommand,
     searchCommand,

@@ -51,6 +51,7 @@ import type { DeleteUpload, ListUploads, PurgeOrphanUploads } from '../src/appli
 import type { MigrateUploads } from '../src/application/uploads/migrate-uploads.js';
 import type { UploadRecords } from '../src/application/uploads/ports.js';
 import type { Wire } from '../src/adapters/presentation/wire.js';
+import type { AddProvider, ListProviders, RemoveProvider } from '../src/application/providers/providers.js';
 
 /**
  * What forumctl's commands call: the same use cases as the API's (and the read models, for what a command prints),
@@ -125,6 +126,9 @@ export interface CliUseCases {
   purgeOrphanUploads: PurgeOrphanUploads;
   migrateUploads: MigrateUploads;
   importHomeland: ImportHomeland;
+  addProvider: AddProvider;
+  listProviders: ListProviders;
+  removeProvider: RemoveProvider;
 }
 export const CliUseCases = Symbol.for('CliUseCases');
 

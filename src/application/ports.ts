@@ -98,3 +98,14 @@ export interface MailTokenKeys {
 export const MAIL_LISTS = ['notifications', 'digest', 'messages'] as const;
 export type MailList = (typeof MAIL_LISTS)[number];
 export const MailTokenKeys = Symbol.for('MailTokenKeys');
+
+/**
+ * Secrets the service must use again, not only check (a sign-in provider's client secret, contract §25): sealed
+ * (encrypted and authenticated) under the server's secret key, so that the database never holds them in clear.
+ * `open` throws on anything it did not seal under this key.
+ */
+export interface SecretBox {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+export const SecretBox = Symbol.for('SecretBox');

@@ -14,6 +14,7 @@ import { CreateInvite, Invites, InviteStore, ListInvites, RevokeInvite } from '.
 import { MailLinks } from '../application/accounts/mail-links.js';
 import { RequestPasswordReset, ResetPassword } from '../application/accounts/password-reset.js';
 import { SignUp } from '../application/accounts/sign-up.js';
+import { ProviderLinkStore } from '../application/providers/links.js';
 import { CurrentPassword } from '../application/accounts/current-password.js';
 import { CredentialThrottle } from '../application/oauth/credential-throttle.js';
 import { MailPreferencesOf } from '../application/accounts/preferences.js';
@@ -105,7 +106,7 @@ export const accountsModule = new ContainerModule(({ bind }) => {
   bind(AccountExport).toService(SqlAccountExport);
   bind(AuthoredContent).toService(SqlAccountExport);
   useCase(ExportAccount, [AccountExport]);
-  useCase(Anonymizer, [SignOutEverywhere, DeviceRegistry, MailLinks, DomainEvents, Clock]);
+  useCase(Anonymizer, [SignOutEverywhere, DeviceRegistry, MailLinks, DomainEvents, Clock, ProviderLinkStore]);
   useCase(CurrentPassword, [PasswordHasher, CredentialThrottle]);
   useCase(DeleteOwnAccount, [UserRepository, CurrentPassword, Anonymizer, UnitOfWork]);
   useCase(DeleteAccount, [UserRepository, Anonymizer, AuthoredContent, DeleteTopic, DeleteReply, DomainEvents, UnitOfWork]);

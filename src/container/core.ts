@@ -28,6 +28,7 @@ import { auditModule } from './audit.js';
 import { reviewModule } from './review.js';
 import { maintenanceModule } from './maintenance.js';
 import { importsModule } from './imports.js';
+import { providersModule } from './providers.js';
 
 /** What every container is built from: the ORM and the SQL runner of an open database, and its event feed. */
 export interface ContainerPersistence {
@@ -77,6 +78,7 @@ export function buildCoreContainer(
     reviewModule,
     maintenanceModule,
     importsModule,
+    providersModule,
   );
   return container;
 }

@@ -27,6 +27,7 @@ import type { UploadedFiles } from '../adapters/api/routes/uploads.js';
 import { UserRouteUseCases } from '../adapters/api/routes/users.js';
 import { WindowLimiter, throttleWindows } from '../adapters/api/window-limiter.js';
 import { AccountPageUseCases } from '../adapters/web/routes/account.js';
+import { ProviderPageUseCases } from '../adapters/web/routes/providers.js';
 import { AuthorizeRouteUseCases } from '../adapters/web/routes/authorize.js';
 import { FeedUseCases } from '../adapters/web/routes/feeds.js';
 import { MessagePageUseCases } from '../adapters/web/routes/messages.js';
@@ -68,6 +69,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     users: UserRouteUseCases,
     accounts: AccountRouteUseCases,
     accountPages: AccountPageUseCases,
+    providerPages: ProviderPageUseCases,
     readingPages: ReadingPageUseCases,
     peoplePages: PeoplePageUseCases,
     writingPages: WritingPageUseCases,

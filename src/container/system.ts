@@ -1,8 +1,9 @@
 import { ContainerModule } from 'inversify';
-import { Clock, MailTokenKeys, MarkdownRenderer, PasswordHasher, SecretGenerator } from '../application/ports.js';
+import { Clock, MailTokenKeys, MarkdownRenderer, PasswordHasher, SecretBox, SecretGenerator } from '../application/ports.js';
 import type { Config } from '../config.js';
 import { HmacMailTokenKeys } from '../adapters/system/mail-token-keys.js';
 import { resolveSecretKey } from '../adapters/system/secret-key.js';
+import { AesSecretBox } from '../adapters/system/secret-box.js';
 import { AppConfig, provide } from './bind.js';
 import { HtmlText, WordSegmenter } from '../application/search/ports.js';
 import { Argon2PasswordHasher } from '../adapters/system/argon2-hasher.js';
@@ -27,4 +28,6 @@ export const systemModule = new ContainerModule(({ bind }) => {
   provide(bind, MailTokenKeys, (config: Config) => new HmacMailTokenKeys(resolveSecretKey(config.secretKey, config.dataDir)), [
     AppConfig,
   ]);
+  // The same key seals what must be used again (a sign-in provider's client secret, contract §25).
+  provide(bind, SecretBox, (config: Config) => new AesSecretBox(resolveSecretKey(config.secretKey, config.dataDir)), [AppConfig]);
 });

@@ -58,6 +58,10 @@ import { ReadingPageUseCases } from '../adapters/web/routes/reading.js';
 import { SitemapUseCases } from '../adapters/web/routes/sitemap.js';
 import { WritingPageUseCases } from '../adapters/web/routes/writing.js';
 import type { Config } from '../config.js';
+import { ListProviderLinks, UnlinkProvider } from '../application/providers/links.js';
+import { BeginProviderSignIn, ChooseProviderLogin, FinishProviderSignIn } from '../application/providers/provider-sign-in.js';
+import { ListProviders } from '../application/providers/providers.js';
+import { ProviderPageUseCases } from '../adapters/web/routes/providers.js';
 import { AppConfig, provide, record } from './bind.js';
 
 /**
@@ -71,6 +75,16 @@ export const webModule = new ContainerModule(({ bind }) => {
     signIn: SignIn,
     approveAuthorization: ApproveAuthorization,
     signOut: SignOut,
+    listProviders: ListProviders,
+  });
+  record<ProviderPageUseCases>(bind, ProviderPageUseCases, {
+    beginProviderSignIn: BeginProviderSignIn,
+    finishProviderSignIn: FinishProviderSignIn,
+    chooseProviderLogin: ChooseProviderLogin,
+    unlinkProvider: UnlinkProvider,
+    listProviders: ListProviders,
+    openWebSession: OpenWebSession,
+    resolveWebSession: ResolveWebSession,
   });
 
   provide(bind, RegistrationSetting, (config: Config) => config.registration, [AppConfig]);
@@ -94,6 +108,8 @@ export const webModule = new ContainerModule(({ bind }) => {
     deleteOwnAccount: DeleteOwnAccount,
     exportAccount: ExportAccount,
     unsubscribe: Unsubscribe,
+    listProviders: ListProviders,
+    providerLinks: ListProviderLinks,
   });
 
   record<NotificationPageUseCases>(bind, NotificationPageUseCases, {

@@ -149,6 +149,9 @@ export const AUDIT_ACTIONS = [
   'group.add',
   'group.remove',
   'node.access',
+  /** A sign-in provider was configured or removed (contract §25): never its secret. */
+  'provider.add',
+  'provider.remove',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -163,6 +166,7 @@ export const AUDIT_TARGET_TYPES = [
   'Invite',
   'Upload',
   'Group',
+  'Provider',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -232,7 +232,7 @@ async function resetData(pool: pg.Pool): Promise<void> {
   await pool.query(`
     truncate topic_reads, read_horizons, group_members, groups, login_throttle, throttle_counts, devices, user_reply_months, notification_unread_counts, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
       oauth_codes, web_sessions, oauth_clients, webhooks, audit_entries, replies, topics, account_tokens, invites, inbound_mails,
-      notification_mail_queue, flags, review_items, uploads, import_runs
+      notification_mail_queue, flags, review_items, uploads, import_runs, sign_in_providers
       restart identity cascade;
     delete from users where login <> 'system';
     delete from nodes where name <> 'NoPoint';

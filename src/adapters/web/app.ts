@@ -20,6 +20,7 @@ import { messageRoutes, type MessagePageUseCases } from './routes/messages.js';
 import type { Wire } from '../presentation/wire.js';
 import { settingsRoutes } from './routes/settings.js';
 import { signInRoutes } from './routes/sign-in.js';
+import { providerRoutes, type ProviderPageUseCases } from './routes/providers.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 
 /**
@@ -34,6 +35,8 @@ export interface WebUseCases {
   authorize: AuthorizeRouteUseCases;
   /** The pages of joining, signing in, settings and unsubscribing (/account). */
   accountPages: AccountPageUseCases;
+  /** Signing in with another provider, and linking one (contract §25). */
+  providerPages: ProviderPageUseCases;
   /** The forum's pages (contract §21a): lists, topics and their forms, nodes, search. */
   readingPages: ReadingPageUseCases;
   /** The members, and a member's page with its tabs (contract §21a), following and blocking them (§21b). */
@@ -108,6 +111,7 @@ export function webRoutes(dependencies: WebDependencies): Router[] {
     joiningRoutes(account, docs, options),
     passwordRoutes(account, docs, options),
     signInRoutes(account, docs, options),
+    providerRoutes(useCases.providerPages, docs, dependencies.wire, options),
     settingsRoutes(account, docs, options),
     unsubscribeRoutes(account.unsubscribe, docs, options),
     assetRoutes(docs),

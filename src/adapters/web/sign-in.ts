@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { ActingUser } from '../../application/actor.js';
 import type { OpenWebSession, ResolveWebSession, SignIn } from '../../application/oauth/web-sessions.js';
 import { type BrowserPages, SESSION_COOKIE } from './browser.js';
+import { Forbidden } from '../../domain/shared/errors.js';
 import { refuse } from './forms.js';
 
 /**
@@ -69,6 +70,23 @@ export async function signInFromLink(
   const opened = userId === null ? null : await openSession(ctx, browser, open, userId);
   const continueTo = takeReturn(ctx, browser);
   return { login: opened?.user.login ?? null, ...(opened && continueTo ? { continueTo } : {}) };
+}
+
+/**
+ * The one end of every sign-in with another provider (contract §25): the account the provider proved (and the
+ * account's state allowed) gets a browser session, and the browser goes back to the authorization request it came
+ * from, if any, else to `next`. A step that must come before a session (a second factor) goes in front of this.
+ */
+export async function completeSignIn(
+  ctx: Context,
+  browser: BrowserPages,
+  open: OpenWebSession,
+  userId: number,
+  next: string,
+): Promise<void> {
+  // Checked by the use case a moment ago; an account suspended since is refused here as anywhere.
+  if (!(await openSession(ctx, browser, open, userId))) throw new Forbidden();
+  browser.seeOther(ctx, takeReturn(ctx, browser) ?? next);
 }
 
 // ---- the way back to an authorization request ----------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProviderLinkStore } from '../providers/links.js';
 import { moderationActed } from '../../domain/events.js';
 import { NotFound, RuleViolated } from '../../domain/shared/errors.js';
 import type { User } from '../../domain/users/user.js';
@@ -54,6 +55,7 @@ export class Anonymizer {
     private readonly links: MailLinks,
     private readonly events: DomainEvents,
     private readonly clock: Clock,
+    private readonly providerLinks: Pick<ProviderLinkStore, 'removeAllFor'>,
   ) {}
 
   /** Inside a unit of work. */
@@ -63,6 +65,8 @@ export class Anonymizer {
     await this.signOut.execute(user.id);
     await this.devices.removeAllFor(user.id);
     await this.links.spendAll(user.id, ['verify', 'reset', 'email_change'], now);
+    // No provider signs anyone into it again; their identity may make a new account.
+    await this.providerLinks.removeAllFor(user.id);
     await this.events.record({ type: 'user.deleted', userId: user.id });
   }
 }

@@ -554,4 +554,28 @@ export const en: Words = {
     leaveHint: 'It leaves your messages; anyone still in it can add you back.',
     sendMessage: 'Send a message',
   },
+  providers: {
+    orWith: 'Or sign in with',
+    signInWith: (provider) => `Sign in with ${provider}`,
+    chooseLoginTitle: 'Choose your login',
+    chooseLoginIntro: (provider) =>
+      `${provider} told us who you are. Choose the login you will be known by here (2 to 20 letters, digits, "_", "." or "-").`,
+    createAccountButton: 'Create my account',
+    refusedTitle: 'Signing in did not work',
+    answerRejected: 'The provider’s answer could not be checked, or you declined there. Nothing was signed in: try again.',
+    flowExpired: 'This sign-in took too long or was already used. Start again from the sign-in page.',
+    notConfigured: 'There is no such sign-in provider.',
+    waitingTitle: 'Waiting for approval',
+    waiting: (login) => `Your account ${login} is made. An administrator approves new accounts: you can sign in once they have.`,
+    linksTitle: 'Sign-in providers',
+    linksIntro: 'Accounts elsewhere that sign you in here.',
+    linkedWith: (provider) => `Linked with ${provider}`,
+    removeButton: 'Remove',
+    linkButton: (provider) => `Link ${provider}`,
+    onlyWayIn:
+      'This is your only way to sign in: set a password (forgot password sends a link) or link another provider before removing it.',
+    noLinks: 'No provider is linked to your account.',
+    linked: (provider) => `${provider} is linked to your account.`,
+    removed: (provider) => `${provider} is no longer linked to your account.`,
+  },
 };

@@ -12,6 +12,7 @@ export type {
   MessageWords,
   ModerationWords,
   Period,
+  ProviderWords,
   RefusalWords,
   UnsubscribeWords,
   Words,

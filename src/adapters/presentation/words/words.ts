@@ -27,6 +27,35 @@ export interface Words {
   moderation: ModerationWords;
   /** Private messages' pages (contract §24). */
   messages: MessageWords;
+  /** Signing in with another provider, and the settings' links to providers (contract §25). */
+  providers: ProviderWords;
+}
+
+/** Signing in with another provider (contract §25). */
+export interface ProviderWords {
+  /** The heading above the providers' buttons on a sign-in or sign-up page. */
+  orWith: string;
+  signInWith: (provider: string) => string;
+  chooseLoginTitle: string;
+  chooseLoginIntro: (provider: string) => string;
+  createAccountButton: string;
+  refusedTitle: string;
+  /** The provider's answer did not check out (state, nonce, signature), or the person declined there. */
+  answerRejected: string;
+  /** The flow's cookie is missing, spent or of another provider. */
+  flowExpired: string;
+  notConfigured: string;
+  waitingTitle: string;
+  waiting: (login: string) => string;
+  linksTitle: string;
+  linksIntro: string;
+  linkedWith: (provider: string) => string;
+  removeButton: string;
+  linkButton: (provider: string) => string;
+  onlyWayIn: string;
+  noLinks: string;
+  linked: (provider: string) => string;
+  removed: (provider: string) => string;
 }
 
 /** The forum's pages (contract §21a). */

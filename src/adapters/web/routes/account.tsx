@@ -8,6 +8,8 @@ import type { DeleteOwnAccount, ExportAccount } from '../../../application/accou
 import type { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../../../application/oauth/web-sessions.js';
 import type { UserReadModel } from '../../../application/read-models.js';
 import type { Unsubscribe } from '../../../application/mail/unsubscribe.js';
+import type { ListProviderLinks } from '../../../application/providers/links.js';
+import type { ListProviders } from '../../../application/providers/providers.js';
 import type { AccountWords } from '../../presentation/words/index.js';
 import type { BrowserPages } from '../browser.js';
 import type { FormPage } from '../forms.js';
@@ -45,6 +47,9 @@ export interface AccountPageUseCases {
   exportAccount: ExportAccount;
   // the unsubscribe link of notification mail and digests
   unsubscribe: Unsubscribe;
+  // signing in with other providers (contract §25): their buttons, and the settings' links
+  listProviders: ListProviders;
+  providerLinks: ListProviderLinks;
 }
 export const AccountPageUseCases = Symbol.for('AccountPageUseCases');
 

@@ -15,6 +15,7 @@ import { Page, type RouteDeclarer } from '../docs.js';
 import { paramsOf, readForm } from '../forms.js';
 import { signedInUser, signInWithPassword } from '../sign-in.js';
 import { AuthorizeErrorPage, AuthorizeSignInPage, authorizationQuery, ConsentPage, SignedOutPage } from '../views/authorize.js';
+import type { ListProviders } from '../../../application/providers/providers.js';
 
 /**
  * The authorization endpoint of the authorization code grant (contract §10), as a person meets it in a browser:
@@ -53,6 +54,8 @@ export interface AuthorizeRouteUseCases {
   signIn: SignIn;
   approveAuthorization: ApproveAuthorization;
   signOut: SignOut;
+  /** The sign-in providers whose buttons the sign-in form shows (contract §25). */
+  listProviders: ListProviders;
 }
 export const AuthorizeRouteUseCases = Symbol.for('AuthorizeRouteUseCases');
 
@@ -87,13 +90,14 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: RouteDeclarer
   const { show } = browser;
   router.use(refusedRequests(browser));
 
-  function showSignIn(
+  async function showSignIn(
     ctx: Context,
     request: AuthorizationRequest,
     status = 200,
     extra: { login?: string | undefined; error?: string; unverified?: boolean } = {},
   ) {
-    show(ctx, status, <AuthorizeSignInPage request={request} csrf={browser.browserCsrf(ctx)} {...extra} />);
+    const providers = await app.listProviders.execute();
+    show(ctx, status, <AuthorizeSignInPage request={request} csrf={browser.browserCsrf(ctx)} providers={providers} {...extra} />);
   }
 
   function expiredForm(ctx: Context): void {

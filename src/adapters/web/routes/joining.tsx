@@ -76,6 +76,7 @@ export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opt
     async (ctx) => {
       if (app.registration === 'closed') return closed(ctx);
       const query = typedIn(ctx);
+      const providers = await app.listProviders.execute();
       show(
         ctx,
         200,
@@ -85,6 +86,7 @@ export function joiningRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opt
           registration={app.registration}
           values={{ invite: query.invite ?? '' }}
           authorize={authorizeReturn(query.authorize)}
+          providers={providers}
         />,
       );
     },

@@ -11,6 +11,7 @@ import { paramsOf, readForm, refuse, type Typed } from '../forms.js';
 import { frameOf } from '../frame.js';
 import { openSession, type SignedIn, signedInUser } from '../sign-in.js';
 import { actionFor } from '../views/layout.js';
+import { providerOutcome } from './providers.js';
 import { FarewellPage, type ProfileValues, SETTINGS_FORMS, type SettingsForm, SettingsPage } from '../views/settings.js';
 import { type AccountPageUseCases, accountForm, accountWords, expiredForm } from './account.js';
 
@@ -72,7 +73,12 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
     status = 200,
     extra: { outcome?: { form: SettingsForm; error?: string; notice?: string }; profile?: ProfileValues; newEmail?: string } = {},
   ): Promise<void> {
-    const [detail, preferences] = await Promise.all([app.users.byId(signedIn.user.id), app.mailPreferences.show(signedIn.user)]);
+    const [detail, preferences, links] = await Promise.all([
+      app.users.byId(signedIn.user.id),
+      app.mailPreferences.show(signedIn.user),
+      app.providerLinks.execute(signedIn.user),
+    ]);
+    const said = providerOutcome(ctx);
     if (!detail) return toSignIn(ctx);
     const profile: ProfileValues = extra.profile ?? {
       name: detail.name ?? '',
@@ -97,6 +103,7 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
         preferences={preferences}
         {...(extra.outcome ? { outcome: extra.outcome } : {})}
         newEmail={extra.newEmail}
+        providerLinks={{ values: links, ...said }}
       />,
     );
   }

@@ -50,7 +50,8 @@ export function signInRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opti
       if (await signedInUser(ctx, app.resolveWebSession)) {
         return browser.seeOther(ctx, actionFor('/account/settings', localeOf(ctx)));
       }
-      show(ctx, 200, <SignInPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} />);
+      const providers = await app.listProviders.execute();
+      show(ctx, 200, <SignInPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} providers={providers} />);
     },
   );
 

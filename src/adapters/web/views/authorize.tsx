@@ -2,6 +2,7 @@ import type { AuthorizationRequest } from '../../../application/oauth/authorizat
 import type { Locale } from '../../../domain/users/user.js';
 import { type AuthorizeWords, wordsOf } from '../../presentation/words/index.js';
 import { Alert, CsrfField, Document, LoginField } from './layout.js';
+import { type ProviderButton, ProviderButtons } from './providers.js';
 
 /**
  * The pages of the authorization endpoint (contract §10): sign in, consent, and the error a person sees when a
@@ -42,6 +43,8 @@ export function AuthorizeSignInPage(props: {
   error?: string | undefined;
   /** The right password for an account whose address is not confirmed: offer to send the mail again. */
   unverified?: boolean | undefined;
+  /** The sign-in providers configured (contract §25): their buttons come back here once signed in. */
+  providers?: readonly ProviderButton[] | undefined;
 }) {
   const { request } = props;
   const w = words();
@@ -70,6 +73,11 @@ export function AuthorizeSignInPage(props: {
           </button>
         </form>
       ) : null}
+      <ProviderButtons
+        locale={LOCALE}
+        providers={props.providers ?? []}
+        query={{ authorize: new URLSearchParams(authorizationQuery(request)).toString() }}
+      />
       <p class="muted">{w.noPassword(app)}</p>
       <p class="muted">
         <a href={`/account/password/forgot?${back}`}>{w.forgotLink}</a> · <a href={`/account/sign-up?${back}`}>{w.signUpLink}</a>

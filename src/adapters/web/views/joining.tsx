@@ -11,6 +11,7 @@ import {
   actionFor,
   withLang,
 } from './layout.js';
+import { type ProviderButton, ProviderButtons } from './providers.js';
 
 /**
  * The pages of joining (contract §16b): sign up, confirm an address, forgot and reset a password. Plain HTML
@@ -35,6 +36,8 @@ export function SignUpPage(props: {
   /** The authorization request the person came from (its query), to return to once verified. */
   authorize?: string | undefined;
   error?: string;
+  /** The sign-in providers configured (contract §25): their buttons, carrying the invite code and the way back. */
+  providers?: readonly ProviderButton[] | undefined;
 }) {
   const { frame, values } = props;
   const t = wordsFor(frame);
@@ -92,6 +95,14 @@ export function SignUpPage(props: {
         </div>
         <button type="submit">{t.signUpButton}</button>
       </form>
+      <ProviderButtons
+        locale={frame.locale}
+        providers={props.providers ?? []}
+        query={{
+          ...(values.invite ? { invite: values.invite } : {}),
+          ...(props.authorize ? { authorize: props.authorize } : {}),
+        }}
+      />
       <p class="muted">
         {t.haveAccount}{' '}
         <a href={props.authorize ? `/oauth/authorize?${props.authorize}` : withLang('/account/sign-in', frame.locale)}>

@@ -1,6 +1,7 @@
 import { EMAIL_DIGESTS, EMAIL_MESSAGES, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
 import { WORDS, wordsOf } from '../../presentation/words/index.js';
 import { ResendForm } from './joining.js';
+import { type ProviderButton, ProviderButtons, ProviderLinksSection, type ProviderLinksValues } from './providers.js';
 import {
   Alert,
   CsrfField,
@@ -46,6 +47,8 @@ export interface SettingsInput {
   outcome?: { form: SettingsForm; error?: string; notice?: string };
   /** The new address typed into the e-mail form, when it was refused. */
   newEmail?: string | undefined;
+  /** The account's links to sign-in providers (contract §25), and what became of the last change to them. */
+  providerLinks?: { values: ProviderLinksValues; error?: string | undefined; notice?: string | undefined } | undefined;
 }
 
 /** A one-line field of the profile form. */
@@ -200,6 +203,16 @@ export function SettingsPage(props: SettingsInput) {
         <button type="submit">{t.savePreferences}</button>
       </form>
 
+      {props.providerLinks ? (
+        <ProviderLinksSection
+          frame={frame}
+          csrf={props.csrf}
+          values={props.providerLinks.values}
+          error={props.providerLinks.error}
+          notice={props.providerLinks.notice}
+        />
+      ) : null}
+
       <h2 id="export">{t.exportTitle}</h2>
       <p class="muted">{t.exportIntro}</p>
       <p>
@@ -233,6 +246,8 @@ export function SignInPage(props: {
   error?: string | undefined;
   /** The right password for an account whose address is not confirmed: offer to send the mail again. */
   unverified?: boolean | undefined;
+  /** The sign-in providers configured (contract §25): their buttons. */
+  providers?: readonly ProviderButton[] | undefined;
 }) {
   const { frame } = props;
   const t = wordsOf(frame.locale).account;
@@ -249,6 +264,7 @@ export function SignInPage(props: {
         <button type="submit">{t.signInButton}</button>
       </form>
       {props.unverified ? <ResendForm frame={frame} csrf={props.csrf} login={props.login ?? ''} /> : null}
+      <ProviderButtons locale={frame.locale} providers={props.providers ?? []} />
       <p class="muted">
         <a href={withLang('/account/password/forgot', frame.locale)}>{t.forgotLink}</a> ·{' '}
         <a href={withLang('/account/sign-up', frame.locale)}>{t.signUpLink}</a>
