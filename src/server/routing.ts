@@ -95,30 +95,31 @@ const comparable = (path: string) => (/[A-Z]/.test(path) ? path.toLowerCase() : 
  */
 export function routersFor(routers: readonly Router[]): MountedRouters {
   const mounted = routers.map((router) => ({ heads: headsOf(router), middleware: router.routes() as Koa.Middleware }));
-  if (mounted.length > 31) throw new Error('routersFor: at most 31 routers (their picks are a bit mask)');
   // The chain for each combination of routers a path picks, made once (a handful in all).
-  const chains = new Map<number, Koa.Middleware>();
+  const chains = new Map<string, Koa.Middleware>();
   const dispatch = (ctx: Koa.Context, next: Koa.Next) => {
     const path = comparable(ctx.path);
     const segments = segmentsOf(path);
-    let picked = 0;
-    let only = -1;
+    let first = -1;
+    // Only a path that more than one router may serve (rare) makes a list.
+    let picked: number[] | null = null;
     for (let i = 0; i < mounted.length; i++) {
       if (!mayServe(mounted[i]!.heads, path, segments)) continue;
-      picked |= 1 << i;
-      only = only === -1 ? i : -2;
+      if (first === -1) first = i;
+      else (picked ??= [first]).push(i);
     }
-    if (only === -1) return next();
-    if (only >= 0) return mounted[only]!.middleware(ctx, next);
-    let chain = chains.get(picked);
+    if (first === -1) return next();
+    if (picked === null) return mounted[first]!.middleware(ctx, next);
+    const key = picked.join(',');
+    let chain = chains.get(key);
     if (!chain) {
-      const list = mounted.filter((_, i) => picked & (1 << i)).map((each) => each.middleware);
+      const list = picked.map((i) => mounted[i]!.middleware);
       chain = (ctx, next) => {
         const from = (k: number): Promise<void> =>
           k === list.length ? next() : Promise.resolve(list[k]!(ctx, () => from(k + 1)));
         return from(0);
       };
-      chains.set(picked, chain);
+      chains.set(key, chain);
     }
     return chain(ctx, next);
   };

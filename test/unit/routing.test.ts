@@ -104,4 +104,21 @@ describe('routersFor: each router asked only where it has routes', () => {
     one.get('/a', (ctx) => (ctx.body = 'a'));
     expect(routersFor([one]).routers).to.deep.equal([one]);
   });
+
+  it('mounts as many routers as an app has (40 here), a path two of them serve going through both in order', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => {
+      const router = new Router();
+      // The first passes `?pass` on to what comes after it.
+      router.get(`/r${i}`, (ctx, next) => (i === 0 && ctx.query.pass ? next() : (ctx.body = `r${i}`)));
+      return router;
+    });
+    // The last one also serves the first's path, after it: it answers only when the first passes it on.
+    many[39]!.get('/r0', (ctx) => (ctx.body = 'r39 for r0'));
+    const koa = new Koa();
+    koa.use(routersFor(many));
+    const server = koa.callback();
+    expect((await request(server).get('/r38')).text).to.equal('r38');
+    expect((await request(server).get('/r0')).text).to.equal('r0');
+    expect((await request(server).get('/r0?pass=1')).text).to.equal('r39 for r0');
+  });
 });
