@@ -87,9 +87,11 @@ export function tokensCommand(runtime: CliRuntime): Command {
         const rows = live.map((token) => ({
           id: token.id,
           app: token.clientName,
+          // A personal access token's name (contract §25: a person made it for a script); null for the others.
+          personal: token.name,
           scope: token.scope,
           created_at: token.createdAt.toISOString(),
-          expires_at: token.expiresAt.toISOString(),
+          expires_at: token.expiresAt?.toISOString() ?? null,
           refresh_expires_at: token.refreshExpiresAt?.toISOString() ?? null,
         }));
         return {
@@ -101,10 +103,10 @@ export function tokensCommand(runtime: CliRuntime): Command {
                   ['id', 'app', 'scope', 'created', 'access expires', 'refresh expires'],
                   rows.map((row) => [
                     row.id,
-                    row.app ?? '(forumctl)',
+                    row.app ?? (row.personal === null ? '(forumctl)' : `(personal: ${row.personal})`),
                     row.scope,
                     row.created_at,
-                    row.expires_at,
+                    row.expires_at ?? 'never',
                     row.refresh_expires_at,
                   ]),
                 ),

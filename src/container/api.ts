@@ -43,6 +43,8 @@ import { ListActiveUsers, ListBlockedUsers } from '../application/users/communit
 import { BlockNode, BlockUser, FollowUser, ShowUser } from '../application/users/manage-users.js';
 import { ListFollows, ListUserFavorites, ListUserReplies, ListUserTopics } from '../application/users/user-lists.js';
 import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
+import { PersonalTokenRouteUseCases } from '../adapters/api/routes/personal-tokens.js';
+import { CreatePersonalToken, ListPersonalTokens, RevokePersonalToken } from '../application/tokens/personal-tokens.js';
 import { AdminRouteUseCases } from '../adapters/api/routes/admin.js';
 import { DeviceRouteUseCases } from '../adapters/api/routes/devices.js';
 import { InboundMailRouteUseCases } from '../adapters/api/routes/inbound-email.js';
@@ -147,6 +149,12 @@ export const apiModule = new ContainerModule(({ bind }) => {
     signUp: SignUp,
     requestPasswordReset: RequestPasswordReset,
     resendVerification: ResendVerification,
+  });
+
+  record<PersonalTokenRouteUseCases>(bind, PersonalTokenRouteUseCases, {
+    createPersonalToken: CreatePersonalToken,
+    listPersonalTokens: ListPersonalTokens,
+    revokePersonalToken: RevokePersonalToken,
   });
 
   record<NodeRouteUseCases>(bind, NodeRouteUseCases, { nodes: NodeReadModel, blockNode: BlockNode });

@@ -10,6 +10,7 @@ import { clusterMetrics } from '../server/cluster.js';
 import { ServiceMetrics } from '../adapters/api/metrics.js';
 import { NotificationStreams } from '../adapters/api/notification-streams.js';
 import { AccountRouteUseCases } from '../adapters/api/routes/accounts.js';
+import { PersonalTokenRouteUseCases } from '../adapters/api/routes/personal-tokens.js';
 import { AdminRouteUseCases } from '../adapters/api/routes/admin.js';
 import { DeviceRouteUseCases } from '../adapters/api/routes/devices.js';
 import { InboundMailRouteUseCases } from '../adapters/api/routes/inbound-email.js';
@@ -68,6 +69,7 @@ export const httpModule = new ContainerModule(({ bind }) => {
     messages: MessageRouteUseCases,
     users: UserRouteUseCases,
     accounts: AccountRouteUseCases,
+    personalTokens: PersonalTokenRouteUseCases,
     accountPages: AccountPageUseCases,
     providerPages: ProviderPageUseCases,
     readingPages: ReadingPageUseCases,

@@ -22,6 +22,16 @@ import {
   SignOutEverywhere,
   RevokeToken,
 } from '../application/tokens/access-tokens.js';
+import {
+  CreatePersonalToken,
+  ListPersonalTokens,
+  PersonalTokenKeys,
+  PersonalTokenStore,
+  PersonalTokenUse,
+  RevokePersonalToken,
+} from '../application/tokens/personal-tokens.js';
+import { SqlPersonalTokenStore } from '../adapters/persistence/accounts/personal-token-store.js';
+import { SqlPersonalTokenUse } from '../adapters/persistence/accounts/personal-token-use.js';
 import { UserRepository } from '../domain/users/user-repository.js';
 import { SqlClientStore } from '../adapters/persistence/accounts/oauth-stores.js';
 import { SqlPresence } from '../adapters/persistence/accounts/presence.js';
@@ -34,7 +44,7 @@ import {
 import type { Config } from '../config.js';
 import { AppConfig, provide, SqlRunner, useCaseBinder } from './bind.js';
 
-/** Tokens, applications and signing in (contract §10): their stores and use cases. */
+/** Tokens, applications, personal tokens and signing in (contract §10, §25): their stores and use cases. */
 export const oauthModule = new ContainerModule(({ bind }) => {
   provide(bind, AccessTokenStore, (sql: Sql) => new SqlAccessTokenStore(sql), [SqlRunner]);
   provide(bind, AuthorizationCodeStore, (sql: Sql) => new SqlAuthorizationCodeStore(sql), [SqlRunner]);
@@ -42,6 +52,9 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   provide(bind, ClientStore, (sql: Sql) => new SqlClientStore(sql), [SqlRunner]);
   // One per process: its memo is what keeps authenticated requests from writing (presence.ts).
   provide(bind, Presence, (sql: Sql) => new SqlPresence(sql), [SqlRunner]);
+  provide(bind, PersonalTokenStore, (sql: Sql) => new SqlPersonalTokenStore(sql), [SqlRunner]);
+  // One per process, as Presence: its memo keeps "last used" from writing per request.
+  provide(bind, PersonalTokenUse, (sql: Sql) => new SqlPersonalTokenUse(sql), [SqlRunner]);
   provide(bind, ThrottleCounts, (sql: Sql) => new SqlThrottleCounts(sql), [SqlRunner]);
   provide(
     bind,
@@ -51,7 +64,7 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   );
 
   const useCase = useCaseBinder(bind);
-  useCase(Authenticate, [AccessTokenStore, SecretGenerator, Clock, Presence]);
+  useCase(Authenticate, [AccessTokenStore, SecretGenerator, Clock, Presence, PersonalTokenKeys, PersonalTokenUse]);
   provide(
     bind,
     IssueToken,
@@ -80,4 +93,7 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   useCase(AuthenticateClient, [ClientStore, SecretGenerator, CredentialThrottle]);
   useCase(CreateApp, [ClientStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
   useCase(ListApps, [ClientStore]);
+  useCase(CreatePersonalToken, [PersonalTokenStore, PersonalTokenKeys, SecretGenerator, UnitOfWork, Clock]);
+  useCase(ListPersonalTokens, [PersonalTokenStore, Clock]);
+  useCase(RevokePersonalToken, [PersonalTokenStore, Clock]);
 });

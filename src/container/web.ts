@@ -1,4 +1,5 @@
 import { ContainerModule } from 'inversify';
+import { CreatePersonalToken, ListPersonalTokens, RevokePersonalToken } from '../application/tokens/personal-tokens.js';
 import { Clock } from '../application/ports.js';
 import { DeleteOwnAccount, ExportAccount } from '../application/accounts/leaving.js';
 import { RequestPasswordReset, ResetPassword } from '../application/accounts/password-reset.js';
@@ -107,6 +108,9 @@ export const webModule = new ContainerModule(({ bind }) => {
     mailPreferences: MailPreferencesOf,
     deleteOwnAccount: DeleteOwnAccount,
     exportAccount: ExportAccount,
+    createPersonalToken: CreatePersonalToken,
+    listPersonalTokens: ListPersonalTokens,
+    revokePersonalToken: RevokePersonalToken,
     unsubscribe: Unsubscribe,
     listProviders: ListProviders,
     providerLinks: ListProviderLinks,

@@ -18,6 +18,7 @@ import { groupRoutes, type GroupRouteUseCases } from './routes/groups.js';
 import { messageRoutes, type MessageRouteUseCases } from './routes/messages.js';
 import { userRoutes, type UserRouteUseCases } from './routes/users.js';
 import { accountRoutes, type AccountRouteUseCases } from './routes/accounts.js';
+import { personalTokenRoutes, type PersonalTokenRouteUseCases } from './routes/personal-tokens.js';
 import { systemRoutes } from './routes/system.js';
 import { deviceRoutes, type DeviceRouteUseCases } from './routes/devices.js';
 import { uploadApiRoutes, type UploadRouteUseCases } from './routes/upload-api.js';
@@ -48,6 +49,8 @@ export interface ApiUseCases {
   messages: MessageRouteUseCases;
   users: UserRouteUseCases;
   accounts: AccountRouteUseCases;
+  /** Personal access tokens (contract §25). */
+  personalTokens: PersonalTokenRouteUseCases;
   devices: DeviceRouteUseCases;
   uploads: UploadRouteUseCases;
   search: SearchRouteUseCases;
@@ -200,6 +203,7 @@ export function resourceRoutes(
     groupRoutes(useCases.groups, wire, docs, prefix),
     messageRoutes(useCases.messages, wire, docs, prefix),
     accountRoutes(useCases.accounts, wire, docs, prefix),
+    personalTokenRoutes(useCases.personalTokens, docs, prefix),
     userRoutes(useCases.users, wire, docs, prefix),
     deviceRoutes(useCases.devices, docs, prefix),
     uploadApiRoutes(useCases.uploads, wire, docs, prefix),

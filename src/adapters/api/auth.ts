@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Actor, CallerRef } from '../../application/actor.js';
-import type { Authenticate } from '../../application/tokens/access-tokens.js';
+import type { Authenticate, PersonalClaim } from '../../application/tokens/access-tokens.js';
 import { Forbidden } from '../../domain/shared/errors.js';
 
 /** What a `read` token may do: read (OPTIONS only asks what is allowed). */
@@ -26,12 +26,14 @@ interface CallerState {
 
 /**
  * Names the request's caller: its bearer token's digest, computed once for everything after (the rate limit counts
- * by it, the lookup finds by it). No lookup: a flood of requests costs no token lookups.
+ * by it, the lookup finds by it), and, for a personal token, whose it says it is (by its MAC: the rate limit counts
+ * it as its user's). No lookup: a flood of requests costs no token lookups.
  */
 export function nameCaller(authenticate: Authenticate) {
   return (ctx: Context, next: Next): Promise<void> => {
     const token = bearerToken(ctx);
     const ref = authenticate.reference(token);
+    ctx.state.personalClaim = authenticate.personalClaim(token, ref);
     const lookUp = async () => {
       const actor = 'actor' in ref ? ref.actor : ((await authenticate.byDigest(ref))?.user ?? null);
       ctx.state.actor = actor;
@@ -40,6 +42,11 @@ export function nameCaller(authenticate: Authenticate) {
     ctx.state.caller = { token, ref, lookUp } satisfies CallerState;
     return next();
   };
+}
+
+/** What the request's personal token says of itself (named by nameCaller): null without one. */
+export function personalClaimOf(ctx: Context): PersonalClaim | null {
+  return (ctx.state.personalClaim as PersonalClaim | null | undefined) ?? null;
 }
 
 /** The digest of the request's bearer token (named by nameCaller), or undefined without one. */
@@ -84,6 +91,9 @@ export function resolveActor(authenticate: Authenticate, apiPrefix: string) {
       // The caller was here (contract §17: digests go by it), whatever the answer. Not awaited: the response
       // does not wait for it, and it costs a memo lookup but once an hour per user (SqlPresence); it never throws.
       if (state) void authenticate.seen(state.ref, ctx.state.actor as Actor | undefined);
+      // A personal token's "last used": as cheap (a memo lookup but once in minutes per token); never throws.
+      const claim = personalClaimOf(ctx);
+      if (claim) void authenticate.used(claim);
     }
   };
 }

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { WindowLimiter } from './window-limiter.js';
 import { TooManyRequests } from '../../domain/shared/errors.js';
-import { tokenDigestOf } from './auth.js';
+import { personalClaimOf, tokenDigestOf } from './auth.js';
 
 export interface RateLimits {
   limiter: WindowLimiter;
@@ -15,13 +15,21 @@ export interface RateLimits {
  * token, against the token (by the digest nameCaller made of it: the table never holds a token). Every response says where the caller
  * stands (`X-RateLimit-*`: the token's limit when there is a token, the address's otherwise); past either limit,
  * 429 with `Retry-After`. Runs before authentication, so that a flood costs no token lookups.
+ *
+ * Personal access tokens count as their user (contract §25): all of a person's personal tokens share one budget,
+ * so making more tokens buys no more requests. Who the user is comes from the token itself, whose MAC under the
+ * server's key nameCaller checked (CPU only, no lookup): a flood stays as cheap, and a forged token cannot name
+ * someone else to spend their budget (its MAC fails, and it counts under its own digest like any unknown token).
+ * A revoked personal token still carries a good MAC and still counts against its user: only someone who once held
+ * that user's token can spend their budget that way, and the address limit bounds them too.
  */
 export function rateLimit(limits: RateLimits, prefix: string) {
   return (ctx: Context, next: Next): Promise<void> => {
     if (!ctx.path.startsWith(`${prefix}/`)) return next();
     const token = limits.perToken > 0 ? tokenDigestOf(ctx) : undefined;
+    const personal = token === undefined ? null : personalClaimOf(ctx);
     const keys = [`address:${ctx.ip}`];
-    if (token !== undefined) keys.push(`token:${token}`);
+    if (token !== undefined) keys.push(personal ? `user:${personal.userId}` : `token:${token}`);
     const [byAddress = 0, byToken = 0] = limits.limiter.hit(keys);
     const resetAt = limits.limiter.resetAt();
     const [limit, used] = token !== undefined ? [limits.perToken, byToken] : [limits.perAddress, byAddress];
@@ -36,7 +44,7 @@ export function rateLimit(limits: RateLimits, prefix: string) {
       const wait = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
       throw new TooManyRequests(
         wait,
-        `Rate limit exceeded: ${overToken ? `${limits.perToken} requests a minute for this token` : `${limits.perAddress} requests a minute from this address`}; try again in ${wait} s`,
+        `Rate limit exceeded: ${overToken ? `${limits.perToken} requests a minute for ${personal ? 'the personal tokens of this account' : 'this token'}` : `${limits.perAddress} requests a minute from this address`}; try again in ${wait} s`,
       );
     }
     return next();

@@ -8,6 +8,7 @@ import { moderationActed } from '../../domain/events.js';
 import type { WebSessionStore } from '../oauth/web-sessions.js';
 import type { AuthorizationCodeStore } from '../oauth/authorization-codes.js';
 import { DEFAULT_SCOPE, type Scope } from './scopes.js';
+import type { PersonalTokenKeys, PersonalTokenUse } from './personal-tokens.js';
 
 /** What is stored of an issued token: digests only, never the token itself. */
 export interface TokenRecord {
@@ -57,9 +58,12 @@ export interface TokenDescription {
 export interface TokenSummary {
   id: number;
   clientName: string | null;
+  /** A personal token's name (contract §25); null for the others. */
+  name: string | null;
   scope: Scope;
   createdAt: Date;
-  expiresAt: Date;
+  /** Null for a personal token that never expires. */
+  expiresAt: Date | null;
   refreshExpiresAt: Date | null;
 }
 
@@ -152,6 +156,15 @@ export class IssueToken {
   }
 }
 
+/**
+ * What a personal token says of itself, read without a lookup (its MAC under the server's key checks): whose it
+ * is. It proves the token was made here for that user, not that it is still live.
+ */
+export interface PersonalClaim {
+  userId: number;
+  accessDigest: string;
+}
+
 /** Resolves a bearer token to the user behind it and its scope; anything unknown, expired or revoked is nobody. */
 export class Authenticate {
   constructor(
@@ -159,6 +172,8 @@ export class Authenticate {
     private readonly secrets: SecretGenerator,
     private readonly clock: Clock,
     private readonly presence: Presence,
+    private readonly personalKeys: PersonalTokenKeys,
+    private readonly personalUse: PersonalTokenUse,
   ) {}
 
   async execute(token: string | undefined): Promise<Caller | null> {
@@ -174,6 +189,18 @@ export class Authenticate {
 
   byDigest(ref: { accessDigest: string; at: Date }): Promise<Caller | null> {
     return this.store.callerForAccessDigest(ref.accessDigest, ref.at);
+  }
+
+  /** The claim of the personal token that `ref` names (a MAC, no lookup); null for any other token, or none. */
+  personalClaim(token: string | undefined, ref: CallerRef): PersonalClaim | null {
+    if (token === undefined || !('accessDigest' in ref)) return null;
+    const userId = this.personalKeys.holderOf(token);
+    return userId === null ? null : { userId, accessDigest: ref.accessDigest };
+  }
+
+  /** A personal token was presented: its "last used" (kept to within minutes, and only while it is live). */
+  used(claim: PersonalClaim): Promise<void> {
+    return this.personalUse.used(claim.accessDigest, this.clock.now());
   }
 
   /**

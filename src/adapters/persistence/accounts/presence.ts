@@ -1,8 +1,6 @@
 import { type Presence, SEEN_PRECISION_MS } from '../../../application/accounts/presence.js';
 import type { Sql } from '../database/sql.js';
-
-/** Visits remembered at most; past it the oldest are forgotten (a forgotten one costs one more write, no more). */
-const MEMO_LIMIT = 100_000;
+import { RecentWrites } from '../database/recent-writes.js';
 
 /**
  * `users.last_seen_at`, written at most once per user per SEEN_PRECISION_MS (contract §17). The authenticated
@@ -12,20 +10,18 @@ const MEMO_LIMIT = 100_000;
  * row once per period (an update that matches nothing leaves the row, its index entries and the WAL alone).
  */
 export class SqlPresence implements Presence {
-  /** When this process last wrote (or tried) for a key, in insertion order: the oldest first. */
-  private readonly written = new Map<string, number>();
+  private readonly written: RecentWrites;
 
   constructor(
     private readonly sql: Sql,
     private readonly precisionMs = SEEN_PRECISION_MS,
-  ) {}
+  ) {
+    this.written = new RecentWrites(precisionMs);
+  }
 
   async seen(who: { userId: number } | { accessDigest: string }, at: Date): Promise<void> {
     const key = 'userId' in who ? `u${who.userId}` : `t${who.accessDigest}`;
-    const now = at.getTime();
-    const last = this.written.get(key);
-    if (last !== undefined && now - last < this.precisionMs) return;
-    this.remember(key, now);
+    if (!this.written.due(key, at.getTime())) return;
     const params = ['userId' in who ? who.userId : who.accessDigest, at.toISOString(), this.precisionMs / 1000];
     try {
       await this.sql.count(
@@ -42,18 +38,7 @@ export class SqlPresence implements Presence {
     } catch {
       // Not written (the database is away): forgotten, so that the next visit tries again. A lost mark could at
       // worst mail a digest to someone who was here; it must never fail the request that was being served.
-      this.written.delete(key);
-    }
-  }
-
-  private remember(key: string, now: number): void {
-    // Deleted first, so that the map stays in the order of the writes and its oldest entries come first.
-    this.written.delete(key);
-    this.written.set(key, now);
-    if (this.written.size <= MEMO_LIMIT) return;
-    for (const [old, when] of this.written) {
-      if (now - when < this.precisionMs && this.written.size <= MEMO_LIMIT * 0.9) break;
-      this.written.delete(old);
+      this.written.forget(key);
     }
   }
 }

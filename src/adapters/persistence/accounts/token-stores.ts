@@ -19,7 +19,10 @@ import type { Role } from '../../../domain/users/role.js';
  * database never holds anything that would let its reader act as a user.
  */
 
-/** A token is live while its access token or its refresh token still works. */
+/**
+ * A token is live while its access token or its refresh token still works. A personal token that never expires
+ * has `expires_at = 'infinity'` (personal-token-store.ts): live by the same test, and read back as null.
+ */
 const LIVE = `t.revoked_at is null
   and (t.expires_at > $2 or (t.refresh_digest is not null and (t.refresh_expires_at is null or t.refresh_expires_at > $2)))`;
 
@@ -89,7 +92,8 @@ export class SqlAccessTokenStore implements AccessTokenStore {
       created_at: Timestamp;
     }>(
       `select case when t.access_digest = $1 then 'access' else 'refresh' end as kind, t.scope, t.user_id, u.login,
-         c.uid as client_uid, case when t.access_digest = $1 then t.expires_at else t.refresh_expires_at end as expires_at,
+         c.uid as client_uid,
+         nullif(case when t.access_digest = $1 then t.expires_at else t.refresh_expires_at end, 'infinity') as expires_at,
          t.created_at
        from oauth_tokens t left join users u on u.id = t.user_id left join oauth_clients c on c.id = t.client_id
        where t.revoked_at is null
@@ -139,12 +143,14 @@ export class SqlAccessTokenStore implements AccessTokenStore {
     const rows = await this.sql.all<{
       id: number;
       client_name: string | null;
+      name: string | null;
       scope: Scope;
       created_at: Timestamp;
-      expires_at: Timestamp;
+      expires_at: Timestamp | null;
       refresh_expires_at: Timestamp | null;
     }>(
-      `select t.id, c.name as client_name, t.scope, t.created_at, t.expires_at, t.refresh_expires_at
+      `select t.id, c.name as client_name, t.name, t.scope, t.created_at, nullif(t.expires_at, 'infinity') as expires_at,
+         t.refresh_expires_at
        from oauth_tokens t left join oauth_clients c on c.id = t.client_id
        where t.user_id = $1 and ${LIVE}
        order by t.created_at desc, t.id desc`,
@@ -153,6 +159,7 @@ export class SqlAccessTokenStore implements AccessTokenStore {
     return rows.map((row) => ({
       id: row.id,
       clientName: row.client_name,
+      name: row.name,
       scope: row.scope,
       createdAt: toDate(row.created_at),
       expiresAt: toDate(row.expires_at),

@@ -40,6 +40,7 @@ export const MIGRATIONS: readonly { name: string }[] = [
   'Migration20261129020000_read_horizons',
   'Migration20261129030000_groups_and_node_access',
   'Migration20261129040000_conversations',
+  'Migration20261129050000_personal_tokens',
   'Migration20261129070000_sign_in_providers',
 ].map((name) => ({ name }));
 

@@ -85,8 +85,8 @@ const EXPORT = `
     'devices', coalesce((select json_agg(json_build_object('platform', d.platform, 'token', d.token, 'created_at', d.created_at)
         order by d.id) from devices d where d.user_id = u.id), '[]'),
     'tokens', coalesce((select json_agg(json_build_object(
-        'id', o.id, 'application', c.name, 'scope', o.scope, 'created_at', o.created_at, 'expires_at', o.expires_at,
-        'revoked_at', o.revoked_at) order by o.id)
+        'id', o.id, 'application', c.name, 'name', o.name, 'scope', o.scope, 'created_at', o.created_at,
+        'expires_at', nullif(o.expires_at, 'infinity'), 'last_used_at', o.last_used_at, 'revoked_at', o.revoked_at) order by o.id)
       from oauth_tokens o left join oauth_clients c on c.id = o.client_id where o.user_id = u.id), '[]'),
     'sessions', coalesce((select json_agg(json_build_object('created_at', s.created_at, 'expires_at', s.expires_at)
         order by s.id) from web_sessions s where s.user_id = u.id), '[]'),

@@ -29,6 +29,8 @@ export interface Words {
   messages: MessageWords;
   /** Signing in with another provider, and the settings' links to providers (contract §25). */
   providers: ProviderWords;
+  /** The settings page's tokens for scripts (contract §25). */
+  personalTokens: PersonalTokenWords;
 }
 
 /** Signing in with another provider (contract §25). */
@@ -56,6 +58,33 @@ export interface ProviderWords {
   noLinks: string;
   linked: (provider: string) => string;
   removed: (provider: string) => string;
+}
+
+/** The settings page's section of personal access tokens (contract §25). */
+export interface PersonalTokenWords {
+  title: string;
+  intro: string;
+  none: string;
+  name: string;
+  nameHint: string;
+  scope: string;
+  scopeChoices: Record<'read' | 'all', string>;
+  expires: string;
+  /** A choice of lifetime: a number of days, or null for never. */
+  expiryChoice: (days: number | null) => string;
+  createButton: string;
+  /** Shown once, above the token. */
+  created: (name: string) => string;
+  newToken: string;
+  copyNow: string;
+  /** One token's line: when made, last used, until when (already in the language's date format). */
+  madeAt: (when: string) => string;
+  lastUsedAt: (when: string | null) => string;
+  expiresAt: (when: string | null) => string;
+  revokeButton: (name: string) => string;
+  revoked: string;
+  /** A token revoked or expired before its revoke button was pressed. */
+  gone: string;
 }
 
 /** The forum's pages (contract §21a). */

@@ -1,3 +1,8 @@
+import type {
+  CreatePersonalToken,
+  ListPersonalTokens,
+  RevokePersonalToken,
+} from '../../../application/tokens/personal-tokens.js';
 import type { Context } from 'koa';
 import type { Registration, SignUp } from '../../../application/accounts/sign-up.js';
 import type { ConfirmAddress, DescribeMailLink, ResendVerification } from '../../../application/accounts/verification.js';
@@ -45,6 +50,9 @@ export interface AccountPageUseCases {
   mailPreferences: MailPreferencesOf;
   deleteOwnAccount: DeleteOwnAccount;
   exportAccount: ExportAccount;
+  createPersonalToken: CreatePersonalToken;
+  listPersonalTokens: ListPersonalTokens;
+  revokePersonalToken: RevokePersonalToken;
   // the unsubscribe link of notification mail and digests
   unsubscribe: Unsubscribe;
   // signing in with other providers (contract §25): their buttons, and the settings' links

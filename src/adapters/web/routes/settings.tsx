@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { DeleteAccountParams } from '../../../application/accounts/leaving.js';
 import { PreferencesParams } from '../../../application/accounts/preferences.js';
 import { ChangeEmailParams, ChangePasswordParams, UpdateProfileParams } from '../../../application/accounts/profile.js';
+import { CreatePersonalTokenParams } from '../../../application/tokens/personal-tokens.js';
+import { Id } from '../../../application/inputs.js';
+import { NotFound } from '../../../domain/shared/errors.js';
 import { localeOf } from '../../presentation/locale.js';
+import { wordsOf } from '../../presentation/words/index.js';
 import { browserPages, sessionCsrf } from '../browser.js';
 import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
 import { paramsOf, readForm, refuse, type Typed } from '../forms.js';
@@ -16,8 +20,8 @@ import { FarewellPage, type ProfileValues, SETTINGS_FORMS, type SettingsForm, Se
 import { type AccountPageUseCases, accountForm, accountWords, expiredForm } from './account.js';
 
 /**
- * The settings page of a signed-in person (contract §16b, §16c, §17: profile, e-mail, password, mail preferences,
- * leaving) and the download of their data. The rules are the API's own use cases; the person is the browser
+ * The settings page of a signed-in person (contract §16b, §16c, §17, §25: profile, e-mail, password, mail
+ * preferences, tokens for scripts, leaving) and the download of their data. The rules are the API's own use cases; the person is the browser
  * session's. Every form carries a token derived from the session; a form from elsewhere is refused (403) before
  * anything is read. Each form is read with its use case's parameters.
  */
@@ -33,6 +37,13 @@ const FORMS = {
   email: ChangeEmailParams,
   password: ChangePasswordParams.extend({ password_confirmation: z.string() }),
   preferences: PreferencesParams,
+  // `token_name`: the profile form has its own `name`, and the document describes the page's fields as one body.
+  token: z.object({
+    token_name: CreatePersonalTokenParams.shape.name,
+    scope: CreatePersonalTokenParams.shape.scope,
+    expires_in_days: CreatePersonalTokenParams.shape.expires_in_days,
+  }),
+  revoke_token: z.object({ token_id: Id.meta({ description: 'revoke_token: which token' }) }),
   delete: DeleteAccountParams.extend({ confirm: Confirmed }),
 } satisfies Record<SettingsForm, z.ZodObject>;
 
@@ -47,6 +58,10 @@ const SettingsFormBody = z.object({
   password: z.string().optional().meta({ description: 'password: the new one; delete: the password, to confirm' }),
   password_confirmation: z.string().optional().meta({ description: 'password: the new one again' }),
   ...PreferencesParams.partial().shape,
+  token_name: FORMS.token.shape.token_name.optional().meta({ description: 'token: what the new token is for' }),
+  scope: FORMS.token.shape.scope.optional().meta({ description: 'token: `read` or `all`' }),
+  expires_in_days: FORMS.token.shape.expires_in_days,
+  token_id: FORMS.revoke_token.shape.token_id.optional(),
   confirm: Confirmed,
 });
 
@@ -71,12 +86,19 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
     ctx: Context,
     signedIn: SignedIn,
     status = 200,
-    extra: { outcome?: { form: SettingsForm; error?: string; notice?: string }; profile?: ProfileValues; newEmail?: string } = {},
+    extra: {
+      outcome?: { form: SettingsForm; error?: string; notice?: string };
+      profile?: ProfileValues;
+      newEmail?: string;
+      newToken?: { name: string; token: string };
+      tokenName?: string;
+    } = {},
   ): Promise<void> {
-    const [detail, preferences, links] = await Promise.all([
+    const [detail, preferences, links, tokens] = await Promise.all([
       app.users.byId(signedIn.user.id),
       app.mailPreferences.show(signedIn.user),
       app.providerLinks.execute(signedIn.user),
+      app.listPersonalTokens.execute(signedIn.user),
     ]);
     const said = providerOutcome(ctx);
     if (!detail) return toSignIn(ctx);
@@ -104,6 +126,9 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
         {...(extra.outcome ? { outcome: extra.outcome } : {})}
         newEmail={extra.newEmail}
         providerLinks={{ values: links, ...said }}
+        tokens={tokens}
+        newToken={extra.newToken}
+        tokenName={extra.tokenName}
       />,
     );
   }
@@ -209,6 +234,7 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
               outcome: { form, error: refusal.message },
               ...(form === 'profile' ? { profile: typedProfile(typed) } : {}),
               ...(form === 'email' ? { newEmail: typed.email ?? '' } : {}),
+              ...(form === 'token' ? { tokenName: typed.token_name ?? '' } : {}),
             }),
           ),
         ) as z.output<(typeof FORMS)[F]>;
@@ -239,6 +265,26 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
         case 'preferences': {
           await app.mailPreferences.change(user, read('preferences'));
           return done('preferences', t.preferencesSaved);
+        }
+        case 'token': {
+          const form = read('token');
+          const made = await app.createPersonalToken.execute(
+            user,
+            { name: form.token_name, scope: form.scope, expires_in_days: form.expires_in_days },
+            { callerToken: null },
+          );
+          const { name } = made.personalToken;
+          const notice = wordsOf(localeOf(ctx)).personalTokens.created(name);
+          return showSettings(ctx, signedIn, 200, { outcome: { form: 'token', notice }, newToken: { name, token: made.token } });
+        }
+        case 'revoke_token': {
+          const words = wordsOf(localeOf(ctx)).personalTokens;
+          // A token revoked meanwhile (the page was old, or another tab did it) is the form's refusal, in words.
+          await app.revokePersonalToken.execute(user, read('revoke_token').token_id).catch((error: unknown) => {
+            if (error instanceof NotFound) refuse(words.gone);
+            throw error;
+          });
+          return done('revoke_token', words.revoked);
         }
         case 'delete': {
           const form = read('delete');

@@ -1,4 +1,5 @@
 import { EMAIL_DIGESTS, EMAIL_MESSAGES, EMAIL_NOTIFICATIONS, LOCALES, type MailPreferences } from '../../../domain/users/user.js';
+import type { PersonalToken } from '../../../application/tokens/personal-tokens.js';
 import { WORDS, wordsOf } from '../../presentation/words/index.js';
 import { ResendForm } from './joining.js';
 import { type ProviderButton, ProviderButtons, ProviderLinksSection, type ProviderLinksValues } from './providers.js';
@@ -20,7 +21,7 @@ import {
  * with that form's outcome beside it.
  */
 
-export const SETTINGS_FORMS = ['profile', 'email', 'password', 'preferences', 'delete'] as const;
+export const SETTINGS_FORMS = ['profile', 'email', 'password', 'preferences', 'token', 'revoke_token', 'delete'] as const;
 export type SettingsForm = (typeof SETTINGS_FORMS)[number];
 
 /** The profile as the form shows it (what is saved, or what was typed when it was refused). */
@@ -49,6 +50,90 @@ export interface SettingsInput {
   newEmail?: string | undefined;
   /** The account's links to sign-in providers (contract §25), and what became of the last change to them. */
   providerLinks?: { values: ProviderLinksValues; error?: string | undefined; notice?: string | undefined } | undefined;
+  /** The person's live tokens for scripts (contract §25). */
+  tokens: PersonalToken[];
+  /** The token just made: shown this once. */
+  newToken?: { name: string; token: string } | undefined;
+  /** The name typed into the token form, when it was refused. */
+  tokenName?: string | undefined;
+}
+
+/** The lifetimes the token form offers, in days; null: never. */
+const TOKEN_LIFETIMES = [7, 30, 90, 365, null] as const;
+
+/** The settings page's tokens for scripts: the new one (this once), the live ones with their revoke buttons, the form. */
+function PersonalTokens(
+  props: SettingsInput & { said: (form: SettingsForm) => unknown; which: (form: SettingsForm) => unknown },
+) {
+  const { frame } = props;
+  const t = wordsOf(frame.locale).personalTokens;
+  const at = (when: Date | null) => (when === null ? null : wordsOf(frame.locale).forum.at(when));
+  const action = actionFor('/account/settings', frame.locale);
+  return (
+    <>
+      <h2 id="tokens">{t.title}</h2>
+      <p class="muted">{t.intro}</p>
+      {/* The new token first, where the page opens (#tokens): it is not shown again. */}
+      {props.said('token')}
+      {props.newToken ? (
+        <div class="scope">
+          <label for="new-token">{t.newToken}</label>
+          <input type="text" id="new-token" value={props.newToken.token} readonly aria-describedby="new-token-note" />
+          <p class="hint" id="new-token-note">
+            {t.copyNow}
+          </p>
+        </div>
+      ) : null}
+      {props.said('revoke_token')}
+      {props.tokens.length === 0 ? <p class="muted">{t.none}</p> : null}
+      {props.tokens.map((token) => (
+        <form method="post" action={`${action}#tokens`} class="scope">
+          {props.which('revoke_token')}
+          <input type="hidden" name="token_id" value={String(token.id)} />
+          <strong>{token.name}</strong>
+          <span class="muted">
+            {t.scopeChoices[token.scope]} · {t.madeAt(at(token.createdAt)!)} · {t.lastUsedAt(at(token.lastUsedAt))} ·{' '}
+            {t.expiresAt(at(token.expiresAt))}
+          </span>
+          <button type="submit" class="secondary">
+            {t.revokeButton(token.name)}
+          </button>
+        </form>
+      ))}
+      <form method="post" action={`${action}#tokens`}>
+        {props.which('token')}
+        <label for="token-name">{t.name}</label>
+        <input
+          type="text"
+          id="token-name"
+          name="token_name"
+          value={props.tokenName ?? ''}
+          maxlength={100}
+          required
+          aria-describedby="token-name-hint"
+        />
+        <p class="hint" id="token-name-hint">
+          {t.nameHint}
+        </p>
+        <label for="token-scope">{t.scope}</label>
+        <select id="token-scope" name="scope">
+          <option value="read" selected>
+            {t.scopeChoices.read}
+          </option>
+          <option value="all">{t.scopeChoices.all}</option>
+        </select>
+        <label for="token-expires">{t.expires}</label>
+        <select id="token-expires" name="expires_in_days">
+          {TOKEN_LIFETIMES.map((days) => (
+            <option value={days === null ? 'none' : String(days)} selected={days === 90}>
+              {t.expiryChoice(days)}
+            </option>
+          ))}
+        </select>
+        <button type="submit">{t.createButton}</button>
+      </form>
+    </>
+  );
 }
 
 /** A one-line field of the profile form. */
@@ -203,6 +288,7 @@ export function SettingsPage(props: SettingsInput) {
         <button type="submit">{t.savePreferences}</button>
       </form>
 
+      <PersonalTokens {...props} said={(form) => <Said form={form} />} which={(form) => <Which form={form} />} />
       {props.providerLinks ? (
         <ProviderLinksSection
           frame={frame}
