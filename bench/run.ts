@@ -515,7 +515,7 @@ async function prepare(url: string, size: number): Promise<Fixtures> {
     const container = buildContainer(persistence, loadConfig({ DATABASE_URL: url }));
     const issued = await container.get(IssueToken).execute({ userId: user!.id, clientId: null, expiresIn: 7 * 86_400 });
     // Use cases that load entities run in a persistence context of their own, as a request's do.
-    const opened = await RequestContext.create(orm.em, () => container.get(OpenWebSession).execute(user!.id));
+    const opened = await RequestContext.create(orm.em, () => container.get(OpenWebSession).execute(user!.id, true));
     if (!opened) throw new Error('the bench user may not sign in');
     const topics = await em.execute<{ id: number }[]>(
       'select t.id from topics t join nodes n on n.id = t.node_id where t.deleted_at is null and not n.hidden order by random() limit 10000',

@@ -40,6 +40,7 @@ import { BlockNode, BlockUser, ChangeRole } from '../src/application/users/manag
 import { ManageWebhooks } from '../src/application/webhooks/webhooks.js';
 import { ListReviewItems, ResolveReview, ShowReviewItem } from '../src/application/review/review-queue.js';
 import { DisciplineUser } from '../src/application/users/discipline.js';
+import { ResetSecondFactor } from '../src/application/second-factors/reset.js';
 import { DeleteUpload, ListUploads, PurgeOrphanUploads } from '../src/application/uploads/manage-uploads.js';
 import { ImportHomeland } from '../src/application/imports/import-homeland.js';
 import { MigrateUploads } from '../src/application/uploads/migrate-uploads.js';
@@ -75,6 +76,7 @@ export const forumctlModule = new ContainerModule(({ bind }) => {
     revokeInvite: RevokeInvite,
     changeRole: ChangeRole,
     disciplineUser: DisciplineUser,
+    resetSecondFactor: ResetSecondFactor,
     blockNode: BlockNode,
     blockUser: BlockUser,
     createNode: CreateNode,

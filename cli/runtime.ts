@@ -47,6 +47,7 @@ import type { BlockNode, BlockUser, ChangeRole } from '../src/application/users/
 import type { ManageWebhooks } from '../src/application/webhooks/webhooks.js';
 import type { ListReviewItems, ResolveReview, ShowReviewItem } from '../src/application/review/review-queue.js';
 import type { DisciplineUser } from '../src/application/users/discipline.js';
+import type { ResetSecondFactor } from '../src/application/second-factors/reset.js';
 import type { DeleteUpload, ListUploads, PurgeOrphanUploads } from '../src/application/uploads/manage-uploads.js';
 import type { MigrateUploads } from '../src/application/uploads/migrate-uploads.js';
 import type { UploadRecords } from '../src/application/uploads/ports.js';
@@ -79,6 +80,8 @@ export interface CliUseCases {
   revokeInvite: RevokeInvite;
   changeRole: ChangeRole;
   disciplineUser: DisciplineUser;
+  /** forumctl users 2fa reset (contract §25). */
+  resetSecondFactor: ResetSecondFactor;
   blockNode: BlockNode;
   blockUser: BlockUser;
   createNode: CreateNode;

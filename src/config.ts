@@ -3,6 +3,10 @@ import path from 'node:path';
 
 export const REGISTRATIONS = ['open', 'approval', 'invite', 'closed'] as const;
 
+/** REQUIRE_2FA's values (contract §25): nobody must have a second factor, or administrators must. */
+export const SECOND_FACTOR_REQUIREMENTS = ['none', 'admins'] as const;
+export type SecondFactorRequirement = (typeof SECOND_FACTOR_REQUIREMENTS)[number];
+
 export const UPLOAD_STORE_KINDS = ['folder', 's3'] as const;
 export type UploadStoreKind = (typeof UPLOAD_STORE_KINDS)[number];
 
@@ -66,6 +70,11 @@ export interface Config {
   secretKey: string | null;
   /** Who may join (REGISTRATION, contract §16b): anyone, anyone an administrator approves, invitees, nobody. */
   registration: Registration;
+  /**
+   * REQUIRE_2FA (contract §25): `admins`, administrators act as members until they set up a second factor; `none`
+   * (the default), nobody must.
+   */
+  requireSecondFactor: SecondFactorRequirement;
   /**
    * Review (contract §18): how many people's flags hide a post (FLAG_HIDE_THRESHOLD, 3); how many first posts of an
    * account that signed up itself wait for approval (HOLD_FIRST_POSTS, 0: none); what a new account may post in its
@@ -150,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     secretKey: secretKey(env),
     registration: registration(env.REGISTRATION),
+    requireSecondFactor: requireSecondFactor(env.REQUIRE_2FA),
     review: {
       flagHideThreshold: integer(env, 'FLAG_HIDE_THRESHOLD', 3, 1, 1_000),
       holdFirstPosts: integer(env, 'HOLD_FIRST_POSTS', 0, 0, 1_000),
@@ -209,6 +219,12 @@ function s3Settings(env: NodeJS.ProcessEnv): S3Settings | null {
     secretAccessKey,
     publicUrl: url('S3_PUBLIC_URL'),
   };
+}
+
+function requireSecondFactor(raw: string | undefined): SecondFactorRequirement {
+  if (raw === undefined || raw === '') return 'none';
+  if ((SECOND_FACTOR_REQUIREMENTS as readonly string[]).includes(raw)) return raw as SecondFactorRequirement;
+  throw new Error(`REQUIRE_2FA must be one of ${SECOND_FACTOR_REQUIREMENTS.join(', ')}, got "${raw}"`);
 }
 
 function registration(raw: string | undefined): Registration {

@@ -38,7 +38,9 @@ async function clientSecret(io: CliIo, variable: string | undefined): Promise<st
 
 /** Signing in with other providers (contract §25): OpenID Connect providers and GitHub. */
 export function authCommand(runtime: CliRuntime): Command {
-  const auth = new Command('auth').description('how people sign in: other providers (OpenID Connect, GitHub)');
+  const auth = new Command('auth')
+    .description('how people sign in: other providers (OpenID Connect, GitHub)')
+    .addHelpText('after', '\nExample:\n  $ forumctl auth providers list');
   const providers = auth
     .command('providers')
     .description('the providers whose buttons the sign-in and sign-up pages show')

@@ -255,6 +255,27 @@ export function usersCommand(runtime: CliRuntime): Command {
       );
   }
 
+  const twoFactor = users
+    .command('2fa')
+    .description('two-factor sign-in of a user')
+    .addHelpText('after', '\nExample:\n  $ forumctl users 2fa reset alice --reason "lost her phone"');
+  twoFactor
+    .command('reset <login>')
+    .description(
+      "remove a user's second factors (authenticator and recovery codes), for someone who lost them: they sign in " +
+        'with their password alone and may set up a new one (administrators; audited)',
+    )
+    .option(REASON_FLAGS, REASON_HELP)
+    .addHelpText('after', '\nExample:\n  $ forumctl users 2fa reset alice --reason "lost her phone"')
+    .action(
+      action(runtime, async (context, login: string, options: { reason?: string }) => {
+        await needing(context, 'resetting two-factor sign-in is for administrators', () =>
+          context.session.useCases.resetSecondFactor.execute(context.actor, login, reasonOf(options)),
+        );
+        return { json: { login, second_factor: false }, text: `${login}'s two-factor sign-in is off` };
+      }),
+    );
+
   addAccountCommands(users, runtime);
   return users;
 }

@@ -4,6 +4,11 @@ import type { Viewer } from '../domain/users/role.js';
 /** The user on whose behalf a use case runs; `null` is an anonymous caller. */
 export interface ActingUser extends Viewer {
   readonly login: string;
+  /**
+   * An administrator held back by REQUIRE_2FA=admins until they set up a second factor (contract §25): they act as a
+   * member meanwhile (role `member`), and administration tells them why it refuses (SecondFactorFirst).
+   */
+  readonly adminOnHold?: true;
 }
 export type Actor = ActingUser | null;
 
@@ -12,9 +17,17 @@ export function requireUser(actor: Actor): ActingUser {
   return actor;
 }
 
+/** An administrator's act refused until they set up a second factor (REQUIRE_2FA=admins, contract §25). */
+export class SecondFactorFirst extends Forbidden {
+  constructor() {
+    super('Set up two-factor sign-in before acting as an administrator: /account/settings/two-factor');
+  }
+}
+
 /** Administration (webhooks, nodes, apps, the audit log): a signed-in administrator, or 401/403. */
 export function requireAdmin(actor: Actor, refusal?: string): ActingUser {
   const user = requireUser(actor);
+  if (user.adminOnHold) throw new SecondFactorFirst();
   if (user.role !== 'admin') throw new Forbidden(refusal);
   return user;
 }

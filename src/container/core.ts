@@ -11,6 +11,7 @@ import { presentationModule } from './presentation.js';
 import { persistenceModule } from './persistence.js';
 import { eventsModule } from './events.js';
 import { oauthModule } from './oauth.js';
+import { secondFactorsModule } from './second-factors.js';
 import { topicsModule } from './topics.js';
 import { repliesModule } from './replies.js';
 import { notificationsModule } from './notifications.js';
@@ -61,6 +62,7 @@ export function buildCoreContainer(
     persistenceModule,
     eventsModule,
     oauthModule,
+    secondFactorsModule,
     topicsModule,
     repliesModule,
     notificationsModule,

@@ -7,8 +7,11 @@ import { CountedCredentialThrottle, CredentialThrottle } from '../application/oa
 import { ThrottleCounts } from '../application/throttles/throttle-counts.js';
 import { SqlThrottleCounts } from '../adapters/persistence/accounts/throttle-counts.js';
 import { PasswordLogin } from '../application/oauth/password-login.js';
-import { OpenWebSession, ResolveWebSession, SignIn, SignOut, WebSessionStore } from '../application/oauth/web-sessions.js';
+import { OpenWebSession, ResolveWebSession, SignOut, WebSessionStore } from '../application/oauth/web-sessions.js';
 import { Presence } from '../application/accounts/presence.js';
+import { AdminSecondFactorRule } from '../application/second-factors/admin-rule.js';
+import { CheckSecondFactor } from '../application/second-factors/check-second-factor.js';
+import { SecondFactorStore } from '../application/second-factors/ports.js';
 import { Clock, PasswordHasher, SecretGenerator, UnitOfWork } from '../application/ports.js';
 import {
   AccessTokenStore,
@@ -64,7 +67,15 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   );
 
   const useCase = useCaseBinder(bind);
-  useCase(Authenticate, [AccessTokenStore, SecretGenerator, Clock, Presence, PersonalTokenKeys, PersonalTokenUse]);
+  useCase(Authenticate, [
+    AccessTokenStore,
+    SecretGenerator,
+    Clock,
+    Presence,
+    PersonalTokenKeys,
+    PersonalTokenUse,
+    AdminSecondFactorRule,
+  ]);
   provide(
     bind,
     IssueToken,
@@ -82,14 +93,13 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   useCase(ListTokens, [AccessTokenStore, UserRepository, Clock]);
   useCase(SignOutEverywhere, [AccessTokenStore, WebSessionStore, Clock]);
   useCase(RevokeAllTokens, [SignOutEverywhere, UserRepository, DomainEvents, UnitOfWork]);
-  useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle, Presence, UnitOfWork, Clock]);
+  useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle, Presence, UnitOfWork, Clock, CheckSecondFactor]);
   useCase(CheckAuthorizationRequest, [ClientStore]);
   useCase(ApproveAuthorization, [AuthorizationCodeStore, SecretGenerator, Clock]);
   useCase(RedeemAuthorizationCode, [AuthorizationCodeStore, AccessTokenStore, SecretGenerator, Clock, Presence]);
-  useCase(SignIn, [PasswordLogin, WebSessionStore, SecretGenerator, Clock]);
-  useCase(ResolveWebSession, [WebSessionStore, SecretGenerator, Clock, Presence]);
+  useCase(ResolveWebSession, [WebSessionStore, SecretGenerator, Clock, Presence, AdminSecondFactorRule]);
   useCase(SignOut, [WebSessionStore, SecretGenerator]);
-  useCase(OpenWebSession, [UserRepository, WebSessionStore, SecretGenerator, Clock, Presence]);
+  useCase(OpenWebSession, [UserRepository, WebSessionStore, SecretGenerator, Clock, Presence, SecondFactorStore]);
   useCase(AuthenticateClient, [ClientStore, SecretGenerator, CredentialThrottle]);
   useCase(CreateApp, [ClientStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
   useCase(ListApps, [ClientStore]);

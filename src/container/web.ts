@@ -24,7 +24,16 @@ import {
   MarkNotificationsRead,
 } from '../application/notifications/manage-notifications.js';
 import { ApproveAuthorization, CheckAuthorizationRequest } from '../application/oauth/authorization.js';
-import { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../application/oauth/web-sessions.js';
+import { PasswordLogin } from '../application/oauth/password-login.js';
+import { OpenWebSession, ResolveWebSession, SignOut } from '../application/oauth/web-sessions.js';
+import {
+  ConfirmTotpEnrolment,
+  RegenerateRecoveryCodes,
+  ShowSecondFactor,
+  StartTotpEnrolment,
+  TurnOffSecondFactor,
+} from '../application/second-factors/enrolment.js';
+import { BeginSignIn, FinishSignIn } from '../application/second-factors/sign-in-step.js';
 import { WritingRights } from '../application/nodes/writing-rights.js';
 import { PreviewPost } from '../application/posts/preview.js';
 import { NodeReadModel, ReplyReadModel, SitemapReadModel, TopicReadModel, UserReadModel } from '../application/read-models.js';
@@ -73,7 +82,8 @@ export const webModule = new ContainerModule(({ bind }) => {
   record<AuthorizeRouteUseCases>(bind, AuthorizeRouteUseCases, {
     checkAuthorizationRequest: CheckAuthorizationRequest,
     resolveWebSession: ResolveWebSession,
-    signIn: SignIn,
+    passwordLogin: PasswordLogin,
+    beginSignIn: BeginSignIn,
     approveAuthorization: ApproveAuthorization,
     signOut: SignOut,
     listProviders: ListProviders,
@@ -84,7 +94,7 @@ export const webModule = new ContainerModule(({ bind }) => {
     chooseProviderLogin: ChooseProviderLogin,
     unlinkProvider: UnlinkProvider,
     listProviders: ListProviders,
-    openWebSession: OpenWebSession,
+    beginSignIn: BeginSignIn,
     resolveWebSession: ResolveWebSession,
   });
 
@@ -99,7 +109,9 @@ export const webModule = new ContainerModule(({ bind }) => {
     resetPassword: ResetPassword,
     openWebSession: OpenWebSession,
     resolveWebSession: ResolveWebSession,
-    signIn: SignIn,
+    passwordLogin: PasswordLogin,
+    beginSignIn: BeginSignIn,
+    finishSignIn: FinishSignIn,
     signOut: SignOut,
     users: UserReadModel,
     updateProfile: UpdateProfile,
@@ -111,6 +123,11 @@ export const webModule = new ContainerModule(({ bind }) => {
     createPersonalToken: CreatePersonalToken,
     listPersonalTokens: ListPersonalTokens,
     revokePersonalToken: RevokePersonalToken,
+    showSecondFactor: ShowSecondFactor,
+    startTotpEnrolment: StartTotpEnrolment,
+    confirmTotpEnrolment: ConfirmTotpEnrolment,
+    turnOffSecondFactor: TurnOffSecondFactor,
+    regenerateRecoveryCodes: RegenerateRecoveryCodes,
     unsubscribe: Unsubscribe,
     listProviders: ListProviders,
     providerLinks: ListProviderLinks,

@@ -152,6 +152,8 @@ export const AUDIT_ACTIONS = [
   /** A sign-in provider was configured or removed (contract §25): never its secret. */
   'provider.add',
   'provider.remove',
+  /** forumctl users 2fa reset (contract §25): a person's second factors removed. */
+  'user.second_factor_reset',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

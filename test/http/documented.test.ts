@@ -47,6 +47,8 @@ const NOT_REFUSED_WITH_400: Record<string, string> = {
   'post /account/auth/{provider}/login': 'a page’s form: its CSRF token is checked first (403), then the form is shown again',
   'post /account/auth/{provider}/link': FORUM_FORM,
   'post /account/auth/{provider}/unlink': FORUM_FORM,
+  'post /account/settings/two-factor': 'a page’s forms: without a session, 303 to the sign-in page; then the CSRF token (403)',
+  'post /account/sign-in/code': 'a page’s form: its CSRF token is checked first (403), then the form is shown again',
   'get /account/unsubscribe': 'a page: a link without its key is a link that cannot be used (404 page)',
   'post /account/unsubscribe':
     'RFC 8058’s one-click POST: a key that is missing or not ours is a link that cannot be used (404 page)',

@@ -10,6 +10,7 @@ import {
 import type { Presence } from '../../src/application/accounts/presence.js';
 import type { CredentialThrottle } from '../../src/application/oauth/credential-throttle.js';
 import { AccountNotActive, PasswordLogin } from '../../src/application/oauth/password-login.js';
+import type { CheckSecondFactor } from '../../src/application/second-factors/check-second-factor.js';
 import type { PasswordHasher } from '../../src/application/ports.js';
 import { Argon2PasswordHasher } from '../../src/adapters/system/argon2-hasher.js';
 import { DeviseBcryptVerifier } from '../../src/adapters/system/devise-bcrypt-verifier.js';
@@ -235,7 +236,8 @@ describe('PasswordLogin with an imported devise hash', () => {
         return result;
       },
     };
-    return { row, login: new PasswordLogin(users, hasher, allowAll, nobodySeen, uow, fixedClock) };
+    const noSecondFactor = { isOn: async () => false } as unknown as CheckSecondFactor;
+    return { row, login: new PasswordLogin(users, hasher, allowAll, nobodySeen, uow, fixedClock, noSecondFactor) };
   }
 
   const input = (password: string) => ({ username: 'alice', password, address: '203.0.113.1' });

@@ -21,6 +21,7 @@ import type { Wire } from '../presentation/wire.js';
 import { settingsRoutes } from './routes/settings.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { providerRoutes, type ProviderPageUseCases } from './routes/providers.js';
+import { twoFactorRoutes } from './routes/two-factor.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 
 /**
@@ -113,6 +114,7 @@ export function webRoutes(dependencies: WebDependencies): Router[] {
     signInRoutes(account, docs, options),
     providerRoutes(useCases.providerPages, docs, dependencies.wire, options),
     settingsRoutes(account, docs, options),
+    twoFactorRoutes(account, docs, options),
     unsubscribeRoutes(account.unsubscribe, docs, options),
     assetRoutes(docs),
     // Before the pages: `/topics/feed`, `/robots.txt` and `/sitemap.xml` are theirs, not a topic's or a member's.

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { readAll } from '../../application/inputs.js';
+import { SecondFactorFirst } from '../../application/actor.js';
 import { AccountNotActive } from '../../application/oauth/password-login.js';
 import { Forbidden, InvalidInput, NotFound, RuleViolated, TooManyRequests } from '../../domain/shared/errors.js';
 import { DENIED } from '../../domain/shared/policy.js';
@@ -19,6 +20,9 @@ import type { RefusalWords } from '../presentation/words/index.js';
  * with the refusal in the reader's language and what the person typed (never a password). Anything else goes on
  * up to the service's error mapper.
  */
+
+/** Where an administrator held back by REQUIRE_2FA sets up a second factor (views/two-factor.tsx). */
+const SECOND_FACTOR_SETUP = '/account/settings/two-factor';
 
 /** A request's parameters: its query and its body, merged (the body wins) for every request of the service. */
 export type Params = Record<string, unknown>;
@@ -165,11 +169,19 @@ function deniedIn(words: RefusalWords, message: string | undefined, forbidden: s
   return message ?? forbidden;
 }
 
-/** The one refusal path: in front of every page, it shows a refused form again (see above). */
+/**
+ * The one refusal path: in front of every page, it shows a refused form again (see above). An administrator held
+ * back by REQUIRE_2FA=admins (SecondFactorFirst) is sent to set up two-factor sign-in instead, whatever the page.
+ */
 export async function refusals(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
   } catch (error) {
+    if (error instanceof SecondFactorFirst) {
+      ctx.status = 303;
+      ctx.set('Cache-Control', 'no-store');
+      return ctx.redirect(`${SECOND_FACTOR_SETUP}?required=admins`);
+    }
     const page = (ctx.state as WithForm)[FORM];
     const refusal = page ? refusalOf(error, page, ctx) : null;
     if (!page || !refusal) throw error;

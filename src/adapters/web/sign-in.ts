@@ -1,15 +1,17 @@
 import type { Context } from 'koa';
 import type { ActingUser } from '../../application/actor.js';
-import type { OpenWebSession, ResolveWebSession, SignIn } from '../../application/oauth/web-sessions.js';
+import type { PasswordLogin } from '../../application/oauth/password-login.js';
+import type { OpenWebSession, ResolveWebSession } from '../../application/oauth/web-sessions.js';
+import { type BeginSignIn, PENDING_SIGN_IN_SECONDS } from '../../application/second-factors/sign-in-step.js';
 import { type BrowserPages, SESSION_COOKIE } from './browser.js';
-import { Forbidden } from '../../domain/shared/errors.js';
 import { refuse } from './forms.js';
 
 /**
- * Signing a browser in, and where it goes next. Two ways in: a login and password (the account pages' sign-in,
- * and the authorization page's), which then go on to where the person was headed; or a mailed link the person
- * followed (an address confirmed, a password reset), which proved who they are, and which then goes back to the
- * authorization request they left to sign up or reset their password, when there is one.
+ * Signing a browser in, and where it goes next. A first factor proves who the person is (a login and password, on
+ * the account pages' sign-in and the authorization page's; later another provider), then `completeSignIn` ends
+ * every sign-in the same way: the second factor's step for an account that has one, else the session; then on to
+ * where the person was headed. A mailed link the person followed (an address confirmed, a password reset) signs in
+ * an account without a second factor, and then goes back to the authorization request they left, when there is one.
  */
 
 /** A signed-in browser: its session's secret (the cookie) and its user. */
@@ -25,33 +27,84 @@ export async function signedInUser(ctx: Context, resolve: ResolveWebSession): Pr
   return session && user ? { session, user } : null;
 }
 
+// ---- the one way every sign-in ends --------------------------------------------------------------------------
+
+/** The page that asks for the second factor (routes/sign-in.tsx), for both sign-in pages. */
+export const CODE_STEP_PATH = '/account/sign-in/code';
+/** The browser's pending sign-in (BeginSignIn): only the page that asks for the code reads it. */
+export const PENDING_COOKIE = 'forum_pending_sign_in';
+const PENDING_PATH = '/account/sign-in';
+
 /**
- * Signs the browser in with the form's login and password and sends it on to `next` (303). A wrong login or
- * password refuses the form (`wrongLogin`: the page asks again, 200); so do an account that may not sign in yet
- * and too many failed attempts (thrown by SignIn), through the one refusal path.
+ * THE end of every sign-in, whatever the first factor was (a password; another provider): given the user id that
+ * factor proved, it opens the browser's session and sends it on to `next` (303); for an account with a second
+ * factor (contract §25) it opens none, but keeps a pending sign-in in this browser (a cookie, ten minutes) and sends
+ * it to the page that asks for the code, which goes on to `next` once the code is right. `codeStep`: that page's
+ * URL in the reader's language. False (nothing sent): the account may not sign in.
+ */
+export async function completeSignIn(
+  ctx: Context,
+  browser: BrowserPages,
+  begin: BeginSignIn,
+  userId: number,
+  then: { next: string; codeStep: string },
+): Promise<boolean> {
+  const begun = await begin.execute(userId, then.next);
+  if (!begun) return false;
+  if ('pending' in begun) {
+    browser.setCookie(ctx, PENDING_COOKIE, begun.pending, { path: PENDING_PATH, maxAgeSeconds: PENDING_SIGN_IN_SECONDS });
+    browser.seeOther(ctx, then.codeStep);
+  } else {
+    browser.setSession(ctx, begun.opened.session);
+    browser.seeOther(ctx, then.next);
+  }
+  return true;
+}
+
+/** The browser's pending sign-in (completeSignIn), if it has one. */
+export const pendingSignInOf = (ctx: Context): string | undefined => ctx.cookies.get(PENDING_COOKIE);
+
+/** Forgets the browser's pending sign-in (it was used, or ended). */
+export function dropPendingSignIn(ctx: Context, browser: BrowserPages): void {
+  browser.setCookie(ctx, PENDING_COOKIE, null, { path: PENDING_PATH });
+}
+
+/** What signing in with a password calls. */
+export interface PasswordSignIn {
+  passwordLogin: PasswordLogin;
+  beginSignIn: BeginSignIn;
+}
+
+/**
+ * Signs the browser in with the form's login and password (the first factor), through completeSignIn. A wrong
+ * login or password refuses the form (`wrongLogin`: the page asks again, 200); so do an account that may not sign
+ * in yet and too many failed attempts (thrown by PasswordLogin), through the one refusal path.
  */
 export async function signInWithPassword(
   ctx: Context,
   browser: BrowserPages,
-  signIn: SignIn,
+  app: PasswordSignIn,
   form: { login?: string | undefined; password?: string | undefined },
-  then: { wrongLogin: string; next: string },
+  then: { wrongLogin: string; next: string; codeStep: string },
 ): Promise<void> {
   const { login, password } = form;
-  const signedIn = login && password ? await signIn.execute({ username: login, password, address: ctx.ip }) : null;
-  if (!signedIn) refuse(then.wrongLogin, 200);
-  browser.setSession(ctx, signedIn.session);
-  browser.seeOther(ctx, then.next);
+  const proved = login && password ? await app.passwordLogin.firstFactor({ username: login, password, address: ctx.ip }) : null;
+  if (!proved || !(await completeSignIn(ctx, browser, app.beginSignIn, proved.user.id, then))) refuse(then.wrongLogin, 200);
 }
 
-/** Opens a browser session for an account that proved who it is (a mailed link, a password just changed); null when it may not sign in. */
+/**
+ * Opens a browser session for an account that proved who it is: a mailed link (an account with a second factor
+ * gets none: `secondFactorShown` false), or a password just changed in a session that had shown it (true). Null
+ * when it may not sign in.
+ */
 export async function openSession(
   ctx: Context,
   browser: BrowserPages,
   open: OpenWebSession,
   userId: number,
+  secondFactorShown: boolean,
 ): Promise<SignedIn | null> {
-  const opened = await open.execute(userId);
+  const opened = await open.execute(userId, secondFactorShown);
   if (!opened) return null;
   browser.setSession(ctx, opened.session);
   return opened;
@@ -67,27 +120,13 @@ export async function signInFromLink(
   open: OpenWebSession,
   userId: number | null,
 ): Promise<{ login: string | null; continueTo?: string }> {
-  const opened = userId === null ? null : await openSession(ctx, browser, open, userId);
+  const opened = userId === null ? null : await openSession(ctx, browser, open, userId, false);
   const continueTo = takeReturn(ctx, browser);
   return { login: opened?.user.login ?? null, ...(opened && continueTo ? { continueTo } : {}) };
 }
 
-/**
- * The one end of every sign-in with another provider (contract §25): the account the provider proved (and the
- * account's state allowed) gets a browser session, and the browser goes back to the authorization request it came
- * from, if any, else to `next`. A step that must come before a session (a second factor) goes in front of this.
- */
-export async function completeSignIn(
-  ctx: Context,
-  browser: BrowserPages,
-  open: OpenWebSession,
-  userId: number,
-  next: string,
-): Promise<void> {
-  // Checked by the use case a moment ago; an account suspended since is refused here as anywhere.
-  if (!(await openSession(ctx, browser, open, userId))) throw new Forbidden();
-  browser.seeOther(ctx, takeReturn(ctx, browser) ?? next);
-}
+/** Where a sign-in goes on to: back to the authorization request the person came from (the cookie is spent), else `next`. */
+export const afterSignIn = (ctx: Context, browser: BrowserPages, next: string): string => takeReturn(ctx, browser) ?? next;
 
 // ---- the way back to an authorization request ----------------------------------------------------------------
 

@@ -4,6 +4,7 @@ import { namedAccount } from '../accounts/named-account.js';
 import type { ActingUser } from '../actor.js';
 import type { Presence } from '../accounts/presence.js';
 import type { Clock, PasswordHasher, UnitOfWork } from '../ports.js';
+import type { CheckSecondFactor } from '../second-factors/check-second-factor.js';
 import type { CredentialThrottle } from './credential-throttle.js';
 
 /**
@@ -36,9 +37,26 @@ export class AccountNotActive extends Error {
 }
 
 /**
- * The resource owner password grant's check, and the sign-in page's: login or e-mail (any case) and password,
- * throttled. A right password checked against a hash of another kind than ours (devise's, imported from homeland,
- * contract §20) replaces it with our argon2id hash.
+ * The right password for an account with a second factor, given without its code (contract §25: the password grant
+ * answers `invalid_grant`, "second factor required"). Said only to whoever knows the password.
+ */
+export class SecondFactorRequired extends Error {
+  constructor() {
+    super('second factor required');
+  }
+}
+
+/** What a right password proved: the account, and whether it has a second factor still to show. */
+export interface FirstFactor {
+  user: ActingUser;
+  secondFactor: boolean;
+}
+
+/**
+ * The resource owner password grant's check, and the sign-in pages' first step: login or e-mail (any case) and
+ * password, throttled. A right password checked against a hash of another kind than ours (devise's, imported from
+ * homeland, contract §20) replaces it with our argon2id hash. For an account with a second factor the password
+ * is not the end: the account's count of failures clears only once its code is right too (CheckSecondFactor).
  */
 export class PasswordLogin {
   /** Verified against when the user does not exist, so that the answer takes as long either way. */
@@ -51,9 +69,32 @@ export class PasswordLogin {
     private readonly presence: Presence,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly secondFactors: CheckSecondFactor,
   ) {}
 
-  async execute(input: { username: string; password: string; address: string }): Promise<ActingUser | null> {
+  /**
+   * The password grant: the password and, for an account with a second factor, `otp` (its code). Null when either
+   * is wrong (counted); throws SecondFactorRequired when the password is right and `otp` is missing.
+   */
+  async execute(input: {
+    username: string;
+    password: string;
+    address: string;
+    otp?: string | undefined;
+  }): Promise<ActingUser | null> {
+    const proved = await this.firstFactor(input);
+    if (!proved) return null;
+    if (proved.secondFactor) {
+      if (!input.otp) throw new SecondFactorRequired();
+      if (!(await this.secondFactors.execute(proved.user.id, input.otp, input.address))) return null;
+    }
+    // A sign-in (the password grant): contract §17's digests skip whoever was seen.
+    await this.presence.seen({ userId: proved.user.id }, this.clock.now());
+    return proved.user;
+  }
+
+  /** The password alone (the sign-in pages, which then ask for the second factor themselves); null when wrong. */
+  async firstFactor(input: { username: string; password: string; address: string }): Promise<FirstFactor | null> {
     const identifier = input.username.trim().toLowerCase();
     const user = await namedAccount(this.users, identifier);
     // The account, whichever identifier named it; names that are no account are counted as they were typed.
@@ -66,15 +107,15 @@ export class PasswordLogin {
       await this.throttle.recordFailure(credential, input.address);
       return null;
     }
-    await this.throttle.recordSuccess(credential, input.address);
+    const secondFactor = await this.secondFactors.isOn(user.id);
+    // With a second factor, guessing its code after the right password must still add up to a lock.
+    if (!secondFactor) await this.throttle.recordSuccess(credential, input.address);
     // Before the account's state is looked at: the password is known right now, whether or not the account may
     // sign in yet (an unconfirmed one will), and the imported hash is better gone at once.
     if (this.hasher.needsRehash(stored)) await this.rehash(user.id, stored, input.password);
     const refusal = user.signInRefusal(this.clock.now());
     if (refusal) throw new AccountNotActive(refusal);
-    // A sign-in (the password grant, the sign-in page): contract §17's digests skip whoever was seen.
-    await this.presence.seen({ userId: user.id }, this.clock.now());
-    return { id: user.id, login: user.login, role: user.role };
+    return { user: { id: user.id, login: user.login, role: user.role }, secondFactor };
   }
 
   /** Replaces `verified`, the hash the password was just checked against, unless it changed meanwhile (a reset). */

@@ -2,7 +2,8 @@ import type { UserRepository } from '../../domain/users/user-repository.js';
 import type { ActingUser } from '../actor.js';
 import type { Presence } from '../accounts/presence.js';
 import type { Clock, SecretGenerator } from '../ports.js';
-import type { PasswordLogin } from './password-login.js';
+import type { SecondFactorStore } from '../second-factors/ports.js';
+import type { AdminSecondFactorRule } from '../second-factors/admin-rule.js';
 
 /**
  * Browser sessions of the sign-in page (GET /oauth/authorize): a person signs in once and then approves
@@ -23,39 +24,12 @@ export interface WebSessionStore {
 }
 export const WebSessionStore = Symbol.for('WebSessionStore');
 
-/** Signs a person in with their login (or e-mail) and password, throttled as the password grant is. */
-export class SignIn {
-  constructor(
-    private readonly passwordLogin: PasswordLogin,
-    private readonly sessions: WebSessionStore,
-    private readonly secrets: SecretGenerator,
-    private readonly clock: Clock,
-  ) {}
-
-  /** The session's secret (for the cookie) and its user; null when the login or password is wrong. */
-  async execute(input: {
-    username: string;
-    password: string;
-    address: string;
-  }): Promise<{ session: string; user: ActingUser } | null> {
-    const user = await this.passwordLogin.execute(input);
-    if (!user) return null;
-    const session = this.secrets.generate();
-    const now = this.clock.now();
-    await this.sessions.add({
-      digest: this.secrets.digest(session),
-      userId: user.id,
-      expiresAt: new Date(now.getTime() + WEB_SESSION_SECONDS * 1000),
-      createdAt: now,
-    });
-    return { session, user };
-  }
-}
-
 /**
- * Signs a person in without a password, after they followed a link mailed to their address (confirmed it, or
- * reset their password): the link proved who they are. Only an account that may sign in gets a session; one
- * waiting for approval, suspended (or gone) gets none.
+ * Opens a browser session for an account that proved who it is: every factor it has (the sign-in step,
+ * second-factors/sign-in-step.ts), or only a link mailed to its address (confirmed it, or reset its password)
+ * or its password on the settings page. Only an account that may sign in gets a session; one waiting for
+ * approval, suspended (or gone) gets none, and neither does one with a second factor that was not shown
+ * (a mailed link is no second factor: such a person signs in again, with their code).
  */
 export class OpenWebSession {
   constructor(
@@ -64,13 +38,18 @@ export class OpenWebSession {
     private readonly secrets: SecretGenerator,
     private readonly clock: Clock,
     private readonly presence: Presence,
+    private readonly secondFactors: SecondFactorStore,
   ) {}
 
-  /** The session's secret (for the cookie) and its user; null when the account may not sign in. */
-  async execute(userId: number): Promise<{ session: string; user: ActingUser } | null> {
+  /**
+   * The session's secret (for the cookie) and its user; null when the account may not sign in, or has a second
+   * factor and `secondFactorShown` is false.
+   */
+  async execute(userId: number, secondFactorShown: boolean): Promise<{ session: string; user: ActingUser } | null> {
     const account = await this.users.findById(userId);
     const now = this.clock.now();
     if (!account || account.signInRefusal(now)) return null;
+    if (!secondFactorShown && (await this.secondFactors.isOn(account.id))) return null;
     const session = this.secrets.generate();
     await this.sessions.add({
       digest: this.secrets.digest(session),
@@ -83,13 +62,14 @@ export class OpenWebSession {
   }
 }
 
-/** The person behind a session cookie, if the session is live. */
+/** The person behind a session cookie, if the session is live (held back as REQUIRE_2FA says: AdminSecondFactorRule). */
 export class ResolveWebSession {
   constructor(
     private readonly sessions: WebSessionStore,
     private readonly secrets: SecretGenerator,
     private readonly clock: Clock,
     private readonly presence: Presence,
+    private readonly adminRule: AdminSecondFactorRule,
   ) {}
 
   /** Asked by every page a session opens: a request of that person (contract §17's "seen"). */
@@ -97,8 +77,9 @@ export class ResolveWebSession {
     if (!session || session.length > 512) return null;
     const now = this.clock.now();
     const user = await this.sessions.userFor(this.secrets.digest(session), now);
-    if (user) await this.presence.seen({ userId: user.id }, now);
-    return user;
+    if (!user) return null;
+    await this.presence.seen({ userId: user.id }, now);
+    return this.adminRule.apply(user);
   }
 }
 

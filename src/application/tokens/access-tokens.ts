@@ -3,6 +3,7 @@ import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type ActingUser, type Actor, type CallerRef, requireUser } from '../actor.js';
 import type { Clock, SecretGenerator, UnitOfWork } from '../ports.js';
 import type { Presence } from '../accounts/presence.js';
+import type { AdminSecondFactorRule } from '../second-factors/admin-rule.js';
 import type { DomainEvents } from '../events.js';
 import { moderationActed } from '../../domain/events.js';
 import type { WebSessionStore } from '../oauth/web-sessions.js';
@@ -174,6 +175,7 @@ export class Authenticate {
     private readonly presence: Presence,
     private readonly personalKeys: PersonalTokenKeys,
     private readonly personalUse: PersonalTokenUse,
+    private readonly adminRule: AdminSecondFactorRule,
   ) {}
 
   async execute(token: string | undefined): Promise<Caller | null> {
@@ -187,8 +189,10 @@ export class Authenticate {
     return { accessDigest: this.secrets.digest(token), at: this.clock.now() };
   }
 
-  byDigest(ref: { accessDigest: string; at: Date }): Promise<Caller | null> {
-    return this.store.callerForAccessDigest(ref.accessDigest, ref.at);
+  /** The token's caller, held back as REQUIRE_2FA says (AdminSecondFactorRule). */
+  async byDigest(ref: { accessDigest: string; at: Date }): Promise<Caller | null> {
+    const caller = await this.store.callerForAccessDigest(ref.accessDigest, ref.at);
+    return caller && { ...caller, user: await this.adminRule.apply(caller.user) };
   }
 
   /** The claim of the personal token that `ref` names (a MAC, no lookup); null for any other token, or none. */

@@ -8,7 +8,7 @@ import OAuth2Server, {
 } from '@node-oauth/oauth2-server';
 import type { RedeemAuthorizationCode } from '../../../application/oauth/authorization.js';
 import type { AuthenticateClient } from '../../../application/oauth/clients.js';
-import { AccountNotActive, type PasswordLogin } from '../../../application/oauth/password-login.js';
+import { AccountNotActive, type PasswordLogin, SecondFactorRequired } from '../../../application/oauth/password-login.js';
 import type {
   DescribeToken,
   IssuedToken,
@@ -85,9 +85,11 @@ function oauthModel(app: OAuthRouteUseCases, address: string, params: Record<str
     },
     async getUser(username: string, password: string) {
       try {
-        return (await app.passwordLogin.execute({ username, password, address })) ?? false;
+        return (await app.passwordLogin.execute({ username, password, address, otp: params.otp })) ?? false;
       } catch (error) {
-        if (error instanceof AccountNotActive) throw new InvalidGrantError(error.message);
+        // Both said only after the right password (contract §25: "second factor required").
+        if (error instanceof AccountNotActive || error instanceof SecondFactorRequired)
+          throw new InvalidGrantError(error.message);
         throw error;
       }
     },
@@ -189,6 +191,14 @@ const TokenRequest = z.object({
     .meta({ description: 'authorization_code grant: the PKCE verifier (43 to 128 characters)' }),
   username: z.string().optional().meta({ description: 'password grant: a login or an e-mail address, in any case' }),
   password: z.string().optional().meta({ description: 'password grant' }),
+  otp: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'password grant, for an account with two-factor sign-in: the authenticator’s code now, or a recovery code. ' +
+        'Without it (and the right password): invalid_grant, "second factor required"',
+    }),
   refresh_token: z.string().optional().meta({ description: 'refresh_token grant' }),
   scope: z.enum(['all', 'read']).optional().meta({ description: 'all (the default) or read; a refresh may only narrow it' }),
   client_id: z.string().optional().meta({ description: 'unless the client authenticates with HTTP Basic' }),
@@ -264,7 +274,9 @@ export function oauthRoutes(
         'RFC 6749: the authorization_code (with PKCE, RFC 7636), password, refresh_token and client_credentials ' +
         'grants. A form body as the RFC says, or JSON. A code works once, for 10 minutes; a wrong verifier is ' +
         'invalid_grant and uses the code up, as does a redirect_uri other than the authorization request’s; a public ' +
-        'client that sends no code_verifier is invalid_request. A code used twice revokes the tokens it gave. Refresh tokens rotate; ' +
+        'client that sends no code_verifier is invalid_request. A code used twice revokes the tokens it gave. The password grant of ' +
+        'an account with two-factor sign-in also takes `otp` (a TOTP or recovery code): without it, after the right password, ' +
+        '400 invalid_grant "second factor required"; a wrong one is invalid_grant. Refresh tokens rotate; ' +
         'reusing a rotated one revokes its whole family. Public clients send only their client_id. Failed attempts ' +
         'are throttled (429).',
       tag: 'OAuth',

@@ -41,6 +41,7 @@ export const MIGRATIONS: readonly { name: string }[] = [
   'Migration20261129030000_groups_and_node_access',
   'Migration20261129040000_conversations',
   'Migration20261129050000_personal_tokens',
+  'Migration20261129060000_second_factors',
   'Migration20261129070000_sign_in_providers',
 ].map((name) => ({ name }));
 

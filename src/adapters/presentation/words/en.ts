@@ -168,6 +168,50 @@ export const en: Words = {
     rule: (message) => sentence(message.replace(/^Validation failed: /, '')),
     denied: DENIED,
   },
+  twoFactor: {
+    codeTitle: 'Two-factor sign-in',
+    codeIntro: 'Your password was right. Now type the code your authenticator app shows, or one of your recovery codes.',
+    codeLabel: 'Code',
+    codeHint: 'Six digits from the app, or a recovery code such as abcde-12345.',
+    verifyButton: 'Verify',
+    wrongCode: 'That code is not right. Type the code the app shows now, or a recovery code.',
+    startAgain: 'This sign-in took too long or was used already: sign in again.',
+    recoveryUsedTitle: 'Signed in with a recovery code',
+    recoveryLeft: (left) =>
+      left === 0
+        ? 'That was your last recovery code: make new ones in your settings now.'
+        : `You have ${left} recovery ${left === 1 ? 'code' : 'codes'} left. Each works once.`,
+    continueLink: 'Continue',
+    title: 'Two-factor sign-in',
+    intro:
+      'With two-factor sign-in on, signing in asks for a code from an authenticator app on your phone after your password, so a stolen password alone does not open your account.',
+    statusOn: 'Two-factor sign-in is on.',
+    statusOff: 'Two-factor sign-in is off.',
+    manageLink: 'Two-factor sign-in settings',
+    requiredForAdmins: 'Administrators of this forum must set up two-factor sign-in before they act as administrators.',
+    setUpButton: 'Set up two-factor sign-in',
+    scanTitle: 'Scan this code with your authenticator app',
+    scanIntro:
+      'Use any authenticator app (such as Google Authenticator, Microsoft Authenticator, 1Password or FreeOTP). If you cannot scan, type the key below into the app.',
+    qrLabel: 'QR code of your two-factor key',
+    secretLabel: 'Key',
+    confirmLabel: 'The code the app shows now',
+    confirmButton: 'Turn on',
+    codesTitle: 'Your recovery codes',
+    codesIntro:
+      'Keep these codes somewhere safe (print them, or save them in a password manager). If you lose your phone, each code signs you in once instead of the app. They are shown only now.',
+    codesLeft: (left) => `${left} unused recovery ${left === 1 ? 'code' : 'codes'} left.`,
+    regenerateTitle: 'New recovery codes',
+    regenerateIntro: 'Makes ten new codes; the old ones stop working.',
+    regenerateButton: 'Make new recovery codes',
+    turnOffTitle: 'Turn off two-factor sign-in',
+    turnOffIntro: 'Your password alone will sign you in again.',
+    turnOffButton: 'Turn off',
+    passwordOrCode: 'Your password',
+    codeInstead: 'or a code (from the app, or a recovery code)',
+    turnedOff: 'Two-factor sign-in is off.',
+    backToSettings: 'Back to the settings',
+  },
   unsubscribe: {
     title: 'Unsubscribe',
     what: {

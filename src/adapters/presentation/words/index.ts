@@ -14,6 +14,7 @@ export type {
   Period,
   ProviderWords,
   RefusalWords,
+  TwoFactorWords,
   UnsubscribeWords,
   Words,
 } from './words.js';

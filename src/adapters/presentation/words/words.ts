@@ -15,6 +15,8 @@ export interface Words {
   languageName: string;
   /** The /account pages: joining, signing in, settings. */
   account: AccountWords;
+  /** Two-factor sign-in (contract §25): the sign-in step that asks for the code, and its settings. */
+  twoFactor: TwoFactorWords;
   /** The page of an unsubscribe link. */
   unsubscribe: UnsubscribeWords;
   /** The sign-in and consent pages of the authorization code grant (/oauth/authorize). */
@@ -381,6 +383,51 @@ export interface AccountWords extends RefusalWords {
   /** A form that carried more than a form may (an image past what the limit leaves, or a text past 1 MiB). */
   tooLargeTitle: string;
   tooLarge: string;
+}
+
+/** Two-factor sign-in (contract §25). */
+export interface TwoFactorWords {
+  // the sign-in step
+  codeTitle: string;
+  codeIntro: string;
+  codeLabel: string;
+  codeHint: string;
+  verifyButton: string;
+  wrongCode: string;
+  startAgain: string;
+  recoveryUsedTitle: string;
+  /** After signing in with a recovery code: how many are left. */
+  recoveryLeft: (left: number) => string;
+  continueLink: string;
+  // the settings
+  title: string;
+  intro: string;
+  /** What the settings page says in its two-factor section. */
+  statusOn: string;
+  statusOff: string;
+  manageLink: string;
+  /** REQUIRE_2FA=admins: why an administrator was sent here. */
+  requiredForAdmins: string;
+  setUpButton: string;
+  scanTitle: string;
+  scanIntro: string;
+  qrLabel: string;
+  secretLabel: string;
+  confirmLabel: string;
+  confirmButton: string;
+  codesTitle: string;
+  codesIntro: string;
+  codesLeft: (left: number) => string;
+  regenerateTitle: string;
+  regenerateIntro: string;
+  regenerateButton: string;
+  turnOffTitle: string;
+  turnOffIntro: string;
+  turnOffButton: string;
+  passwordOrCode: string;
+  codeInstead: string;
+  turnedOff: string;
+  backToSettings: string;
 }
 
 export interface UnsubscribeWords {

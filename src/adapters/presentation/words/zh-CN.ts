@@ -53,6 +53,12 @@ const ZH_RULES: [RegExp, (match: RegExpExecArray) => string][] = [
   [/to names no user or group: (.+)$/, (m) => `没有名为 ${m[1]} 的用户或小组。`],
   [/A conversation needs someone besides you/, () => '私信须有除你之外的参与者。'],
   [/A conversation takes at most (\d+) participants/, (m) => `一个对话最多 ${m[1]} 人参与。`],
+  // Two-factor sign-in (contract §25).
+  [/That code is not right/, () => '验证码不正确。'],
+  [/Type your password \(or a code\) to confirm/, () => '请输入密码（或一个验证码）以确认。'],
+  [/Two-factor sign-in is already on/, () => '两步验证已开启：如需更换身份验证器，请先关闭。'],
+  [/There is no authenticator waiting to be confirmed/, () => '没有等待确认的身份验证器，请重新开始。'],
+  [/Two-factor sign-in is not on/, () => '两步验证未开启。'],
 ];
 
 /** Simplified Chinese. */
@@ -190,6 +196,47 @@ export const zhCN: Words = {
       return message.replace(/^Validation failed: /, '');
     },
     denied: DENIED,
+  },
+  twoFactor: {
+    codeTitle: '两步验证登录',
+    codeIntro: '密码正确。请输入身份验证器应用显示的验证码，或一个恢复码。',
+    codeLabel: '验证码',
+    codeHint: '应用中的六位数字，或形如 abcde-12345 的恢复码。',
+    verifyButton: '验证',
+    wrongCode: '验证码不正确。请输入应用当前显示的验证码，或一个恢复码。',
+    startAgain: '这次登录耗时过长或已用过，请重新登录。',
+    recoveryUsedTitle: '已用恢复码登录',
+    recoveryLeft: (left) =>
+      left === 0 ? '这是你最后一个恢复码，请立即在设置中生成新的恢复码。' : `你还剩 ${left} 个恢复码，每个只能使用一次。`,
+    continueLink: '继续',
+    title: '两步验证登录',
+    intro: '开启两步验证后，登录时在密码之后还需输入手机上身份验证器应用的验证码，仅凭被盗的密码无法打开你的账号。',
+    statusOn: '两步验证已开启。',
+    statusOff: '两步验证未开启。',
+    manageLink: '两步验证设置',
+    requiredForAdmins: '本论坛的管理员须先开启两步验证，才能执行管理操作。',
+    setUpButton: '开启两步验证',
+    scanTitle: '用身份验证器应用扫描此二维码',
+    scanIntro:
+      '可使用任意身份验证器应用（如 Google Authenticator、Microsoft Authenticator、1Password 或 FreeOTP）。无法扫描时，请在应用中输入下面的密钥。',
+    qrLabel: '两步验证密钥的二维码',
+    secretLabel: '密钥',
+    confirmLabel: '应用当前显示的验证码',
+    confirmButton: '开启',
+    codesTitle: '你的恢复码',
+    codesIntro:
+      '请妥善保存这些恢复码（打印出来，或存入密码管理器）。手机丢失时，每个恢复码可代替应用登录一次。它们只显示这一次。',
+    codesLeft: (left) => `还剩 ${left} 个未使用的恢复码。`,
+    regenerateTitle: '新的恢复码',
+    regenerateIntro: '生成十个新的恢复码，旧的随即失效。',
+    regenerateButton: '生成新的恢复码',
+    turnOffTitle: '关闭两步验证',
+    turnOffIntro: '之后仅凭密码即可登录。',
+    turnOffButton: '关闭',
+    passwordOrCode: '你的密码',
+    codeInstead: '或一个验证码（应用中的，或恢复码）',
+    turnedOff: '两步验证已关闭。',
+    backToSettings: '返回设置',
   },
   unsubscribe: {
     title: '退订',

@@ -10,7 +10,16 @@ import type { RequestPasswordReset, ResetPassword } from '../../../application/a
 import type { MailPreferencesOf } from '../../../application/accounts/preferences.js';
 import type { ChangePassword, RequestEmailChange, UpdateProfile } from '../../../application/accounts/profile.js';
 import type { DeleteOwnAccount, ExportAccount } from '../../../application/accounts/leaving.js';
-import type { OpenWebSession, ResolveWebSession, SignIn, SignOut } from '../../../application/oauth/web-sessions.js';
+import type { PasswordLogin } from '../../../application/oauth/password-login.js';
+import type { OpenWebSession, ResolveWebSession, SignOut } from '../../../application/oauth/web-sessions.js';
+import type {
+  ConfirmTotpEnrolment,
+  RegenerateRecoveryCodes,
+  ShowSecondFactor,
+  StartTotpEnrolment,
+  TurnOffSecondFactor,
+} from '../../../application/second-factors/enrolment.js';
+import type { BeginSignIn, FinishSignIn } from '../../../application/second-factors/sign-in-step.js';
 import type { UserReadModel } from '../../../application/read-models.js';
 import type { Unsubscribe } from '../../../application/mail/unsubscribe.js';
 import type { ListProviderLinks } from '../../../application/providers/links.js';
@@ -41,7 +50,9 @@ export interface AccountPageUseCases {
   openWebSession: OpenWebSession;
   // signing in and the settings page
   resolveWebSession: ResolveWebSession;
-  signIn: SignIn;
+  passwordLogin: PasswordLogin;
+  beginSignIn: BeginSignIn;
+  finishSignIn: FinishSignIn;
   signOut: SignOut;
   users: UserReadModel;
   updateProfile: UpdateProfile;
@@ -53,6 +64,12 @@ export interface AccountPageUseCases {
   createPersonalToken: CreatePersonalToken;
   listPersonalTokens: ListPersonalTokens;
   revokePersonalToken: RevokePersonalToken;
+  // two-factor sign-in (contract §25)
+  showSecondFactor: ShowSecondFactor;
+  startTotpEnrolment: StartTotpEnrolment;
+  confirmTotpEnrolment: ConfirmTotpEnrolment;
+  turnOffSecondFactor: TurnOffSecondFactor;
+  regenerateRecoveryCodes: RegenerateRecoveryCodes;
   // the unsubscribe link of notification mail and digests
   unsubscribe: Unsubscribe;
   // signing in with other providers (contract §25): their buttons, and the settings' links

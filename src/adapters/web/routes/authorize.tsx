@@ -8,12 +8,14 @@ import {
   type AuthorizationRequest,
   deniedRedirect,
 } from '../../../application/oauth/authorization.js';
-import type { ResolveWebSession, SignIn, SignOut } from '../../../application/oauth/web-sessions.js';
+import type { PasswordLogin } from '../../../application/oauth/password-login.js';
+import type { ResolveWebSession, SignOut } from '../../../application/oauth/web-sessions.js';
+import type { BeginSignIn } from '../../../application/second-factors/sign-in-step.js';
 import { type AuthorizeWords, wordsOf } from '../../presentation/words/index.js';
 import { type BrowserPages, browserPages, contentSecurityPolicy, sessionCsrf } from '../browser.js';
 import { Page, type RouteDeclarer } from '../docs.js';
 import { paramsOf, readForm } from '../forms.js';
-import { signedInUser, signInWithPassword } from '../sign-in.js';
+import { CODE_STEP_PATH, signedInUser, signInWithPassword } from '../sign-in.js';
 import { AuthorizeErrorPage, AuthorizeSignInPage, authorizationQuery, ConsentPage, SignedOutPage } from '../views/authorize.js';
 import type { ListProviders } from '../../../application/providers/providers.js';
 
@@ -51,7 +53,8 @@ const SignOutForm = AuthorizeQuery.partial().extend({ csrf_token: z.string() });
 export interface AuthorizeRouteUseCases {
   checkAuthorizationRequest: CheckAuthorizationRequest;
   resolveWebSession: ResolveWebSession;
-  signIn: SignIn;
+  passwordLogin: PasswordLogin;
+  beginSignIn: BeginSignIn;
   approveAuthorization: ApproveAuthorization;
   signOut: SignOut;
   /** The sign-in providers whose buttons the sign-in form shows (contract §25). */
@@ -185,9 +188,10 @@ export function authorizeRoutes(app: AuthorizeRouteUseCases, docs: RouteDeclarer
               unverified: refusal.unverified,
             }),
         });
-        return signInWithPassword(ctx, browser, app.signIn, form, {
+        return signInWithPassword(ctx, browser, app, form, {
           wrongLogin: words().wrongLogin,
           next: authorizeUrl(request),
+          codeStep: CODE_STEP_PATH,
         });
       }
       if (params.step !== 'approve' && params.step !== 'deny') {

@@ -11,14 +11,16 @@ import {
   type ProviderOutcome,
 } from '../../../application/providers/provider-sign-in.js';
 import type { ListProviders } from '../../../application/providers/providers.js';
-import type { OpenWebSession, ResolveWebSession } from '../../../application/oauth/web-sessions.js';
+import type { ResolveWebSession } from '../../../application/oauth/web-sessions.js';
+import type { BeginSignIn } from '../../../application/second-factors/sign-in-step.js';
+import { Forbidden } from '../../../domain/shared/errors.js';
 import { localeOf } from '../../presentation/locale.js';
 import type { Wire } from '../../presentation/wire.js';
 import { type BrowserPages, browserPages } from '../browser.js';
 import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
 import { handleForm, paramsOf, readForm, typedIn } from '../forms.js';
 import { frameOf, wordsIn } from '../frame.js';
-import { completeSignIn, keepReturn, signedInUser } from '../sign-in.js';
+import { CODE_STEP_PATH, afterSignIn, completeSignIn, keepReturn, signedInUser } from '../sign-in.js';
 import { actionFor } from '../views/layout.js';
 import { ChooseLoginPage, ProviderMessagePage } from '../views/providers.js';
 import { accountWords, expiredForm } from './account.js';
@@ -39,7 +41,7 @@ export interface ProviderPageUseCases {
   chooseProviderLogin: ChooseProviderLogin;
   unlinkProvider: UnlinkProvider;
   listProviders: ListProviders;
-  openWebSession: OpenWebSession;
+  beginSignIn: BeginSignIn;
   resolveWebSession: ResolveWebSession;
 }
 export const ProviderPageUseCases = Symbol.for('ProviderPageUseCases');
@@ -106,6 +108,11 @@ export function providerRoutes(
   const browser = browserPages(options);
   const callbackUrl = (provider: string) => wire.url(`/account/auth/${provider}/callback`);
   const settings = (ctx: Context) => actionFor('/account/settings', localeOf(ctx));
+  /** Where a provider's sign-in goes on to (the code step first, for an account with a second factor). */
+  const continuing = (ctx: Context) => ({
+    next: afterSignIn(ctx, browser, settings(ctx)),
+    codeStep: actionFor(CODE_STEP_PATH, localeOf(ctx)),
+  });
 
   /** A refusal of the flow (a rule of the core, an account that may not sign in): said on a page of its own. */
   const refusedHere = (ctx: Context) =>
@@ -145,7 +152,8 @@ export function providerRoutes(
     const t = wordsIn(ctx).providers;
     switch (outcome.type) {
       case 'signed-in':
-        return completeSignIn(ctx, browser, app.openWebSession, outcome.userId, settings(ctx));
+        if (!(await completeSignIn(ctx, browser, app.beginSignIn, outcome.userId, continuing(ctx)))) throw new Forbidden();
+        return;
       case 'linked':
         return browser.seeOther(ctx, `${settings(ctx)}&linked=${encodeURIComponent(displayName(provider))}#providers`);
       case 'created-pending':

@@ -94,11 +94,12 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
       tokenName?: string;
     } = {},
   ): Promise<void> {
-    const [detail, preferences, links, tokens] = await Promise.all([
+    const [detail, preferences, links, tokens, secondFactor] = await Promise.all([
       app.users.byId(signedIn.user.id),
       app.mailPreferences.show(signedIn.user),
       app.providerLinks.execute(signedIn.user),
       app.listPersonalTokens.execute(signedIn.user),
+      app.showSecondFactor.execute(signedIn.user),
     ]);
     const said = providerOutcome(ctx);
     if (!detail) return toSignIn(ctx);
@@ -129,6 +130,7 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
         tokens={tokens}
         newToken={extra.newToken}
         tokenName={extra.tokenName}
+        twoFactorOn={secondFactor.totp === 'on'}
       />,
     );
   }
@@ -255,7 +257,7 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
           if (form.password !== form.password_confirmation) refuse(t.passwordsDiffer);
           await app.changePassword.execute(user, form, { keepToken: null, address: ctx.ip });
           // Every session of the account ended, this one too: the person who changed it stays signed in here.
-          const reopened = await openSession(ctx, browser, app.openWebSession, user.id);
+          const reopened = await openSession(ctx, browser, app.openWebSession, user.id, true);
           if (!reopened) {
             browser.setSession(ctx, null);
             return toSignIn(ctx);

@@ -3,17 +3,19 @@ import { z } from 'zod';
 import { localeOf } from '../../presentation/locale.js';
 import { browserPages } from '../browser.js';
 import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
-import { paramsOf, readForm } from '../forms.js';
-import { frameOf } from '../frame.js';
-import { signedInUser, signInWithPassword } from '../sign-in.js';
+import { paramsOf, readForm, refuse } from '../forms.js';
+import { frameOf, wordsIn } from '../frame.js';
+import { CODE_STEP_PATH, dropPendingSignIn, pendingSignInOf, signedInUser, signInWithPassword } from '../sign-in.js';
 import { actionFor } from '../views/layout.js';
 import { FarewellPage, SignInPage } from '../views/settings.js';
+import { CodeStepPage, RecoveryUsedPage } from '../views/two-factor.js';
 import { type AccountPageUseCases, accountForm, accountWords, expiredForm } from './account.js';
 
 /**
  * The account pages' sign-in and sign-out (contract §16b): a browser signs in with a login (or e-mail) and
  * password, throttled as the password grant is, and goes on to the settings page. The session is the one the
- * /oauth pages share.
+ * /oauth pages share. An account with a second factor (contract §25) is asked for its code on a page of its own,
+ * which both sign-in pages (this one and /oauth/authorize's) send the browser to (sign-in.ts: completeSignIn).
  */
 
 const LangQuery = z.object({ lang: Lang });
@@ -23,6 +25,10 @@ const SignInForm = z.object({
   csrf_token: Csrf,
 });
 const SignOutForm = z.object({ csrf_token: Csrf });
+const CodeForm = z.object({
+  code: z.string().max(64).meta({ description: 'The authenticator app’s code now, or a recovery code' }),
+  csrf_token: Csrf,
+});
 
 export function signInRoutes(app: AccountPageUseCases, docs: RouteDeclarer, options: { secureCookies: boolean }): Router {
   const router = new Router();
@@ -97,10 +103,84 @@ export function signInRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opti
           ),
         ),
       );
-      await signInWithPassword(ctx, browser, app.signIn, form, {
+      await signInWithPassword(ctx, browser, app, form, {
         wrongLogin: accountWords(ctx).wrongLogin,
         next: actionFor('/account/settings', localeOf(ctx)),
+        codeStep: actionFor(CODE_STEP_PATH, localeOf(ctx)),
       });
+    },
+  );
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'get',
+      path: CODE_STEP_PATH,
+      summary: 'The sign-in step that asks for the second factor',
+      description:
+        'After the right password for an account with two-factor sign-in (either sign-in page), the browser holds a ' +
+        'pending sign-in (a cookie, ten minutes; no session yet) and is sent here: a form for the authenticator app’s ' +
+        'code or a recovery code. Without a live pending sign-in: 303 to the sign-in page.',
+      tag: 'Accounts',
+      access: 'browser',
+      query: LangQuery,
+      response: htmlPage('The code form'),
+      otherResponses: { 303: { description: 'No pending sign-in: to /account/sign-in' } },
+      errors: [],
+    },
+    async (ctx) => {
+      if (!(await app.finishSignIn.waiting(pendingSignInOf(ctx)))) {
+        return browser.seeOther(ctx, actionFor('/account/sign-in', localeOf(ctx)));
+      }
+      show(ctx, 200, <CodeStepPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} />);
+    },
+  );
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'post',
+      path: CODE_STEP_PATH,
+      summary: 'Send the second factor',
+      description:
+        'A right code (the authenticator’s, of a time step not used before; or an unused recovery code, which is ' +
+        'then spent) opens the session and 303s to where the sign-in was headed (the settings page, or the ' +
+        'authorization request); a recovery code first shows how many are left. A wrong code: the form again (200), ' +
+        'counted with the account’s failed sign-ins (429 when too many). No live pending sign-in: the sign-in page ' +
+        'again. A missing or wrong `csrf_token` is 403.',
+      tag: 'Accounts',
+      access: 'browser',
+      body: { schema: CodeForm, media: ['form'] },
+      response: htmlPage('The form again (a wrong code), or the recovery codes left after one was used'),
+      otherResponses: {
+        303: { description: 'Signed in: to where the sign-in was headed; or no pending sign-in: to /account/sign-in' },
+        403: page('The CSRF token is missing or wrong'),
+        429: page('Too many failed sign-ins (with Retry-After)'),
+      },
+      errors: [],
+    },
+    async (ctx) => {
+      if (!browser.browserCsrfMatches(ctx, paramsOf(ctx).csrf_token)) return expiredForm(ctx, browser);
+      const again = accountForm(ctx, (refusal) =>
+        show(ctx, refusal.status, <CodeStepPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} error={refusal.message} />),
+      );
+      const { code } = readForm(ctx, CodeForm.partial({ code: true }), again);
+      const t = wordsIn(ctx).twoFactor;
+      const finished = await app.finishSignIn.execute(pendingSignInOf(ctx), code ?? '', ctx.ip);
+      if (finished.outcome === 'wrong') refuse(t.wrongCode, 200);
+      dropPendingSignIn(ctx, browser);
+      if (finished.outcome === 'expired') {
+        return show(ctx, 200, <SignInPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} error={t.startAgain} />);
+      }
+      browser.setSession(ctx, finished.opened.session);
+      if (finished.recoveryCodesLeft === null) return browser.seeOther(ctx, finished.continueTo);
+      show(
+        ctx,
+        200,
+        <RecoveryUsedPage frame={frameOf(ctx)} left={finished.recoveryCodesLeft} continueTo={finished.continueTo} />,
+      );
     },
   );
 

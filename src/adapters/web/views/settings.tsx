@@ -3,6 +3,7 @@ import type { PersonalToken } from '../../../application/tokens/personal-tokens.
 import { WORDS, wordsOf } from '../../presentation/words/index.js';
 import { ResendForm } from './joining.js';
 import { type ProviderButton, ProviderButtons, ProviderLinksSection, type ProviderLinksValues } from './providers.js';
+import { TWO_FACTOR_PATH } from './two-factor.js';
 import {
   Alert,
   CsrfField,
@@ -56,6 +57,8 @@ export interface SettingsInput {
   newToken?: { name: string; token: string } | undefined;
   /** The name typed into the token form, when it was refused. */
   tokenName?: string | undefined;
+  /** Whether two-factor sign-in is on (its own page manages it). */
+  twoFactorOn: boolean;
 }
 
 /** The lifetimes the token form offers, in days; null: never. */
@@ -176,6 +179,7 @@ function Choices<V extends string>(props: {
 export function SettingsPage(props: SettingsInput) {
   const { frame, profile, preferences } = props;
   const t = wordsOf(frame.locale).account;
+  const tf = wordsOf(frame.locale).twoFactor;
   const action = actionFor('/account/settings', frame.locale);
   const Said = ({ form }: { form: SettingsForm }) =>
     props.outcome?.form === form ? (
@@ -252,6 +256,12 @@ export function SettingsPage(props: SettingsInput) {
         />
         <button type="submit">{t.changePasswordButton}</button>
       </form>
+
+      <h2 id="two-factor">{tf.title}</h2>
+      <p class="muted">{props.twoFactorOn ? tf.statusOn : tf.statusOff}</p>
+      <p>
+        <a href={withLang(TWO_FACTOR_PATH, frame.locale)}>{tf.manageLink}</a>
+      </p>
 
       <h2 id="preferences">{t.preferencesTitle}</h2>
       <Said form="preferences" />

@@ -1,0 +1,164 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import QRCode from 'qrcode';
+import { z } from 'zod';
+import { ConfirmTotpParams, SecondFactorProofParams } from '../../../application/second-factors/enrolment.js';
+import { localeOf } from '../../presentation/locale.js';
+import { browserPages, sessionCsrf } from '../browser.js';
+import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
+import { paramsOf, readForm } from '../forms.js';
+import { frameOf, wordsIn } from '../frame.js';
+import { type SignedIn, signedInUser } from '../sign-in.js';
+import { actionFor } from '../views/layout.js';
+import { TWO_FACTOR_FORMS, TWO_FACTOR_PATH, TwoFactorPage, type TwoFactorView } from '../views/two-factor.js';
+import { type AccountPageUseCases, accountForm, expiredForm } from './account.js';
+
+/**
+ * Two-factor sign-in in a signed-in person's settings (contract §25): set up an authenticator (the QR code of a new
+ * secret, and the secret as text; it is on once the app's first code is typed), the ten recovery codes shown once,
+ * new ones, and turning it off (with the password or a code). The rules are the second factors' use cases; the
+ * person is the browser session's; every form carries the session's token.
+ */
+
+const TwoFactorQuery = z.object({
+  lang: Lang,
+  required: z.enum(['admins']).optional().meta({ description: 'REQUIRE_2FA sent an administrator here: the page says so' }),
+});
+
+const FORMS = {
+  start: z.object({}),
+  confirm: ConfirmTotpParams,
+  regenerate: SecondFactorProofParams,
+  off: SecondFactorProofParams,
+};
+
+const TwoFactorBody = z.object({
+  form: z.enum(TWO_FACTOR_FORMS).meta({ description: 'Which of the page’s forms was sent' }),
+  csrf_token: Csrf,
+  code: z.string().optional().meta({ description: 'confirm: the app’s code now; off: instead of the password, a code' }),
+  password: z.string().optional().meta({ description: 'regenerate, off: the account’s password' }),
+});
+
+/** The QR code of an otpauth URI, as SVG (dark on white, whatever the page's colours). */
+const qrSvgOf = (uri: string): Promise<string> =>
+  QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, width: 224 });
+
+export function twoFactorRoutes(app: AccountPageUseCases, docs: RouteDeclarer, options: { secureCookies: boolean }): Router {
+  const router = new Router();
+  const browser = browserPages(options);
+  const toSignIn = (ctx: Context) => browser.seeOther(ctx, actionFor('/account/sign-in', localeOf(ctx)));
+
+  /** The page as things stand, or with the codes just made, or the enrolment under way. */
+  async function showPage(
+    ctx: Context,
+    signedIn: SignedIn,
+    status = 200,
+    extra: { newCodes?: string[]; error?: string; notice?: string; required?: boolean } = {},
+  ): Promise<void> {
+    const state = await app.showSecondFactor.execute(signedIn.user);
+    let view: TwoFactorView = { state: 'off' };
+    if (state.totp === 'on') view = { state: 'on', recoveryCodesLeft: state.recoveryCodesLeft, newCodes: extra.newCodes };
+    if (state.totp === 'waiting') {
+      const waiting = await app.startTotpEnrolment.waiting(signedIn.user);
+      if (waiting) view = { state: 'enrolling', secret: waiting.secret, qrSvg: await qrSvgOf(waiting.uri) };
+    }
+    browser.show(
+      ctx,
+      status,
+      <TwoFactorPage
+        frame={frameOf(ctx)}
+        csrf={sessionCsrf(signedIn.session)}
+        view={view}
+        error={extra.error}
+        notice={extra.notice}
+        required={extra.required ?? false}
+      />,
+    );
+  }
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'get',
+      path: TWO_FACTOR_PATH,
+      summary: 'Two-factor sign-in settings',
+      description:
+        'An HTML page for a signed-in person: whether two-factor sign-in is on; while it is being set up, the QR code ' +
+        'of the authenticator key (and the key as text) with a field for the app’s first code; once on, how many ' +
+        'recovery codes are left, new ones, and turning it off. Not signed in: 303 to the sign-in page.',
+      tag: 'Accounts',
+      access: 'browser',
+      query: TwoFactorQuery,
+      response: htmlPage('The two-factor settings'),
+      otherResponses: { 303: { description: 'Not signed in: to /account/sign-in' } },
+      errors: [],
+    },
+    async (ctx) => {
+      const signedIn = await signedInUser(ctx, app.resolveWebSession);
+      if (!signedIn) return toSignIn(ctx);
+      await showPage(ctx, signedIn, 200, { required: paramsOf(ctx).required === 'admins' });
+    },
+  );
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'post',
+      path: TWO_FACTOR_PATH,
+      summary: 'Send one of the two-factor forms',
+      description:
+        '`form` says which: `start` (a new authenticator key, shown as a QR code and as text, waiting for its first ' +
+        'code); `confirm` (`code`: the app’s code now; two-factor sign-in is on, and the page shows the ten recovery ' +
+        'codes, this once); `regenerate` (`password`: ten new recovery codes, shown this once; the old ones stop ' +
+        'working); `off` (`password`, or `code`: the authenticator and the recovery codes are removed). Wrong ' +
+        'passwords and codes count with the account’s failed sign-ins (429). Not signed in: 303 to the sign-in ' +
+        'page. A missing or wrong `csrf_token` is 403.',
+      tag: 'Accounts',
+      access: 'browser',
+      body: { schema: TwoFactorBody, media: ['form'] },
+      response: htmlPage('The two-factor settings, with what became of the form'),
+      otherResponses: {
+        303: { description: 'Not signed in: to /account/sign-in' },
+        400: page('A code or password is not right, or the form does not fit the state: the page again, saying why'),
+        403: page('The CSRF token is missing or wrong'),
+        429: page('Too many wrong passwords or codes for this account from this address'),
+      },
+      errors: [],
+    },
+    async (ctx) => {
+      const params = paramsOf(ctx);
+      const signedIn = await signedInUser(ctx, app.resolveWebSession);
+      if (!signedIn) return toSignIn(ctx);
+      if (!browser.sessionCsrfMatches(signedIn.session, params.csrf_token)) return expiredForm(ctx, browser);
+      const which = TwoFactorBody.shape.form.safeParse(params.form);
+      if (!which.success) return expiredForm(ctx, browser);
+      const form = readForm(
+        ctx,
+        FORMS[which.data],
+        accountForm(ctx, (refusal) => showPage(ctx, signedIn, refusal.status, { error: refusal.message })),
+      );
+      const { user } = signedIn;
+      const address = { address: ctx.ip };
+      switch (which.data) {
+        case 'start':
+          await app.startTotpEnrolment.execute(user);
+          return showPage(ctx, signedIn);
+        case 'confirm': {
+          const { recoveryCodes } = await app.confirmTotpEnrolment.execute(user, form);
+          return showPage(ctx, signedIn, 200, { newCodes: recoveryCodes });
+        }
+        case 'regenerate': {
+          const { recoveryCodes } = await app.regenerateRecoveryCodes.execute(user, form, address);
+          return showPage(ctx, signedIn, 200, { newCodes: recoveryCodes });
+        }
+        case 'off':
+          await app.turnOffSecondFactor.execute(user, form, address);
+          return showPage(ctx, signedIn, 200, { notice: wordsIn(ctx).twoFactor.turnedOff });
+      }
+    },
+  );
+
+  return router;
+}
