@@ -13,7 +13,7 @@ import {
 import type { ListProviders } from '../../../application/providers/providers.js';
 import type { ResolveWebSession } from '../../../application/oauth/web-sessions.js';
 import type { BeginSignIn } from '../../../application/second-factors/sign-in-step.js';
-import { Forbidden } from '../../../domain/shared/errors.js';
+import { Forbidden, NotFound } from '../../../domain/shared/errors.js';
 import { localeOf } from '../../presentation/locale.js';
 import type { Wire } from '../../presentation/wire.js';
 import { type BrowserPages, browserPages } from '../browser.js';
@@ -135,7 +135,22 @@ export function providerRoutes(
   /** Sends the browser to the provider, keeping the checks (and the person linking, or the invite) in its cookie. */
   async function start(ctx: Context, provider: string, linkTo: number | null, invite: string | null): Promise<void> {
     refusedHere(ctx);
-    const { url, checks } = await app.beginProviderSignIn.execute(provider, callbackUrl(provider));
+    let begun: Awaited<ReturnType<BeginProviderSignIn['execute']>>;
+    try {
+      begun = await app.beginProviderSignIn.execute(provider, callbackUrl(provider));
+    } catch (error) {
+      if (!(error instanceof NotFound)) throw error;
+      return browser.show(
+        ctx,
+        404,
+        <ProviderMessagePage
+          frame={frameOf(ctx)}
+          title={wordsIn(ctx).providers.refusedTitle}
+          message={wordsIn(ctx).providers.notConfigured}
+        />,
+      );
+    }
+    const { url, checks } = begun;
     const flow: Flow = { ...checks, provider, linkTo, invite };
     browser.setCookie(ctx, FLOW_COOKIE, Buffer.from(JSON.stringify(flow)).toString('base64url'), {
       path: FLOW_PATH,
