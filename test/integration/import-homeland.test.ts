@@ -9,6 +9,8 @@ import { NodeRepository } from '../../src/domain/nodes/node-repository.js';
 import { api, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
+import { startIdentityServers, throughProvider } from '../support/identity-servers.js';
+import { checkedApi } from '../support/openapi.js';
 import {
   addHomelandRows,
   fillHomeland,
@@ -330,6 +332,72 @@ describe('forumctl import homeland (contract §20)', function () {
       // Nothing of a token is stored in clear.
       const stored = await testEnv().sql<{ access_digest: string }>('select access_digest from oauth_tokens');
       for (const old of fixture.tokens) expect(stored.map((s) => s.access_digest)).to.not.include(old.token);
+    });
+
+    it('brings homeland’s sign-in bindings as links: a GitHub sign-up signs in with GitHub on day one (contract §25)', async () => {
+      const links = tableOf(report, 'provider_links');
+      const kept = fixture.authorizations.flatMap((row) => ('link' in row.becomes ? [row.becomes.link] : []));
+      const skipped: Record<string, number> = {};
+      for (const row of fixture.authorizations) {
+        if ('skipped' in row.becomes) skipped[row.becomes.skipped] = (skipped[row.becomes.skipped] ?? 0) + 1;
+      }
+      expect(links).to.include({ read: fixture.authorizations.length, inserted: kept.length, updated: 0, removed: 0 });
+      expect(links.skipped).to.deep.equal(skipped);
+      const rows = await testEnv().sql<{ link: string }>(
+        `select provider || ':' || subject as link from provider_links order by id`,
+      );
+      expect(rows.map((row) => row.link).sort()).to.deep.equal([...kept].sort());
+      // The GitHub sign-up has no password but a link: not told to use "forgot password"; its provider is to configure.
+      const notes = report.notes.join('\n');
+      expect(notes).to.not.match(/no password/);
+      expect(notes).to.match(/linked to the provider github, which is not configured here/);
+
+      const servers = await startIdentityServers([]);
+      try {
+        const added = await forumctl(
+          [
+            'auth',
+            'providers',
+            'add',
+            'github',
+            '--kind',
+            'github',
+            '--client-id',
+            'gh-client',
+            '--authorize-url',
+            `${servers.github}/login/oauth/authorize`,
+            '--token-url',
+            `${servers.github}/login/oauth/access_token`,
+            '--api-url',
+            servers.github,
+          ],
+          { stdin: 'github-client-secret\n' },
+        );
+        expect(added.code, added.stderr).to.equal(0);
+        // GitHub knows them by the binding's id alone: another login, an address it does not vouch for.
+        const octocat = fixture.users.find((user) => user.login === 'octocat')!;
+        const binding = fixture.authorizations.find((row) => row.user === octocat.id)!;
+        await servers.next({
+          github: {
+            id: Number(binding.uid),
+            login: 'octo-renamed',
+            name: 'The Octocat',
+            emails: [{ email: 'elsewhere@example.net', primary: true, verified: false }],
+          },
+        });
+        const browser = checkedApi(testEnv().app, { cookies: true });
+        const started = await browser.get('/account/auth/github').expect(302);
+        const back = await browser.get(await throughProvider(started.headers.location!, PUBLIC_URL));
+        expect(back.status, back.text.slice(0, 500)).to.equal(303);
+        const settings = await browser.get('/account/settings').expect(200);
+        expect(settings.text).to.contain('Linked with GitHub').and.contain(octocat.email);
+        const [count] = await testEnv().sql<{ n: number }>('select count(*)::int as n from users where login = $1', [
+          'octo-renamed',
+        ]);
+        expect(count!.n).to.equal(0);
+      } finally {
+        servers.close();
+      }
     });
 
     it('copies the photos into the upload store and rewrites their links in bodies', async () => {

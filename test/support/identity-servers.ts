@@ -47,3 +47,28 @@ export async function startIdentityServers(redirectUris: string[]): Promise<Iden
     },
   };
 }
+
+/**
+ * Follows a provider's redirects from `start` (keeping its cookies, as a browser does) until it sends the browser
+ * back to the forum at `forum` (its public URL): that path, with its query.
+ */
+export async function throughProvider(start: string, forum: string): Promise<string> {
+  const jar = new Map<string, string>();
+  let url = start;
+  for (let hop = 0; hop < 10; hop++) {
+    if (url.startsWith(forum)) return url.slice(forum.length);
+    const response = await fetch(url, {
+      redirect: 'manual',
+      headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair!.split('=');
+      jar.set(name!, value ?? '');
+    }
+    const location = response.headers.get('location');
+    if (!location) throw new Error(`the provider stopped at ${url}: ${response.status} ${(await response.text()).slice(0, 500)}`);
+    url = new URL(location, url).href;
+  }
+  throw new Error('too many redirects');
+}

@@ -1,11 +1,16 @@
 import { expect } from 'chai';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decodeJwt, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type supertest from 'supertest';
 import { forumctl } from '../support/cli.js';
 import { makeUser } from '../support/builders.js';
 import { PUBLIC_URL, testEnv } from '../support/env.js';
-import { type IdentityServers, startIdentityServers } from '../support/identity-servers.js';
+import { type IdentityServers, startIdentityServers, throughProvider as through } from '../support/identity-servers.js';
 import { formsOf } from '../support/oauth-flow.js';
 import { checkedApi } from '../support/openapi.js';
+import { formFor, submit } from '../support/page-forms.js';
+import { stepAt, totpCode } from '../support/totp.js';
 
 /**
  * Signing in with another provider (contract §25) against real parts: an oidc-provider process for OpenID Connect and
@@ -18,33 +23,71 @@ const newBrowser = (): Browser => checkedApi(testEnv().app, { cookies: true });
 const FLOW_COOKIE = 'forum_provider_flow';
 
 let servers: IdentityServers;
-
-/** Follows the provider's redirects (keeping its cookies) until it sends the browser back to the forum: that URL. */
-async function throughProvider(start: string): Promise<string> {
-  const jar = new Map<string, string>();
-  let url = start;
-  for (let hop = 0; hop < 10; hop++) {
-    if (url.startsWith(PUBLIC_URL)) return url.slice(PUBLIC_URL.length);
-    const response = await fetch(url, {
-      redirect: 'manual',
-      headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') },
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = pair!.split('=');
-      jar.set(name!, value ?? '');
-    }
-    const location = response.headers.get('location');
-    if (!location) throw new Error(`the provider stopped at ${url}: ${response.status} ${(await response.text()).slice(0, 500)}`);
-    url = new URL(location, url).href;
-  }
-  throw new Error('too many redirects');
-}
+const throughProvider = (start: string) => through(start, PUBLIC_URL);
 
 /** Starts a sign-in with `provider` and comes back through it: the forum's answer to the callback. */
 async function signInWith(browser: Browser, provider: string): Promise<supertest.Response> {
   const started = await browser.get(`/account/auth/${provider}`).expect(302);
   return browser.get(await throughProvider(started.headers.location!));
+}
+
+/** How the stand-in issuer (startForgingIssuer) answers the token request. */
+type TokenAnswer = 'honest' | 'foreign-key' | 'wrong-audience' | 'wrong-issuer';
+
+/**
+ * An OpenID provider of its own issuer URL in front of the real one: discovery is the real provider's (its
+ * authorization and UserInfo endpoints), but the token endpoint and the keys are this one's. Its token endpoint
+ * redeems the code at the real provider (PKCE and all) and answers with the real ID token's claims signed again as
+ * `answer` says: honestly with the key it publishes, with a key it does not publish (a forgery), or with the wrong
+ * `aud` or `iss`.
+ */
+async function startForgingIssuer(real: string): Promise<{ issuer: string; answer: TokenAnswer; close(): void }> {
+  const published = await generateKeyPair('RS256');
+  const rogue = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(published.publicKey)), kid: 'signing-key', alg: 'RS256', use: 'sig' };
+  const realMetadata = (await (await fetch(`${real}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+  const state = { issuer: '', answer: 'honest' as TokenAnswer, close: () => server.close() };
+  const server = http.createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += String(chunk);
+    const json = (status: number, value: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(value));
+    };
+    if (req.url === '/.well-known/openid-configuration') {
+      return json(200, {
+        ...realMetadata,
+        issuer: state.issuer,
+        token_endpoint: `${state.issuer}/token`,
+        jwks_uri: `${state.issuer}/jwks`,
+        // The real provider names itself in the callback (RFC 9207); this issuer does not claim to.
+        authorization_response_iss_parameter_supported: false,
+      });
+    }
+    if (req.url === '/jwks') return json(200, { keys: [jwk] });
+    if (req.url === '/token' && req.method === 'POST') {
+      const redeemed = await fetch(String(realMetadata.token_endpoint), {
+        method: 'POST',
+        headers: { 'content-type': req.headers['content-type'] ?? 'application/x-www-form-urlencoded' },
+        body,
+      });
+      const tokens = (await redeemed.json()) as Record<string, unknown>;
+      if (!redeemed.ok) return json(redeemed.status, tokens);
+      const claims = decodeJwt(String(tokens.id_token));
+      const idToken = await new SignJWT({
+        ...claims,
+        iss: state.answer === 'wrong-issuer' ? real : state.issuer,
+        aud: state.answer === 'wrong-audience' ? 'another-client' : claims.aud,
+      })
+        .setProtectedHeader({ alg: 'RS256', kid: jwk.kid })
+        .sign(state.answer === 'foreign-key' ? rogue.privateKey : published.privateKey);
+      return json(200, { ...tokens, id_token: idToken });
+    }
+    json(404, {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return state;
 }
 
 async function linksOf(login: string): Promise<string[]> {
@@ -61,7 +104,10 @@ describe('signing in with another provider (contract §25)', function () {
   this.timeout(60_000);
 
   before(async () => {
-    servers = await startIdentityServers([`${PUBLIC_URL}/account/auth/oidc/callback`]);
+    servers = await startIdentityServers([
+      `${PUBLIC_URL}/account/auth/oidc/callback`,
+      `${PUBLIC_URL}/account/auth/proxied/callback`,
+    ]);
   });
 
   // Each test starts from an empty database (test/support/env.ts): the providers are configured again.
@@ -216,6 +262,68 @@ describe('signing in with another provider (contract §25)', function () {
     const wrongNonce = await checkedApi(testEnv().app).get(back).set('Cookie', `${FLOW_COOKIE}=${tampered}`);
     expect(wrongNonce.status).to.equal(400);
     expect(await testEnv().sql('select 1 from provider_links where subject = $1', ['sub-eve'])).to.have.length(0);
+  });
+
+  it('refuses an ID token signed with another key than the provider’s, or for another audience or issuer', async () => {
+    const forging = await startForgingIssuer(servers.issuer);
+    try {
+      const added = await forumctl(
+        ['auth', 'providers', 'add', 'proxied', '--kind', 'oidc', '--issuer', forging.issuer, '--client-id', 'forum'],
+        { stdin: 'forum-client-secret\n' },
+      );
+      expect(added.code, added.stderr).to.equal(0);
+      const claims = { sub: 'sub-fay', email: 'fay@example.org', email_verified: true, preferred_username: 'fay' };
+      const attempt = async (answer: TokenAnswer) => {
+        forging.answer = answer;
+        await servers.next({ oidc: claims });
+        const browser = newBrowser();
+        const started = await browser.get('/account/auth/proxied').expect(302);
+        const callback = new URL(await throughProvider(started.headers.location!), PUBLIC_URL);
+        // The real provider's `iss` in the callback names it, not the stand-in: a browser that is not ours would not carry it.
+        callback.searchParams.delete('iss');
+        const back = await browser.get(`${callback.pathname}${callback.search}`);
+        return { back, signedIn: (await browser.get('/account/settings')).status === 200 };
+      };
+      for (const answer of ['foreign-key', 'wrong-audience', 'wrong-issuer'] as const) {
+        const { back, signedIn } = await attempt(answer);
+        expect(back.status, answer).to.equal(400);
+        expect(alertOf(back.text), answer).to.contain('could not be checked');
+        expect(signedIn, answer).to.equal(false);
+        expect(await testEnv().sql('select 1 from users where email = $1', [claims.email]), answer).to.have.length(0);
+      }
+      // The same flow with the token signed as the provider publishes it: what was refused was the token alone.
+      const honest = await attempt('honest');
+      expect(honest.back.status, honest.back.text.slice(0, 500)).to.equal(303);
+      expect(honest.signedIn).to.equal(true);
+      expect(await linksOf('fay')).to.deep.equal(['proxied:sub-fay']);
+    } finally {
+      forging.close();
+    }
+  });
+
+  it('asks an account with a second factor for its code before it is signed in', async () => {
+    const tess = await makeUser('tess');
+    const env = testEnv();
+    const { StartTotpEnrolment, ConfirmTotpEnrolment } = await import('../../src/application/second-factors/enrolment.js');
+    const acting = { id: tess.id, login: tess.login, role: 'member' as const };
+    const { secret } = await env.scope(() => env.container.get(StartTotpEnrolment).execute(acting));
+    const step = stepAt(Date.now());
+    await env.scope(() => env.container.get(ConfirmTotpEnrolment).execute(acting, { code: totpCode(secret, step) }));
+    await servers.next({ oidc: { sub: 'sub-tess', email: 'tess@example.com', email_verified: true } });
+
+    const browser = newBrowser();
+    const back = await signInWith(browser, 'oidc');
+    expect(back.status, back.text.slice(0, 500)).to.equal(303);
+    expect(back.headers.location).to.equal('/account/sign-in/code?lang=en');
+    expect(String(back.headers['set-cookie'])).to.not.include('forum_session=');
+    await browser.get('/account/settings').expect(303);
+    const codePage = await browser.get('/account/sign-in/code').expect(200);
+    const done = await submit(browser, formFor(codePage.text, '/account/sign-in/code'), {
+      code: totpCode(secret, step + 1),
+    }).expect(303);
+    expect(done.headers.location).to.equal('/account/settings?lang=en');
+    const settings = await browser.get('/account/settings').expect(200);
+    expect(settings.text).to.contain('Linked with Staff SSO');
   });
 
   it('signs in a GitHub member through GitHub’s web flow and the verified primary address', async () => {

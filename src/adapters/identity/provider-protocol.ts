@@ -10,8 +10,8 @@ import type { UsableProvider } from '../../application/providers/providers.js';
 
 /**
  * The protocols of contract §25's providers, through openid-client (a certified relying party: it checks state,
- * sends the PKCE verifier, and verifies the ID token's signature, issuer, audience, expiry and nonce; nothing here
- * checks a token by hand).
+ * sends the PKCE verifier, and verifies the ID token's issuer, audience, expiry and nonce, and its signature once
+ * enableNonRepudiationChecks is on; nothing here checks a token by hand).
  * - OpenID Connect: discovery from the issuer (cached per process and provider), the authorization code flow with
  *   PKCE (S256), state and nonce; the claims of the ID token, with the UserInfo endpoint's where it has no address.
  * - GitHub: OAuth 2's web flow (with state and PKCE), then the user from its API and the verified primary address
@@ -135,7 +135,9 @@ export class OpenIdProviderProtocol implements ProviderProtocol {
     if (provider.kind === 'oidc') {
       try {
         return await client.discovery(new URL(provider.issuer!), provider.clientId, undefined, auth, {
-          ...(isLoopback(provider.issuer!) ? { execute: [client.allowInsecureRequests] } : {}),
+          // openid-client trusts an ID token from the token endpoint for TLS's sake and checks no signature unless
+          // told to: contract §25 verifies it (against the keys of the issuer's jwks_uri), whatever the transport.
+          execute: [client.enableNonRepudiationChecks, ...(isLoopback(provider.issuer!) ? [client.allowInsecureRequests] : [])],
           timeout: 10,
         });
       } catch (error) {

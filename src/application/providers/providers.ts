@@ -54,6 +54,9 @@ export interface ProviderStore {
 }
 export const ProviderStore = Symbol.for('ProviderStore');
 
+/** A provider's short name: in URLs and in links (a link imported from homeland names its provider by it too). */
+export const PROVIDER_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,29}$/;
+
 const HttpUrl = z
   .string()
   .trim()
@@ -62,10 +65,7 @@ const HttpUrl = z
 
 export const AddProviderParams = z.object({
   kind: z.enum(PROVIDER_KINDS),
-  name: z
-    .string()
-    .trim()
-    .regex(/^[a-z0-9][a-z0-9_-]{0,29}$/, { error: 'must be 1 to 30 lower-case letters, digits, "_" or "-"' }),
+  name: z.string().trim().regex(PROVIDER_NAME_PATTERN, { error: 'must be 1 to 30 lower-case letters, digits, "_" or "-"' }),
   displayName: z.string().trim().min(1).max(60).optional(),
   issuer: HttpUrl.optional(),
   clientId: z.string().trim().min(1).max(500),

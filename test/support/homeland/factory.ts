@@ -345,6 +345,7 @@ export interface HomelandFixture {
   applications: FixtureApplication[];
   tokens: FixtureToken[];
   photos: FixturePhoto[];
+  authorizations: FixtureAuthorization[];
   /** Rows of tables the import drops, by table. */
   droppedRows: Record<string, number>;
 }
@@ -422,10 +423,38 @@ const USERS: UserRow[] = [
     confirmed: true, created: '2023-05-05 10:00:00.700007',
   },
   {
+    // Signed up with GitHub (omniauth): no password, a binding in `authorizations` (AUTHORIZATIONS).
+    id: 9, login: 'octocat', name: 'The Octocat', email: 'octocat@example.com', state: 1, password: null,
+    confirmed: true, created: '2023-07-01 00:00:00.900009', extra: { github: 'octocat' },
+  },
+  {
     // A team: a users row with type 'Team' and no password; owns topic 7 through topics.team_id.
     id: 8, login: 'homeland-team', name: 'Homeland Team', email: 'team@example.com', state: 1, password: null,
     confirmed: true, created: '2023-06-01 00:00:00.800008', type: 'Team',
   },
+];
+
+/** `authorizations` (omniauth's bindings, `app/models/authorization.rb`), and the link each becomes here (or why not). */
+export interface FixtureAuthorization {
+  id: number;
+  provider: string;
+  uid: string;
+  user: number;
+  created: string;
+  /** `provider:subject` of the link it becomes, or the reason it is skipped. */
+  becomes: { link: string } | { skipped: string };
+}
+
+// prettier-ignore
+const AUTHORIZATIONS: FixtureAuthorization[] = [
+  { id: 1, provider: 'github', uid: '6008', user: 6, created: '2023-04-01 09:00:00.000901', becomes: { link: 'github:6008' } },
+  { id: 2, provider: 'github', uid: '583231', user: 9, created: '2023-07-01 00:00:00.000902', becomes: { link: 'github:583231' } },
+  { id: 3, provider: 'twitter', uid: 'rei_tw', user: 2, created: '2023-02-10 03:30:00.000903', becomes: { link: 'twitter:rei_tw' } },
+  // The same GitHub identity bound again to another account (homeland's index on the pair is not unique).
+  { id: 4, provider: 'github', uid: '6008', user: 7, created: '2023-05-05 10:00:00.000904',
+    becomes: { skipped: 'the same identity bound twice (the first kept)' } },
+  { id: 5, provider: 'github', uid: '5005', user: 5, created: '2023-03-01 08:00:00.000905',
+    becomes: { skipped: "its user's account was deleted" } },
 ];
 
 /** `team_users` (`app/models/team_user.rb`): `role` 0 owner, 1 member; `status` 0 pendding (invited), 1 accepted. */
@@ -1098,9 +1127,9 @@ function describeFixture(now: Date, settingsStyle: 'admin-page' | 'console'): Ho
     applications,
     tokens,
     photos,
+    authorizations: AUTHORIZATIONS,
     droppedRows: {
       comments: 1,
-      authorizations: 1,
       profiles: 1,
       locations: 2,
       counters: 2,
@@ -1243,16 +1272,18 @@ async function writeRows(client: pg.Client, fixture: HomelandFixture, cost: numb
   await insert(client, 'profiles', [
     { id: 1, user_id: 2, contacts: { wechat: 'rei_wx' }, rewards: {}, preferences: { theme: 'dark' } },
   ]);
-  await insert(client, 'authorizations', [
-    {
-      id: 1,
-      provider: 'github',
-      uid: '6008',
-      user_id: 6,
-      created_at: '2023-04-01 09:00:00.000901',
-      updated_at: '2023-04-01 09:00:00.000901',
-    },
-  ]);
+  await insert(
+    client,
+    'authorizations',
+    AUTHORIZATIONS.map((row) => ({
+      id: row.id,
+      provider: row.provider,
+      uid: row.uid,
+      user_id: row.user,
+      created_at: row.created,
+      updated_at: row.created,
+    })),
+  );
   await insert(
     client,
     'nodes',

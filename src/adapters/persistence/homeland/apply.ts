@@ -6,6 +6,7 @@ import { BAN_GRADE } from '../../../domain/topics/topic.js';
 import type { Role } from '../../../domain/users/role.js';
 import { LEFT_ACCOUNT } from '../../../domain/users/user.js';
 import type { ApplyInput, ImportedTable, ImportProgress } from '../../../application/imports/ports.js';
+import { PROVIDER_NAME_PATTERN } from '../../../application/providers/providers.js';
 import type { HomelandSettings } from './settings.js';
 
 /**
@@ -673,6 +674,34 @@ const STEPS: Step[] = [
       '',
       null,
     ),
+  },
+  {
+    table: 'provider_links',
+    ready: 'ready_provider_links',
+    // homeland's sign-in bindings become links (contract §25), naming the provider by omniauth's name: `github` is
+    // the provider an administrator adds as `github`, and the link works from then on. homeland has no unique index
+    // on either pair: the first binding of an identity, and of an account to a provider, is kept. A link made here
+    // is never replaced nor removed by a later run (a person's own choice, which the source knows nothing of).
+    ready_sql: `select a.id, a.user_id, p.provider, a.uid as subject, coalesce(a.created_at, $1) as created_at,
+                       case when u.id is null then 'its user is not imported'
+                            when u.state = $2 then 'its user''s account was deleted'
+                            when p.provider !~ $3 then 'its provider''s name cannot be one here'
+                            when btrim(a.uid) = '' then 'no identity'
+                            when a.id <> first_value(a.id) over (partition by p.provider, a.uid order by a.id)
+                              then 'the same identity bound twice (the first kept)'
+                            when a.id <> first_value(a.id) over (partition by a.user_id, p.provider order by a.id)
+                              then 'a second identity at the same provider for one account (the first kept)'
+                            when exists (select 1 from provider_links l
+                                          where l.provider = p.provider and l.subject = a.uid and l.user_id <> a.user_id)
+                              then 'the identity is linked here to another account'
+                            when exists (select 1 from provider_links l
+                                          where l.user_id = a.user_id and l.provider = p.provider and l.subject <> a.uid)
+                              then 'its account is linked here to another identity at this provider' end as skip
+                  from stage_authorizations a
+                  cross join lateral (select lower(btrim(a.provider)) as provider) p
+                  left join ready_users u on u.id = a.user_id and u.skip is null`,
+    values: ({ now }) => [now, LEFT_ACCOUNT.state, PROVIDER_NAME_PATTERN.source],
+    write: upsert('provider_links', 'ready_provider_links', ['user_id', 'provider', 'subject', 'created_at'], '', null),
   },
 ];
 

@@ -44,6 +44,7 @@ const IMPORTED_TABLES = [
   'oauth_clients',
   'oauth_tokens',
   'uploads',
+  'provider_links',
 ];
 
 /** homeland's migrations the import needs: `actions` (2017) and `topics.grade` (2018). */
@@ -76,7 +77,13 @@ export class PgHomelandImporter implements HomelandImporter {
 }
 
 class PgHomelandImportRun implements HomelandImportRun {
-  private shape: SourceShape = { confirmedAt: true, sections: false, confidential: true, teamUsers: true };
+  private shape: SourceShape = {
+    confirmedAt: true,
+    sections: false,
+    confidential: true,
+    teamUsers: true,
+    authorizations: true,
+  };
   private ended = false;
 
   constructor(
@@ -111,6 +118,7 @@ class PgHomelandImportRun implements HomelandImportRun {
       sections: names.has('sections') && has('nodes', 'section_id'),
       confidential: has('oauth_applications', 'confidential'),
       teamUsers: names.has('team_users'),
+      authorizations: names.has('authorizations'),
     };
     for (const table of ['devices', 'oauth_applications', 'oauth_access_tokens', 'photos', 'settings']) {
       if (!names.has(table)) throw new InvalidInput('from', `this homeland database has no table ${table}`);
@@ -319,8 +327,17 @@ class PgHomelandImportRun implements HomelandImportRun {
                      string_agg(login, ', ' order by id)) as note
          from stage_users where state = 90 having count(*) > 0
        union all
-       select format('%s account(s) have no password (GitHub sign-ups): they sign in after "forgot password" (forumctl users reset-link)', count(*))
-         from stage_users where type is distinct from 'Team' and state <> -1 and encrypted_password !~ '^\\$2[aby]\\$' having count(*) > 0
+       select format('%s account(s) have no password and no link to a provider (GitHub sign-ups whose binding is gone): they sign in after "forgot password" (forumctl users reset-link)', count(*))
+         from stage_users s
+        where s.type is distinct from 'Team' and s.state <> -1 and s.encrypted_password !~ '^\\$2[aby]\\$'
+          and not exists (select 1 from provider_links l where l.user_id = s.id)
+       having count(*) > 0
+       union all
+       select format('%s account(s) are linked to the provider %s, which is not configured here: they sign in with it once it is (forumctl auth providers add %s …, with homeland''s OAuth app; its callback URL is <PUBLIC_URL>/account/auth/%s/callback)',
+                     count(distinct l.user_id), l.provider, l.provider, l.provider)
+         from provider_links l
+        where not exists (select 1 from sign_in_providers p where p.name = l.provider)
+        group by l.provider
        union all
        select 'an account has the address admin@admin.com, homeland''s default administrator address: give --admin-emails admin@admin.com if it administered the site'
          from stage_users where lower(email) = 'admin@admin.com' and state <> 99 and not (lower(email) = any($1::text[]))`,

@@ -17,6 +17,8 @@ export interface SourceShape {
   confidential: boolean;
   /** `team_users` (teams' memberships, since 2016: every source the import reads has it, a trimmed copy may not). */
   teamUsers: boolean;
+  /** `authorizations` (omniauth's sign-in bindings: every homeland has it, a trimmed copy may not). */
+  authorizations: boolean;
 }
 
 export interface StagedTable {
@@ -153,6 +155,15 @@ export const STAGED_TABLES: StagedTable[] = [
               case when refresh_token is null or refresh_token = '' then null else ${digest('refresh_token')} end,
               expires_in, ${utc('revoked_at')}, ${utc('created_at')}
          from oauth_access_tokens order by id`,
+  },
+  {
+    // omniauth's bindings (`app/models/authorization.rb`): `provider` is omniauth's strategy name (`github`, `twitter`,
+    // `wechat`), `uid` the person's id there (GitHub's numeric user id, as our GitHub links keep it).
+    source: 'authorizations',
+    stage: 'stage_authorizations',
+    columns: 'id integer primary key, provider text, uid text, user_id integer, created_at timestamptz',
+    query: (shape) =>
+      shape.authorizations ? `select id, provider, uid, user_id, ${utc('created_at')} from authorizations order by id` : null,
   },
   {
     source: 'photos',

@@ -41,6 +41,15 @@ button.link { width: auto; padding: 0; margin: 0; border: 0; background: none; c
 .muted { color: var(--muted); font-size: .875rem; }
 .hint { color: var(--muted); font-size: .875rem; margin: .25rem 0 0; }
 form + .muted, form + form > .muted, form + p { margin-top: 1rem; }
+/* Other providers' buttons (links that start a flow): secondary buttons below the form's own. */
+.providers { margin-top: 1.5rem; }
+.providers p { margin: 0; }
+.providers ul { list-style: none; margin: .5rem 0 0; padding: 0; }
+.providers li + li { margin-top: .5rem; }
+.providers + p { margin-top: 1rem; }
+a.button { display: block; text-align: center; font-weight: 600; padding: .75rem; border: 1px solid var(--line);
+  border-radius: .5rem; color: inherit; text-decoration: none; }
+a.button:hover { border-color: var(--accent); }
 .row { display: flex; gap: .75rem; }
 .row button { flex: 1; }
 .trap { position: absolute; left: -10000px; width: 1px; height: 1px; overflow: hidden; }
