@@ -14,7 +14,7 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
   maintenance
     .command('purge-tokens')
     .description(
-      'delete revoked tokens, tokens whose access and refresh have both expired, ended sign-in sessions and old authorization codes',
+      'delete revoked tokens, tokens whose access and refresh have both expired, ended sign-in sessions, expired two-factor sign-ins and old authorization codes',
     )
     .addHelpText('after', '\nExample:\n  $ forumctl maintenance purge-tokens --json')
     .action(
@@ -22,8 +22,15 @@ export function maintenanceCommand(runtime: CliRuntime): Command {
         requireAdministrator(context, 'maintenance');
         const purged = await context.session.useCases.purgeTokens.execute();
         return {
-          json: { purged: purged.tokens, codes: purged.codes, sessions: purged.sessions },
-          text: `purged ${purged.tokens} token(s), ${purged.codes} authorization code(s), ${purged.sessions} sign-in session(s)`,
+          json: {
+            purged: purged.tokens,
+            codes: purged.codes,
+            sessions: purged.sessions,
+            pending_sign_ins: purged.pendingSignIns,
+          },
+          text:
+            `purged ${purged.tokens} token(s), ${purged.codes} authorization code(s), ${purged.sessions} sign-in session(s), ` +
+            `${purged.pendingSignIns} pending two-factor sign-in(s)`,
         };
       }),
     );

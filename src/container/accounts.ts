@@ -35,6 +35,7 @@ import { UserReadModel } from '../application/read-models.js';
 import { ConfirmAddress, DescribeMailLink, ResendVerification } from '../application/accounts/verification.js';
 import { DomainEvents } from '../application/events.js';
 import { Clock, MailTokenKeys, PasswordHasher, SecretGenerator, UnitOfWork } from '../application/ports.js';
+import { SecondFactorStore } from '../application/second-factors/ports.js';
 import { SignOutEverywhere } from '../application/tokens/access-tokens.js';
 import { CommonPasswords } from '../domain/users/password.js';
 import { UserRepository } from '../domain/users/user-repository.js';
@@ -106,7 +107,7 @@ export const accountsModule = new ContainerModule(({ bind }) => {
   bind(AccountExport).toService(SqlAccountExport);
   bind(AuthoredContent).toService(SqlAccountExport);
   useCase(ExportAccount, [AccountExport]);
-  useCase(Anonymizer, [SignOutEverywhere, DeviceRegistry, MailLinks, DomainEvents, Clock, ProviderLinkStore]);
+  useCase(Anonymizer, [SignOutEverywhere, DeviceRegistry, MailLinks, DomainEvents, Clock, ProviderLinkStore, SecondFactorStore]);
   useCase(CurrentPassword, [PasswordHasher, CredentialThrottle]);
   useCase(DeleteOwnAccount, [UserRepository, CurrentPassword, Anonymizer, UnitOfWork]);
   useCase(DeleteAccount, [UserRepository, Anonymizer, AuthoredContent, DeleteTopic, DeleteReply, DomainEvents, UnitOfWork]);

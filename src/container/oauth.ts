@@ -11,7 +11,7 @@ import { OpenWebSession, ResolveWebSession, SignOut, WebSessionStore } from '../
 import { Presence } from '../application/accounts/presence.js';
 import { AdminSecondFactorRule } from '../application/second-factors/admin-rule.js';
 import { CheckSecondFactor } from '../application/second-factors/check-second-factor.js';
-import { SecondFactorStore } from '../application/second-factors/ports.js';
+import { PendingSignInStore, SecondFactorStore } from '../application/second-factors/ports.js';
 import { Clock, PasswordHasher, SecretGenerator, UnitOfWork } from '../application/ports.js';
 import {
   AccessTokenStore,
@@ -88,10 +88,10 @@ export const oauthModule = new ContainerModule(({ bind }) => {
   );
   useCase(RevokeToken, [AccessTokenStore, SecretGenerator, DomainEvents, UnitOfWork, Clock]);
   useCase(LookupRefreshToken, [AccessTokenStore, SecretGenerator, Clock, Presence]);
-  useCase(PurgeTokens, [AccessTokenStore, AuthorizationCodeStore, WebSessionStore, Clock]);
+  useCase(PurgeTokens, [AccessTokenStore, AuthorizationCodeStore, WebSessionStore, PendingSignInStore, Clock]);
   useCase(DescribeToken, [AccessTokenStore, SecretGenerator, Clock]);
   useCase(ListTokens, [AccessTokenStore, UserRepository, Clock]);
-  useCase(SignOutEverywhere, [AccessTokenStore, WebSessionStore, Clock]);
+  useCase(SignOutEverywhere, [AccessTokenStore, WebSessionStore, PendingSignInStore, Clock]);
   useCase(RevokeAllTokens, [SignOutEverywhere, UserRepository, DomainEvents, UnitOfWork]);
   useCase(PasswordLogin, [UserRepository, PasswordHasher, CredentialThrottle, Presence, UnitOfWork, Clock, CheckSecondFactor]);
   useCase(CheckAuthorizationRequest, [ClientStore]);

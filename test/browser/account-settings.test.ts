@@ -1,14 +1,18 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { browserSuite, DESKTOP, PHONE, watch } from '../support/browser-session.js';
+import { ConfirmTotpEnrolment, StartTotpEnrolment } from '../../src/application/second-factors/enrolment.js';
+import { axe, describeViolations } from '../support/axe.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
+import { stepAt, totpCode } from '../support/totp.js';
 
 /**
  * The settings page in a real browser (Debian's Chromium, playwright-core), JavaScript off, on a phone-sized
  * screen: sent to sign in, back to the settings, each form once (a refusal, then success), and at the end the
- * account deleted; in English and Simplified Chinese. Shot at phone (390×844) and desktop (1280×900) width into
- * /tmp/settings-*.png for a person to look at.
+ * account deleted; in English and Simplified Chinese. Then the ways in of contract §25 (two-factor sign-in, provider
+ * links, tokens for scripts) on the page, checked by axe-core. Shot at phone (390×844) and desktop (1280×900) width
+ * into /tmp/settings-*.png for a person to look at.
  */
 const PASSWORD = 'correct horse battery';
 
@@ -112,6 +116,56 @@ describe('Account settings, in a browser', function () {
     await page.getByRole('button', { name: '更改密码' }).click();
     expect(await page.getByRole('alert').innerText()).to.equal('两次输入的密码不一致。');
     await shoot(page, 'refused-zh');
+    expect(faults(problems), 'console errors and warnings').to.deep.equal([]);
+  });
+
+  it('shows two-factor sign-in, provider links and tokens for scripts in both languages; axe finds nothing serious', async () => {
+    const made = await forumctl(['users', 'create', 'quinn', '--email', 'quinn@example.com', '--password', PASSWORD, '--json']);
+    expect(made.code, made.stderr).to.equal(0);
+    const quinn = { id: made.json<{ id: number }>().id, login: 'quinn', role: 'member' as const };
+    for (const [name, shown] of [
+      ['github', 'GitHub'],
+      ['ghe', 'Company GitHub'],
+    ] as const) {
+      const added = await forumctl(
+        ['auth', 'providers', 'add', name, '--kind', 'github', '--client-id', 'Iv1.abc', '--display-name', shown],
+        { stdin: 'a client secret\n' },
+      );
+      expect(added.code, added.stderr).to.equal(0);
+    }
+    await testEnv().sql(
+      "insert into provider_links (user_id, provider, subject, created_at) values ($1, 'github', '42', now())",
+      [quinn.id],
+    );
+    const env = testEnv();
+    const { secret } = await env.scope(() => env.container.get(StartTotpEnrolment).execute(quinn));
+    await env.scope(() => env.container.get(ConfirmTotpEnrolment).execute(quinn, { code: totpCode(secret) }));
+
+    // Scripts on (axe is one) and the CSP bypassed for it: the settings page has no script of its own.
+    const context = await suite.newContext({ bypassCSP: true, isMobile: true });
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(`${suite.server.url}/account/sign-in`);
+    await page.getByLabel('Login or e-mail').fill('quinn');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Code').fill(totpCode(secret, stepAt(Date.now()) + 1));
+    await page.locator('form[action^="/account/sign-in/code"] button[type=submit]').click();
+    expect(new URL(page.url()).pathname).to.equal('/account/settings');
+    await page.getByLabel('What it is for').fill('nightly backup');
+    await page.getByRole('button', { name: 'Create the token' }).click();
+    expect(await page.locator('#new-token').inputValue()).to.match(/^fpat_/);
+
+    const found: string[] = [];
+    for (const lang of ['en', 'zh-CN'] as const) {
+      if (lang === 'zh-CN') await page.goto(`${suite.server.url}/account/settings?lang=zh-CN`);
+      const headings = await page.locator('h2').allInnerTexts();
+      expect(headings, lang).to.have.length(9);
+      await shoot(page, `ways-in-${lang}`);
+      const violations = await axe(page);
+      if (violations.length > 0) found.push(describeViolations(`settings (${lang})`, violations));
+    }
+    expect(found.join('\n'), 'axe-core').to.equal('');
     expect(faults(problems), 'console errors and warnings').to.deep.equal([]);
   });
 });

@@ -463,6 +463,30 @@ describe('accounts: joining over the API (contract §16b)', () => {
       await signUp({ login: 'carol', email: 'carol@example.com', password: PASSWORD }).expect(200);
     });
 
+    it('leaving ends every way in (contract §25): personal tokens, second factors, waiting sign-ins, provider links', async () => {
+      const carol = await makeUser('carol');
+      const personal = await api()
+        .post('/api/v3/users/me/tokens')
+        .set(carol.auth)
+        .send({ name: 'bot', scope: 'all' })
+        .expect(200);
+      const now = new Date();
+      for (const insert of [
+        "insert into user_totp (user_id, sealed_secret, confirmed_at, created_at) values ($1, 'v1.sealed', $2, $2)",
+        "insert into recovery_codes (user_id, digest, created_at) values ($1, repeat('a', 64), $2)",
+        "insert into pending_sign_ins (digest, user_id, continue_to, expires_at) values (repeat('b', 64), $1, '/', $2::timestamptz + interval '9 minutes')",
+        "insert into provider_links (user_id, provider, subject, created_at) values ($1, 'github', '42', $2)",
+      ]) {
+        await testEnv().sql(insert, [carol.id, now]);
+      }
+      await forumctl(['users', 'delete', 'carol', '--reason', 'asked to leave', '--yes']);
+
+      await api().get('/api/v3/hello').set('Authorization', `Bearer ${personal.body.access_token}`).expect(401);
+      for (const table of ['user_totp', 'recovery_codes', 'pending_sign_ins', 'provider_links']) {
+        expect(await testEnv().sql(`select 1 from ${table} where user_id = $1`, [carol.id]), table).to.have.length(0);
+      }
+    });
+
     it('forumctl users delete --purge: an administrator anonymizes and deletes what the user wrote, audited', async () => {
       const spammer = await makeUser('spammer');
       const bob = await makeUser('bob');

@@ -327,13 +327,25 @@ describe('forumctl apps and token maintenance', () => {
       "insert into oauth_tokens (access_digest, user_id, expires_at) values (repeat('e', 64), $1, now() - interval '1 day')",
       [alice.id],
     );
+    // Sign-ins that waited for a second factor: one expired, one still waiting for its code.
+    for (const [digest, expiry] of [
+      ['c', '-1 minute'],
+      ['d', '9 minutes'],
+    ]) {
+      await testEnv().sql(
+        "insert into pending_sign_ins (digest, user_id, continue_to, expires_at) values (repeat($1, 64), $2, '/', now() + $3::interval)",
+        [digest, alice.id, expiry],
+      );
+    }
     const res = await forumctl(['maintenance', 'purge-tokens', '--json']);
-    expect(res.json()).to.deep.equal({ purged: 2, codes: 0, sessions: 0 });
+    expect(res.json()).to.deep.equal({ purged: 2, codes: 0, sessions: 0, pending_sign_ins: 1 });
     await hello(alice.token).expect(200);
+    expect(await testEnv().sql("select 1 from pending_sign_ins where digest = repeat('d', 64)")).to.have.length(1);
     expect((await forumctl(['maintenance', 'purge-tokens', '--json'])).json()).to.deep.equal({
       purged: 0,
       codes: 0,
       sessions: 0,
+      pending_sign_ins: 0,
     });
   });
 });

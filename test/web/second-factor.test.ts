@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type supertest from 'supertest';
+import { ConfirmTotpEnrolment, StartTotpEnrolment } from '../../src/application/second-factors/enrolment.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
 import { formsOf, type PageForm, pkcePair } from '../support/oauth-flow.js';
@@ -24,13 +25,24 @@ function formOf(res: supertest.Response, which: string): PageForm {
 }
 
 /** The password on /account/sign-in: to the code step, with no session yet. */
-async function passwordStep(): Promise<Browser> {
+async function passwordStep(password = PASSWORD): Promise<Browser> {
   const browser = checkedApi(testEnv().app, { cookies: true });
   const page = await browser.get('/account/sign-in').expect(200);
-  const res = await submit(browser, formFor(page.text, '/account/sign-in'), { login: 'alice', password: PASSWORD }).expect(303);
+  const res = await submit(browser, formFor(page.text, '/account/sign-in'), { login: 'alice', password }).expect(303);
   expect(res.headers.location).to.equal('/account/sign-in/code?lang=en');
   expect(String(res.headers['set-cookie'])).to.not.include('forum_session=');
   return browser;
+}
+
+/** alice, with a password and an authenticator that is on (set up through the use cases, as the settings page does). */
+async function aliceWithAuthenticator(): Promise<{ id: number; secret: string }> {
+  await forumctl(['users', 'create', 'alice', '--email', 'alice@example.com', '--password', PASSWORD]);
+  const [row] = await testEnv().sql<{ id: number }>("select id from users where login = 'alice'");
+  const alice = { id: row!.id, login: 'alice', role: 'member' as const };
+  const env = testEnv();
+  const { secret } = await env.scope(() => env.container.get(StartTotpEnrolment).execute(alice));
+  await env.scope(() => env.container.get(ConfirmTotpEnrolment).execute(alice, { code: totpCode(secret) }));
+  return { id: alice.id, secret };
 }
 
 describe('Two-factor sign-in in the pages (contract §25)', () => {
@@ -76,13 +88,8 @@ describe('Two-factor sign-in in the pages (contract §25)', () => {
   });
 
   it('the sign-in form of /oauth/authorize goes through the code step and back to the request', async () => {
-    await forumctl(['users', 'create', 'alice', '--email', 'alice@example.com', '--password', PASSWORD]);
-    const [row] = await testEnv().sql<{ id: number }>("select id from users where login = 'alice'");
-    const alice = { id: row!.id, login: 'alice', role: 'member' as const };
-    const { StartTotpEnrolment, ConfirmTotpEnrolment } = await import('../../src/application/second-factors/enrolment.js');
+    const { secret } = await aliceWithAuthenticator();
     const env = testEnv();
-    const { secret } = await env.scope(() => env.container.get(StartTotpEnrolment).execute(alice));
-    await env.scope(() => env.container.get(ConfirmTotpEnrolment).execute(alice, { code: totpCode(secret) }));
 
     const redirect = 'http://client.test/callback';
     const registered = await forumctl(['apps', 'create', 'Client app', '--public', '--redirect-uri', redirect, '--json']);
@@ -107,5 +114,33 @@ describe('Two-factor sign-in in the pages (contract §25)', () => {
     expect(done.headers.location).to.match(/^\/oauth\/authorize\?/);
     const consent = await browser.get(done.headers.location!).expect(200);
     expect(consent.text).to.include('Client app');
+  });
+
+  it('a password reset keeps the second factor: its link signs nobody in, and the new password asks for the code', async () => {
+    const { id, secret } = await aliceWithAuthenticator();
+    // Someone who had the old password waits at the code step: the reset ends that too.
+    const waiting = await passwordStep();
+
+    const link = await forumctl(['users', 'reset-link', 'alice']);
+    const token = /token=([A-Za-z0-9_-]+)/.exec(link.stdout)![1]!;
+    const browser = checkedApi(testEnv().app, { cookies: true });
+    const page = await browser.get('/account/password/reset').query({ token }).expect(200);
+    const done = await submit(browser, formFor(page.text, '/account/password/reset'), {
+      password: 'a brand new passphrase',
+      password_confirmation: 'a brand new passphrase',
+    }).expect(200);
+    expect(String(done.headers['set-cookie'])).to.not.include('forum_session=');
+    await browser.get('/account/settings').expect(303);
+    await waiting.get('/account/sign-in/code').expect(303);
+
+    expect(await testEnv().sql('select 1 from user_totp where user_id = $1 and confirmed_at is not null', [id])).to.have.length(
+      1,
+    );
+    const signingIn = await passwordStep('a brand new passphrase');
+    const codePage = await signingIn.get('/account/sign-in/code').expect(200);
+    await submit(signingIn, formFor(codePage.text, '/account/sign-in/code'), {
+      code: totpCode(secret, stepAt(Date.now()) + 1),
+    }).expect(303);
+    await signingIn.get('/account/settings').expect(200);
   });
 });

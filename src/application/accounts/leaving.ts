@@ -14,6 +14,7 @@ import type { DeleteReply } from '../replies/delete-reply.js';
 import type { DeleteTopic } from '../topics/delete-topic.js';
 import type { MailLinks } from './mail-links.js';
 import type { DeviceRegistry } from '../devices/devices.js';
+import type { SecondFactorStore } from '../second-factors/ports.js';
 
 /** Everything the service holds about a user, as one JSON document (contract §16c). */
 export interface AccountExport {
@@ -44,7 +45,8 @@ export const DeleteAccountParams = z.object({ password: Text.meta({ description:
 
 /**
  * Leaving (contract §16c): the account is anonymized, not erased. Its login becomes `deleted_<id>`; name, e-mail,
- * profile, devices, tokens, sessions and mail links are gone, and no password works; what it wrote stays, shown as
+ * profile, devices, tokens (personal ones too), sessions, sign-ins waiting for a code, mail links, second factors and
+ * provider links are gone, and no password works: nothing signs in as it or acts for it. What it wrote stays, shown as
  * that login. `user.deleted` goes to webhooks. In conversations (contract §24) it stays a participant, and its
  * messages stay: the others keep their conversation whole, its author shown as `deleted_<id>`.
  */
@@ -56,17 +58,21 @@ export class Anonymizer {
     private readonly events: DomainEvents,
     private readonly clock: Clock,
     private readonly providerLinks: Pick<ProviderLinkStore, 'removeAllFor'>,
+    private readonly secondFactors: Pick<SecondFactorStore, 'removeAll'>,
   ) {}
 
   /** Inside a unit of work. */
   async anonymize(user: User): Promise<void> {
     const now = this.clock.now();
     user.anonymize(now);
+    // Every token (personal ones are rows of the same table), session and sign-in waiting for its code.
     await this.signOut.execute(user.id);
     await this.devices.removeAllFor(user.id);
     await this.links.spendAll(user.id, ['verify', 'reset', 'email_change'], now);
     // No provider signs anyone into it again; their identity may make a new account.
     await this.providerLinks.removeAllFor(user.id);
+    // Its sealed TOTP secret and recovery codes: nothing of a way in is kept for an account nobody may use.
+    await this.secondFactors.removeAll(user.id);
     await this.events.record({ type: 'user.deleted', userId: user.id });
   }
 }

@@ -4,6 +4,7 @@ import { type ActingUser, type Actor, type CallerRef, requireUser } from '../act
 import type { Clock, SecretGenerator, UnitOfWork } from '../ports.js';
 import type { Presence } from '../accounts/presence.js';
 import type { AdminSecondFactorRule } from '../second-factors/admin-rule.js';
+import type { PendingSignInStore } from '../second-factors/ports.js';
 import type { DomainEvents } from '../events.js';
 import { moderationActed } from '../../domain/events.js';
 import type { WebSessionStore } from '../oauth/web-sessions.js';
@@ -315,20 +316,24 @@ export class ListTokens {
 }
 
 /**
- * Ends every way a user is signed in: their live tokens (but one kept, the caller's own, when given) and their browser
- * sessions. What a password change or reset, leaving, a suspension, a spammer's removal and an administrator's
- * `tokens revoke-all` all do, inside the caller's unit of work. Returns how many of each ended.
+ * Ends every way a user is signed in: their live tokens, personal ones included (but one kept, the caller's own, when
+ * given), their browser sessions, and the sign-ins that passed the password and wait for the second factor (whoever
+ * typed the old password must not finish one with a code). What a password change or reset, leaving, a suspension, a
+ * spammer's removal and an administrator's `tokens revoke-all` all do, inside the caller's unit of work. Returns how
+ * many tokens and sessions ended.
  */
 export class SignOutEverywhere {
   constructor(
     private readonly store: AccessTokenStore,
     private readonly sessions: WebSessionStore,
+    private readonly pendingSignIns: Pick<PendingSignInStore, 'removeAllFor'>,
     private readonly clock: Clock,
   ) {}
 
   async execute(userId: number, keepAccessDigest?: string): Promise<{ tokens: number; sessions: number }> {
     const tokens = await this.store.revokeAllFor(userId, this.clock.now(), keepAccessDigest);
     const sessions = await this.sessions.removeAllFor(userId);
+    await this.pendingSignIns.removeAllFor(userId);
     return { tokens, sessions };
   }
 }
@@ -359,7 +364,7 @@ export class RevokeAllTokens {
 
 /**
  * Maintenance: removes what nobody can use any more: revoked and expired tokens, sign-in sessions that ended,
- * and authorization codes a day after they expired (kept that long so that a replayed code is still known as
+ * sign-ins that waited for a second factor past their ten minutes, and authorization codes a day after they expired (kept that long so that a replayed code is still known as
  * one, and revokes what it gave).
  */
 export class PurgeTokens {
@@ -367,15 +372,17 @@ export class PurgeTokens {
     private readonly store: AccessTokenStore,
     private readonly codes: AuthorizationCodeStore,
     private readonly sessions: WebSessionStore,
+    private readonly pendingSignIns: Pick<PendingSignInStore, 'purge'>,
     private readonly clock: Clock,
   ) {}
 
-  async execute(): Promise<{ tokens: number; codes: number; sessions: number }> {
+  async execute(): Promise<{ tokens: number; codes: number; sessions: number; pendingSignIns: number }> {
     const now = this.clock.now();
     return {
       tokens: await this.store.purge(now),
       codes: await this.codes.purge(new Date(now.getTime() - 86_400_000)),
       sessions: await this.sessions.purge(now),
+      pendingSignIns: await this.pendingSignIns.purge(now),
     };
   }
 }

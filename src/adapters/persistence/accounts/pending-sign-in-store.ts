@@ -26,6 +26,10 @@ export class SqlPendingSignInStore implements PendingSignInStore {
     await this.sql.count('delete from pending_sign_ins where digest = $1', [digest]);
   }
 
+  removeAllFor(userId: number): Promise<number> {
+    return this.sql.count('delete from pending_sign_ins where user_id = $1', [userId]);
+  }
+
   purge(now: Date): Promise<number> {
     return this.sql.count('delete from pending_sign_ins where expires_at <= $1', [now]);
   }

@@ -80,8 +80,16 @@ function PersonalTokens(
       {props.said('token')}
       {props.newToken ? (
         <div class="scope">
-          <label for="new-token">{t.newToken}</label>
-          <input type="text" id="new-token" value={props.newToken.token} readonly aria-describedby="new-token-note" />
+          {/* Named as the token rows below are (a label's top margin would pad the box's top twice). */}
+          <strong id="new-token-name">{t.newToken}</strong>
+          <input
+            type="text"
+            id="new-token"
+            value={props.newToken.token}
+            readonly
+            aria-labelledby="new-token-name"
+            aria-describedby="new-token-note"
+          />
           <p class="hint" id="new-token-note">
             {t.copyNow}
           </p>
@@ -257,11 +265,24 @@ export function SettingsPage(props: SettingsInput) {
         <button type="submit">{t.changePasswordButton}</button>
       </form>
 
+      {/* How one signs in and what acts for one, together after the password: a second factor, other providers,
+          tokens for scripts. */}
       <h2 id="two-factor">{tf.title}</h2>
       <p class="muted">{props.twoFactorOn ? tf.statusOn : tf.statusOff}</p>
       <p>
         <a href={withLang(TWO_FACTOR_PATH, frame.locale)}>{tf.manageLink}</a>
       </p>
+
+      {props.providerLinks ? (
+        <ProviderLinksSection
+          frame={frame}
+          csrf={props.csrf}
+          values={props.providerLinks.values}
+          error={props.providerLinks.error}
+          notice={props.providerLinks.notice}
+        />
+      ) : null}
+      <PersonalTokens {...props} said={(form) => <Said form={form} />} which={(form) => <Which form={form} />} />
 
       <h2 id="preferences">{t.preferencesTitle}</h2>
       <Said form="preferences" />
@@ -297,17 +318,6 @@ export function SettingsPage(props: SettingsInput) {
         />
         <button type="submit">{t.savePreferences}</button>
       </form>
-
-      <PersonalTokens {...props} said={(form) => <Said form={form} />} which={(form) => <Which form={form} />} />
-      {props.providerLinks ? (
-        <ProviderLinksSection
-          frame={frame}
-          csrf={props.csrf}
-          values={props.providerLinks.values}
-          error={props.providerLinks.error}
-          notice={props.providerLinks.notice}
-        />
-      ) : null}
 
       <h2 id="export">{t.exportTitle}</h2>
       <p class="muted">{t.exportIntro}</p>
