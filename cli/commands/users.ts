@@ -262,7 +262,7 @@ export function usersCommand(runtime: CliRuntime): Command {
   twoFactor
     .command('reset <login>')
     .description(
-      "remove a user's second factors (authenticator and recovery codes), for someone who lost them: they sign in " +
+      "remove a user's second factors (authenticator, passkeys, recovery codes), for someone who lost them: they sign in " +
         'with their password alone and may set up a new one (administrators; audited)',
     )
     .option(REASON_FLAGS, REASON_HELP)

@@ -33,6 +33,7 @@ import {
   StartTotpEnrolment,
   TurnOffSecondFactor,
 } from '../application/second-factors/enrolment.js';
+import { AddPasskey, RemovePasskey, StartPasskeyRegistration } from '../application/second-factors/passkeys.js';
 import { BeginSignIn, FinishSignIn } from '../application/second-factors/sign-in-step.js';
 import { WritingRights } from '../application/nodes/writing-rights.js';
 import { PreviewPost } from '../application/posts/preview.js';
@@ -128,6 +129,9 @@ export const webModule = new ContainerModule(({ bind }) => {
     confirmTotpEnrolment: ConfirmTotpEnrolment,
     turnOffSecondFactor: TurnOffSecondFactor,
     regenerateRecoveryCodes: RegenerateRecoveryCodes,
+    startPasskeyRegistration: StartPasskeyRegistration,
+    addPasskey: AddPasskey,
+    removePasskey: RemovePasskey,
     unsubscribe: Unsubscribe,
     listProviders: ListProviders,
     providerLinks: ListProviderLinks,

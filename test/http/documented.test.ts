@@ -49,6 +49,8 @@ const NOT_REFUSED_WITH_400: Record<string, string> = {
   'post /account/auth/{provider}/unlink': FORUM_FORM,
   'post /account/settings/two-factor': 'a page’s forms: without a session, 303 to the sign-in page; then the CSRF token (403)',
   'post /account/sign-in/code': 'a page’s form: its CSRF token is checked first (403), then the form is shown again',
+  'post /account/sign-in/passkey-options': 'the passkey script’s request: the pending sign-in and CSRF token first (403)',
+  'post /account/settings/two-factor/passkey-options': 'the passkey script’s request: the session and CSRF token first (403)',
   'get /account/unsubscribe': 'a page: a link without its key is a link that cannot be used (404 page)',
   'post /account/unsubscribe':
     'RFC 8058’s one-click POST: a key that is missing or not ours is a link that cannot be used (404 page)',

@@ -26,7 +26,7 @@ async function enrol(user: ActingUser, step = stepAt(Date.now())): Promise<{ sec
   const { recoveryCodes } = await env.scope(() =>
     env.container.get(ConfirmTotpEnrolment).execute(user, { code: totpCode(secret, step) }),
   );
-  return { secret, recoveryCodes };
+  return { secret, recoveryCodes: recoveryCodes ?? [] };
 }
 
 async function makeAlice(): Promise<ActingUser> {

@@ -50,7 +50,13 @@ export function contentSecurityPolicy(redirectUri?: string, script = false): str
   return policyFor(redirectUri, script);
 }
 
-function policyFor(redirectUri: string | undefined, script: boolean): string {
+/**
+ * The policy of the account pages that run the passkey forms' scripts (ours, from this origin): their inline style
+ * sheet by its hash, as on every account page, and `script-src 'self'` with the requests the script makes.
+ */
+export const PASSKEY_PAGE_POLICY = policyFor(undefined, false, true);
+
+function policyFor(redirectUri: string | undefined, script: boolean, accountScript = false): string {
   let formTargets = "'self'";
   if (redirectUri) {
     const url = new URL(redirectUri);
@@ -64,7 +70,7 @@ function policyFor(redirectUri: string | undefined, script: boolean): string {
     // Avatars and uploads are ours; a post may show an image from elsewhere, over https only (as homeland's do).
     "img-src 'self' https:",
     // The forum pages' own script (signed-in pages only), and the stream it reads.
-    ...(script ? ["script-src 'self'", "connect-src 'self'"] : []),
+    ...(script || accountScript ? ["script-src 'self'", "connect-src 'self'"] : []),
     `form-action ${formTargets}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",

@@ -1,7 +1,7 @@
 import { acceptsStep, readCode } from '../../domain/users/second-factor.js';
 import type { CredentialThrottle } from '../oauth/credential-throttle.js';
 import type { Clock, SecretBox, SecretGenerator } from '../ports.js';
-import type { SecondFactorCodes, SecondFactorStore } from './ports.js';
+import type { PasskeyCeremonies, PasskeyStore, SecondFactorCodes, SecondFactorStore } from './ports.js';
 
 /** What a right code was: an authenticator's (recoveryCodesLeft null), or a recovery code, now used up. */
 export interface CheckedCode {
@@ -14,8 +14,9 @@ export const recoveryDigest = (secrets: SecretGenerator, userId: number, code: s
 
 /**
  * Checks the code a person typed as their second factor (contract §25): a TOTP code of a time step not accepted
- * before, or one of their unused recovery codes, which it uses up. Each check is a guess at the account: it counts
- * with the account's failed sign-ins (CredentialThrottle, as passwords do), and the same lock refuses it (429).
+ * before, or one of their unused recovery codes, which it uses up; or a passkey's assertion. Each check is a guess at
+ * the account: it counts with the account's failed sign-ins (CredentialThrottle, as passwords do), and the same lock
+ * refuses it (429).
  */
 export class CheckSecondFactor {
   constructor(
@@ -25,6 +26,8 @@ export class CheckSecondFactor {
     private readonly secrets: SecretGenerator,
     private readonly throttle: CredentialThrottle,
     private readonly clock: Clock,
+    private readonly passkeys: PasskeyStore,
+    private readonly ceremonies: PasskeyCeremonies,
   ) {}
 
   /** Whether the account must show a second factor to sign in. */
@@ -33,13 +36,38 @@ export class CheckSecondFactor {
   }
 
   /** The code, checked; null when it is wrong (counted). Throws TooManyRequests while the account is locked here. */
-  async execute(userId: number, typed: string, address: string): Promise<CheckedCode | null> {
+  execute(userId: number, typed: string, address: string): Promise<CheckedCode | null> {
+    return this.counted(userId, address, () => this.check(userId, typed));
+  }
+
+  /**
+   * A passkey's assertion (`response`, as the browser gave it) answering `challenge` (null: the ceremony's challenge
+   * was spent or never asked for, which fails like a wrong code): true when it is one of this account's passkeys'.
+   * Throws TooManyRequests while the account is locked here.
+   */
+  async passkey(userId: number, response: unknown, challenge: string | null, address: string): Promise<boolean> {
+    const checked = await this.counted(userId, address, async () =>
+      challenge !== null && (await this.checkPasskey(userId, response, challenge)) ? { recoveryCodesLeft: null } : null,
+    );
+    return checked !== null;
+  }
+
+  private async counted(userId: number, address: string, check: () => Promise<CheckedCode | null>): Promise<CheckedCode | null> {
     const credential = `user:${userId}`;
     await this.throttle.ensureAllowed(credential, address);
-    const checked = await this.check(userId, typed);
+    const checked = await check();
     if (checked) await this.throttle.recordSuccess(credential, address);
     else await this.throttle.recordFailure(credential, address);
     return checked;
+  }
+
+  private async checkPasskey(userId: number, response: unknown, challenge: string): Promise<boolean> {
+    const credentialId = this.ceremonies.credentialIdOf(response);
+    // Only this account's passkeys: another account's credential is no passkey of this one.
+    const passkey = credentialId === null ? null : await this.passkeys.find(userId, credentialId);
+    if (!passkey) return false;
+    const verified = await this.ceremonies.verifyAuthentication(response, challenge, passkey);
+    return verified !== null && (await this.passkeys.used(passkey.id, verified.signCount, this.clock.now()));
   }
 
   private async check(userId: number, typed: string): Promise<CheckedCode | null> {

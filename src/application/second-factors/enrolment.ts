@@ -7,12 +7,14 @@ import { type Actor, requireUser } from '../actor.js';
 import { readAll } from '../inputs.js';
 import type { Clock, SecretBox, SecretGenerator, UnitOfWork } from '../ports.js';
 import { type CheckSecondFactor, recoveryDigest } from './check-second-factor.js';
-import type { SecondFactorCodes, SecondFactorStore } from './ports.js';
+import type { PasskeySummary } from '../../domain/users/passkey.js';
+import type { PasskeyStore, SecondFactorCodes, SecondFactorStore } from './ports.js';
 
 /**
  * A person's own second factor (contract §25), from the settings page: set up an authenticator (a new secret, shown
- * as a QR code and as text; on only once a first code from the app is right), with ten recovery codes shown once;
- * new recovery codes; turning it off (with the password or a code).
+ * as a QR code and as text; on only once a first code from the app is right), with ten recovery codes shown once
+ * (made with the first second factor, an authenticator or a passkey: passkeys.ts); new recovery codes; turning it
+ * all off (with the password or a code).
  */
 
 /** The name authenticator apps show beside the account. */
@@ -22,17 +24,29 @@ export const TOTP_ISSUER = 'forum';
 export interface SecondFactorStatus {
   /** off: none; waiting: a secret shown, its first code not yet typed; on. */
   totp: 'off' | 'waiting' | 'on';
+  passkeys: PasskeySummary[];
+  /** Whether sign-in asks for a second factor: an authenticator on, or a passkey. */
+  on: boolean;
   recoveryCodesLeft: number;
 }
 
 export class ShowSecondFactor {
-  constructor(private readonly store: SecondFactorStore) {}
+  constructor(
+    private readonly store: SecondFactorStore,
+    private readonly passkeys: PasskeyStore,
+  ) {}
 
   async execute(actor: Actor): Promise<SecondFactorStatus> {
     const user = requireUser(actor);
-    const totp = await this.store.totpOf(user.id);
+    const [totp, passkeys] = await Promise.all([this.store.totpOf(user.id), this.passkeys.listOf(user.id)]);
     const state = totp === null ? 'off' : totp.confirmedAt ? 'on' : 'waiting';
-    return { totp: state, recoveryCodesLeft: state === 'on' ? await this.store.unusedRecoveryCodes(user.id) : 0 };
+    const on = state === 'on' || passkeys.length > 0;
+    return {
+      totp: state,
+      passkeys: passkeys.map(({ id, name, createdAt, lastUsedAt }) => ({ id, name, createdAt, lastUsedAt })),
+      on,
+      recoveryCodesLeft: on ? await this.store.unusedRecoveryCodes(user.id) : 0,
+    };
   }
 }
 
@@ -71,7 +85,7 @@ export const ConfirmTotpParams = z.object({
 });
 
 /** New recovery codes for an account, replacing any it had: the codes to show this once, as people write them. */
-async function newRecoveryCodes(
+export async function newRecoveryCodes(
   userId: number,
   store: SecondFactorStore,
   codes: SecondFactorCodes,
@@ -87,7 +101,25 @@ async function newRecoveryCodes(
   return fresh.map(shownRecoveryCode);
 }
 
-/** The first code from the app turns the authenticator on; the ten recovery codes come back, to be shown once. */
+/**
+ * Recovery codes for an account whose first second factor was just set up (an authenticator, a passkey): ten new
+ * ones, to be shown once, unless it has unused ones already (from a passkey set up before); then null.
+ */
+export async function firstRecoveryCodes(
+  userId: number,
+  store: SecondFactorStore,
+  codes: SecondFactorCodes,
+  secrets: SecretGenerator,
+  at: Date,
+): Promise<string[] | null> {
+  if ((await store.unusedRecoveryCodes(userId)) > 0) return null;
+  return newRecoveryCodes(userId, store, codes, secrets, at);
+}
+
+/**
+ * The first code from the app turns the authenticator on; ten recovery codes come back, to be shown once, when the
+ * account had none.
+ */
 export class ConfirmTotpEnrolment {
   constructor(
     private readonly store: SecondFactorStore,
@@ -98,7 +130,7 @@ export class ConfirmTotpEnrolment {
     private readonly clock: Clock,
   ) {}
 
-  async execute(actor: Actor, raw: unknown): Promise<{ recoveryCodes: string[] }> {
+  async execute(actor: Actor, raw: unknown): Promise<{ recoveryCodes: string[] | null }> {
     const user = requireUser(actor);
     const { code } = readAll(ConfirmTotpParams, raw);
     const totp = await this.store.totpOf(user.id);
@@ -113,7 +145,7 @@ export class ConfirmTotpEnrolment {
       if (!(await this.store.confirmTotp(user.id, step, now))) {
         throw new RuleViolated('There is no authenticator waiting to be confirmed: start again');
       }
-      return { recoveryCodes: await newRecoveryCodes(user.id, this.store, this.codes, this.secrets, now) };
+      return { recoveryCodes: await firstRecoveryCodes(user.id, this.store, this.codes, this.secrets, now) };
     });
   }
 }
@@ -124,10 +156,10 @@ export const SecondFactorProofParams = z.object({
 });
 
 /**
- * What turning two-factor sign-in off, or making new recovery codes, asks: the password or a code. Either is a
- * guess at the account, counted with its failed sign-ins (a stolen session cannot try them).
+ * What turning two-factor sign-in off, making new recovery codes, or removing a passkey asks: the password or a
+ * code. Either is a guess at the account, counted with its failed sign-ins (a stolen session cannot try them).
  */
-class SecondFactorProof {
+export class SecondFactorProof {
   constructor(
     private readonly users: UserRepository,
     private readonly current: CurrentPassword,
@@ -151,7 +183,7 @@ class SecondFactorProof {
   }
 }
 
-/** Turns the person's second factor off: the authenticator and the recovery codes are gone. */
+/** Turns the person's two-factor sign-in off: the authenticator, the passkeys and the recovery codes are gone. */
 export class TurnOffSecondFactor {
   private readonly proof: SecondFactorProof;
 

@@ -1,8 +1,11 @@
-import type { SecondFactorStore, StoredTotp } from '../../../application/second-factors/ports.js';
+import type { RemovedSecondFactors, SecondFactorStore, StoredTotp } from '../../../application/second-factors/ports.js';
 import type { Sql } from '../database/sql.js';
 import { type Timestamp, toDate } from '../database/timestamps.js';
 
-/** Second factors in `user_totp` and `recovery_codes` (migration 20261129060000). */
+/**
+ * Second factors in `user_totp` and `recovery_codes` (migration 20261129060000); whether any is on, and removing
+ * them all, take `passkeys` in too (migration 20261129080000: PasskeyStore keeps them).
+ */
 export class SqlSecondFactorStore implements SecondFactorStore {
   constructor(private readonly sql: Sql) {}
 
@@ -21,7 +24,8 @@ export class SqlSecondFactorStore implements SecondFactorStore {
 
   async isOn(userId: number): Promise<boolean> {
     const row = await this.sql.one<{ on: boolean }>(
-      'select exists (select 1 from user_totp where user_id = $1 and confirmed_at is not null) as on',
+      `select exists (select 1 from user_totp where user_id = $1 and confirmed_at is not null)
+           or exists (select 1 from passkeys where user_id = $1) as on`,
       [userId],
     );
     return row?.on === true;
@@ -81,13 +85,14 @@ export class SqlSecondFactorStore implements SecondFactorStore {
     return row?.left ?? 0;
   }
 
-  async removeAll(userId: number): Promise<boolean> {
-    const row = await this.sql.one<{ had: boolean }>(
+  async removeAll(userId: number): Promise<RemovedSecondFactors> {
+    const row = await this.sql.one<{ totp: boolean; passkeys: number }>(
       `with codes as (delete from recovery_codes where user_id = $1),
-            totp as (delete from user_totp where user_id = $1 returning confirmed_at)
-       select exists (select 1 from totp where confirmed_at is not null) as had`,
+            totp as (delete from user_totp where user_id = $1 returning confirmed_at),
+            keys as (delete from passkeys where user_id = $1 returning id)
+       select exists (select 1 from totp where confirmed_at is not null) as totp, (select count(*)::int from keys) as passkeys`,
       [userId],
     );
-    return row?.had === true;
+    return { totp: row?.totp === true, passkeys: row?.passkeys ?? 0 };
   }
 }

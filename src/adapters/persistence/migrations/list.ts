@@ -43,6 +43,7 @@ export const MIGRATIONS: readonly { name: string }[] = [
   'Migration20261129050000_personal_tokens',
   'Migration20261129060000_second_factors',
   'Migration20261129070000_sign_in_providers',
+  'Migration20261129080000_passkeys',
 ].map((name) => ({ name }));
 
 /** The migrations with their classes, for MikroORM's migrator. */

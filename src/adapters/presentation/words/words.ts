@@ -428,6 +428,27 @@ export interface TwoFactorWords {
   codeInstead: string;
   turnedOff: string;
   backToSettings: string;
+  /** The authenticator app's part of the settings. */
+  appTitle: string;
+  appOn: string;
+  // passkeys (contract §25)
+  passkeysTitle: string;
+  passkeysIntro: string;
+  noPasskeys: string;
+  passkeyMade: (name: string, made: string, lastUsed: string | null) => string;
+  passkeyNameLabel: string;
+  addPasskeyButton: string;
+  passkeysNeedScript: string;
+  passkeyFailed: string;
+  passkeyAdded: string;
+  removePasskeyTitle: string;
+  removePasskeyLabel: string;
+  removePasskeyButton: string;
+  passkeyRemoved: string;
+  /** The sign-in step: the other way through it. */
+  usePasskeyIntro: string;
+  usePasskeyButton: string;
+  wrongPasskey: string;
 }
 
 export interface UnsubscribeWords {

@@ -19,6 +19,7 @@ import type {
   StartTotpEnrolment,
   TurnOffSecondFactor,
 } from '../../../application/second-factors/enrolment.js';
+import type { AddPasskey, RemovePasskey, StartPasskeyRegistration } from '../../../application/second-factors/passkeys.js';
 import type { BeginSignIn, FinishSignIn } from '../../../application/second-factors/sign-in-step.js';
 import type { UserReadModel } from '../../../application/read-models.js';
 import type { Unsubscribe } from '../../../application/mail/unsubscribe.js';
@@ -70,6 +71,9 @@ export interface AccountPageUseCases {
   confirmTotpEnrolment: ConfirmTotpEnrolment;
   turnOffSecondFactor: TurnOffSecondFactor;
   regenerateRecoveryCodes: RegenerateRecoveryCodes;
+  startPasskeyRegistration: StartPasskeyRegistration;
+  addPasskey: AddPasskey;
+  removePasskey: RemovePasskey;
   // the unsubscribe link of notification mail and digests
   unsubscribe: Unsubscribe;
   // signing in with other providers (contract §25): their buttons, and the settings' links

@@ -1,6 +1,12 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { RouteDeclarer } from '../docs.js';
+import {
+  PASSKEY_SCRIPT,
+  PASSKEY_SCRIPT_PATH,
+  WEBAUTHN_BROWSER_SCRIPT,
+  WEBAUTHN_BROWSER_SCRIPT_PATH,
+} from '../views/passkey-script.js';
 import { SCRIPT, SCRIPT_PATH } from '../views/script.js';
 import { STYLESHEET, STYLESHEET_PATH } from '../views/style.js';
 
@@ -24,7 +30,10 @@ interface Asset {
   example: string;
 }
 
-/** The pages' script (views/script.ts) and style sheet (views/style.ts), from memory under their digests' URLs; the icon. */
+/**
+ * The pages' script (views/script.ts), the passkey forms' scripts (views/passkey-script.tsx) and the style sheet
+ * (views/style.ts), from memory under their digests' URLs; the icon.
+ */
 export function assetRoutes(docs: RouteDeclarer): Router {
   const router = new Router();
   const assets: Asset[] = [
@@ -37,6 +46,26 @@ export function assetRoutes(docs: RouteDeclarer): Router {
       cacheControl: IMMUTABLE,
       body: SCRIPT,
       example: "'use strict';…",
+    },
+    {
+      path: PASSKEY_SCRIPT_PATH,
+      summary: 'The passkey forms’ script',
+      description:
+        'Runs the WebAuthn ceremony of the passkey forms (the two-factor settings, the sign-in step) with ' +
+        '@simplewebauthn/browser; without it those forms stay hidden and the code field still works.',
+      type: 'text/javascript',
+      cacheControl: IMMUTABLE,
+      body: PASSKEY_SCRIPT,
+      example: "'use strict';…",
+    },
+    {
+      path: WEBAUTHN_BROWSER_SCRIPT_PATH,
+      summary: '@simplewebauthn/browser, for the passkey forms',
+      description: 'The library’s own bundle, served from this origin (no CDN), for the passkey forms’ script.',
+      type: 'text/javascript',
+      cacheControl: IMMUTABLE,
+      body: WEBAUTHN_BROWSER_SCRIPT,
+      example: '!function(e,t){…',
     },
     {
       path: STYLESHEET_PATH,

@@ -130,7 +130,7 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
         tokens={tokens}
         newToken={extra.newToken}
         tokenName={extra.tokenName}
-        twoFactorOn={secondFactor.totp === 'on'}
+        twoFactorOn={secondFactor.on}
       />,
     );
   }

@@ -1,21 +1,24 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { localeOf } from '../../presentation/locale.js';
-import { browserPages } from '../browser.js';
+import { browserPages, PASSKEY_PAGE_POLICY } from '../browser.js';
 import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
 import { paramsOf, readForm, refuse } from '../forms.js';
 import { frameOf, wordsIn } from '../frame.js';
 import { CODE_STEP_PATH, dropPendingSignIn, pendingSignInOf, signedInUser, signInWithPassword } from '../sign-in.js';
 import { actionFor } from '../views/layout.js';
 import { FarewellPage, SignInPage } from '../views/settings.js';
-import { CodeStepPage, RecoveryUsedPage } from '../views/two-factor.js';
+import { CodeStepPage, PASSKEY_SIGN_IN_OPTIONS_PATH, RecoveryUsedPage } from '../views/two-factor.js';
 import { type AccountPageUseCases, accountForm, accountWords, expiredForm } from './account.js';
+import { passkeyOptionsResponses, sendPasskeyOptions } from './passkey-options.js';
 
 /**
  * The account pages' sign-in and sign-out (contract §16b): a browser signs in with a login (or e-mail) and
  * password, throttled as the password grant is, and goes on to the settings page. The session is the one the
  * /oauth pages share. An account with a second factor (contract §25) is asked for its code on a page of its own,
- * which both sign-in pages (this one and /oauth/authorize's) send the browser to (sign-in.ts: completeSignIn).
+ * which both sign-in pages (this one and /oauth/authorize's) send the browser to (sign-in.ts: completeSignIn); an
+ * account with passkeys may use one there instead (the passkey script, with options this browser's pending sign-in
+ * holds the challenge of).
  */
 
 const LangQuery = z.object({ lang: Lang });
@@ -27,6 +30,11 @@ const SignInForm = z.object({
 const SignOutForm = z.object({ csrf_token: Csrf });
 const CodeForm = z.object({
   code: z.string().max(64).meta({ description: 'The authenticator app’s code now, or a recovery code' }),
+  credential: z
+    .string()
+    .max(20_000)
+    .optional()
+    .meta({ description: 'Instead of a code: a passkey’s answer to the options of POST ' + PASSKEY_SIGN_IN_OPTIONS_PATH }),
   csrf_token: Csrf,
 });
 
@@ -121,7 +129,8 @@ export function signInRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opti
       description:
         'After the right password for an account with two-factor sign-in (either sign-in page), the browser holds a ' +
         'pending sign-in (a cookie, ten minutes; no session yet) and is sent here: a form for the authenticator app’s ' +
-        'code or a recovery code. Without a live pending sign-in: 303 to the sign-in page.',
+        'code or a recovery code, and, for an account with passkeys, a “Use a passkey” button (the passkey script). ' +
+        'Without a live pending sign-in: 303 to the sign-in page.',
       tag: 'Accounts',
       access: 'browser',
       query: LangQuery,
@@ -130,10 +139,11 @@ export function signInRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opti
       errors: [],
     },
     async (ctx) => {
-      if (!(await app.finishSignIn.waiting(pendingSignInOf(ctx)))) {
-        return browser.seeOther(ctx, actionFor('/account/sign-in', localeOf(ctx)));
-      }
-      show(ctx, 200, <CodeStepPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} />);
+      const waiting = await app.finishSignIn.waiting(pendingSignInOf(ctx));
+      if (!waiting) return browser.seeOther(ctx, actionFor('/account/sign-in', localeOf(ctx)));
+      show(ctx, 200, <CodeStepPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} passkeys={waiting.passkeys} />, {
+        policy: PASSKEY_PAGE_POLICY,
+      });
     },
   );
 
@@ -146,8 +156,9 @@ export function signInRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opti
       summary: 'Send the second factor',
       description:
         'A right code (the authenticator’s, of a time step not used before; or an unused recovery code, which is ' +
-        'then spent) opens the session and 303s to where the sign-in was headed (the settings page, or the ' +
-        'authorization request); a recovery code first shows how many are left. A wrong code: the form again (200), ' +
+        'then spent), or `credential`, a passkey’s answer to the challenge of this browser’s options (used once), ' +
+        'opens the session and 303s to where the sign-in was headed (the settings page, or the authorization ' +
+        'request); a recovery code first shows how many are left. A wrong code or passkey: the form again (200), ' +
         'counted with the account’s failed sign-ins (429 when too many). No live pending sign-in: the sign-in page ' +
         'again. A missing or wrong `csrf_token` is 403.',
       tag: 'Accounts',
@@ -163,13 +174,21 @@ export function signInRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opti
     },
     async (ctx) => {
       if (!browser.browserCsrfMatches(ctx, paramsOf(ctx).csrf_token)) return expiredForm(ctx, browser);
+      const pending = pendingSignInOf(ctx);
+      const passkeys = (await app.finishSignIn.waiting(pending))?.passkeys ?? false;
       const again = accountForm(ctx, (refusal) =>
-        show(ctx, refusal.status, <CodeStepPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} error={refusal.message} />),
+        show(
+          ctx,
+          refusal.status,
+          <CodeStepPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} passkeys={passkeys} error={refusal.message} />,
+          { policy: PASSKEY_PAGE_POLICY },
+        ),
       );
-      const { code } = readForm(ctx, CodeForm.partial({ code: true }), again);
+      const { code, credential } = readForm(ctx, CodeForm.partial({ code: true }), again);
       const t = wordsIn(ctx).twoFactor;
-      const finished = await app.finishSignIn.execute(pendingSignInOf(ctx), code ?? '', ctx.ip);
-      if (finished.outcome === 'wrong') refuse(t.wrongCode, 200);
+      const answer = credential ? { passkey: credential } : { code: code ?? '' };
+      const finished = await app.finishSignIn.execute(pending, answer, ctx.ip);
+      if (finished.outcome === 'wrong') refuse('passkey' in answer ? t.wrongPasskey : t.wrongCode, 200);
       dropPendingSignIn(ctx, browser);
       if (finished.outcome === 'expired') {
         return show(ctx, 200, <SignInPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} error={t.startAgain} />);
@@ -181,6 +200,38 @@ export function signInRoutes(app: AccountPageUseCases, docs: RouteDeclarer, opti
         200,
         <RecoveryUsedPage frame={frameOf(ctx)} left={finished.recoveryCodesLeft} continueTo={finished.continueTo} />,
       );
+    },
+  );
+
+  docs.route(
+    router,
+    '',
+    {
+      method: 'post',
+      path: PASSKEY_SIGN_IN_OPTIONS_PATH,
+      summary: 'The options of a passkey sign-in (the sign-in step’s passkey script)',
+      description:
+        'For a browser with a live pending sign-in of an account with passkeys: the options ' +
+        '`navigator.credentials.get` takes (WebAuthn, as JSON: this service as relying party, the account’s passkeys ' +
+        'allowed), with a new challenge this pending sign-in holds for five minutes, which the answer sent to POST ' +
+        CODE_STEP_PATH +
+        ' uses up. The form’s `csrf_token` is the browser’s.',
+      tag: 'Accounts',
+      access: 'browser',
+      query: LangQuery,
+      body: { schema: z.object({ csrf_token: Csrf }), media: ['form'] },
+      ...passkeyOptionsResponses({
+        403: 'No live pending sign-in of an account with passkeys, or the CSRF token is not this browser’s',
+      }),
+      errors: [],
+    },
+    async (ctx) => {
+      await sendPasskeyOptions(ctx, async () => {
+        const options = browser.browserCsrfMatches(ctx, paramsOf(ctx).csrf_token)
+          ? await app.finishSignIn.passkeyOptions(pendingSignInOf(ctx))
+          : null;
+        return options ? { options } : { status: 403, error: wordsIn(ctx).twoFactor.startAgain };
+      });
     },
   );
 
