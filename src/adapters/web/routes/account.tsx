@@ -27,9 +27,12 @@ import type { ListProviderLinks } from '../../../application/providers/links.js'
 import type { ListProviders } from '../../../application/providers/providers.js';
 import type { AccountWords } from '../../presentation/words/index.js';
 import type { BrowserPages } from '../browser.js';
-import type { FormPage } from '../forms.js';
+import { type FormPage, paramsOf } from '../forms.js';
 import { frameOf, wordsIn } from '../frame.js';
 import { MessagePage } from '../views/joining.js';
+import { actionFor } from '../views/layout.js';
+import { localeOf } from '../../presentation/locale.js';
+import { type SignedIn, signedInUser } from '../sign-in.js';
 
 /**
  * What the /account pages share (contract §16b, §16c, §17): the use cases they call, and the pages and words
@@ -89,6 +92,28 @@ export const accountWords = (ctx: Context): AccountWords => wordsIn(ctx).account
 export function expiredForm(ctx: Context, browser: BrowserPages): void {
   const t = accountWords(ctx);
   browser.show(ctx, 403, <MessagePage frame={frameOf(ctx)} title={(t) => t.expiredTitle} message={t.expired} />);
+}
+
+/** Sends a browser that is not signed in to the sign-in page (303), in the reader's language. */
+export const toSignIn = (ctx: Context, browser: BrowserPages): void =>
+  browser.seeOther(ctx, actionFor('/account/sign-in', localeOf(ctx)));
+
+/**
+ * A signed-in page's form that names which of the page's forms it is (`form`): its session, its CSRF token checked,
+ * and the form named. Else the answer is given here (to sign in; the expired-form page) and null returned.
+ */
+export async function signedInForm<F>(
+  ctx: Context,
+  browser: BrowserPages,
+  resolve: ResolveWebSession,
+  forms: { safeParse(value: unknown): { success: true; data: F } | { success: false } },
+): Promise<{ signedIn: SignedIn; which: F } | null> {
+  const params = paramsOf(ctx);
+  const signedIn = await signedInUser(ctx, resolve);
+  if (!signedIn) return (toSignIn(ctx, browser), null);
+  const which = browser.sessionCsrfMatches(signedIn.session, params.csrf_token) ? forms.safeParse(params.form) : null;
+  if (!which?.success) return (expiredForm(ctx, browser), null);
+  return { signedIn, which: which.data };
 }
 
 /** A form that carried more than a form may (post-image.ts): refused before it is read, with nothing kept. */

@@ -11,13 +11,12 @@ import { localeOf } from '../../presentation/locale.js';
 import { wordsOf } from '../../presentation/words/index.js';
 import { browserPages, sessionCsrf } from '../browser.js';
 import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
-import { paramsOf, readForm, refuse, type Typed } from '../forms.js';
+import { readForm, refuse, type Typed } from '../forms.js';
 import { frameOf } from '../frame.js';
 import { openSession, type SignedIn, signedInUser } from '../sign-in.js';
-import { actionFor } from '../views/layout.js';
 import { providerOutcome } from './providers.js';
 import { FarewellPage, type ProfileValues, SETTINGS_FORMS, type SettingsForm, SettingsPage } from '../views/settings.js';
-import { type AccountPageUseCases, accountForm, accountWords, expiredForm } from './account.js';
+import { type AccountPageUseCases, accountForm, accountWords, signedInForm, toSignIn as signInFirst } from './account.js';
 
 /**
  * The settings page of a signed-in person (contract §16b, §16c, §17, §25: profile, e-mail, password, mail
@@ -79,7 +78,7 @@ function typedProfile(typed: Typed): ProfileValues {
 export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, options: { secureCookies: boolean }): Router {
   const router = new Router();
   const browser = browserPages(options);
-  const toSignIn = (ctx: Context) => browser.seeOther(ctx, actionFor('/account/sign-in', localeOf(ctx)));
+  const toSignIn = (ctx: Context) => signInFirst(ctx, browser);
 
   /** The settings page as saved now, with what became of the form just sent (and what was typed, if refused). */
   async function showSettings(
@@ -217,12 +216,9 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
       errors: [],
     },
     async (ctx) => {
-      const params = paramsOf(ctx);
-      const signedIn = await signedInUser(ctx, app.resolveWebSession);
-      if (!signedIn) return toSignIn(ctx);
-      if (!browser.sessionCsrfMatches(signedIn.session, params.csrf_token)) return expiredForm(ctx, browser);
-      const which = SettingsFormBody.shape.form.safeParse(params.form);
-      if (!which.success) return expiredForm(ctx, browser);
+      const sent = await signedInForm(ctx, browser, app.resolveWebSession, SettingsFormBody.shape.form);
+      if (!sent) return;
+      const { signedIn, which } = sent;
       const t = accountWords(ctx);
       const { user } = signedIn;
       const done = (form: SettingsForm, notice: string, session = signedIn) =>
@@ -241,7 +237,7 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
           ),
         ) as z.output<(typeof FORMS)[F]>;
 
-      switch (which.data) {
+      switch (which) {
         case 'profile': {
           const { email_public: checked, ...fields } = read('profile');
           await app.updateProfile.execute(user, { ...fields, email_public: checked === 'true' });

@@ -4,13 +4,11 @@ import QRCode from 'qrcode';
 import { z } from 'zod';
 import { ConfirmTotpParams, SecondFactorProofParams } from '../../../application/second-factors/enrolment.js';
 import { AddPasskeyParams, RemovePasskeyParams } from '../../../application/second-factors/passkeys.js';
-import { localeOf } from '../../presentation/locale.js';
 import { browserPages, PASSKEY_PAGE_POLICY, sessionCsrf } from '../browser.js';
 import { Csrf, htmlPage, Lang, page, type RouteDeclarer } from '../docs.js';
 import { paramsOf, readForm } from '../forms.js';
 import { frameOf, wordsIn } from '../frame.js';
 import { type SignedIn, signedInUser } from '../sign-in.js';
-import { actionFor } from '../views/layout.js';
 import {
   PASSKEY_REGISTRATION_OPTIONS_PATH,
   TWO_FACTOR_FORMS,
@@ -18,7 +16,7 @@ import {
   TwoFactorPage,
   type TwoFactorView,
 } from '../views/two-factor.js';
-import { type AccountPageUseCases, accountForm, accountWords, expiredForm } from './account.js';
+import { type AccountPageUseCases, accountForm, accountWords, signedInForm, toSignIn as signInFirst } from './account.js';
 import { passkeyOptionsResponses, sendPasskeyOptions } from './passkey-options.js';
 
 /**
@@ -64,7 +62,7 @@ const qrSvgOf = (uri: string): Promise<string> =>
 export function twoFactorRoutes(app: AccountPageUseCases, docs: RouteDeclarer, options: { secureCookies: boolean }): Router {
   const router = new Router();
   const browser = browserPages(options);
-  const toSignIn = (ctx: Context) => browser.seeOther(ctx, actionFor('/account/sign-in', localeOf(ctx)));
+  const toSignIn = (ctx: Context) => signInFirst(ctx, browser);
 
   /** The page as things stand, or with the codes just made, or the enrolment under way. */
   async function showPage(
@@ -154,20 +152,17 @@ export function twoFactorRoutes(app: AccountPageUseCases, docs: RouteDeclarer, o
       errors: [],
     },
     async (ctx) => {
-      const params = paramsOf(ctx);
-      const signedIn = await signedInUser(ctx, app.resolveWebSession);
-      if (!signedIn) return toSignIn(ctx);
-      if (!browser.sessionCsrfMatches(signedIn.session, params.csrf_token)) return expiredForm(ctx, browser);
-      const which = TwoFactorBody.shape.form.safeParse(params.form);
-      if (!which.success) return expiredForm(ctx, browser);
+      const sent = await signedInForm(ctx, browser, app.resolveWebSession, TwoFactorBody.shape.form);
+      if (!sent) return;
+      const { signedIn, which } = sent;
       const form = readForm(
         ctx,
-        FORMS[which.data],
+        FORMS[which],
         accountForm(ctx, (refusal) => showPage(ctx, signedIn, refusal.status, { error: refusal.message })),
       );
       const { user } = signedIn;
       const address = { address: ctx.ip };
-      switch (which.data) {
+      switch (which) {
         case 'start':
           await app.startTotpEnrolment.execute(user);
           return showPage(ctx, signedIn);
