@@ -184,6 +184,7 @@ export async function startTestEnv(): Promise<void> {
   const { orm } = persistence;
   const pool = new pg.Pool({ connectionString: database.url, max: 5 });
   await migrate(orm);
+  const reset = await resetStatement(pool);
   const container = buildContainer(persistence, config);
   container.load(forumctlModule, testModule);
   const useCases = container.get<TestUseCases>(TestUseCases);
@@ -212,7 +213,7 @@ export async function startTestEnv(): Promise<void> {
     app,
     sql: async <T>(query: string, params: unknown[] = []) => (await pool.query(query, params)).rows as T[],
     scope,
-    reset: () => resetData(pool),
+    reset: async () => void (await pool.query(reset)),
   };
   current = { env, database, persistence, pool, dependencies };
 }
@@ -227,13 +228,41 @@ export async function stopTestEnv(): Promise<void> {
   current = null;
 }
 
-/** Empties every table but keeps what the first migration created (NoPoint and the system user). */
-async function resetData(pool: pg.Pool): Promise<void> {
-  await pool.query(`
-    truncate topic_reads, read_horizons, group_members, groups, login_throttle, throttle_counts, devices, user_reply_months, notification_unread_counts, notifications, likes, topic_follows, topic_favorites, user_follows, user_blocks, node_blocks, oauth_tokens,
-      oauth_codes, web_sessions, oauth_clients, webhooks, audit_entries, replies, topics, account_tokens, invites, inbound_mails,
-      notification_mail_queue, flags, review_items, uploads, import_runs, sign_in_providers
-      restart identity cascade;
+/**
+ * Tables a reset keeps: the built-ins (the system user, NoPoint; sections go), the migrations and what they derived, and
+ * the outbox's events, whose ids every process's feed follows; rate-limit counts are keyed by window.
+ */
+const KEPT_TABLES = ['users', 'nodes', 'sections', 'events', 'rate_limit_counts', 'derived_definitions', 'mikro_orm_migrations'];
+
+/**
+ * What empties every table but keeps what the first migration created (NoPoint and the system user), as one
+ * statement made once from the catalog, so that a table a migration adds is emptied too. Deleting the few rows a test
+ * left is some twenty times faster than truncating some forty tables (a truncate makes each table's files anew):
+ * that was two to three minutes of each run. Rows go with triggers and foreign keys off (`session_replication_role`,
+ * for a superuser: the audit log refuses deletes, and every table is emptied anyway); sequences start again, as
+ * `truncate … restart identity` had them.
+ */
+async function resetStatement(pool: pg.Pool): Promise<string> {
+  const { rows: tables } = await pool.query<{ name: string; sequences: string[] }>(
+    `select c.relname as name,
+       array(select s from (select pg_get_serial_sequence(format('%I', c.relname), a.attname) as s
+         from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) x where s is not null) as sequences
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relkind in ('r', 'p') and c.relname <> all($1) order by c.relname`,
+    [KEPT_TABLES],
+  );
+  const [{ superuser }] = (
+    await pool.query<{ superuser: boolean }>('select rolsuper as superuser from pg_roles where rolname = current_user')
+  ).rows as [{ superuser: boolean }];
+  const names = tables.map((table) => pg.escapeIdentifier(table.name));
+  const sequences = tables.flatMap((table) => table.sequences);
+  const emptied = superuser
+    ? `set local session_replication_role = replica;
+       ${names.map((name) => `delete from ${name};`).join(' ')}
+       select ${sequences.map((sequence) => `setval(${pg.escapeLiteral(sequence)}, 1, false)`).join(', ')};`
+    : `truncate ${names.join(', ')} restart identity cascade;`;
+  return `begin;
+    ${emptied}
     delete from users where login <> 'system';
     delete from nodes where name <> 'NoPoint';
     -- An import (contract §20) moves the built-ins out of homeland's ids: every other test finds them at 1.
@@ -245,5 +274,5 @@ async function resetData(pool: pg.Pool): Promise<void> {
     -- Queued jobs (mail, webhook deliveries) belong to the test that made them: a server process a later test
     -- starts would otherwise work through every earlier test's mail.
     delete from graphile_worker._private_jobs;
-  `);
+    commit;`;
 }
