@@ -1,6 +1,7 @@
 import { ContainerModule } from 'inversify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UnitOfWork } from '../application/ports.js';
+import { EventFeed } from '../application/events.js';
 import {
   NodeReadModel,
   NotificationReadModel,
@@ -17,6 +18,7 @@ import { TopicRepository } from '../domain/topics/topic-repository.js';
 import { UserRepository } from '../domain/users/user-repository.js';
 import { SqlOutbox } from '../adapters/persistence/events/outbox.js';
 import { SqlNodeReadModel } from '../adapters/persistence/read-models/nodes.js';
+import { CachedNodeReadModel } from '../adapters/persistence/read-models/cached-nodes.js';
 import { SqlNotificationReadModel } from '../adapters/persistence/read-models/notifications.js';
 import { SqlReplyReadModel } from '../adapters/persistence/read-models/replies.js';
 import { SqlSitemapReadModel } from '../adapters/persistence/read-models/sitemap.js';
@@ -31,13 +33,13 @@ import { SqlNotificationRepository } from '../adapters/persistence/repositories/
 import type { Sql } from '../adapters/persistence/database/sql.js';
 import { StagedRows } from '../adapters/persistence/staged/staged-rows.js';
 import { ConflictRetries, MikroOrmUnitOfWork, OneStatementUnitOfWork } from '../adapters/persistence/database/unit-of-work.js';
-import { Em, provide, SqlRunner } from './bind.js';
+import { Em, provide, ServerHost, SqlRunner } from './bind.js';
 
 /**
  * What every feature writes and reads through: the units of work, the staged rows and the outbox, the aggregates'
  * repositories and the read models. A feature's own stores are bound in its module.
  */
-export const persistenceModule = new ContainerModule(({ bind }) => {
+export const persistenceModule = new ContainerModule(({ bind, isBound }) => {
   provide(bind, StagedRows, (sql: Sql) => new StagedRows(sql), [SqlRunner]);
   provide(bind, SqlOutbox, (staged: StagedRows) => new SqlOutbox(staged), [StagedRows]);
   provide(bind, ConflictRetries, () => new ConflictRetries(), []);
@@ -73,7 +75,13 @@ export const persistenceModule = new ContainerModule(({ bind }) => {
   provide(bind, NotificationReadModel, (sql: Sql) => new SqlNotificationReadModel(sql), [SqlRunner]);
   provide(bind, ReplyReadModel, (sql: Sql) => new SqlReplyReadModel(sql), [SqlRunner]);
   provide(bind, TopicReadModel, (sql: Sql) => new SqlTopicReadModel(sql), [SqlRunner]);
-  provide(bind, NodeReadModel, (sql: Sql) => new SqlNodeReadModel(sql), [SqlRunner]);
+  // A server keeps the node list everyone reads (cached-nodes.ts); forumctl and the tests read it afresh.
+  if (isBound(ServerHost)) {
+    provide(bind, NodeReadModel, (sql: Sql, feed: EventFeed) => new CachedNodeReadModel(new SqlNodeReadModel(sql), feed), [
+      SqlRunner,
+      EventFeed,
+    ]);
+  } else provide(bind, NodeReadModel, (sql: Sql) => new SqlNodeReadModel(sql), [SqlRunner]);
   provide(bind, UserReadModel, (sql: Sql) => new SqlUserReadModel(sql), [SqlRunner]);
   provide(bind, SitemapReadModel, (sql: Sql) => new SqlSitemapReadModel(sql), [SqlRunner]);
 });

@@ -27,10 +27,25 @@ const READABLE_NODES = `with ${VIEWER_CTE}, reader as (select * from viewer wher
 /** The nodes everyone may read: what a caller who cannot be signed in gets, with no caller to look up. */
 const EVERYONES_NODES = `select ${NODE_COLUMNS} from nodes n where ${nodeCondition(SIGNED_OUT, 'n')}`;
 
-/** Nodes: those the caller may read, in their order, and one. */
+/** The nodes everyone may read, in their order, and whether some node is read or moderated by some only. */
+export interface EveryonesNodes {
+  nodes: NodeView[];
+  someRestricted: boolean;
+}
 
+/** Nodes: those the caller may read, in their order, and one. */
 export class SqlNodeReadModel implements NodeReadModel {
   constructor(private readonly sql: Sql) {}
+
+  /** What a caller who is not signed in is shown, and whether everyone else is shown the same (one statement). */
+  async everyones(): Promise<EveryonesNodes> {
+    const rows = await this.sql.all<NodeRow & { some_restricted: boolean }>(
+      `select ${NODE_COLUMNS}, ${SOME_NODE_RESTRICTED} as some_restricted
+       from nodes n where ${nodeCondition(SIGNED_OUT, 'n')} order by n.sort desc, n.id`,
+    );
+    // No node everyone may read: whether some is restricted is not asked, and taken to be so.
+    return { nodes: rows.map(nodeView), someRestricted: rows[0]?.some_restricted ?? true };
+  }
 
   async list(caller: CallerRef): Promise<Identified<NodeView[]>> {
     if (!mayBeSignedIn(caller)) {
