@@ -119,6 +119,47 @@ describe('Account settings, in a browser', function () {
     expect(faults(problems), 'console errors and warnings').to.deep.equal([]);
   });
 
+  it('offers an account without a password a mailed link instead of password fields, and lets it leave by its login', async () => {
+    // As signing in with GitHub leaves an account: no password, a link to the provider. Signed in here with a password
+    // that is then taken away (the session stays).
+    const made = await forumctl(['users', 'create', 'gina', '--email', 'gina@example.com', '--password', PASSWORD, '--json']);
+    expect(made.code, made.stderr).to.equal(0);
+    const added = await forumctl(['auth', 'providers', 'add', 'github', '--kind', 'github', '--client-id', 'Iv1.abc'], {
+      stdin: 'a client secret\n',
+    });
+    expect(added.code, added.stderr).to.equal(0);
+    const context = await suite.newContext({ bypassCSP: true, isMobile: true });
+    const page = await context.newPage();
+    const problems = watch(page);
+    await suite.signIn(page, 'gina', PASSWORD);
+    const id = made.json<{ id: number }>().id;
+    await testEnv().sql('update users set password_hash = null where id = $1', [id]);
+    await testEnv().sql(
+      "insert into provider_links (user_id, provider, subject, created_at) values ($1, 'github', '4242', now())",
+      [id],
+    );
+
+    await page.goto(`${suite.server.url}/account/settings`);
+    expect(await page.locator('input[type=password]').count()).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Set a password first' }).isVisible()).to.equal(true);
+    await shoot(page, 'no-password');
+    const violations = await axe(page);
+    expect(describeViolations('settings without a password', violations), 'axe-core').to.equal('');
+    await page.goto(`${suite.server.url}/account/settings?lang=zh-CN`);
+    await shoot(page, 'no-password-zh');
+
+    await page.goto(`${suite.server.url}/account/settings`);
+    await page.getByRole('button', { name: 'Mail me a link to set a password' }).click();
+    expect(await page.getByRole('status').innerText()).to.include('A link to set your password is on its way');
+    await page.getByLabel('Type your login, gina, to confirm').fill('gina');
+    await page.getByLabel('I understand: delete my account').check();
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    expect(await page.getByRole('status').innerText()).to.include('Your account is deleted');
+    const [row] = await testEnv().sql<{ login: string }>('select login from users where id = $1', [id]);
+    expect(row?.login).to.equal(`deleted_${id}`);
+    expect(faults(problems), 'console errors and warnings').to.deep.equal([]);
+  });
+
   it('shows two-factor sign-in, provider links and tokens for scripts in both languages; axe finds nothing serious', async () => {
     const made = await forumctl(['users', 'create', 'quinn', '--email', 'quinn@example.com', '--password', PASSWORD, '--json']);
     expect(made.code, made.stderr).to.equal(0);

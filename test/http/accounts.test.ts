@@ -463,6 +463,51 @@ describe('accounts: joining over the API (contract §16b)', () => {
       await signUp({ login: 'carol', email: 'carol@example.com', password: PASSWORD }).expect(200);
     });
 
+    it('an account without a password (made by a provider) leaves by typing its login; a wrong one counts as a wrong password', async () => {
+      // As signing in with GitHub makes it: no password, a link to the provider (makeUser inserts no password digest).
+      const gina = await makeUser('gina');
+      await testEnv().sql(
+        "insert into provider_links (user_id, provider, subject, created_at) values ($1, 'github', '4242', now())",
+        [gina.id],
+      );
+      const leave = (body: Record<string, unknown>) => api().delete('/api/v3/users/me').set(gina.auth).send(body);
+      const refused = 'Validation failed: Login is not correct: this account has no password, so type your login to confirm';
+
+      // Another login, a password (it has none), or nothing at all: refused, and the account stays.
+      expect((await leave({ login: 'bob' }).expect(400)).body).to.deep.equal({ error: 'RecordInvalid', message: refused });
+      expect((await leave({ password: 'whatever it is' }).expect(400)).body.message).to.equal(refused);
+      // The lock of failed sign-ins (three in the tests) holds it too: even its own login waits now.
+      await leave({}).expect(400);
+      const locked = await leave({ login: 'gina' }).expect(429);
+      expect(locked.headers['retry-after']).to.match(/^\d+$/);
+      await api().get('/api/v3/hello').set(gina.auth).expect(200);
+
+      // The window over, its own login (in any case, spaces around it ignored) confirms it.
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      await leave({ login: ' Gina ' }).expect(200);
+      const [row] = await testEnv().sql<{ login: string; state: string }>('select login, state from users where id = $1', [
+        gina.id,
+      ]);
+      expect(row).to.deep.equal({ login: `deleted_${gina.id}`, state: 'left' });
+      expect(await testEnv().sql('select 1 from provider_links where user_id = $1', [gina.id])).to.have.length(0);
+      await api().get('/api/v3/hello').set(gina.auth).expect(401);
+      expect(await events('user.deleted')).to.deep.equal([{ userId: gina.id }]);
+    });
+
+    it('an account with a password cannot leave with its login: the password it has is asked for', async () => {
+      await forumctl(['users', 'create', 'hal', '--email', 'hal@example.com', '--password', PASSWORD]);
+      const client = await appClient();
+      const token = (await passwordGrant(client, 'hal').expect(200)).body.access_token as string;
+      const auth = { Authorization: `Bearer ${token}` };
+      const onlyLogin = await api().delete('/api/v3/users/me').set(auth).send({ login: 'hal' }).expect(400);
+      expect(onlyLogin.body).to.deep.equal({ error: 'RecordInvalid', message: 'Validation failed: Password is not correct' });
+      await api().delete('/api/v3/users/me').set(auth).send({ login: 'hal', password: 'not it' }).expect(400);
+      await api().get('/api/v3/hello').set(auth).expect(200);
+      expect(await testEnv().sql("select 1 from users where login = 'hal'")).to.have.length(1);
+      await api().delete('/api/v3/users/me').set(auth).send({ password: PASSWORD, login: 'hal' }).expect(200);
+      await api().get('/api/v3/hello').set(auth).expect(401);
+    });
+
     it('leaving ends every way in (contract §25): personal tokens, second factors, waiting sign-ins, provider links', async () => {
       const carol = await makeUser('carol');
       const personal = await api()

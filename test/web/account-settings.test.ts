@@ -4,6 +4,7 @@ import { checkedApi } from '../support/openapi.js';
 import { api } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { testEnv } from '../support/env.js';
+import { mailedLink, startMailWorker } from '../support/browser-mail.js';
 import { type PageForm, formsOf } from '../support/oauth-flow.js';
 
 /**
@@ -61,6 +62,26 @@ async function userRow(login: string): Promise<Record<string, unknown> | undefin
 
 const sessionsOf = async (userId: unknown) =>
   (await testEnv().sql<{ n: string }>('select count(*)::text as n from web_sessions where user_id = $1', [userId]))[0]!.n;
+
+/**
+ * A browser signed in as gina, whose account has no password, as signing in with GitHub leaves one (contract §25): no
+ * password digest, a link to the provider. She signs in here once with a password, which is then taken away (the
+ * session stays); the settings page is then what a provider's account sees.
+ */
+async function passwordLess(): Promise<{ browser: Browser; page: supertest.Response; id: unknown }> {
+  const made = await forumctl(['users', 'create', 'gina', '--email', 'gina@example.com', '--password', PASSWORD]);
+  expect(made.code, made.stderr).to.equal(0);
+  const browser = newBrowser();
+  const signIn = await browser.get('/account/sign-in').expect(200);
+  await submit(browser, formFor(signIn.text, '/account/sign-in'), { login: 'gina', password: PASSWORD }).expect(303);
+  const [row] = await testEnv().sql<{ id: number }>("update users set password_hash = null where login = 'gina' returning id");
+  await testEnv().sql(
+    "insert into provider_links (user_id, provider, subject, created_at) values ($1, 'github', '4242', now())",
+    [row!.id],
+  );
+  const page = await browser.get('/account/settings').expect(200);
+  return { browser, page, id: row!.id };
+}
 
 describe('account settings page (contract §16b)', () => {
   it('sends a browser that is not signed in to the sign-in page, and back to the settings once signed in', async () => {
@@ -246,6 +267,79 @@ describe('account settings page (contract §16b)', () => {
     expect(anonymized!.login).to.equal(`deleted_${user!.id}`);
     expect(await sessionsOf(user!.id)).to.equal('0');
     await browser.get('/account/settings').expect(303);
+  });
+
+  it('offers an account without a password no field it cannot fill: a link mailed to its address sets one', async () => {
+    const { browser, page } = await passwordLess();
+    // No current password anywhere: the e-mail section says to set one first, the password section mails the link.
+    expect(page.text).to.not.include('name="current_password"').and.not.include('type="password"');
+    expect(formsOf(page.text).some((form) => form.fields.form === 'email' || form.fields.form === 'password')).to.equal(false);
+    expect(page.text).to.include('this account has none yet').and.include('<a href="#password">Set a password first</a>');
+    expect(page.text).to.include('This account has no password').and.include('gina@example.com');
+    expect(formFor(page.text, '/account/settings', 'delete').fields).to.not.have.property('password');
+
+    const mailWorker = await startMailWorker();
+    try {
+      const form = formFor(page.text, '/account/settings', 'set_password');
+      await submit(browser, form, { csrf_token: 'forged' }).expect(403);
+      const sent = await submit(browser, form).expect(200);
+      expect(statusOf(sent.text)).to.include('A link to set your password is on its way');
+      // The forgot-password mail, to the account's confirmed address; its link sets the first password.
+      const link = await mailedLink('gina@example.com', '/account/password/reset', '');
+      const reset = await browser.get(link).expect(200);
+      const done = await submit(browser, formFor(reset.text, '/account/password/reset'), {
+        password: 'a first passphrase',
+        password_confirmation: 'a first passphrase',
+      }).expect(200);
+      expect(done.text).to.include('signed in as gina');
+    } finally {
+      await mailWorker.stop();
+    }
+    // Now it has a password: the page asks for it where it asks for it from everyone.
+    const now = await browser.get('/account/settings').expect(200);
+    expect(formFor(now.text, '/account/settings', 'password').fields).to.include({ form: 'password' });
+    expect(now.text).to.include('name="current_password"').and.not.include('This account has no password');
+    expect((await userRow('gina'))!.password_hash).to.be.a('string');
+  });
+
+  it('an account without a password deletes itself by typing its login; another login refuses', async () => {
+    const { browser, page, id } = await passwordLess();
+    const form = formFor(page.text, '/account/settings', 'delete');
+    expect(page.text).to.include('Type your login, gina, to confirm').and.include('id="delete-login"');
+    const wrong = await submit(browser, form, { login: 'alice', confirm: 'yes' }).expect(400);
+    expect(alertOf(wrong.text)).to.include('Login is not correct');
+    const password = await submit(browser, form, { password: PASSWORD, confirm: 'yes' }).expect(400);
+    expect(alertOf(password.text)).to.include('Login is not correct');
+    expect(await userRow('gina')).to.not.equal(undefined);
+
+    const gone = await submit(browser, form, { login: 'gina', confirm: 'yes' }).expect(200);
+    expect(statusOf(gone.text)).to.include('Your account is deleted');
+    expect(await userRow('gina')).to.equal(undefined);
+    const [anonymized] = await testEnv().sql<{ login: string }>('select login from users where id = $1', [id]);
+    expect(anonymized!.login).to.equal(`deleted_${id}`);
+    expect(await testEnv().sql('select 1 from provider_links where user_id = $1', [id])).to.have.length(0);
+    await browser.get('/account/settings').expect(303);
+  });
+
+  it('an account with a password cannot delete itself with its login alone', async () => {
+    await makeAlice();
+    const { browser, page } = await signedIn();
+    expect(page.text).to.not.include('id="delete-login"');
+    const form = formFor(page.text, '/account/settings', 'delete');
+    const refused = await submit(browser, form, { login: 'alice', confirm: 'yes' }).expect(400);
+    expect(alertOf(refused.text)).to.include('Password is not correct');
+    expect(await userRow('alice')).to.not.equal(undefined);
+    await browser.get('/account/settings').expect(200);
+  });
+
+  it('speaks Simplified Chinese to an account without a password', async () => {
+    const { browser } = await passwordLess();
+    const zh = await browser.get('/account/settings?lang=zh-CN').expect(200);
+    expect(zh.text).to.include('请先设置密码').and.include('给我发送设置密码的链接').and.include('输入你的用户名 gina 以确认');
+    const wrong = await submit(browser, formFor(zh.text, '/account/settings', 'delete'), { login: 'x', confirm: 'yes' }).expect(
+      400,
+    );
+    expect(alertOf(wrong.text)).to.equal('用户名不正确：这个账户没有密码，请输入你的用户名以确认。');
   });
 
   it('signs out with the session’s token', async () => {

@@ -190,6 +190,11 @@ describe('signing in with another provider (contract §25)', function () {
     expect(await linksOf('nina')).to.deep.equal(['oidc:sub-nina']);
     const settings = await browser.get('/account/settings').expect(200);
     expect(settings.text).to.contain('Linked with Staff SSO');
+    // It has no password: no field asks for one; a link mailed to its address sets one, and it leaves by its login.
+    expect(settings.text).to.not.contain('name="current_password"');
+    const ownForms = formsOf(settings.text).map((candidate) => candidate.fields.form);
+    expect(ownForms).to.include('set_password').and.not.include('password').and.not.include('email');
+    expect(settings.text).to.contain('Type your login, nina, to confirm');
     // The only way in: no Remove button, and a remove sent anyway is refused.
     expect(settings.text).to.contain('This is your only way to sign in');
     const form = formsOf(settings.text).find((candidate) => candidate.action.startsWith('/account/auth/oidc/unlink'));

@@ -6,7 +6,7 @@ import type { User } from '../../domain/users/user.js';
 import type { UserRepository } from '../../domain/users/user-repository.js';
 import { type Actor, type ActingUser, requireAdmin, requireUser } from '../actor.js';
 import type { DomainEvents } from '../events.js';
-import { Text, readAll } from '../inputs.js';
+import { Text, maybe, readAll } from '../inputs.js';
 import type { Clock, UnitOfWork } from '../ports.js';
 import type { CurrentPassword } from './current-password.js';
 import type { SignOutEverywhere } from '../tokens/access-tokens.js';
@@ -41,7 +41,20 @@ export class ExportAccount {
   }
 }
 
-export const DeleteAccountParams = z.object({ password: Text.meta({ description: 'your password, to confirm' }) });
+/**
+ * What confirms leaving (contract §16c): the password; an account without one (made by signing in with another
+ * provider, contract §25) types its login instead. Each is optional here: which one the account needs is the use
+ * case's to say, and a missing one is refused as a wrong one (400 RecordInvalid).
+ */
+export const DeleteAccountParams = z.object({
+  password: maybe(Text).meta({ description: 'your password, to confirm (an account that has one must give it)' }),
+  login: maybe(Text).meta({
+    description:
+      'an account without a password (made by signing in with another provider): its own login, to confirm; ' +
+      'never taken in place of a password',
+    example: 'alice',
+  }),
+});
 
 /**
  * Leaving (contract §16c): the account is anonymized, not erased. Its login becomes `deleted_<id>`; name, e-mail,
@@ -77,7 +90,10 @@ export class Anonymizer {
   }
 }
 
-/** The user leaves, confirming with their password. */
+/**
+ * The user leaves, confirming with their password, or, for an account without one, with their login
+ * (CurrentPassword#confirms): a failed confirmation counts with the account's failed sign-ins.
+ */
 export class DeleteOwnAccount {
   constructor(
     private readonly users: UserRepository,
@@ -88,11 +104,15 @@ export class DeleteOwnAccount {
 
   async execute(actor: Actor, raw: unknown, context: { address: string }): Promise<void> {
     const caller = requireUser(actor);
-    const { password } = readAll(DeleteAccountParams, raw);
+    const typed = readAll(DeleteAccountParams, raw);
     const user = await this.users.findById(caller.id);
     if (!user) throw new NotFound('user');
-    if (!(await this.current.matches(user, password, context.address))) {
-      throw new RuleViolated('Validation failed: Password is not correct');
+    if (!(await this.current.confirms(user, typed, context.address))) {
+      throw new RuleViolated(
+        user.hasPassword()
+          ? 'Validation failed: Password is not correct'
+          : 'Validation failed: Login is not correct: this account has no password, so type your login to confirm',
+      );
     }
     await this.uow.run(async () => {
       const fresh = await this.users.findById(caller.id);

@@ -65,7 +65,7 @@ export class ListProviderLinks {
       linkable: providers
         .filter((provider) => !linked.has(provider.name))
         .map((provider) => ({ name: provider.name, displayName: provider.displayName })),
-      hasPassword: account?.passwordHash != null,
+      hasPassword: account?.hasPassword() ?? false,
     };
   }
 }
@@ -86,7 +86,7 @@ export class UnlinkProvider {
     await this.uow.run(async () => {
       const [links, account] = await Promise.all([this.links.listFor(user.id), this.users.findById(user.id)]);
       if (!links.some((link) => link.provider === provider)) throw new NotFound(`link to ${provider}`);
-      if (account?.passwordHash == null && links.length === 1) {
+      if (!account?.hasPassword() && links.length === 1) {
         throw new RuleViolated(
           'Validation failed: this link is your only way to sign in: set a password (forgot password) or link another provider first',
         );

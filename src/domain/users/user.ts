@@ -377,6 +377,14 @@ export class User {
     this.updatedAt = now;
   }
 
+  /**
+   * Whether a password opens the account. One made by signing in with another provider (contract §25), or imported
+   * from homeland without one, has none (a null digest) until a reset link sets it; one that left has none either.
+   */
+  hasPassword(): boolean {
+    return this.passwordHash !== null;
+  }
+
   setPasswordHash(passwordHash: string, now: Date): void {
     this.passwordHash = passwordHash;
     this.updatedAt = now;

@@ -260,8 +260,12 @@ export function accountRoutes(app: AccountRouteUseCases, wire: Wire, docs: ApiDe
       path: '/users/me',
       summary: 'Leave: anonymize your account',
       description:
-        'With your password. Your login becomes `deleted_<id>`; name, e-mail, profile, devices, tokens and sessions ' +
-        'are gone and no password opens the account; your topics and replies stay, shown as that login.',
+        'With your `password`. An account without a password (made by signing in with GitHub or an OpenID Connect ' +
+        'provider) has none to give: it confirms with its own `login` instead (in any case). An account with a ' +
+        'password must give it: its login is not taken in its place. A wrong or missing confirmation is 400 ' +
+        'RecordInvalid and counts with the account’s failed sign-ins from your address (429 once they are too ' +
+        'many). Your login becomes `deleted_<id>`; name, e-mail, profile, devices, tokens, sessions and links to ' +
+        'sign-in providers are gone and nothing opens the account; your topics and replies stay, shown as that login.',
       tag: 'Accounts',
       access: 'user',
       body: { schema: DeleteAccountParams, media: ['json', 'form', 'multipart'] },

@@ -130,10 +130,18 @@ export const en: Words = {
     changeEmailButton: 'Change address',
     emailChangeSent: (email) =>
       `A link was sent to ${email}. Nothing changes until you follow it (it works for 24 hours); your present address then gets a notice.`,
+    emailNeedsPassword:
+      'Changing the address asks for your password, and this account has none yet: you sign in with another provider.',
+    setPasswordFirst: 'Set a password first',
     passwordTitle: 'Password',
     changePasswordButton: 'Change password',
     passwordChanged:
       'Your new password is set. Every other session and app token of the account ended; this browser stays signed in.',
+    noPasswordIntro: (email) =>
+      `This account has no password: you sign in with another provider. To set one, we mail a link to ${email}; it works for one hour.`,
+    setPasswordButton: 'Mail me a link to set a password',
+    setPasswordSent:
+      'A link to set your password is on its way to your address. It works for one hour; nothing changes until you follow it.',
     preferencesTitle: 'Notification mail',
     notificationsLabel: 'Mail me about',
     notificationChoices: { mentions_and_replies: 'Mentions and replies', mentions: 'Mentions only', none: 'Nothing' },
@@ -152,6 +160,8 @@ export const en: Words = {
     deleteIntro:
       'Your name, e-mail address, profile, devices and sessions are removed and no password works any more. What you wrote stays, shown under a “deleted_” login. This cannot be undone.',
     deleteConfirm: 'I understand: delete my account',
+    deleteLoginLabel: (login) => `Type your login, ${login}, to confirm`,
+    deleteLoginHint: 'Your account has no password, so your login confirms that it is you who deletes it.',
     deleteButton: 'Delete my account',
     deleteUnconfirmed: 'Tick the box to confirm that you want to delete the account.',
     goodbyeTitle: 'Account deleted',
@@ -637,7 +647,7 @@ export const en: Words = {
     removeButton: 'Remove',
     linkButton: (provider) => `Link ${provider}`,
     onlyWayIn:
-      'This is your only way to sign in: set a password (forgot password sends a link) or link another provider before removing it.',
+      'This is your only way to sign in: set a password (under Password above) or link another provider before removing it.',
     noLinks: 'No provider is linked to your account.',
     linked: (provider) => `${provider} is linked to your account.`,
     removed: (provider) => `${provider} is no longer linked to your account.`,

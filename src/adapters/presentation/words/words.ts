@@ -351,9 +351,17 @@ export interface AccountWords extends RefusalWords {
   currentPassword: string;
   changeEmailButton: string;
   emailChangeSent: (email: string) => string;
+  /** An account without a password (made by another provider, contract §25): why it cannot change its address yet. */
+  emailNeedsPassword: string;
+  /** The link from there to the password section's "set a password". */
+  setPasswordFirst: string;
   passwordTitle: string;
   changePasswordButton: string;
   passwordChanged: string;
+  /** The password section of an account without one: a reset link mailed to its address sets one. */
+  noPasswordIntro: (email: string) => string;
+  setPasswordButton: string;
+  setPasswordSent: string;
   preferencesTitle: string;
   notificationsLabel: string;
   notificationChoices: Record<EmailNotifications, string>;
@@ -370,6 +378,9 @@ export interface AccountWords extends RefusalWords {
   deleteTitle: string;
   deleteIntro: string;
   deleteConfirm: string;
+  /** An account without a password confirms leaving with its login, typed out. */
+  deleteLoginLabel: (login: string) => string;
+  deleteLoginHint: string;
   deleteButton: string;
   deleteUnconfirmed: string;
   goodbyeTitle: string;

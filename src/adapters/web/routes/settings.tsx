@@ -35,6 +35,8 @@ const FORMS = {
   profile: UpdateProfileParams.extend({ email_public: CheckedBox }),
   email: ChangeEmailParams,
   password: ChangePasswordParams.extend({ password_confirmation: z.string() }),
+  // An account without a password: the forgot-password mail to its own address; nothing to read but the form's name.
+  set_password: z.object({}),
   preferences: PreferencesParams,
   // `token_name`: the profile form has its own `name`, and the document describes the page's fields as one body.
   token: z.object({
@@ -56,6 +58,10 @@ const SettingsFormBody = z.object({
   current_password: z.string().optional().meta({ description: 'email, password: the password now' }),
   password: z.string().optional().meta({ description: 'password: the new one; delete: the password, to confirm' }),
   password_confirmation: z.string().optional().meta({ description: 'password: the new one again' }),
+  login: z
+    .string()
+    .optional()
+    .meta({ description: 'delete, for an account without a password: its own login, to confirm (never instead of a password)' }),
   ...PreferencesParams.partial().shape,
   token_name: FORMS.token.shape.token_name.optional().meta({ description: 'token: what the new token is for' }),
   scope: FORMS.token.shape.scope.optional().meta({ description: 'token: `read` or `all`' }),
@@ -93,6 +99,7 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
       tokenName?: string;
     } = {},
   ): Promise<void> {
+    // `links` says whether a password opens the account (the one notion of it, User#hasPassword).
     const [detail, preferences, links, tokens, secondFactor] = await Promise.all([
       app.users.byId(signedIn.user.id),
       app.mailPreferences.show(signedIn.user),
@@ -130,6 +137,7 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
         newToken={extra.newToken}
         tokenName={extra.tokenName}
         twoFactorOn={secondFactor.on}
+        hasPassword={links.hasPassword}
       />,
     );
   }
@@ -172,7 +180,9 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
       summary: 'The settings page',
       description:
         'An HTML page for a signed-in person, of separate forms: the profile, the e-mail address, the password, the ' +
-        'notification mail preferences, and deleting the account. Not signed in: 303 to the sign-in page.',
+        'notification mail preferences, and deleting the account. An account without a password (made by another ' +
+        'provider) is offered a link mailed to its address to set one instead of the password and e-mail forms, and ' +
+        'leaves by typing its login. Not signed in: 303 to the sign-in page.',
       tag: 'Accounts',
       access: 'browser',
       query: LangQuery,
@@ -198,9 +208,11 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
         '`form` says which, each as its API counterpart does it: `profile` (as `PUT /api/v3/users/me`; an unchecked ' +
         '`email_public` is false); `email` (`email`, `current_password`: a link goes to the new address, and nothing ' +
         'changes until it is followed); `password` (`current_password`, `password` twice: every token and other ' +
-        'session of the account ends, and this browser is signed in anew); `preferences` (as `PUT ' +
-        '/api/v3/users/me/preferences`); `delete` (`password` and `confirm=yes`: the account is anonymized, the ' +
-        'browser signed out, and a goodbye page shown). The page comes back with the outcome beside the form; a ' +
+        'session of the account ends, and this browser is signed in anew); `set_password` (an account without a ' +
+        'password, made by another provider: the forgot-password mail goes to its address, whose link sets one); ' +
+        '`preferences` (as `PUT /api/v3/users/me/preferences`); `delete` (`password`, or for an account without ' +
+        'one its `login`, and `confirm=yes`: the account is anonymized, the browser signed out, and a goodbye page ' +
+        'shown). The page comes back with the outcome beside the form; a ' +
         'refusal shows it with the reason (and what was typed, never a password). Not signed in: 303 to the sign-in ' +
         'page. A missing or wrong `csrf_token` is 403.',
       tag: 'Accounts',
@@ -209,9 +221,12 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
       response: htmlPage('The settings page, saying the form was done (or, after delete, the goodbye page)'),
       otherResponses: {
         303: { description: 'Not signed in: to /account/sign-in' },
-        400: page('A field was refused, or a password is not correct: the page again, saying why'),
+        400: page('A field was refused, or a password (or a login, to leave) is not correct: the page again, saying why'),
         403: page('The CSRF token is missing or wrong'),
-        429: page('Too many wrong passwords for this account from this address: the page again, saying when to try'),
+        429: page(
+          'Too many wrong passwords (or logins, to leave) for this account from this address, or too many reset mails: ' +
+            'the page again, saying when to try',
+        ),
       },
       errors: [],
     },
@@ -260,6 +275,13 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
           }
           return done('password', t.passwordChanged, reopened);
         }
+        case 'set_password': {
+          read('set_password');
+          // The forgot-password use case and its mail, for this account's own (confirmed) address: its link sets the
+          // first password, as it resets one (contract §16b). Throttled as forgot-password is.
+          await app.requestPasswordReset.execute({ login: user.login }, { address: ctx.ip });
+          return done('set_password', t.setPasswordSent);
+        }
         case 'preferences': {
           await app.mailPreferences.change(user, read('preferences'));
           return done('preferences', t.preferencesSaved);
@@ -287,7 +309,7 @@ export function settingsRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
         case 'delete': {
           const form = read('delete');
           if (form.confirm !== 'yes') refuse(t.deleteUnconfirmed);
-          await app.deleteOwnAccount.execute(user, { password: form.password }, { address: ctx.ip });
+          await app.deleteOwnAccount.execute(user, { password: form.password, login: form.login }, { address: ctx.ip });
           browser.setSession(ctx, null);
           return browser.show(ctx, 200, <FarewellPage frame={frameOf(ctx)} deleted />);
         }

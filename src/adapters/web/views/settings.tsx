@@ -22,7 +22,16 @@ import {
  * with that form's outcome beside it.
  */
 
-export const SETTINGS_FORMS = ['profile', 'email', 'password', 'preferences', 'token', 'revoke_token', 'delete'] as const;
+export const SETTINGS_FORMS = [
+  'profile',
+  'email',
+  'password',
+  'set_password',
+  'preferences',
+  'token',
+  'revoke_token',
+  'delete',
+] as const;
 export type SettingsForm = (typeof SETTINGS_FORMS)[number];
 
 /** The profile as the form shows it (what is saved, or what was typed when it was refused). */
@@ -59,6 +68,11 @@ export interface SettingsInput {
   tokenName?: string | undefined;
   /** Whether two-factor sign-in is on (its own page manages it). */
   twoFactorOn: boolean;
+  /**
+   * Whether a password opens the account (`User#hasPassword`). One made by another provider (contract §25) has none:
+   * its password section mails a link that sets one, its e-mail section waits for that, and it leaves by its login.
+   */
+  hasPassword: boolean;
 }
 
 /** The lifetimes the token form offers, in days; null: never. */
@@ -240,30 +254,47 @@ export function SettingsPage(props: SettingsInput) {
       <h2 id="email">{t.emailTitle}</h2>
       <p class="muted">{t.emailNow(props.email)}</p>
       <Said form="email" />
-      <form method="post" action={`${action}#email`}>
-        <Which form="email" />
-        <label for="new-email">{t.newEmail}</label>
-        <input type="email" id="new-email" name="email" value={props.newEmail ?? ''} autocomplete="email" required />
-        <label for="email-password">{t.currentPassword}</label>
-        <input type="password" id="email-password" name="current_password" autocomplete="current-password" required />
-        <button type="submit">{t.changeEmailButton}</button>
-      </form>
+      {props.hasPassword ? (
+        <form method="post" action={`${action}#email`}>
+          <Which form="email" />
+          <label for="new-email">{t.newEmail}</label>
+          <input type="email" id="new-email" name="email" value={props.newEmail ?? ''} autocomplete="email" required />
+          <label for="email-password">{t.currentPassword}</label>
+          <input type="password" id="email-password" name="current_password" autocomplete="current-password" required />
+          <button type="submit">{t.changeEmailButton}</button>
+        </form>
+      ) : (
+        // A new address is confirmed with the password, which this account has yet to set.
+        <p>
+          {t.emailNeedsPassword} <a href="#password">{t.setPasswordFirst}</a>
+        </p>
+      )}
 
       <h2 id="password">{t.passwordTitle}</h2>
       <Said form="password" />
-      <form method="post" action={`${action}#password`}>
-        <Which form="password" />
-        <input type="hidden" name="login" value={props.login} autocomplete="username" />
-        <label for="current-password">{t.currentPassword}</label>
-        <input type="password" id="current-password" name="current_password" autocomplete="current-password" required />
-        <NewPasswordFields
-          label={t.newPassword}
-          hint={t.passwordHint}
-          ids={{ password: 'new-password', repeat: 'password-again' }}
-          repeat={t.repeatPassword}
-        />
-        <button type="submit">{t.changePasswordButton}</button>
-      </form>
+      <Said form="set_password" />
+      {props.hasPassword ? (
+        <form method="post" action={`${action}#password`}>
+          <Which form="password" />
+          <input type="hidden" name="login" value={props.login} autocomplete="username" />
+          <label for="current-password">{t.currentPassword}</label>
+          <input type="password" id="current-password" name="current_password" autocomplete="current-password" required />
+          <NewPasswordFields
+            label={t.newPassword}
+            hint={t.passwordHint}
+            ids={{ password: 'new-password', repeat: 'password-again' }}
+            repeat={t.repeatPassword}
+          />
+          <button type="submit">{t.changePasswordButton}</button>
+        </form>
+      ) : (
+        // No current password to give: the forgot-password mail's link to the confirmed address sets the first one.
+        <form method="post" action={`${action}#password`}>
+          <Which form="set_password" />
+          <p class="muted">{t.noPasswordIntro(props.email)}</p>
+          <button type="submit">{t.setPasswordButton}</button>
+        </form>
+      )}
 
       {/* How one signs in and what acts for one, together after the password: a second factor, other providers,
           tokens for scripts. */}
@@ -330,8 +361,30 @@ export function SettingsPage(props: SettingsInput) {
       <Said form="delete" />
       <form method="post" action={`${action}#delete`}>
         <Which form="delete" />
-        <label for="delete-password">{t.password}</label>
-        <input type="password" id="delete-password" name="password" autocomplete="current-password" required />
+        {props.hasPassword ? (
+          <>
+            <label for="delete-password">{t.password}</label>
+            <input type="password" id="delete-password" name="password" autocomplete="current-password" required />
+          </>
+        ) : (
+          // No password to give: the login, typed out, as GitHub asks for the name of what is deleted.
+          <>
+            <label for="delete-login">{t.deleteLoginLabel(props.login)}</label>
+            <input
+              type="text"
+              id="delete-login"
+              name="login"
+              autocomplete="off"
+              autocapitalize="none"
+              spellcheck={false}
+              aria-describedby="delete-login-hint"
+              required
+            />
+            <p class="hint" id="delete-login-hint">
+              {t.deleteLoginHint}
+            </p>
+          </>
+        )}
         <label class="check">
           <input type="checkbox" name="confirm" value="yes" required />
           <span>{t.deleteConfirm}</span>
