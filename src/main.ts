@@ -14,6 +14,7 @@ import { createLogger } from './server/logger.js';
 import { listen } from './server/server.js';
 import { Shutdown } from './server/shutdown.js';
 import { NotificationStreams } from './adapters/api/notification-streams.js';
+import { SealWebhookSecrets } from './application/webhooks/webhooks.js';
 import { openDatabase } from './adapters/persistence/database/database.js';
 import { migrate } from './adapters/persistence/database/orm.js';
 
@@ -49,6 +50,9 @@ async function serve(config: Config, logger: Logger): Promise<void> {
       version: packageVersion(),
       clusterWorker: cluster.isWorker,
     });
+    // Webhook secrets a release before sealing kept in clear (or one still running wrote since) are sealed now.
+    const sealed = await database.scope(() => container.get(SealWebhookSecrets).execute());
+    if (sealed > 0) logger.info({ webhooks: sealed }, 'sealed the webhook secrets kept in clear');
     const frontPage = container.get(FrontPageCache);
     shutdown.keep(() => frontPage.close());
     const limiter = container.get(WindowLimiter);

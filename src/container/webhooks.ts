@@ -1,10 +1,11 @@
 import { ContainerModule } from 'inversify';
 import { ReviewReadModel } from '../application/review/ports.js';
-import { Clock, SecretGenerator } from '../application/ports.js';
+import { Clock, SecretBox, SecretGenerator } from '../application/ports.js';
 import { ReplyReadModel, TopicReadModel, UserReadModel } from '../application/read-models.js';
 import {
   DeliverWebhook,
   ManageWebhooks,
+  SealWebhookSecrets,
   WebhookStore,
   WebhookSubjects,
   WebhookTransport,
@@ -37,8 +38,9 @@ export const webhooksModule = new ContainerModule(({ bind }) => {
   );
 
   const useCase = useCaseBinder(bind);
-  useCase(ManageWebhooks, [WebhookStore, WebhookTransport, SecretGenerator, Clock]);
-  useCase(DeliverWebhook, [WebhookStore, WebhookSubjects, WebhookTransport, Clock]);
+  useCase(ManageWebhooks, [WebhookStore, WebhookTransport, SecretGenerator, SecretBox, Clock]);
+  useCase(DeliverWebhook, [WebhookStore, WebhookSubjects, WebhookTransport, SecretBox, Clock]);
+  useCase(SealWebhookSecrets, [WebhookStore, SecretBox]);
 
   // Deliveries, in the processes that deliver (WEBHOOKS_CONCURRENCY above 0).
   registerJobTasks(

@@ -7,13 +7,14 @@ import { testEnv } from '../support/env.js';
 describe('forumctl db rollback, as a process on a database of its own', () => {
   const name = `forumctl_rollback_test_${process.pid}`;
   const server = () => new URL(testEnv().config.databaseUrl!);
-  const admin = async (sql: string) => {
+  const query = async <T>(database: string, sql: string): Promise<T[]> => {
     const url = server();
-    url.pathname = '/postgres';
+    url.pathname = `/${database}`;
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
-    await client.query(sql).finally(() => client.end());
+    return (await client.query(sql).finally(() => client.end())).rows as T[];
   };
+  const admin = (sql: string) => query('postgres', sql);
   const run = (...args: string[]) => {
     const url = server();
     url.pathname = `/${name}`;
@@ -58,6 +59,27 @@ describe('forumctl db rollback, as a process on a database of its own', () => {
     expect(status().pending).to.deep.equal([...undo].reverse());
     expect(run('migrate').code).to.equal(0);
     expect(status().pending).to.deep.equal([]);
+  });
+
+  it('undoes sealing webhook secrets by deleting the webhooks whose secret is sealed, keeping those in clear', async function () {
+    this.timeout(60_000);
+    const sealing = 'Migration20261129090000_webhook_secrets_sealed';
+    await query(
+      name,
+      `insert into webhooks (url, events, secret, secret_sealed) values
+         ('https://hooks.example/sealed', '{*}', 'v1.sealed.secret', true), ('https://hooks.example/clear', '{*}', 'in clear', false)`,
+    );
+    const rollback = run('rollback', '--to', sealing, '--yes', '--json');
+    expect(rollback.code, rollback.stderr).to.equal(0);
+    expect(await query(name, 'select url, secret from webhooks')).to.deep.equal([
+      { url: 'https://hooks.example/clear', secret: 'in clear' },
+    ]);
+    // Migrated again, it is a secret in clear as the previous release left it, for a server to seal as it starts.
+    expect(run('migrate', '--json').code).to.equal(0);
+    expect(await query(name, 'select secret, secret_sealed from webhooks')).to.deep.equal([
+      { secret: 'in clear', secret_sealed: false },
+    ]);
+    await query(name, 'delete from webhooks');
   });
 
   it('refuses, undoing nothing, when a migration on the way has no down migration (exit 1)', function () {

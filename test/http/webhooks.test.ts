@@ -252,7 +252,12 @@ describe('webhooks (contract §13)', () => {
 
     it('loses nothing when the process dies between the commit and the delivery: the next process delivers it', async function () {
       this.timeout(60_000);
-      const env = { DATABASE_URL: testEnv().config.databaseUrl!, WEBHOOKS_ALLOW_PRIVATE: 'true' };
+      // The test's key: the secret forumctl sealed here is opened there.
+      const env = {
+        DATABASE_URL: testEnv().config.databaseUrl!,
+        SECRET_KEY: testEnv().config.secretKey!,
+        WEBHOOKS_ALLOW_PRIVATE: 'true',
+      };
       const webhook = await createWebhook(receiver.url, 'reply.created');
       receiver.answers = [503];
       const topic = await makeTopic(alice, node);

@@ -261,6 +261,8 @@ describe('the job runtime', () => {
         }
         server = await startServerProcess({
           DATABASE_URL: testEnv().config.databaseUrl!,
+          // The test's key: the webhook's secret forumctl sealed here is opened there.
+          SECRET_KEY: testEnv().config.secretKey!,
           MAIL_CONCURRENCY: '0',
           WEBHOOKS_ALLOW_PRIVATE: 'true',
         });

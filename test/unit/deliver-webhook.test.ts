@@ -1,29 +1,45 @@
 import { expect } from 'chai';
 import {
   DeliverWebhook,
+  SealWebhookSecrets,
+  UNOPENED_SECRET,
   type DeliveryStatus,
   type DueDelivery,
   type WebhookStore,
   type WebhookSubjects,
   type WebhookTransport,
 } from '../../src/application/webhooks/webhooks.js';
+import type { SecretBox } from '../../src/application/ports.js';
 import { DELIVERY_ATTEMPTS } from '../../src/adapters/persistence/webhooks/webhook-store.js';
 
 const NOW = new Date('2026-11-24T10:00:00Z');
+
+/** A box that seals by wrapping, and opens only what it wrapped (as a box under another key would not). */
+const box: SecretBox = {
+  seal: (plain) => `sealed(${plain})`,
+  open: (sealed) => {
+    const match = /^sealed\((.*)\)$/.exec(sealed);
+    if (!match) throw new Error('not a sealed secret');
+    return match[1]!;
+  },
+};
 
 /** A store holding one delivery, recording what the use case writes. */
 function fixture(delivery: DueDelivery | null, answer: number | null) {
   const recorded: { status: DeliveryStatus; completedAt: Date | null; data: unknown; statusCode: number | null }[] = [];
   const sent: string[] = [];
+  const secrets: string[] = [];
+  const errors: (string | null)[] = [];
   let subjectReads = 0;
   const store = {
     due: async () => delivery,
     recordAttempt: async (
       _id: string,
-      attempt: { statusCode: number | null },
+      attempt: { statusCode: number | null; error: string | null },
       outcome: { status: DeliveryStatus; completedAt: Date | null; data: unknown },
     ) => {
       recorded.push({ ...outcome, statusCode: attempt.statusCode });
+      errors.push(attempt.error);
     },
   } as unknown as WebhookStore;
   const subjects: WebhookSubjects = {
@@ -36,11 +52,12 @@ function fixture(delivery: DueDelivery | null, answer: number | null) {
     refusal: () => null,
     send: async (request) => {
       sent.push(request.body);
+      secrets.push(request.secret);
       return { statusCode: answer, error: answer === null ? 'ECONNREFUSED' : null, durationMs: 4 };
     },
   };
-  const deliver = new DeliverWebhook(store, subjects, transport, { now: () => NOW });
-  return { deliver, recorded, sent, subjectReads: () => subjectReads };
+  const deliver = new DeliverWebhook(store, subjects, transport, box, { now: () => NOW });
+  return { deliver, recorded, sent, secrets, errors, subjectReads: () => subjectReads };
 }
 
 const pending = (data: unknown = null): DueDelivery => ({
@@ -50,7 +67,8 @@ const pending = (data: unknown = null): DueDelivery => ({
   data,
   status: 'pending',
   url: 'https://hooks.example/x',
-  secret: 'a secret',
+  secret: 'sealed(a secret)',
+  secretSealed: true,
 });
 
 describe('DeliverWebhook', () => {
@@ -91,11 +109,52 @@ describe('DeliverWebhook', () => {
     expect([...gone.sent, ...ended.sent, ...gone.recorded, ...ended.recorded]).to.deep.equal([]);
   });
 
+  it('signs with the secret opened just before sending, or with a clear one as a release before sealing kept it', async () => {
+    const sealed = fixture(pending(), 200);
+    await sealed.deliver.attempt('x', { attempt: 1, maxAttempts: 10 });
+    const clear = fixture({ ...pending(), secret: 'a secret', secretSealed: false }, 200);
+    await clear.deliver.attempt('x', { attempt: 1, maxAttempts: 10 });
+    expect([...sealed.secrets, ...clear.secrets]).to.deep.equal(['a secret', 'a secret']);
+  });
+
+  it('sends nothing when the secret does not open, and records a failed try that says why', async () => {
+    const unopened = fixture({ ...pending(), secret: 'sealed under another key' }, 200);
+    expect(await unopened.deliver.attempt('x', { attempt: 1, maxAttempts: 10 })).to.equal('retry');
+    expect(unopened.sent).to.deep.equal([]);
+    expect(unopened.recorded).to.deep.equal([
+      { status: 'pending', completedAt: null, data: { id: 7, title: 'now' }, statusCode: null },
+    ]);
+    expect(unopened.errors).to.deep.equal([UNOPENED_SECRET]);
+    const last = fixture({ ...pending(), secret: 'sealed under another key' }, 200);
+    expect(await last.deliver.attempt('x', { attempt: 10, maxAttempts: 10 })).to.equal('failed');
+  });
+
   it('is tried on the schedule of contract §13: a first retry within 30 s, at least 5 tries over at least an hour', () => {
     // graphile-worker waits exp(n) seconds after the n-th failed try.
     const waits = Array.from({ length: DELIVERY_ATTEMPTS - 1 }, (_, i) => Math.exp(Math.min(i + 1, 10)));
     expect(DELIVERY_ATTEMPTS).to.be.at.least(5);
     expect(waits[0]).to.be.below(30);
     expect(waits.reduce((sum, wait) => sum + wait, 0)).to.be.above(3_600);
+  });
+});
+
+describe('SealWebhookSecrets', () => {
+  it('seals each clear secret, counting only those it sealed itself (another process may be first)', async () => {
+    const sealedBy: { id: number; sealed: string }[] = [];
+    const store = {
+      clearSecrets: async () => [
+        { id: 1, secret: 'first secret' },
+        { id: 2, secret: 'second secret' },
+      ],
+      sealSecret: async (id: number, sealed: string) => {
+        sealedBy.push({ id, sealed });
+        return id === 1;
+      },
+    } as unknown as WebhookStore;
+    expect(await new SealWebhookSecrets(store, box).execute()).to.equal(1);
+    expect(sealedBy).to.deep.equal([
+      { id: 1, sealed: 'sealed(first secret)' },
+      { id: 2, sealed: 'sealed(second secret)' },
+    ]);
   });
 });

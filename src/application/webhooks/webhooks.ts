@@ -1,7 +1,7 @@
 import { InvalidInput, NotFound } from '../../domain/shared/errors.js';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../domain/events.js';
 import { type ActingUser, requireAdmin } from '../actor.js';
-import type { Clock, SecretGenerator } from '../ports.js';
+import type { Clock, SecretBox, SecretGenerator } from '../ports.js';
 
 /** A subscription: `events` lists the event types it wants, or is `['*']` for all of them. */
 export interface Webhook {
@@ -42,7 +42,9 @@ export interface DueDelivery {
   data: unknown;
   status: DeliveryStatus;
   url: string;
+  /** Sealed (SecretBox) when `secretSealed`; in clear as a release before sealing wrote it, until it is sealed. */
   secret: string;
+  secretSealed: boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ export interface DueDelivery {
  * try, in the transaction of the change (src/adapters/persistence/events/outbox.ts).
  */
 export interface WebhookStore {
-  add(webhook: { url: string; events: string[]; secret: string; privateNodes: boolean; createdAt: Date }): Promise<Webhook>;
+  add(webhook: { url: string; events: string[]; secretSealed: string; privateNodes: boolean; createdAt: Date }): Promise<Webhook>;
   list(): Promise<Webhook[]>;
   /** Deletes the webhook and its deliveries (a queued try then finds nothing to send). False if there was none. */
   remove(id: number): Promise<boolean>;
@@ -70,6 +72,10 @@ export interface WebhookStore {
     attempt: WebhookAttempt,
     outcome: { status: DeliveryStatus; completedAt: Date | null; data: unknown },
   ): Promise<void>;
+  /** The secrets kept in clear: written by a release before sealing, or by one still running beside this one. */
+  clearSecrets(): Promise<{ id: number; secret: string }[]>;
+  /** Puts the sealed form in place of a clear secret; false when it is sealed already (another process was first). */
+  sealSecret(id: number, sealed: string): Promise<boolean>;
 }
 export const WebhookStore = Symbol.for('WebhookStore');
 
@@ -95,12 +101,16 @@ export const WebhookTransport = Symbol.for('WebhookTransport');
 
 export const MAX_DELIVERIES_LISTED = 100;
 
-/** forumctl's webhooks commands: administration, so administrators only (`--as` a member is refused). */
+/**
+ * forumctl's webhooks commands: administration, so administrators only (`--as` a member is refused). A secret is
+ * kept sealed under the server's key (SecretBox): only a delivery opens it, to sign.
+ */
 export class ManageWebhooks {
   constructor(
     private readonly store: WebhookStore,
     private readonly transport: WebhookTransport,
     private readonly secrets: SecretGenerator,
+    private readonly box: SecretBox,
     private readonly clock: Clock,
   ) {}
 
@@ -119,7 +129,7 @@ export class ManageWebhooks {
     const webhook = await this.store.add({
       url: input.url,
       events,
-      secret: input.secret ?? (generatedSecret as string),
+      secretSealed: this.box.seal(input.secret ?? (generatedSecret as string)),
       privateNodes: input.privateNodes ?? false,
       createdAt: this.clock.now(),
     });
@@ -164,19 +174,48 @@ function subscribedEvents(requested: readonly string[]): string[] {
   return events;
 }
 
+/**
+ * Seals the secrets kept in clear (a release before sealing wrote them, or one still running beside this one): run by
+ * every server as it starts, after migrating. Not by `forumctl db migrate`: a rolling upgrade migrates first, and the
+ * previous release's processes, which sign with `secret` as it is, would sign wrongly for the whole rollout. One
+ * update per secret, made only while it is still clear, so that processes starting together never seal one twice.
+ * Returns how many this call sealed.
+ */
+export class SealWebhookSecrets {
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly box: SecretBox,
+  ) {}
+
+  async execute(): Promise<number> {
+    let sealed = 0;
+    for (const { id, secret } of await this.store.clearSecrets()) {
+      if (await this.store.sealSecret(id, this.box.seal(secret))) sealed++;
+    }
+    return sealed;
+  }
+}
+
 /** How one try ended, for the job queue: done (nothing more to try) or try again later. */
 export type TryOutcome = 'delivered' | 'retry' | 'failed' | 'gone';
+
+/** What a try records when the secret sealed in the database does not open with this server's key. */
+export const UNOPENED_SECRET =
+  "not sent: the webhook's secret was sealed under another SECRET_KEY and does not open under this process's; " +
+  'give every process the same key, or delete the webhook and create it again';
 
 /**
  * One try at a delivery (contract §13), run by the job queue's workers: take the subject's view at the first try,
  * send it signed, record the attempt; a 2xx ends the delivery, anything else asks for a retry until the last try,
- * which marks it failed.
+ * which marks it failed. A secret that does not open (sealed under another key) is a failed try like any other,
+ * recorded with why: another process, with the right key, may take the retry.
  */
 export class DeliverWebhook {
   constructor(
     private readonly store: WebhookStore,
     private readonly subjects: WebhookSubjects,
     private readonly transport: WebhookTransport,
+    private readonly box: SecretBox,
     private readonly clock: Clock,
   ) {}
 
@@ -187,13 +226,11 @@ export class DeliverWebhook {
     const data = delivery.data ?? (await this.subjects.view(delivery.event, delivery.payload));
     const attemptedAt = this.clock.now();
     const body = JSON.stringify({ event: delivery.event, delivered_at: attemptedAt.toISOString(), data });
-    const outcome = await this.transport.send({
-      url: delivery.url,
-      secret: delivery.secret,
-      event: delivery.event,
-      deliveryId: delivery.id,
-      body,
-    });
+    const secret = this.signingSecret(delivery);
+    const outcome =
+      secret === null
+        ? { statusCode: null, error: UNOPENED_SECRET, durationMs: 0 }
+        : await this.transport.send({ url: delivery.url, secret, event: delivery.event, deliveryId: delivery.id, body });
     const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
     const status: DeliveryStatus = delivered ? 'delivered' : tries.attempt >= tries.maxAttempts ? 'failed' : 'pending';
     await this.store.recordAttempt(
@@ -202,5 +239,16 @@ export class DeliverWebhook {
       { status, completedAt: status === 'pending' ? null : this.clock.now(), data },
     );
     return status === 'pending' ? 'retry' : status;
+  }
+
+  /** The secret in clear, opened only now, for the transport alone; null when it does not open under this key. */
+  private signingSecret(delivery: DueDelivery): string | null {
+    if (!delivery.secretSealed) return delivery.secret;
+    try {
+      return this.box.open(delivery.secret);
+    } catch {
+      // The box refuses whatever it did not seal under this key: an answer about the key, not a fault to report.
+      return null;
+    }
   }
 }

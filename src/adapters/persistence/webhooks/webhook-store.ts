@@ -61,11 +61,17 @@ interface DeliveryRow {
 export class SqlWebhookStore implements WebhookStore {
   constructor(private readonly sql: Sql) {}
 
-  async add(input: { url: string; events: string[]; secret: string; privateNodes: boolean; createdAt: Date }): Promise<Webhook> {
+  async add(input: {
+    url: string;
+    events: string[];
+    secretSealed: string;
+    privateNodes: boolean;
+    createdAt: Date;
+  }): Promise<Webhook> {
     const row = await this.sql.one<WebhookRow>(
-      `insert into webhooks (url, events, secret, private_nodes, created_at) values ($1, $2, $3, $4, $5)
+      `insert into webhooks (url, events, secret, secret_sealed, private_nodes, created_at) values ($1, $2, $3, true, $4, $5)
        returning id, url, events, private_nodes, created_at`,
-      [input.url, input.events, input.secret, input.privateNodes, input.createdAt],
+      [input.url, input.events, input.secretSealed, input.privateNodes, input.createdAt],
     );
     return webhook(row!);
   }
@@ -124,7 +130,7 @@ export class SqlWebhookStore implements WebhookStore {
 
   async due(deliveryId: string): Promise<DueDelivery | null> {
     return this.sql.one<DueDelivery>(
-      `select d.id, d.event, d.payload, d.data, d.status, w.url, w.secret
+      `select d.id, d.event, d.payload, d.data, d.status, w.url, w.secret, w.secret_sealed as "secretSealed"
        from webhook_deliveries d join webhooks w on w.id = d.webhook_id
        where d.id = $1`,
       [deliveryId],
@@ -151,6 +157,20 @@ export class SqlWebhookStore implements WebhookStore {
         outcome.completedAt,
         JSON.stringify(outcome.data),
       ],
+    );
+  }
+
+  async clearSecrets(): Promise<{ id: number; secret: string }[]> {
+    return this.sql.all<{ id: number; secret: string }>('select id, secret from webhooks where not secret_sealed order by id');
+  }
+
+  async sealSecret(id: number, sealed: string): Promise<boolean> {
+    // Only while still clear: a process that read the same clear secret and sealed it first keeps its seal.
+    return (
+      (await this.sql.count('update webhooks set secret = $2, secret_sealed = true where id = $1 and not secret_sealed', [
+        id,
+        sealed,
+      ])) > 0
     );
   }
 }
