@@ -45,6 +45,6 @@ export class SqlConversationReading implements ConversationReading {
         last.id,
       ]);
     }
-    return { replies: rows.map(replyView), likedReplyIds: [] };
+    return { replies: rows.map((row) => replyView(row)), likedReplyIds: [] };
   }
 }

@@ -54,7 +54,7 @@ export function replyPageOf(rows: ReplyPageRow[]): Identified<ReplyPage | null> 
   return {
     viewer,
     result: {
-      replies: replies.map((row) => ({ ...replyView(row), moderated: rows[0]!.moderated })),
+      replies: replies.map((row) => replyView(row, rows[0]!.moderated)),
       likedReplyIds: replies.filter((row) => row.liked).map((row) => row.id),
     },
   };
@@ -86,7 +86,7 @@ export class SqlReplyReadModel implements ReplyReadModel {
       [id, viewer?.id ?? null],
     );
     const row = rows[0];
-    return row ? { ...replyView(row), topicTitle: row.topic_title, moderated: row.moderated } : null;
+    return row ? { ...replyView(row, row.moderated), topicTitle: row.topic_title } : null;
   }
 
   /**

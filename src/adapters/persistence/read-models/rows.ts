@@ -98,7 +98,9 @@ export const REPLY_COLUMNS = `
   array(select l.user_id from likes l where l.target_type = 'reply' and l.target_id = r.id order by l.created_at, l.user_id)
     as liked_user_ids`;
 
-export function replyView(row: ReplyRow): ReplyView {
+/** A reply's view; `moderated`: whether the reader moderates its node (a page's rows share their topic's answer). */
+export function replyView(row: ReplyRow, moderated = false): ReplyView {
+  // Every view has the same fields in the same order: the wire reads each page's replies through one shape.
   return {
     id: row.id,
     topicId: row.topic_id,
@@ -112,6 +114,7 @@ export function replyView(row: ReplyRow): ReplyView {
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
     user: { id: row.user_id, login: row.user_login, name: row.user_name },
+    moderated,
   };
 }
 
