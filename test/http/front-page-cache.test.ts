@@ -7,9 +7,9 @@ import supertest from 'supertest';
 import { createApp } from '../../src/server/app.js';
 import { compressed, compressResponses, keepCompressed } from '../../src/adapters/api/compression.js';
 import { FRONT_PAGE_TTL_MS, FrontPageCache } from '../../src/adapters/presentation/front-page-cache.js';
-import type { EventFeed, PublishedEvent } from '../../src/application/events.js';
 import { makeNode, makeTopic, makeUser, setNodeAccess } from '../support/builders.js';
 import { appDependencies, testEnv } from '../support/env.js';
+import { announcedFeed } from '../support/announced-feed.js';
 import { startServerProcess } from '../support/server-process.js';
 
 describe('the front-page cache (issue 18)', () => {
@@ -230,12 +230,7 @@ describe('the front-page cache (issue 18)', () => {
   });
 
   describe('FrontPageCache', () => {
-    const listeners: ((events: readonly PublishedEvent[]) => void)[] = [];
-    const feed: EventFeed = {
-      subscribe: (listener) => (listeners.push(listener), () => undefined),
-      ready: async () => undefined,
-    };
-    const announce = (type: PublishedEvent['type']) => listeners.forEach((l) => l([{ id: 1, type, payload: {} }]));
+    const { feed, announce } = announcedFeed();
 
     it('reads once for concurrent misses of one key', async () => {
       const cache = new FrontPageCache<string>(feed);

@@ -11,6 +11,7 @@ import { CachedNodeReadModel } from '../../src/adapters/persistence/read-models/
 import { SqlNodeReadModel } from '../../src/adapters/persistence/read-models/nodes.js';
 import { makeGroup, makeNode, makeTopic, makeUser, setNodeAccess, type TestUser } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
+import { announcedFeed } from '../support/announced-feed.js';
 import { startServerProcess } from '../support/server-process.js';
 
 /** The SQL read model, counting the reads of the list everyone is shown. */
@@ -26,12 +27,8 @@ const names = (nodes: readonly { name: string }[]) => nodes.map((node) => node.n
 
 describe('the node list kept for everyone (contract §23, issue 48)', () => {
   describe('CachedNodeReadModel', () => {
-    const listeners: ((events: readonly PublishedEvent[]) => void)[] = [];
-    const feed: EventFeed = {
-      subscribe: (listener) => (listeners.push(listener), () => undefined),
-      ready: async () => undefined,
-    };
-    const announce = (type: PublishedEvent['type']) => listeners.forEach((l) => l([{ id: 1, type, payload: {} }]));
+    let feed: EventFeed;
+    let announce: (type: PublishedEvent['type']) => void;
     let now: number;
     let sql: CountingNodes;
     let cached: CachedNodeReadModel;
@@ -41,7 +38,7 @@ describe('the node list kept for everyone (contract §23, issue 48)', () => {
     const byToken = (user: TestUser): CallerRef => ({ accessDigest: digestOf(user.token), at: new Date() });
 
     beforeEach(async () => {
-      listeners.length = 0;
+      ({ feed, announce } = announcedFeed());
       now = 1_000_000;
       sql = new CountingNodes(testEnv().persistence.sql);
       cached = new CachedNodeReadModel(sql, feed, () => now);
