@@ -1,8 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, confirmed, needing, REASON_FLAGS, REASON_HELP, reasonOf } from './shared.js';
-import { InvalidInput } from '../../src/domain/shared/errors.js';
+import { action, confirmed, needing, REASON_FLAGS, REASON_HELP, reasonOf, secretFromEnvironment } from './shared.js';
 import type { SignInProvider } from '../../src/application/providers/providers.js';
 import type { CliIo } from '../runtime.js';
 
@@ -27,11 +26,7 @@ const providerJson = (provider: SignInProvider) => ({
  * echoed); else the first line of stdin. Never an argument (a process list and a shell's history would keep it).
  */
 async function clientSecret(io: CliIo, variable: string | undefined): Promise<string> {
-  if (variable !== undefined) {
-    const value = process.env[variable];
-    if (!value) throw new InvalidInput('client-secret-env', `the environment variable ${variable} is empty or not set`);
-    return value;
-  }
+  if (variable !== undefined) return secretFromEnvironment(variable, 'client-secret-env');
   if (io.stdinIsTerminal) return io.secret('client secret: ');
   return (await io.readStdin()).split(/\r?\n/)[0] ?? '';
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { Forbidden, NotFound } from '../../src/domain/shared/errors.js';
+import { Forbidden, InvalidInput, NotFound } from '../../src/domain/shared/errors.js';
 import { Id, read, readReason, wholeNumber } from '../../src/application/inputs.js';
 import { requireAdmin, SYSTEM_LOGIN, type ActingUser } from '../../src/application/actor.js';
 import type { ActionContext, CliRuntime, CliSession, GlobalOptions } from '../runtime.js';
@@ -143,4 +143,14 @@ export async function namingNotFound<T>(what: string, id: number, work: () => Pr
   } catch (error) {
     throw error instanceof NotFound && error.what === what ? new NotFound(`${what} ${id}`) : error;
   }
+}
+
+/**
+ * A secret from the environment variable an option names (`--client-secret-env`, `--secret-env`): what forumctl
+ * offers instead of the secret as an argument, which a process list and a shell's history would keep.
+ */
+export function secretFromEnvironment(variable: string, option: string): string {
+  const value = process.env[variable];
+  if (!value) throw new InvalidInput(option, `the environment variable ${variable} is empty or not set`);
+  return value;
 }

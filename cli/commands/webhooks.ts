@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { CliRuntime } from '../runtime.js';
 import { table } from '../output.js';
-import { action, confirmed, idArgument, integerOption, needing, noteMore } from './shared.js';
+import { action, confirmed, idArgument, integerOption, needing, noteMore, secretFromEnvironment } from './shared.js';
 import { NotFound } from '../../src/domain/shared/errors.js';
 
 /** What a member hears instead of a bare `Access denied`. */
@@ -39,6 +39,14 @@ function lastOutcome(delivery: WebhookDelivery): string {
   return last.statusCode !== null ? `HTTP ${last.statusCode} in ${last.durationMs} ms` : (last.error ?? '');
 }
 
+/** `webhooks create`'s options: the signing key from the environment (`--secret-env`) or given (`--secret`). */
+interface WebhookCreateOptions {
+  events: string;
+  secret?: string;
+  secretEnv?: string;
+  privateNodes?: boolean;
+}
+
 export function webhooksCommand(runtime: CliRuntime): Command {
   const webhooks = new Command('webhooks')
     .description('send events to other systems as signed HTTP POSTs')
@@ -49,22 +57,27 @@ export function webhooksCommand(runtime: CliRuntime): Command {
 
   webhooks
     .command('create <url>')
-    .description('subscribe a URL to events; without --secret one is made up and shown this once')
+    .description('subscribe a URL to events; without a secret one is made up and shown this once')
     .requiredOption('--events <list>', `comma-separated: ${WEBHOOK_EVENTS.join(', ')}, or * for all`)
-    .option('--secret <secret>', 'the key deliveries are signed with (HMAC-SHA256), at least 8 characters')
+    .option(
+      '--secret-env <variable>',
+      'read the key deliveries are signed with (HMAC-SHA256, 8 characters or more) from this environment variable',
+    )
+    .option('--secret <secret>', 'the key itself (a process list and your shell history keep it: prefer --secret-env)')
     .option('--private-nodes', 'hear of events in nodes not everyone may read too (forumctl nodes access)')
     .addHelpText(
       'after',
       '\nExamples:\n  $ forumctl webhooks create https://ci.example/hook --events "*"\n' +
-        '  $ forumctl webhooks create https://ci.example/hook --events topic.created,topic.deleted --secret "$HOOK_SECRET" --json',
+        '  $ forumctl webhooks create https://ci.example/hook --events topic.created,topic.deleted --secret-env HOOK_SECRET --json',
     )
     .action(
-      action(runtime, async (context, url: string, options: { events: string; secret?: string; privateNodes?: boolean }) => {
+      action(runtime, async (context, url: string, options: WebhookCreateOptions) => {
+        const secret = options.secretEnv === undefined ? options.secret : secretFromEnvironment(options.secretEnv, 'secret-env');
         const { webhook, generatedSecret } = await needing(context, NEEDS, () =>
           context.session.useCases.webhooks.create(context.actor, {
             url,
             events: options.events.split(','),
-            ...(options.secret === undefined ? {} : { secret: options.secret }),
+            ...(secret === undefined ? {} : { secret }),
             privateNodes: options.privateNodes ?? false,
           }),
         );

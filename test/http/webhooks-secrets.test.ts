@@ -85,6 +85,25 @@ describe('webhook secrets, sealed at rest under SECRET_KEY', () => {
     expect(signers.sort()).to.deep.equal([made.secret!, 'a chosen secret'].sort());
   });
 
+  it('takes a secret from the environment variable --secret-env names, never shown, and refuses an unset one', async () => {
+    process.env.FORUM_TEST_HOOK_SECRET = 'a secret from the environment';
+    try {
+      const args = ['webhooks', 'create', receiver.url, '--events', 'topic.created', '--secret-env', 'FORUM_TEST_HOOK_SECRET'];
+      const created = await forumctl(args);
+      expect(created.code, created.stderr).to.equal(0);
+      expect(created.stdout).to.not.contain('a secret from the environment');
+      const [row] = await secretRows();
+      expect(box().open(row!.secret)).to.equal('a secret from the environment');
+      delete process.env.FORUM_TEST_HOOK_SECRET;
+      const unset = await forumctl(args);
+      expect(unset.code).to.not.equal(0);
+      expect(unset.stderr).to.contain('the environment variable FORUM_TEST_HOOK_SECRET is empty or not set');
+      expect(await secretRows()).to.have.length(1);
+    } finally {
+      delete process.env.FORUM_TEST_HOOK_SECRET;
+    }
+  });
+
   it('signs with a secret kept in clear until it is sealed, and with the same one after', async () => {
     const id = await legacyWebhook(receiver.url);
     await makeTopic(alice, node, 'Before sealing');
