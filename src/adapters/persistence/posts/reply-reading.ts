@@ -5,7 +5,7 @@ import { READERS } from '../../../domain/visibility/visibility.js';
 import type { Sql } from '../database/sql.js';
 import { VIEWER_CTE } from '../read-models/callers.js';
 import { readMark } from '../read-models/read-state.js';
-import { REPLY_PAGE, type ReplyPageRow, replyPageOf, replyPageParams } from '../read-models/replies.js';
+import { NODE_OF_TOPIC, REPLY_PAGE, type ReplyPageRow, replyPageOf, replyPageParams } from '../read-models/replies.js';
 import { VIEWER, topicCondition } from '../read-models/visibility.js';
 import { FORWARD } from './read-marks.js';
 
@@ -33,11 +33,11 @@ export class SqlReplyReading implements ReplyReading {
     const rows = await this.sql.all<ReplyPageRow>(
       `with ${VIEWER_CTE},
        marked as (insert into topic_reads as tr (user_id, topic_id, last_read_reply_id)
-                  select v.id, t.id, s.last from viewer v
-                    join topics t on t.id = $6 and ${topicCondition(READERS.post, VIEWER, { topic: 't' })}
+                  select v.id, t.id, s.last from viewer v join topics t on t.id = $6 ${NODE_OF_TOPIC}
                     cross join lateral (select max(x.id) as last from (select r.id from replies r where r.topic_id = t.id
                                                                        order by r.id limit $9 offset $8) x) s
-                  where s.last > coalesce(${readMark('v.id', 't.id')}, 0)
+                  where ${topicCondition(READERS.post, VIEWER, { topic: 't', node: 'tn' })}
+                    and s.last > coalesce(${readMark('v.id', 't.id')}, 0)
                   ${FORWARD} returning 1),
        soft as (select set_config('synchronous_commit', 'off', true) from marked)
        select page.* from (${REPLY_PAGE}) page cross join (select count(*) from soft) written order by page.id nulls first`,

@@ -22,13 +22,19 @@ const openedBy = (reader: SqlReader) =>
   `${replyCondition(READERS.post, reader, 'r')} and ${topicCondition(READERS.post, reader, { topic: 't' })}`;
 
 /**
+ * Topic `t`'s node as `tn`, probed by its key. `offset 0` keeps it a nested loop: under a generic plan the planner
+ * joins a node to one topic by reading and hashing every node, at each execution (a cost that grows with the nodes).
+ */
+export const NODE_OF_TOPIC = 'cross join lateral (select * from nodes n where n.id = t.node_id offset 0) tn';
+
+/**
  * The select of a topic's page of replies for the caller of VIEWER_CTE (joined as `v`), with `$6` the topic, `$7`
  * the limit and `$8` the offset: no row at all when the topic is not visible; one row without a reply when its page
  * is empty. Every reply keeps its floor: one the reader may not open is masked where it is shown (wire.ts, by the
  * same policy).
  */
 export const REPLY_PAGE = `select p.*, ${VIEWER_COLUMNS}, ${moderatedCondition('v.id', 'tn')} as moderated
-       from topics t join nodes tn on tn.id = t.node_id left join viewer v on true left join lateral (
+       from topics t ${NODE_OF_TOPIC} left join viewer v on true left join lateral (
          select ${REPLY_COLUMNS},
            exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = v.id) as liked
          from replies r join users u on u.id = r.user_id
