@@ -87,6 +87,19 @@ describe('Two-factor sign-in in the pages (contract §25)', () => {
     await other.get('/account/settings').expect(200);
   });
 
+  it('makes new recovery codes with a code instead of the password (all an account without a password has)', async () => {
+    const settings = await signedInAs('alice');
+    const enrolling = await submit(settings, formOf(await settings.get(TWO_FACTOR).expect(200), 'start')).expect(200);
+    const on = await submit(settings, formOf(enrolling, 'confirm'), { code: totpCode(secretOf(enrolling.text)!) }).expect(200);
+    const [first] = recoveryCodesOf(on.text);
+    const page = await settings.get(TWO_FACTOR).expect(200);
+    const wrong = await submit(settings, formOf(page, 'regenerate'), { code: '000000' }).expect(400);
+    expect(alertOf(wrong.text)).to.include('not right');
+    const renewed = await submit(settings, formOf(wrong, 'regenerate'), { code: first! }).expect(200);
+    const fresh = recoveryCodesOf(renewed.text);
+    expect(fresh).to.have.length(10).and.not.include(first);
+  });
+
   it('the sign-in form of /oauth/authorize goes through the code step and back to the request', async () => {
     const { secret } = await aliceWithAuthenticator();
     const env = testEnv();

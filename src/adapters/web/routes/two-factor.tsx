@@ -135,7 +135,7 @@ export function twoFactorRoutes(app: AccountPageUseCases, docs: RouteDeclarer, o
         PASSKEY_REGISTRATION_OPTIONS_PATH +
         ', within five minutes, once; the first second factor brings the recovery codes); `remove-passkey` ' +
         '(`passkey`, and `password` or `code`; the last second factor takes the recovery codes along); `regenerate` ' +
-        '(`password`: ten new recovery codes, shown this once; the old ones stop working); `off` (`password`, or ' +
+        '(`password` or `code`: ten new recovery codes, shown this once; the old ones stop working); `off` (`password`, or ' +
         '`code`: the authenticator, the passkeys and the recovery codes are removed). Wrong ' +
         'passwords and codes count with the account’s failed sign-ins (429). Not signed in: 303 to the sign-in ' +
         'page. A missing or wrong `csrf_token` is 403.',

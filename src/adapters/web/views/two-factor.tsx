@@ -273,7 +273,8 @@ export function TwoFactorPage(props: {
           <form method="post" action={`${action}#recovery-codes`}>
             <Which form="regenerate" />
             <label for="regenerate-password">{t.passwordOrCode}</label>
-            <input type="password" id="regenerate-password" name="password" autocomplete="current-password" required />
+            <input type="password" id="regenerate-password" name="password" autocomplete="current-password" />
+            <CodeField id="regenerate-code" label={t.codeInstead} required={false} />
             <button type="submit">{t.regenerateButton}</button>
           </form>
           <h2 id="off">{t.turnOffTitle}</h2>
