@@ -82,6 +82,25 @@ describe('forumctl db rollback, as a process on a database of its own', () => {
     await query(name, 'delete from webhooks');
   });
 
+  it('undoes private messages by deleting the conversations with their messages, keeping the forum’s topics', async function () {
+    this.timeout(60_000);
+    const conversations = 'Migration20261129040000_conversations';
+    await query(
+      name,
+      `with forum as (insert into topics (user_id, node_id, title, body, body_html) values (1, 1, 'forum', 'b', '<p>b</p>') returning id),
+         talk as (insert into topics (user_id, node_id, title, body, body_html) values (1, null, 'talk', 'b', '<p>b</p>') returning id)
+       insert into replies (topic_id, user_id, body, body_html)
+         select id, 1, 'a reply', '<p>a reply</p>' from forum union all select id, 1, 'a message', '<p>a message</p>' from talk`,
+    );
+    const rollback = run('rollback', '--to', conversations, '--yes', '--json');
+    expect(rollback.code, rollback.stderr).to.equal(0);
+    expect(await query(name, 'select title from topics')).to.deep.equal([{ title: 'forum' }]);
+    expect(await query(name, 'select body from replies')).to.deep.equal([{ body: 'a reply' }]);
+    expect(run('migrate', '--json').code).to.equal(0);
+    expect(status().pending).to.deep.equal([]);
+    await query(name, 'delete from replies; delete from topics');
+  });
+
   it('refuses, undoing nothing, when a migration on the way has no down migration (exit 1)', function () {
     this.timeout(60_000);
     const before = status();

@@ -47,6 +47,8 @@ export class Migration20261129040000_conversations extends Migration {
     this.addSql('alter table users drop column email_messages;');
     this.addSql('drop index topics_conversations_active;');
     this.addSql('drop table conversation_participants;');
+    // A conversation's messages go with it: replies hold their topic without a cascade.
+    this.addSql('delete from replies where topic_id in (select id from topics where node_id is null);');
     this.addSql('delete from topics where node_id is null;');
     this.addSql('alter table topics alter column node_id set not null;');
   }
