@@ -203,6 +203,11 @@ describe('forumctl import homeland (contract §20)', function () {
         [fixture.team.id],
       );
       expect(members.map((row) => row.user_id)).to.deep.equal(fixture.team.memberIds);
+      // The readers' copy on each member's row (users.group_ids) says the same.
+      const onRows = await testEnv().sql<{ id: number }>('select id from users where $1 = any(group_ids) order by id', [
+        fixture.team.id,
+      ]);
+      expect(onRows.map((row) => row.id)).to.deep.equal(fixture.team.memberIds);
       expect(fixture.team.invitedIds).to.have.length.at.least(1);
       // As a client sees it: the group, and a member's groups.
       const group = await api().get(`/api/v3/groups/${fixture.team.login}`).expect(200);

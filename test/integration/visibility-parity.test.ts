@@ -19,6 +19,7 @@ import {
   SIGNED_OUT,
   type SqlReader,
   VIEWER,
+  groupsOf,
   memberAt,
   moderatedCondition,
   readerAs,
@@ -249,8 +250,9 @@ async function foundBySql(
   kind: 'topic' | 'reply',
   nodeJoined = true,
 ): Promise<number[]> {
-  // `v` stands for the caller a statement finds by its token (VIEWER reads v.id and v.role); no row when signed out.
-  const caller = `(select $1::int as id, $3::text as role) v`;
+  // `v` stands for the caller a statement finds by its token (VIEWER reads v.id, v.role and v.groups, the groups off
+  // their row); no row when signed out.
+  const caller = `(select $1::int as id, $3::text as role, ${groupsOf('$1::int')} as groups) v`;
   const text =
     kind === 'topic'
       ? `select t.id from topics t left join nodes n on n.id = t.node_id left join ${caller} on v.id is not null
@@ -364,7 +366,7 @@ describe('the visibility policy: the domain and its SQL agree', () => {
       const [user] = await env.sql<{ role: Viewer['role'] }>('select role from users where id = $1', [userId]);
       const who = { viewer: { id: userId, role: user!.role }, groupIds: new Set(world.groupsOf.get(userId) ?? []) };
       const rows = await env.sql<{ id: number }>(
-        `select n.id from nodes n where n.id = any($2::int[]) and ${moderatedCondition('$1::int', 'n')} order by n.id`,
+        `select n.id from nodes n where n.id = any($2::int[]) and ${moderatedCondition(groupsOf('$1::int'), 'n')} order by n.id`,
         [userId, world.placed.map((node) => node.id)],
       );
       const expected = world.placed.filter((node) => mayModerate(node.access, who)).map((node) => node.id);

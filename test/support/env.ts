@@ -269,7 +269,8 @@ async function resetStatement(pool: pg.Pool): Promise<string> {
     update users set id = 1 where login = 'system' and id <> 1;
     update nodes set id = 1 where name = 'NoPoint' and id <> 1;
     delete from sections;
-    update users set topics_count = 0, replies_count = 0, followers_count = 0, following_count = 0, favorites_count = 0;
+    update users set topics_count = 0, replies_count = 0, followers_count = 0, following_count = 0, favorites_count = 0,
+      group_ids = '{}';
     update nodes set topics_count = 0;
     -- Queued jobs (mail, webhook deliveries) belong to the test that made them: a server process a later test
     -- starts would otherwise work through every earlier test's mail.

@@ -8,6 +8,7 @@ import type {
 } from '../../../application/conversations/ports.js';
 import { Reply } from '../../../domain/replies/reply.js';
 import type { Visibility } from '../../../domain/shared/post.js';
+import { groupsOf } from '../read-models/visibility.js';
 import type { Sql } from '../database/sql.js';
 import { type AuthorRow, authorColumns, authorOf } from '../posts/posting-facts.js';
 import type { StagedRows } from '../staged/staged-rows.js';
@@ -28,7 +29,7 @@ const PLACE_COLUMNS = `t.user_id, t.visibility, t.deleted_at is not null as dele
   array(select user_id from conversation_participants where topic_id = t.id and user_id is not null and left_at is null order by user_id) as user_ids,
   array(select group_id from conversation_participants where topic_id = t.id and group_id is not null order by group_id) as group_ids,
   array(select user_id from conversation_participants where topic_id = t.id and left_at is not null) as left_ids,
-  array(select group_id from group_members where user_id = $2) as reader_group_ids`;
+  coalesce(${groupsOf('$2::int')}, '{}') as reader_group_ids`;
 
 function placeOf(row: PlaceRow): ConversationPlace {
   return {

@@ -45,6 +45,7 @@ export const MIGRATIONS: readonly { name: string }[] = [
   'Migration20261129070000_sign_in_providers',
   'Migration20261129080000_passkeys',
   'Migration20261129090000_webhook_secrets_sealed',
+  'Migration20261130010000_member_group_ids',
 ].map((name) => ({ name }));
 
 /** The migrations with their classes, for MikroORM's migrator. */

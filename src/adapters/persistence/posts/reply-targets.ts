@@ -82,7 +82,7 @@ export class SqlReplyTargets implements ReplyTargets {
        mentioned as (select id, lower(login) as login from users where lower(login) = any($3::text[]))
        select t.id as topic_id, t.user_id as topic_user_id, t.title as topic_title, t.closed as topic_closed,
          t.visibility as topic_visibility, ${accessColumns('t')},
-         array(select group_id from group_members where user_id = $2 order by group_id) as replier_group_ids,
+         coalesce(u.group_ids, '{}') as replier_group_ids,
          case when t.id is not null then nextval('replies_id_seq')::int end as reply_id,
          u.login as replier_login, u.name as replier_name, u.role as replier_role,
          u.self_registered as replier_self_registered, u.created_at as replier_created_at,

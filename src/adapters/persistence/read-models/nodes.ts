@@ -14,6 +14,7 @@ const SOME_NODE_RESTRICTED = `exists (select 1 from nodes r where r.read_access 
 /** The caller, looked up only when some node asks who reads (`reader`, inlined: its filter is checked first). */
 const READER: SqlReader = {
   id: '(select id from reader)',
+  groups: '(select groups from reader)',
   admin: "exists(select 1 from reader where role = 'admin')",
   member: "exists(select 1 from reader where role <> 'blocked')",
 };
@@ -21,7 +22,7 @@ const READER: SqlReader = {
 /** The nodes the caller may read (contract §23: one they may not does not exist for them), with the caller. */
 const READABLE_NODES = `with ${VIEWER_CTE}, reader as (select * from viewer where ${SOME_NODE_RESTRICTED})
   select ${NODE_COLUMNS}, (select id from reader) as viewer_id, (select login from reader) as viewer_login,
-    (select role from reader) as viewer_role, ${moderatedCondition('(select id from reader)', 'n')} as moderated
+    (select role from reader) as viewer_role, ${moderatedCondition(READER.groups, 'n')} as moderated
   from nodes n where ${nodeCondition(READER, 'n')}`;
 
 /** The nodes everyone may read: what a caller who cannot be signed in gets, with no caller to look up. */

@@ -80,7 +80,7 @@ export class SqlNotificationReadModel implements NotificationReadModel {
       `select nt.id, nt.user_id, nt.type, nt.read_at is not null as read, nt.created_at, nt.updated_at, nt.mention_type,
          case when a.id is null then null else jsonb_build_object('id', a.id, 'login', a.login, 'name', a.name) end as actor,
          (select to_jsonb(x) from (
-            select ${topicColumns(reader.id)} from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
+            select ${topicColumns(reader)} from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
             where t.id = nt.topic_id and ${topicCondition(READERS.post, reader, { topic: 't' })}) x) as topic,
          (select to_jsonb(x) from (
             select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id

@@ -33,7 +33,7 @@ export const NODE_OF_TOPIC = 'cross join lateral (select * from nodes n where n.
  * is empty. Every reply keeps its floor: one the reader may not open is masked where it is shown (wire.ts, by the
  * same policy).
  */
-export const REPLY_PAGE = `select p.*, ${VIEWER_COLUMNS}, ${moderatedCondition('v.id', 'tn')} as moderated
+export const REPLY_PAGE = `select p.*, ${VIEWER_COLUMNS}, ${moderatedCondition(VIEWER.groups, 'tn')} as moderated
        from topics t ${NODE_OF_TOPIC} left join viewer v on true left join lateral (
          select ${REPLY_COLUMNS},
            exists(select 1 from likes l where l.target_type = 'reply' and l.target_id = r.id and l.user_id = v.id) as liked
@@ -86,7 +86,7 @@ export class SqlReplyReadModel implements ReplyReadModel {
   async detail(id: number, viewer: Viewer | null): Promise<ReplyDetailView | null> {
     const reader = readerAs(viewer, '$2::int');
     const rows = await this.sql.all<ReplyRow & { topic_title: string; moderated: boolean }>(
-      `select ${REPLY_COLUMNS}, t.title as topic_title, ${moderatedCondition('$2::int', 'tn')} as moderated
+      `select ${REPLY_COLUMNS}, t.title as topic_title, ${moderatedCondition(reader.groups, 'tn')} as moderated
        from replies r join users u on u.id = r.user_id join topics t on t.id = r.topic_id join nodes tn on tn.id = t.node_id
        where r.id = $1 and ${openedBy(reader)}`,
       [id, viewer?.id ?? null],

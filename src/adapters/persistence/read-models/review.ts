@@ -4,7 +4,7 @@ import type { FlagReason, PostRef, ReviewResolution } from '../../../domain/even
 import type { ReviewItem } from '../../../domain/review/review-item.js';
 import type { Sql } from '../database/sql.js';
 import { type Timestamp, toDate } from '../database/timestamps.js';
-import { forumTopic } from './visibility.js';
+import { SIGNED_OUT, forumTopic } from './visibility.js';
 import { REPLY_COLUMNS, type ReplyRow, replyView, topicColumns } from './rows.js';
 import { type TopicDetailRow, topicDetailView } from './topics.js';
 
@@ -37,7 +37,7 @@ const ITEMS = (where: string) => `
     ${user('a')} as user,
     case when rb.id is null then null else ${user('rb')} end as resolved_by,
     (select to_jsonb(x) from (
-       select ${topicColumns('null::int')}, t.body, t.body_html, t.deleted_at is not null as deleted
+       select ${topicColumns(SIGNED_OUT)}, t.body, t.body_html, t.deleted_at is not null as deleted
        from topics t join users u on u.id = t.user_id join nodes n on n.id = t.node_id
        where i.target_type = 'Topic' and t.id = i.target_id) x) as topic,
     (select to_jsonb(x) from (

@@ -2,7 +2,7 @@ import type { NodeView, ReadState, ReplyView, TopicView } from '../../../applica
 import { type Timestamp, toDate } from '../database/timestamps.js';
 import type { Grade } from '../../../domain/topics/topic.js';
 import type { Visibility } from '../../../domain/shared/post.js';
-import { countedReply, moderatedCondition } from './visibility.js';
+import { type SqlReader, countedReply, moderatedCondition } from './visibility.js';
 
 /**
  * The read side (this folder): one SQL statement per request, straight into views. Every value travels as a bound
@@ -13,14 +13,17 @@ import { countedReply, moderatedCondition } from './visibility.js';
  * notifications, search results), each as its column list, its row and its view.
  */
 
-/** A topic's columns; `viewer` is the SQL for the viewing user's id (the author's abilities depend on it). */
-export const topicColumns = (viewer: string) => `
+/**
+ * A topic's columns; `viewer` is the SQL for the viewing user's id and groups (the author's abilities depend on the
+ * first, whether they moderate its node on the second).
+ */
+export const topicColumns = ({ id: viewer, groups }: Pick<SqlReader, 'id' | 'groups'>) => `
   t.id, t.title, t.created_at, t.updated_at, t.replied_at, t.replies_count, t.node_id, n.name as node_name,
   t.last_reply_user_id, t.last_reply_user_login, t.grade, t.likes_count, t.hits, t.lock_node, t.suggested_at, t.closed_at,
   t.visibility, u.id as user_id, u.login as user_login, u.name as user_name,
   case when t.user_id = ${viewer} then exists(
     select 1 from replies r where r.topic_id = t.id and r.user_id <> t.user_id and ${countedReply('r')}
-  ) else false end as has_replies_from_others, ${moderatedCondition(viewer, 'n')} as moderated`;
+  ) else false end as has_replies_from_others, ${moderatedCondition(groups, 'n')} as moderated`;
 
 export interface TopicRow {
   id: number;

@@ -32,6 +32,7 @@ import {
   VIEWER,
   VIEWER_CTE_READER,
   forumTopic,
+  groupsOf,
   nodeCondition,
   readerAs,
   readerOf,
@@ -41,7 +42,7 @@ import {
 /** Topics: the lists, a user's topics and favorites, one topic (rows.ts has what other reads share of them). */
 
 /** With the viewer's id as the statement's first parameter. */
-export const TOPIC_COLUMNS = topicColumns('$1');
+export const TOPIC_COLUMNS = topicColumns({ id: '$1', groups: groupsOf('$1') });
 
 const USER_TOPIC_ORDER: Record<UserTopicOrder, string> = {
   recent: 't.id desc',
@@ -94,7 +95,7 @@ export type ShowingRow = Partial<TopicDetailRow & TopicViewerMeta> & ViewerColum
  */
 export const showingOf = (from: string, where: string) => `select p.*, ${VIEWER_COLUMNS}
        from (select 1) gate left join viewer v on true left join lateral (
-         select ${topicColumns('v.id')}, t.body, t.body_html,
+         select ${topicColumns(VIEWER)}, t.body, t.body_html,
            exists(select 1 from topic_follows f where f.topic_id = t.id and f.user_id = v.id) as followed,
            exists(select 1 from likes l where l.target_type = 'topic' and l.target_id = t.id and l.user_id = v.id) as liked,
            exists(select 1 from topic_favorites f where f.topic_id = t.id and f.user_id = v.id) as favorited,
@@ -147,7 +148,7 @@ export class SqlTopicReadModel implements TopicReadModel {
       where = `and t.created_at >= $${params.length} and ${readMark('v.id', 't.id')} is null`;
     }
     // A signed-in reader's list says where they left off (below), for which it reads each topic's last reply.
-    const columns = mayBeSignedIn(caller) ? `${topicColumns('v.id')}, t.last_reply_id` : topicColumns('v.id');
+    const columns = mayBeSignedIn(caller) ? `${topicColumns(VIEWER)}, t.last_reply_id` : topicColumns(VIEWER);
     const from = `from ${topics} join users u on u.id = t.user_id join nodes n on n.id = t.node_id
          where ${scope} ${where}`;
     const page = pinsFirst(query)

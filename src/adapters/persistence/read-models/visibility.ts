@@ -18,23 +18,29 @@ import {
 } from '../../../domain/visibility/visibility.js';
 
 /**
- * The reader of a statement, as SQL: their user id (null when signed out), whether they are an administrator, and
- * whether they are a member in good standing (signed in, not blocked: a members-only node's readers, §23).
+ * The reader of a statement, as SQL: their user id (null when signed out), whether they are an administrator,
+ * whether they are a member in good standing (signed in, not blocked: a members-only node's readers, §23), and the
+ * ids of their groups (an array, off their row: `users.group_ids`, kept from `group_members` by its triggers).
  */
 export interface SqlReader {
   id: string;
   admin: string;
   member: string;
+  groups: string;
 }
 
+/** The groups of the user `id` (an SQL expression), off their row: a primary key probe. */
+export const groupsOf = (id: string) => `(select gu.group_ids from users gu where gu.id = ${id})`;
+
 /** Someone signed out (and what is sent to everyone): the conditions that read who reads fall away. */
-export const SIGNED_OUT: SqlReader = { id: 'null::int', admin: 'false', member: 'false' };
+export const SIGNED_OUT: SqlReader = { id: 'null::int', admin: 'false', member: 'false', groups: "'{}'::int[]" };
 
 /** The caller found by VIEWER_CTE, joined as `v` (callers.ts); no row is someone signed out. */
 export const VIEWER: SqlReader = {
   id: 'v.id',
   admin: "coalesce(v.role = 'admin', false)",
   member: "coalesce(v.role <> 'blocked', false)",
+  groups: 'v.groups',
 };
 
 /** The caller found by VIEWER_CTE, where its row cannot be joined (inside another CTE). */
@@ -42,6 +48,7 @@ export const VIEWER_CTE_READER: SqlReader = {
   id: '(select id from viewer)',
   admin: "exists(select 1 from viewer where role = 'admin')",
   member: "exists(select 1 from viewer where role <> 'blocked')",
+  groups: '(select groups from viewer)',
 };
 
 /**
@@ -52,16 +59,18 @@ export const readerAs = (viewer: Viewer | null, id: string): SqlReader => ({
   id,
   admin: viewer?.role === 'admin' ? 'true' : 'false',
   member: viewer !== null && viewer.role !== 'blocked' ? 'true' : 'false',
+  groups: groupsOf(id),
 });
 
 /** A member who is not read as an administrator (a digest's recipient), named by `id` in SQL. */
-export const memberAt = (id: string): SqlReader => ({ id, admin: 'false', member: 'true' });
+export const memberAt = (id: string): SqlReader => ({ id, admin: 'false', member: 'true', groups: groupsOf(id) });
 
 /** A user named by an id in SQL (a `$n` parameter, a column): their role is looked up in the statement. */
 export const readerOf = (id: string): SqlReader => ({
   id,
   admin: `exists(select 1 from users admins where admins.id = ${id} and admins.role = 'admin')`,
   member: `exists(select 1 from users members where members.id = ${id} and members.role <> 'blocked')`,
+  groups: groupsOf(id),
 });
 
 /** Where a condition finds its rows: the post's alias, and for a topic its node's (when a condition reads it). */
@@ -82,15 +91,14 @@ const isPublic = (alias: string) => `${alias}.visibility = 'public'`;
 
 /**
  * Whether `reader` may read in the node `node` (contract §23), the twin of the domain's `nodeReadableBy`: a node
- * everyone reads decides by its own column; only another asks who reads, and only then their groups (an index probe
- * on their memberships).
+ * everyone reads decides by its own column; only another asks who reads, and only then their groups.
  */
 export function nodeCondition(reader: SqlReader, node: string): string {
   const everyone = `${node}.read_access = 'everyone'`;
   if (signedOut(reader)) return everyone;
   return `(${everyone} or ${reader.admin} or (${node}.read_access = 'members' and ${reader.member})
-    or exists (select 1 from group_members gm where gm.user_id = ${reader.id} and (gm.group_id = any(${node}.moderator_groups)
-      or (${node}.read_access = 'groups' and gm.group_id = any(${node}.read_groups)))))`;
+    or coalesce(${reader.groups} && ${node}.moderator_groups, false)
+    or (${node}.read_access = 'groups' and coalesce(${reader.groups} && ${node}.read_groups, false)))`;
 }
 
 const POST_SQL = {
@@ -109,13 +117,12 @@ const POST_SQL = {
 } satisfies Record<string, Compiled>;
 
 /**
- * Whether the user `id` moderates the node `node` (contract §23): the SQL twin of the domain's `mayModerate` for
- * someone who is not an administrator (the policy tells administrators apart). A node without moderators answers by
- * its own column.
+ * Whether the user in the groups `groups` (an SQL array) moderates the node `node` (contract §23): the SQL twin of the
+ * domain's `mayModerate` for someone who is not an administrator (the policy tells administrators apart). A node
+ * without moderators answers by its own column (the groups, when a probe, are not read).
  */
-export const moderatedCondition = (id: string, node: string): string =>
-  `case when ${node}.moderator_groups = '{}' then false else exists (
-     select 1 from group_members gm where gm.user_id = ${id} and gm.group_id = any(${node}.moderator_groups)) end`;
+export const moderatedCondition = (groups: string, node: string): string =>
+  `case when ${node}.moderator_groups = '{}' then false else coalesce(${groups} && ${node}.moderator_groups, false) end`;
 
 /** A condition on a topic's node, which a topic in no node (a conversation) never meets. */
 const inNodeWhere = (post: string, condition: string) => `(${post}.node_id is not null and ${condition})`;

@@ -112,10 +112,7 @@ export class SqlGroupRepository implements GroupRepository {
   }
 
   async groupIdsOf(userId: number): Promise<number[]> {
-    const rows = await this.sql.all<{ group_id: number }>(
-      'select group_id from group_members where user_id = $1 order by group_id',
-      [userId],
-    );
-    return rows.map((row) => row.group_id);
+    const row = await this.sql.one<{ group_ids: number[] }>('select group_ids from users where id = $1', [userId]);
+    return row?.group_ids ?? [];
   }
 }

@@ -4,7 +4,7 @@ import { NO_POINT_NODE_NAME, Node } from '../../../domain/nodes/node.js';
 import type { NodePlace, NodeRepository } from '../../../domain/nodes/node-repository.js';
 import type { NodeAccess } from '../../../domain/nodes/access.js';
 import { type AccessRow, accessColumns, accessOf, accessValues } from './node-access.js';
-import { moderatedCondition } from '../read-models/visibility.js';
+import { groupsOf, moderatedCondition } from '../read-models/visibility.js';
 
 export class MikroOrmNodeRepository implements NodeRepository {
   private noPointId: number | null = null;
@@ -47,7 +47,7 @@ export class MikroOrmNodeRepository implements NodeRepository {
   async placeFor(id: number, userId: number | null): Promise<NodePlace | null> {
     const row = await this.sql.one<AccessRow & { hidden: boolean; group_ids: number[] }>(
       `select n.hidden, ${accessColumns('n')},
-         array(select group_id from group_members where user_id = $2 order by group_id) as group_ids
+         coalesce(${groupsOf('$2::int')}, '{}') as group_ids
        from nodes n where n.id = $1`,
       [id, userId],
     );
@@ -77,7 +77,7 @@ export class MikroOrmNodeRepository implements NodeRepository {
 
   async moderatedBy(userId: number): Promise<number[]> {
     const rows = await this.sql.all<{ id: number }>(
-      `select n.id from nodes n where ${moderatedCondition('$1::int', 'n')} order by n.id`,
+      `select n.id from nodes n where ${moderatedCondition(groupsOf('$1::int'), 'n')} order by n.id`,
       [userId],
     );
     return rows.map((row) => row.id);
