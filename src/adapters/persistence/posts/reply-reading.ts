@@ -25,13 +25,11 @@ import { FORWARD } from './read-marks.js';
  * A mark is soft state: when one was written, this transaction alone commits without waiting for the disk
  * (`synchronous_commit` off for it; read-marks.ts says why). Two readings of the same page at once both move it, to
  * the same reply (FORWARD never moves one back).
+ *
+ * The text is made once: made at each call, its conditions were compiled again and its prepared statement's name
+ * (a hash of the text) computed again, at every request.
  */
-export class SqlReplyReading implements ReplyReading {
-  constructor(private readonly sql: Sql) {}
-
-  async read(topicId: number, page: Page, caller: CallerRef, shown = page.limit): Promise<Identified<ReplyPage | null>> {
-    const rows = await this.sql.all<ReplyPageRow>(
-      `with ${VIEWER_CTE},
+const READ_AND_MARKED = `with ${VIEWER_CTE},
        marked as (insert into topic_reads as tr (user_id, topic_id, last_read_reply_id)
                   select v.id, t.id, s.last from viewer v join topics t on t.id = $6 ${NODE_OF_TOPIC}
                     cross join lateral (select max(x.id) as last from (select r.id from replies r where r.topic_id = t.id
@@ -40,9 +38,14 @@ export class SqlReplyReading implements ReplyReading {
                     and s.last > coalesce(${readMark('v.id', 't.id')}, 0)
                   ${FORWARD} returning 1),
        soft as (select set_config('synchronous_commit', 'off', true) from marked)
-       select page.* from (${REPLY_PAGE}) page cross join (select count(*) from soft) written order by page.id nulls first`,
-      [...replyPageParams(topicId, page, caller), shown],
-    );
+       select page.* from (${REPLY_PAGE}) page cross join (select count(*) from soft) written order by page.id nulls first`;
+
+/** A topic's replies read by someone: READ_AND_MARKED. */
+export class SqlReplyReading implements ReplyReading {
+  constructor(private readonly sql: Sql) {}
+
+  async read(topicId: number, page: Page, caller: CallerRef, shown = page.limit): Promise<Identified<ReplyPage | null>> {
+    const rows = await this.sql.all<ReplyPageRow>(READ_AND_MARKED, [...replyPageParams(topicId, page, caller), shown]);
     return replyPageOf(rows);
   }
 }
