@@ -14,13 +14,17 @@ export const FORWARD = `on conflict (user_id, topic_id) do update set last_read_
     and (tr.last_read_reply_id is null or tr.last_read_reply_id < excluded.last_read_reply_id)`;
 
 /**
- * A write of marks as soft state: committed without waiting for the disk (PostgreSQL's asynchronous commit,
- * `synchronous_commit` off for its transaction alone, and only when it wrote). A crash may lose the last fraction of a
- * second of marks, never anything else; waiting for a flush of the log cost a read that moves a mark over half its
- * throughput under load (docs/performance.md).
+ * What makes a write soft state, selected from the CTE `written` (its rows): its transaction, when it wrote, commits
+ * without waiting for the disk (PostgreSQL's asynchronous commit, `synchronous_commit` off for that transaction
+ * alone). A crash of PostgreSQL may lose the last fraction of a second of such writes, whole transactions, never
+ * anything else. For counts a reader makes as they read, marks and hits: waiting for a flush of the log cost a read
+ * that moves a mark over half its throughput under load, and a show, whose hit's row waits for it, as much
+ * (docs/performance.md).
  */
-export const softly = (write: string) =>
-  `with written as (${write} returning 1) select set_config('synchronous_commit', 'off', true) from written`;
+export const softCommitAfter = (written: string) => `select set_config('synchronous_commit', 'off', true) from ${written}`;
+
+/** A write of marks as soft state (softCommitAfter). */
+export const softly = (write: string) => `with written as (${write} returning 1) ${softCommitAfter('written')}`;
 
 /** Marks moved by hand (contract §22), each in one statement, for a reader who may open the topics. */
 export class SqlReadMarks implements ReadMarks {

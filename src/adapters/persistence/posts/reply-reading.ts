@@ -7,7 +7,7 @@ import { VIEWER_CTE } from '../read-models/callers.js';
 import { readMark } from '../read-models/read-state.js';
 import { NODE_OF_TOPIC, REPLY_PAGE, type ReplyPageRow, replyPageOf, replyPageParams } from '../read-models/replies.js';
 import { VIEWER, topicCondition } from '../read-models/visibility.js';
-import { FORWARD } from './read-marks.js';
+import { FORWARD, softCommitAfter } from './read-marks.js';
 
 /**
  * A topic's replies read by someone, in one statement (contract §22): the page as the read model gives it, and the
@@ -37,7 +37,7 @@ const READ_AND_MARKED = `with ${VIEWER_CTE},
                   where ${topicCondition(READERS.post, VIEWER, { topic: 't', node: 'tn' })}
                     and s.last > coalesce(${readMark('v.id', 't.id')}, 0)
                   ${FORWARD} returning 1),
-       soft as (select set_config('synchronous_commit', 'off', true) from marked)
+       soft as (${softCommitAfter('marked')})
        select page.* from (${REPLY_PAGE}) page cross join (select count(*) from soft) written order by page.id nulls first`;
 
 /** A topic's replies read by someone: READ_AND_MARKED. */
