@@ -8,6 +8,13 @@ import { type ShowingRow, showing, showingOf } from '../read-models/topics.js';
 import { VIEWER_CTE_READER, topicCondition } from '../read-models/visibility.js';
 import { softCommitAfter } from './read-marks.js';
 
+/** The statement, made once (made at each call, its text was compiled and its name hashed at every show). */
+const COUNTED_SHOWING = `with ${VIEWER_CTE},
+       viewed as (update topics set hits = hits + 1
+                  where id = $6 and ${topicCondition(READERS.post, VIEWER_CTE_READER, { topic: 'topics' })} returning *),
+       soft as (${softCommitAfter('viewed')})
+       select shown.* from (${showingOf('viewed t', 'true')}) shown cross join (select count(*) from soft) written`;
+
 /**
  * A view of a topic, counted and shown in one statement (the most frequent signed-in request; a read and then a
  * write would cost it a quarter of its throughput, measured): the caller found by their token, the hit added if
@@ -21,13 +28,6 @@ import { softCommitAfter } from './read-marks.js';
  * at once went at the pace of the log's flushes (a crash of PostgreSQL may lose the last fraction of a second of
  * hits; homeland keeps them in Redis).
  */
-/** The statement, made once (made at each call, its text was compiled and its name hashed at every show). */
-const COUNTED_SHOWING = `with ${VIEWER_CTE},
-       viewed as (update topics set hits = hits + 1
-                  where id = $6 and ${topicCondition(READERS.post, VIEWER_CTE_READER, { topic: 'topics' })} returning *),
-       soft as (${softCommitAfter('viewed')})
-       select shown.* from (${showingOf('viewed t', 'true')}) shown cross join (select count(*) from soft) written`;
-
 export class SqlTopicViews implements TopicViews {
   constructor(private readonly sql: Sql) {}
 
