@@ -132,7 +132,8 @@ describe('mail (contract §17)', () => {
       [MAIL_TASK],
     );
     alice = await makeUser('alice');
-    await testEnv().sql("update users set state = 'unverified' where id = $1", [alice.id]);
+    // Unverified, and with a password (a reset link for an account without one sets its first: another mail).
+    await testEnv().sql("update users set state = 'unverified', password_hash = 'a hash' where id = $1", [alice.id]);
   });
 
   describe('a job in the transaction of the change', () => {
@@ -241,6 +242,26 @@ describe('mail (contract §17)', () => {
       expect(parsed.html).to.contain('爱丽丝 &lt;b&gt;，你好：').and.not.contain('爱丽丝 <b>');
       const token = linkToken(mail!, '/account/password/reset');
       expect(service<MailTokenKeys>(MailTokenKeys).digest(token)).to.equal(await tokenDigest(tokenId));
+    });
+
+    it('asks an account without a password to set one, not to reset it, in its language (contract §25)', async () => {
+      await testEnv().sql('update users set password_hash = null where id = $1', [alice.id]);
+      worker = await startWorker(deliverThrough(new SmtpMailer(smtpUrl(sink.port), FROM, service(Clock))));
+      const tokenId = await issueToken(alice, 'reset', { expiresInMs: HOUR });
+      const [mail] = await sink.waitFor(1);
+      expect(mail!.parsed.subject).to.equal('Set a password at forum.test');
+      expect(mail!.parsed.text).to.contain('set a password for alice at forum.test, which has none so far');
+      expect(mail!.parsed.text).to.contain('nothing changes, and you sign in as before').and.not.contain('stays as it is');
+      expect(mail!.parsed.html).to.contain('Choose a password');
+      expect(service<MailTokenKeys>(MailTokenKeys).digest(linkToken(mail!, '/account/password/reset'))).to.equal(
+        await tokenDigest(tokenId),
+      );
+
+      await testEnv().sql("update users set locale = 'zh-CN' where id = $1", [alice.id]);
+      await issueToken(alice, 'reset', { expiresInMs: HOUR });
+      const [second] = (await sink.waitFor(2)).slice(1);
+      expect(second!.parsed.subject).to.equal('设置你在 forum.test 的密码');
+      expect(second!.parsed.text).to.contain('这个账号目前没有密码');
     });
 
     it('sends each notice to its address: a new address, a repeated sign-up, a changed password or address, an approval', async () => {

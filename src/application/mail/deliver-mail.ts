@@ -18,6 +18,8 @@ export interface MailAccount {
   emailNotifications: EmailNotifications;
   emailDigest: 'weekly' | 'daily' | 'none';
   emailMessages: EmailMessages;
+  /** Whether a password opens the account: a reset link for one without sets its first (`User#hasPassword`). */
+  hasPassword: boolean;
 }
 
 /** A message to mail (contract §24): who wrote it, and what, as written and as rendered. */
@@ -297,7 +299,8 @@ export class DeliverMail {
         if (!to) return null;
         const link = `${this.siteUrl}${PAGES[job.kind]}?token=${encodeURIComponent(this.keys.tokenFor(token.id))}`;
         const hours = Math.max(1, Math.ceil((token.expiresAt.getTime() - now.getTime()) / 3_600_000));
-        return { to, ...this.write(account, { kind: job.kind, link, hours }) };
+        const kind = job.kind === 'reset' && !account.hasPassword ? 'set_password' : job.kind;
+        return { to, ...this.write(account, { kind, link, hours }) };
       }
       case 'sign_up_repeated':
       case 'password_changed':

@@ -47,8 +47,11 @@ export interface DigestEntry {
 
 /** What a mail says, by kind: the facts DeliverMail read and the links it made. */
 export type MailContent =
-  /** A link to follow (sign-up, a forgotten password, a new address), valid for `hours`. */
-  | { kind: 'verify' | 'reset' | 'email_change'; link: string; hours: number }
+  /**
+   * A link to follow (sign-up, a forgotten password, a new address; `set_password` is a reset link for an account
+   * without a password, which sets its first), valid for `hours`.
+   */
+  | { kind: 'verify' | 'reset' | 'set_password' | 'email_change'; link: string; hours: number }
   /** A notice about the account, with the way to a new password should it not be the owner's doing. */
   | { kind: 'sign_up_repeated' | 'password_changed' | 'email_changed'; forgotLink: string }
   /** An administrator let a pending account in. */

@@ -10,6 +10,7 @@ import {
   notificationsMail,
   passwordChangedMail,
   resetMail,
+  setPasswordMail,
   signUpRepeatedMail,
   verifyMail,
 } from './letters.js';
@@ -26,8 +27,14 @@ export class LetterMailComposer implements MailComposer {
     switch (content.kind) {
       case 'verify':
       case 'reset':
+      case 'set_password':
       case 'email_change': {
-        const letter = { verify: verifyMail, reset: resetMail, email_change: emailChangeMail }[content.kind];
+        const letter = {
+          verify: verifyMail,
+          reset: resetMail,
+          set_password: setPasswordMail,
+          email_change: emailChangeMail,
+        }[content.kind];
         return renderMail(letter, locale, { ...to, link: content.link, hours: content.hours });
       }
       case 'sign_up_repeated':

@@ -13,29 +13,27 @@ export type { DigestEntry, NoticePost };
 type Link = { link: string; hours: number };
 type Notice = { forgotLink: string };
 
+/** A mail whose button is a link that works for some hours: one letter, in the words under `words`. */
+const linkMail =
+  (words: 'verify' | 'reset' | 'setPassword' | 'emailChange'): Template<Link> =>
+  (mail, { site, login, link, hours }) => ({
+    subject: mail[words].subject(site),
+    paragraphs: [mail[words].intro(site, login)],
+    action: { label: mail[words].button, url: link },
+    after: [mail[words].after(hours)],
+  });
+
 /** Sign-up: confirm the address (contract §16b). The link opens a page whose button spends the token. */
-export const verifyMail: Template<Link> = ({ verify: w }, { site, login, link, hours }) => ({
-  subject: w.subject(site),
-  paragraphs: [w.intro(site, login)],
-  action: { label: w.button, url: link },
-  after: [w.after(hours)],
-});
+export const verifyMail = linkMail('verify');
 
 /** Forgot password: a link to choose a new one (contract §16b). */
-export const resetMail: Template<Link> = ({ reset: w }, { site, login, link, hours }) => ({
-  subject: w.subject(site),
-  paragraphs: [w.intro(site, login)],
-  action: { label: w.button, url: link },
-  after: [w.after(hours)],
-});
+export const resetMail = linkMail('reset');
+
+/** The same link for an account without a password (made with another provider, §25): it chooses its first. */
+export const setPasswordMail = linkMail('setPassword');
 
 /** A new address, to be confirmed before it takes effect (contract §16b); sent to the new address. */
-export const emailChangeMail: Template<Link> = ({ emailChange: w }, { site, login, link, hours }) => ({
-  subject: w.subject(site),
-  paragraphs: [w.intro(site, login)],
-  action: { label: w.button, url: link },
-  after: [w.after(hours)],
-});
+export const emailChangeMail = linkMail('emailChange');
 
 /** The address changed once the new one was confirmed (contract §16b): a notice to the previous address. */
 export const emailChangedMail: Template<Notice> = ({ emailChanged: w }, { site, login, forgotLink }) => ({

@@ -43,7 +43,7 @@ export class SqlMailFacts implements MailFacts {
   account(userId: number): Promise<MailAccount | null> {
     return this.sql.one<MailAccount>(
       `select id, login, name, email, locale, state, email_notifications as "emailNotifications",
-              email_digest as "emailDigest", email_messages as "emailMessages"
+              email_digest as "emailDigest", email_messages as "emailMessages", password_hash is not null as "hasPassword"
        from users where id = $1`,
       [userId],
     );

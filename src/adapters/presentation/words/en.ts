@@ -325,6 +325,14 @@ export const en: Words = {
       after: (hours) =>
         `The link works once, for ${hours} ${hours === 1 ? 'hour' : 'hours'}. If you did not ask, ignore this mail: your password stays as it is.`,
     },
+    setPassword: {
+      subject: (site) => `Set a password at ${site}`,
+      intro: (site, login) =>
+        `Someone asked to set a password for ${login} at ${site}, which has none so far. To choose one, open this link:`,
+      button: 'Choose a password',
+      after: (hours) =>
+        `The link works once, for ${hours} ${hours === 1 ? 'hour' : 'hours'}. If you did not ask, ignore this mail: nothing changes, and you sign in as before.`,
+    },
     emailChange: {
       subject: (site) => `Confirm your new e-mail address at ${site}`,
       intro: (site, login) => `The account ${login} at ${site} asked to use this address from now on. Confirm it:`,

@@ -536,6 +536,13 @@ export interface MailWords {
     button: string;
     after: (hours: number) => string;
   };
+  /** A reset link for an account that has no password yet: it sets the first. */
+  setPassword: {
+    subject: (site: string) => string;
+    intro: (site: string, login: string) => string;
+    button: string;
+    after: (hours: number) => string;
+  };
   emailChange: {
     subject: (site: string) => string;
     intro: (site: string, login: string) => string;

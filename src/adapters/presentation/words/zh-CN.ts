@@ -340,6 +340,14 @@ export const zhCN: Words = {
       button: '设置新密码',
       after: (hours) => `链接只能使用一次，在 ${hours} 小时内有效。如果不是你本人的请求，请忽略这封邮件，你的密码不会改变。`,
     },
+    setPassword: {
+      subject: (site) => `设置你在 ${site} 的密码`,
+      intro: (site, login) =>
+        `有人请求为 ${site} 上的账号 ${login} 设置密码（这个账号目前没有密码）。要设置密码，请打开这个链接：`,
+      button: '设置密码',
+      after: (hours) =>
+        `链接只能使用一次，在 ${hours} 小时内有效。如果不是你本人的请求，请忽略这封邮件，一切照旧，你仍像以前一样登录。`,
+    },
     emailChange: {
       subject: (site) => `确认你在 ${site} 的新邮箱地址`,
       intro: (site, login) => `${site} 上的账号 ${login} 请求今后使用这个邮箱地址。请确认：`,
