@@ -363,6 +363,33 @@ describe('account pages: joining in a browser (contract §16b)', () => {
       .expect(200);
   });
 
+  it('a reset link for an account without a password sets its first, saying so on each page (contract §25)', async () => {
+    await forumctl(['users', 'create', 'gina', '--email', 'gina@example.com', '--password', PASSWORD]);
+    await testEnv().sql("update users set password_hash = null where login = 'gina'");
+    const browser = newBrowser();
+    const forgot = await browser.get('/account/password/forgot').expect(200);
+    await submit(browser, formFor(forgot.text, '/account/password/forgot'), { login: 'gina' }).expect(200);
+
+    const token = await linkToken('gina', 'reset');
+    const page = await browser.get('/account/password/reset').query({ token }).expect(200);
+    expect(page.text).to.include('<h1>Choose a password</h1>').and.include('>Set password</button>');
+    expect(page.text).to.not.include('Choose a new password');
+    const zh = await browser.get('/account/password/reset').query({ token, lang: 'zh-CN' }).expect(200);
+    expect(zh.text).to.include('<h1>设置密码</h1>');
+
+    const done = await submit(browser, formFor(page.text, '/account/password/reset'), {
+      password: 'a first passphrase',
+      password_confirmation: 'a first passphrase',
+    }).expect(200);
+    expect(done.text).to.include('<h1>Password set</h1>').and.include('you may also sign in with gina and this password');
+    const client = (await forumctl(['apps', 'create', 'Client', '--json'])).json<{ client_id: string; client_secret: string }>();
+    await api()
+      .post('/oauth/token')
+      .type('form')
+      .send({ grant_type: 'password', username: 'gina', password: 'a first passphrase', ...client })
+      .expect(200);
+  });
+
   it('signs up from the sign-in page of /oauth/authorize and returns to that request once the address is confirmed', async () => {
     const redirect = 'http://client.test/callback';
     const registered = await forumctl(['apps', 'create', 'Client app', '--public', '--redirect-uri', redirect, '--json']);

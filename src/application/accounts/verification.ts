@@ -64,6 +64,13 @@ export class ConfirmAddress {
 }
 
 /** What a verification link is for, before anyone confirms it (the page shows whose address it confirms). */
+/** Whose a mail link is, as its page says it. */
+export interface MailLinkOwner {
+  login: string;
+  hasPassword: boolean;
+  spent: boolean;
+}
+
 export class DescribeMailLink {
   constructor(
     private readonly users: UserRepository,
@@ -72,20 +79,23 @@ export class DescribeMailLink {
   ) {}
 
   /**
-   * Whose link it is, and whether it did its work already: a verification link opened again once its address is
-   * confirmed is `spent` (the page says the address is confirmed, rather than that the link cannot be used). Null for
-   * a token that is unknown, expired, or used for anything else.
+   * Whose link it is, whether that account has a password (a reset link for one without sets its first), and
+   * whether the link did its work already: a verification link opened again once its address is confirmed is `spent`
+   * (the page says the address is confirmed, rather than that the link cannot be used). Null for a token that is
+   * unknown, expired, or used for anything else.
    */
-  async execute(token: string, purposes: readonly MailTokenPurpose[]): Promise<{ login: string; spent: boolean } | null> {
+  async execute(token: string, purposes: readonly MailTokenPurpose[]): Promise<MailLinkOwner | null> {
     const row = await this.links.peek(token, purposes, this.clock.now());
     if (row) {
       const user = await this.users.findById(row.userId);
-      return user ? { login: user.login, spent: false } : null;
+      return user ? { login: user.login, hasPassword: user.hasPassword(), spent: false } : null;
     }
     if (!purposes.includes('verify')) return null;
     const used = await this.links.spent(token, ['verify']);
     const user = used ? await this.users.findById(used.userId) : null;
-    return user && (user.state === 'active' || user.state === 'pending') ? { login: user.login, spent: true } : null;
+    return user && (user.state === 'active' || user.state === 'pending')
+      ? { login: user.login, hasPassword: user.hasPassword(), spent: true }
+      : null;
   }
 }
 

@@ -98,6 +98,12 @@ export const en: Words = {
     resetDone: (login) =>
       `Your new password is set, and every other session of the account ended. You are signed in as ${login}.`,
     resetDonePending: 'Your new password is set, and every other session of the account ended.',
+    firstPasswordTitle: 'Choose a password',
+    firstPasswordButton: 'Set password',
+    firstPasswordDoneTitle: 'Password set',
+    firstPasswordDone: (login) =>
+      `Your password is set, and every other session of the account ended. You are signed in as ${login}; from now on you may also sign in with ${login} and this password.`,
+    firstPasswordDonePending: 'Your password is set, and every other session of the account ended.',
     badResetLink: 'This link is unknown, was used already, or has expired (a reset link works for one hour).',
     newResetLink: 'Ask for a new link',
     signInTitle: 'Sign in',

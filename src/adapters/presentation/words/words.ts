@@ -322,6 +322,12 @@ export interface AccountWords extends RefusalWords {
   resetDoneTitle: string;
   resetDone: (login: string) => string;
   resetDonePending: string;
+  /** The same pages for an account without a password, whose first the link sets (contract §25). */
+  firstPasswordTitle: string;
+  firstPasswordButton: string;
+  firstPasswordDoneTitle: string;
+  firstPasswordDone: (login: string) => string;
+  firstPasswordDonePending: string;
   badResetLink: string;
   newResetLink: string;
   // sign in (the account pages' own)

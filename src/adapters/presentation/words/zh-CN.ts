@@ -124,6 +124,12 @@ export const zhCN: Words = {
     resetDoneTitle: '密码已更改',
     resetDone: (login) => `新密码已生效，该账户的其他会话都已结束。你已作为 ${login} 登录。`,
     resetDonePending: '新密码已生效，该账户的其他会话都已结束。',
+    firstPasswordTitle: '设置密码',
+    firstPasswordButton: '设置密码',
+    firstPasswordDoneTitle: '密码已设置',
+    firstPasswordDone: (login) =>
+      `密码已设置，该账户的其他会话都已结束。你已作为 ${login} 登录；今后也可以用 ${login} 和这个密码登录。`,
+    firstPasswordDonePending: '密码已设置，该账户的其他会话都已结束。',
     badResetLink: '链接无效、已被使用或已过期（重置链接一小时内有效）。',
     newResetLink: '重新获取链接',
     signInTitle: '登录',

@@ -32,10 +32,11 @@ export function passwordRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
   const csrfMatches = (ctx: Context) => browser.browserCsrfMatches(ctx, paramsOf(ctx).csrf_token);
 
   /** The account of a reset link (and the link's token); null when the link cannot be used. */
-  async function resetLink(ctx: Context): Promise<{ token: string; login: string } | null> {
+  /** The reset link of the request, and whose it is: `first` when its account has no password yet (§25). */
+  async function resetLink(ctx: Context): Promise<{ token: string; login: string; first: boolean } | null> {
     const token = linkTokenOf(ctx);
     const link = token ? await app.describeMailLink.execute(token, ['reset']) : null;
-    return link ? { token, login: link.login } : null;
+    return link ? { token, login: link.login, first: !link.hasPassword } : null;
   }
 
   docs.route(
@@ -133,7 +134,17 @@ export function passwordRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
     async (ctx) => {
       const link = await resetLink(ctx);
       if (!link) return show(ctx, 404, <BadResetLinkPage frame={frameOf(ctx)} />);
-      show(ctx, 200, <ResetPage frame={frameOf(ctx)} csrf={browser.browserCsrf(ctx)} token={link.token} login={link.login} />);
+      show(
+        ctx,
+        200,
+        <ResetPage
+          frame={frameOf(ctx)}
+          csrf={browser.browserCsrf(ctx)}
+          token={link.token}
+          login={link.login}
+          first={link.first}
+        />,
+      );
     },
   );
 
@@ -177,6 +188,7 @@ export function passwordRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
               csrf={browser.browserCsrf(ctx)}
               token={link.token}
               login={link.login}
+              first={link.first}
               error={refusal.message}
             />,
           ),
@@ -186,7 +198,7 @@ export function passwordRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
       const reset = await app.resetPassword.execute(link.token, form.password);
       if (!reset) return show(ctx, 404, <BadResetLinkPage frame={frame} />);
       const { login, continueTo } = await signInFromLink(ctx, browser, app.openWebSession, reset.user.id);
-      show(ctx, 200, <ResetDonePage frame={frame} login={login} continueTo={continueTo} />);
+      show(ctx, 200, <ResetDonePage frame={frame} login={login} first={link.first} continueTo={continueTo} />);
     },
   );
 

@@ -292,11 +292,20 @@ export function ForgotSentPage(props: { frame: Frame }) {
   );
 }
 
-export function ResetPage(props: { frame: Frame; csrf: string; token: string; login: string; error?: string | undefined }) {
+/** A reset link's page; `first` for an account without a password, whose first it sets (contract §25). */
+export function ResetPage(props: {
+  frame: Frame;
+  csrf: string;
+  token: string;
+  login: string;
+  first: boolean;
+  error?: string | undefined;
+}) {
   const t = wordsFor(props.frame);
+  const title = props.first ? t.firstPasswordTitle : t.resetTitle;
   return (
-    <LocalizedPage frame={props.frame} title={t.resetTitle}>
-      <h1>{t.resetTitle}</h1>
+    <LocalizedPage frame={props.frame} title={title}>
+      <h1>{title}</h1>
       <Alert message={props.error} />
       <p>{t.resetFor(props.login)}</p>
       <form method="post" action={actionFor('/account/password/reset', props.frame.locale)}>
@@ -310,18 +319,20 @@ export function ResetPage(props: { frame: Frame; csrf: string; token: string; lo
           repeat={t.repeatPassword}
           autofocus
         />
-        <button type="submit">{t.resetButton}</button>
+        <button type="submit">{props.first ? t.firstPasswordButton : t.resetButton}</button>
       </form>
     </LocalizedPage>
   );
 }
 
-export function ResetDonePage(props: { frame: Frame; login: string | null; continueTo?: string | undefined }) {
+export function ResetDonePage(props: { frame: Frame; login: string | null; first: boolean; continueTo?: string | undefined }) {
   const t = wordsFor(props.frame);
+  const title = props.first ? t.firstPasswordDoneTitle : t.resetDoneTitle;
+  const done = props.first ? t.firstPasswordDone : t.resetDone;
   return (
-    <LocalizedPage frame={props.frame} title={t.resetDoneTitle}>
-      <h1>{t.resetDoneTitle}</h1>
-      <Notice message={props.login ? t.resetDone(props.login) : t.resetDonePending} />
+    <LocalizedPage frame={props.frame} title={title}>
+      <h1>{title}</h1>
+      <Notice message={props.login ? done(props.login) : props.first ? t.firstPasswordDonePending : t.resetDonePending} />
       <Onward frame={props.frame} signedIn={props.login !== null} continueTo={props.continueTo} />
     </LocalizedPage>
   );
