@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { JobRuntime } from '../../src/adapters/jobs/runtime.js';
 import { forumctl } from '../support/cli.js';
-import { configuredWith } from '../support/env.js';
+import { configuredWith, testEnv } from '../support/env.js';
 import { mailedLink, startMailWorker } from '../support/browser-mail.js';
 import { axe, describeViolations } from '../support/axe.js';
 import { browserSuite, PHONE, watch } from '../support/browser-session.js';
@@ -226,6 +226,28 @@ describe('Joining the forum, in a browser', function () {
       problems.filter((problem) => !problem.includes('status of 400')),
       'console errors and warnings',
     ).to.deep.equal([]);
+  });
+
+  it('a reset link for an account without a password chooses its first (contract §25)', async () => {
+    const made = await forumctl(['users', 'create', 'gina', '--email', 'gina@example.com', '--password', PASSWORD]);
+    expect(made.code, made.stderr).to.equal(0);
+    await testEnv().sql("update users set password_hash = null where login = 'gina'");
+    const context = await newContext();
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(`${suite.server.url}/account/password/forgot`);
+    await page.getByLabel('Login or e-mail').fill('gina');
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page.goto(await mailedLink('gina@example.com', '/account/password/reset', suite.server.url));
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal('Choose a password');
+    await shoot(page, 'first-password');
+    await page.getByLabel('New password', { exact: true }).fill('a first passphrase');
+    await page.getByLabel('New password again').fill('a first passphrase');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal('Password set');
+    expect(await page.getByRole('status').innerText()).to.include('you may also sign in with gina and this password');
+    await shoot(page, 'first-password-done');
+    expect(problems, 'console errors and warnings').to.deep.equal([]);
   });
 
   it('speaks Simplified Chinese to a Chinese browser, and switches language by its link', async () => {
