@@ -76,12 +76,11 @@ export function nodesCommand(runtime: CliRuntime): Command {
             sort: integerOption(options.sort, 'sort'),
             hidden: options.hidden ?? false,
             sectionId: options.section === undefined ? null : idArgument(options.section, 'section'),
+            access: accessChange(options),
           };
-          const access = accessChange(options);
           const id = await needing(context, 'creating nodes is for administrators', () =>
             useCases.createNode.execute(context.actor, input, reasonOf(options)),
           );
-          if (Object.keys(access).length > 0) await useCases.setNodeAccess.execute(context.actor, id, access, reasonOf(options));
           const node = (await useCases.nodes.get(id, { actor: context.actor })).result!;
           return { json: nodeJson(context, node), text: `created node ${node.name} (id ${node.id})` };
         },

@@ -133,5 +133,16 @@ describe('forumctl: groups and node access', () => {
       `node ${id}: read: staff-room; topics: staff-room; replies: members; moderators: none`,
     );
     await api().get(`/api/v3/nodes/${id}`).expect(404);
+
+    // A group that does not exist: no node either, and nothing in the audit log (one unit of work).
+    const entries = (await audit()).length;
+    const refused = await forumctl(['nodes', 'create', 'Ruby team', '--read', 'ruby-team', '--moderators', 'ruby-team']);
+    expect(refused.code).to.not.equal(0);
+    expect(refused.stderr).to.include('group ruby-team not found');
+    expect(await testEnv().sql("select id from nodes where name = 'Ruby team'")).to.deep.equal([]);
+    expect(
+      await testEnv().sql("select id from audit_entries where action = 'node.create' and changes->'name'->>1 = 'Ruby team'"),
+    ).to.deep.equal([]);
+    expect((await audit()).length).to.equal(entries);
   });
 });

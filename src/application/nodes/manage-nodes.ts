@@ -7,6 +7,7 @@ import type { NodeRepository } from '../../domain/nodes/node-repository.js';
 import { type Actor, requireAdmin } from '../actor.js';
 import type { DomainEvents } from '../events.js';
 import type { Clock, UnitOfWork } from '../ports.js';
+import type { NodeAccessChange, SetNodeAccess } from './node-access.js';
 
 export interface CreateNodeInput {
   name: string;
@@ -15,6 +16,8 @@ export interface CreateNodeInput {
   hidden?: boolean;
   /** The section to list it under (404 when there is none with this id). */
   sectionId?: number | null;
+  /** Who may read, start topics, reply and moderate (contract §23), set with it: a group unknown creates nothing. */
+  access?: NodeAccessChange;
 }
 
 /** Nodes are the forum's structure: administrators shape it, and the audit log keeps each change. Returns the id. */
@@ -25,6 +28,7 @@ export class CreateNode {
     private readonly events: DomainEvents,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly access: SetNodeAccess,
   ) {}
 
   async execute(actor: Actor, input: CreateNodeInput, reason: string | null = null): Promise<number> {
@@ -42,6 +46,7 @@ export class CreateNode {
         ...(node.sectionId !== null ? { section_id: [null, node.sectionId] } : {}),
       };
       await this.events.record(moderationActed('node.create', admin.id, { type: 'Node', id: node.id }, changes, reason));
+      if (input.access && Object.keys(input.access).length > 0) await this.access.within(admin, node.id, input.access, reason);
       return node.id;
     });
   }

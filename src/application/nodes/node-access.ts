@@ -37,50 +37,58 @@ export class SetNodeAccess {
     reason: string | null = null,
   ): Promise<Record<'read' | 'topics' | 'replies' | 'moderators', string>> {
     const admin = requireAdmin(actor);
-    return this.uow.run(async () => {
-      const before = await this.nodes.access(nodeId);
-      if (!before) throw new NotFound(`node ${nodeId}`);
-      const asked = [change.read, change.topics, change.replies].flatMap((input) =>
-        input && 'groups' in input ? input.groups : [],
-      );
-      const ids = await this.groups.idsByName([...asked, ...(change.moderators ?? [])]);
-      const idOf = (name: string) => {
-        const id = [...ids].find(([asked]) => asked.toLowerCase() === name.toLowerCase())?.[1];
-        if (id === undefined) throw new NotFound(`group ${name}`);
-        return id;
-      };
-      const allowed = (input: AllowedInput | undefined, was: Allowed): Allowed =>
-        input === undefined
-          ? was
-          : 'groups' in input
-            ? { audience: 'groups', groupIds: input.groups.map(idOf) }
-            : { audience: input.audience, groupIds: [] };
-      const after: NodeAccess = {
-        read: allowed(change.read, before.read),
-        topics: allowed(change.topics, before.topics),
-        replies: allowed(change.replies, before.replies),
-        moderatorGroupIds: change.moderators ? change.moderators.map(idOf) : before.moderatorGroupIds,
-      };
-      const names = await this.groups.namesById([...described(before), ...described(after)]);
-      const shown = (access: NodeAccess) => ({
-        read: describeAllowed(access.read, names),
-        topics: describeAllowed(access.topics, names),
-        replies: describeAllowed(access.replies, names),
-        moderators: access.moderatorGroupIds.map((id) => names.get(id) ?? `#${id}`).join(','),
-      });
-      const was = shown(before);
-      const is = shown(after);
-      const changes: AuditChanges = {};
-      for (const key of ['read', 'topics', 'replies', 'moderators'] as const) {
-        if (was[key] !== is[key]) changes[key] = [was[key], is[key]];
-      }
-      if (Object.keys(changes).length > 0) {
-        await this.nodes.setAccess(nodeId, after);
-        await this.events.record({ type: 'node.access_changed', nodeId });
-        await this.events.record(moderationActed('node.access', admin.id, { type: 'Node', id: nodeId }, changes, reason));
-      }
-      return is;
+    return this.uow.run(() => this.within(admin, nodeId, change, reason));
+  }
+
+  /** The same, by an administrator, in the unit of work under way (a node created with its access: CreateNode). */
+  async within(
+    admin: { id: number },
+    nodeId: number,
+    change: NodeAccessChange,
+    reason: string | null,
+  ): Promise<Record<'read' | 'topics' | 'replies' | 'moderators', string>> {
+    const before = await this.nodes.access(nodeId);
+    if (!before) throw new NotFound(`node ${nodeId}`);
+    const asked = [change.read, change.topics, change.replies].flatMap((input) =>
+      input && 'groups' in input ? input.groups : [],
+    );
+    const ids = await this.groups.idsByName([...asked, ...(change.moderators ?? [])]);
+    const idOf = (name: string) => {
+      const id = [...ids].find(([asked]) => asked.toLowerCase() === name.toLowerCase())?.[1];
+      if (id === undefined) throw new NotFound(`group ${name}`);
+      return id;
+    };
+    const allowed = (input: AllowedInput | undefined, was: Allowed): Allowed =>
+      input === undefined
+        ? was
+        : 'groups' in input
+          ? { audience: 'groups', groupIds: input.groups.map(idOf) }
+          : { audience: input.audience, groupIds: [] };
+    const after: NodeAccess = {
+      read: allowed(change.read, before.read),
+      topics: allowed(change.topics, before.topics),
+      replies: allowed(change.replies, before.replies),
+      moderatorGroupIds: change.moderators ? change.moderators.map(idOf) : before.moderatorGroupIds,
+    };
+    const names = await this.groups.namesById([...described(before), ...described(after)]);
+    const shown = (access: NodeAccess) => ({
+      read: describeAllowed(access.read, names),
+      topics: describeAllowed(access.topics, names),
+      replies: describeAllowed(access.replies, names),
+      moderators: access.moderatorGroupIds.map((id) => names.get(id) ?? `#${id}`).join(','),
     });
+    const was = shown(before);
+    const is = shown(after);
+    const changes: AuditChanges = {};
+    for (const key of ['read', 'topics', 'replies', 'moderators'] as const) {
+      if (was[key] !== is[key]) changes[key] = [was[key], is[key]];
+    }
+    if (Object.keys(changes).length > 0) {
+      await this.nodes.setAccess(nodeId, after);
+      await this.events.record({ type: 'node.access_changed', nodeId });
+      await this.events.record(moderationActed('node.access', admin.id, { type: 'Node', id: nodeId }, changes, reason));
+    }
+    return is;
   }
 }
 
