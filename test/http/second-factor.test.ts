@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ActingUser } from '../../src/application/actor.js';
 import { ConfirmTotpEnrolment, StartTotpEnrolment } from '../../src/application/second-factors/enrolment.js';
-import { api, makeUser } from '../support/builders.js';
+import { api, makeNode, makeTopic, makeUser } from '../support/builders.js';
 import { forumctl } from '../support/cli.js';
 import { configuredWith, testEnv } from '../support/env.js';
 import { checkedApi } from '../support/openapi.js';
@@ -108,7 +108,18 @@ describe('Second factors over the API (contract §25)', () => {
     // Without the rule, the same administrator acts.
     await api().get('/api/v3/admin/audit').set(root.auth).expect(200);
 
+    // Reads too: a topic held for review is an administrator's to see, not theirs while held back (its statement
+    // is given the caller the rule made, rather than looking the token up by itself).
+    const author = await makeUser('author');
+    const node = await makeNode('Elsewhere');
+    const held = await makeTopic(author, node, 'Held for review');
+    await testEnv().sql("update topics set visibility = 'held' where id = $1", [held]);
+    await strict.get(`/api/v3/topics/${held}`).set(root.auth).expect(404);
+    await strict.get(`/api/v3/topics/${held}/replies`).set(root.auth).expect(404);
+    await api().get(`/api/v3/topics/${held}`).set(root.auth).expect(200);
+
     await enrol(root);
     await strict.get('/api/v3/admin/audit').set(root.auth).expect(200);
+    await strict.get(`/api/v3/topics/${held}`).set(root.auth).expect(200);
   });
 });

@@ -79,9 +79,16 @@ export function resolveActor(authenticate: Authenticate, apiPrefix: string) {
     if (token === undefined) (ctx.state as { lateToken?: LateToken }).lateToken = authenticateWriter;
     return next();
   };
+  // While REQUIRE_2FA may hold an administrator back, a read's caller is resolved here too, where the rule applies,
+  // and its statement is given them (no token lookup of its own, which would read the stored role).
+  const resolveReader = async (ctx: Context, next: Next, ref: { accessDigest: string; at: Date }): Promise<void> => {
+    identify(ctx, (await authenticate.byDigest(ref))?.user ?? null);
+    return next();
+  };
   const resolve = (ctx: Context, next: Next): Promise<void> => {
     const { token, ref } = ctx.state.caller as CallerState;
-    return READING.has(ctx.method) ? next() : resolveWriter(ctx, next, token, ref);
+    if (!READING.has(ctx.method)) return resolveWriter(ctx, next, token, ref);
+    return authenticate.readsLookTokensUp || !('accessDigest' in ref) ? next() : resolveReader(ctx, next, ref);
   };
   return async (ctx: Context, next: Next): Promise<void> => {
     try {

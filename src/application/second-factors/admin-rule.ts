@@ -16,6 +16,11 @@ export class AdminSecondFactorRule {
     private readonly requirement: SecondFactorRequirement,
   ) {}
 
+  /** Whether it may hold someone back: then who a caller acts as is known only once it has looked. */
+  get holdsBack(): boolean {
+    return this.requirement === 'admins';
+  }
+
   async apply<U extends ActingUser | null>(user: U): Promise<U | ActingUser> {
     if (this.requirement !== 'admins' || user === null || user.role !== 'admin') return user;
     if (await this.store.isOn(user.id)) return user;

@@ -190,6 +190,14 @@ export class Authenticate {
     return { accessDigest: this.secrets.digest(token), at: this.clock.now() };
   }
 
+  /**
+   * Whether a read may look its token up in its own statement (VIEWER_CTE), which reads the role as it is stored:
+   * not while REQUIRE_2FA may hold an administrator back (their reads would see what administrators see).
+   */
+  get readsLookTokensUp(): boolean {
+    return !this.adminRule.holdsBack;
+  }
+
   /** The token's caller, held back as REQUIRE_2FA says (AdminSecondFactorRule). */
   async byDigest(ref: { accessDigest: string; at: Date }): Promise<Caller | null> {
     const caller = await this.store.callerForAccessDigest(ref.accessDigest, ref.at);
