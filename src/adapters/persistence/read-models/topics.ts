@@ -32,7 +32,6 @@ import {
   VIEWER,
   VIEWER_CTE_READER,
   forumTopic,
-  groupsOf,
   nodeCondition,
   readerAs,
   readerOf,
@@ -42,7 +41,7 @@ import {
 /** Topics: the lists, a user's topics and favorites, one topic (rows.ts has what other reads share of them). */
 
 /** With the viewer's id as the statement's first parameter. */
-export const TOPIC_COLUMNS = topicColumns({ id: '$1', groups: groupsOf('$1') });
+export const TOPIC_COLUMNS = topicColumns(readerOf('$1'));
 
 const USER_TOPIC_ORDER: Record<UserTopicOrder, string> = {
   recent: 't.id desc',

@@ -9,7 +9,7 @@ import type {
   SearchSourceKind,
 } from '../../../application/search/ports.js';
 import type { Sql } from '../database/sql.js';
-import { SIGNED_OUT, countedReply, countedTopic, forumTopic, groupsOf } from '../read-models/visibility.js';
+import { SIGNED_OUT, type SqlReader, countedReply, countedTopic, forumTopic, readerOf } from '../read-models/visibility.js';
 import type { StagedRows } from '../staged/staged-rows.js';
 import { REPLY_COLUMNS, type ReplyRow, type TopicRow, replyView, topicColumns, topicView } from '../read-models/rows.js';
 import { type Timestamp, toDate } from '../database/timestamps.js';
@@ -122,9 +122,9 @@ export function walkWindows(wanted: number): Windows {
  * Each step runs only when the one before it came up short, and the other branch only when title matches do not
  * fill the page. $1 viewer, $2 the query's words, $3 offset, $4 limit, $5 type, $6–$11 the windows.
  */
-function searchStatement(viewer: string): string {
+function searchStatement(viewer: SqlReader): string {
   return `
-  select ${topicColumns({ id: viewer, groups: viewer === 'null::int' ? SIGNED_OUT.groups : groupsOf(viewer) })}, d.text, case when h.reply_id is null and d.text is null then t.body_html end as body_html,
+  select ${topicColumns(viewer)}, d.text, case when h.reply_id is null and d.text is null then t.body_html end as body_html,
     h.title_match,
     (select to_json(x) from (select ${REPLY_COLUMNS} from replies r join users u on u.id = r.user_id where r.id = h.reply_id) x)
       as reply,
@@ -141,7 +141,7 @@ function searchStatement(viewer: string): string {
 }
 
 /** The statement for a user, and for the signed-out (whose plan has no author's check to make). */
-const STATEMENTS = { user: searchStatement('$1'), signedOut: searchStatement('null::int') };
+const STATEMENTS = { user: searchStatement(readerOf('$1')), signedOut: searchStatement(SIGNED_OUT) };
 
 /** The statement that finds a page of results, and its values. */
 export function searchStatementFor(

@@ -327,12 +327,13 @@ export function ResetPage(props: {
 
 export function ResetDonePage(props: { frame: Frame; login: string | null; first: boolean; continueTo?: string | undefined }) {
   const t = wordsFor(props.frame);
-  const title = props.first ? t.firstPasswordDoneTitle : t.resetDoneTitle;
-  const done = props.first ? t.firstPasswordDone : t.resetDone;
+  const said = props.first
+    ? { title: t.firstPasswordDoneTitle, done: t.firstPasswordDone, pending: t.firstPasswordDonePending }
+    : { title: t.resetDoneTitle, done: t.resetDone, pending: t.resetDonePending };
   return (
-    <LocalizedPage frame={props.frame} title={title}>
-      <h1>{title}</h1>
-      <Notice message={props.login ? done(props.login) : props.first ? t.firstPasswordDonePending : t.resetDonePending} />
+    <LocalizedPage frame={props.frame} title={said.title}>
+      <h1>{said.title}</h1>
+      <Notice message={props.login ? said.done(props.login) : said.pending} />
       <Onward frame={props.frame} signedIn={props.login !== null} continueTo={props.continueTo} />
     </LocalizedPage>
   );
