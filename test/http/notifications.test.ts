@@ -336,7 +336,7 @@ describe('notifications over HTTP', () => {
         ),
       );
       expect(statuses).to.deep.equal(Array(36).fill(200));
-      expect(conflicts.count('40P01') - deadlocksBefore, 'deadlocks').to.equal(0);
+      expect(conflicts.count('40P01') - deadlocksBefore, `deadlocks: ${conflicts.recent().join(' | ')}`).to.equal(0);
       await expectExact();
       // Each reply notifies alice, bob and carol once each (author, follower or mention: one notification a reply).
       expect([await unread(alice), await unread(bob), await unread(carol)]).to.deep.equal([36, 36, 36]);

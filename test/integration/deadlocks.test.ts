@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { api, makeNode, makeTopic, makeUser, type TestUser } from '../support/builders.js';
 import { testEnv } from '../support/env.js';
 import { ConflictRetries } from '../../src/adapters/persistence/database/unit-of-work.js';
+import type { Sql } from '../../src/adapters/persistence/database/sql.js';
+import { UnitOfWork } from '../../src/application/ports.js';
+import { SqlRunner } from '../../src/container/bind.js';
 
 /** PostgreSQL's code for a transaction aborted by its deadlock detector. */
 const DEADLOCK = '40P01';
@@ -58,7 +61,9 @@ describe('concurrent writes that notify the same users', () => {
     );
     expect(failures).to.deep.equal([]);
     // Not one deadlock: the unit of work would have tried the write again and hidden it, so count them.
-    expect(conflicts.count(DEADLOCK) - deadlocksBefore, 'deadlocks').to.equal(0);
+    expect(conflicts.count(DEADLOCK) - deadlocksBefore, `deadlocks, the last where: ${conflicts.recent().join(' | ')}`).to.equal(
+      0,
+    );
     const [counts] = await env.sql<{ replies: number; written: number; unread: number; kept: number }>(
       `select (select sum(replies_count)::int from topics) as replies,
               (select count(*)::int from replies where action is null and deleted_at is null) as written,
@@ -68,5 +73,39 @@ describe('concurrent writes that notify the same users', () => {
     expect(counts!.replies).to.equal(192);
     expect(counts!.written).to.equal(192);
     expect(counts!.unread).to.equal(counts!.kept);
+  });
+
+  it('a unit of work PostgreSQL aborts as a deadlock is tried again, and the conflict says where it waited', async () => {
+    const env = testEnv();
+    const [first, second] = [await makeNode('First'), await makeNode('Second')];
+    const uow = env.container.get<UnitOfWork>(UnitOfWork);
+    const sql = env.container.get<Sql>(SqlRunner);
+    const conflicts = env.container.get(ConflictRetries);
+    const deadlocksBefore = conflicts.count(DEADLOCK);
+    // Two units of work lock the same two rows crosswise, each waiting on its first try until the other holds its first.
+    let holding = 0;
+    let bothHold!: () => void;
+    const crossed = new Promise<void>((resolve) => (bothHold = resolve));
+    const tries = [0, 0];
+    const count = (id: number) => sql.all('update nodes set topics_count = topics_count + 1 where id = $1', [id]);
+    const crosswise = (worker: number, ids: [number, number]) =>
+      env.scope(() =>
+        uow.run(async () => {
+          tries[worker]! += 1;
+          await count(ids[0]);
+          if (tries[worker] === 1 && ++holding === 2) bothHold();
+          if (tries[worker] === 1) await crossed;
+          await count(ids[1]);
+        }),
+      );
+    await Promise.all([crosswise(0, [first, second]), crosswise(1, [second, first])]);
+    // PostgreSQL aborted one of them; it ran again, and both units of work landed whole.
+    expect(conflicts.count(DEADLOCK) - deadlocksBefore).to.equal(1);
+    expect([...tries].sort()).to.deep.equal([1, 2]);
+    expect(conflicts.recent().at(-1)).to.match(/^40P01: while (updating|locking) tuple \(\d+,\d+\) in relation "nodes"/);
+    const counted = await env.sql<{ topics_count: number }>('select topics_count from nodes where id = any($1) order by id', [
+      [first, second],
+    ]);
+    expect(counted.map((row) => row.topics_count)).to.deep.equal([2, 2]);
   });
 });

@@ -86,9 +86,21 @@ export class OneStatementUnitOfWork implements UnitOfWork {
  */
 export class ConflictRetries {
   private readonly counts = new Map<string, number>();
+  private readonly lately: string[] = [];
 
-  record(code: string): void {
+  /**
+   * A conflict of `code`; `where` is PostgreSQL's word on the lock it waited for ("while locking tuple (0,3) in relation
+   * "users"", the statement of a trigger): names of relations and rows' places, never a value.
+   */
+  record(code: string, where = ''): void {
     this.counts.set(code, (this.counts.get(code) ?? 0) + 1);
+    this.lately.push(`${code}${where ? `: ${where}` : ''}`);
+    if (this.lately.length > 10) this.lately.shift();
+  }
+
+  /** The last ten conflicts, with where each waited: what a test that saw one says of it. */
+  recent(): readonly string[] {
+    return [...this.lately];
   }
 
   /** Conflicts of `code` so far (`40P01`: deadlock_detected; `40001`: serialization_failure). */
@@ -118,19 +130,19 @@ async function retryingConflicts<T>(run: () => Promise<T>, conflicts: ConflictRe
     try {
       return await run();
     } catch (error) {
-      const code = conflictOf(error);
-      if (code === null) throw error;
-      conflicts.record(code);
+      const conflict = conflictOf(error);
+      if (conflict === null) throw error;
+      conflicts.record(conflict.code, conflict.where);
       if (attempt >= CONFLICT_TRIES) throw error;
     }
   }
 }
 
-/** The conflict's code, or null when the error is no conflict. */
-function conflictOf(error: unknown): string | null {
+/** The conflict's code and PostgreSQL's context of it, or null when the error is no conflict. */
+function conflictOf(error: unknown): { code: string; where: string } | null {
   for (let cause = error; cause instanceof Error; cause = (cause as { cause?: unknown }).cause) {
-    const { code } = cause as { code?: unknown };
-    if (typeof code === 'string' && CONFLICTS.has(code)) return code;
+    const { code, where } = cause as { code?: unknown; where?: unknown };
+    if (typeof code === 'string' && CONFLICTS.has(code)) return { code, where: typeof where === 'string' ? where : '' };
     if (cause === (cause as { cause?: unknown }).cause) break;
   }
   return null;
