@@ -41,7 +41,7 @@ describe("a member's groups on their row (users.group_ids)", () => {
   });
 
   it('forgets a deleted group, and a membership moved to another group by an update', async () => {
-    const staff = await makeGroup('staff', [alice, bob]);
+    await makeGroup('staff', [alice, bob]);
     const team = await makeGroup('team', [alice]);
     await forumctl(['groups', 'delete', 'staff', '--yes']);
     expect(await groupIdsOf(alice)).to.deep.equal([team]);
@@ -49,7 +49,6 @@ describe("a member's groups on their row (users.group_ids)", () => {
     const moved = await makeGroup('moved');
     await testEnv().sql('update group_members set group_id = $1 where group_id = $2', [moved, team]);
     expect(await groupIdsOf(alice)).to.deep.equal([moved]);
-    expect(staff).to.not.equal(moved);
     expect(await drifted()).to.deep.equal([]);
   });
 

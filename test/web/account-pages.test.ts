@@ -374,6 +374,9 @@ describe('account pages: joining in a browser (contract §16b)', () => {
     const page = await browser.get('/account/password/reset').query({ token }).expect(200);
     expect(page.text).to.include('<h1>Choose a password</h1>').and.include('>Set password</button>');
     expect(page.text).to.not.include('Choose a new password');
+    // No old password to be new against: its fields are the sign-up's words.
+    expect(page.text).to.include('<label for="password">Password</label>').and.include('>Password again</label>');
+    expect(page.text).to.not.include('New password');
     const zh = await browser.get('/account/password/reset').query({ token, lang: 'zh-CN' }).expect(200);
     expect(zh.text).to.include('<h1>设置密码</h1>');
 

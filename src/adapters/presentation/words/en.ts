@@ -99,6 +99,7 @@ export const en: Words = {
       `Your new password is set, and every other session of the account ended. You are signed in as ${login}.`,
     resetDonePending: 'Your new password is set, and every other session of the account ended.',
     firstPasswordTitle: 'Choose a password',
+    firstPasswordRepeat: 'Password again',
     firstPasswordButton: 'Set password',
     firstPasswordDoneTitle: 'Password set',
     firstPasswordDone: (login) =>

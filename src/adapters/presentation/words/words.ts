@@ -324,6 +324,8 @@ export interface AccountWords extends RefusalWords {
   resetDonePending: string;
   /** The same pages for an account without a password, whose first the link sets (contract §25). */
   firstPasswordTitle: string;
+  /** The first password's fields are 'Password' (the sign-up's word) and this: there is no old one to be new against. */
+  firstPasswordRepeat: string;
   firstPasswordButton: string;
   firstPasswordDoneTitle: string;
   firstPasswordDone: (login: string) => string;

@@ -125,6 +125,7 @@ export const zhCN: Words = {
     resetDone: (login) => `新密码已生效，该账户的其他会话都已结束。你已作为 ${login} 登录。`,
     resetDonePending: '新密码已生效，该账户的其他会话都已结束。',
     firstPasswordTitle: '设置密码',
+    firstPasswordRepeat: '再次输入密码',
     firstPasswordButton: '设置密码',
     firstPasswordDoneTitle: '密码已设置',
     firstPasswordDone: (login) =>

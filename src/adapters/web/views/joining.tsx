@@ -302,10 +302,12 @@ export function ResetPage(props: {
   error?: string | undefined;
 }) {
   const t = wordsFor(props.frame);
-  const title = props.first ? t.firstPasswordTitle : t.resetTitle;
+  const said = props.first
+    ? { title: t.firstPasswordTitle, label: t.password, repeat: t.firstPasswordRepeat, button: t.firstPasswordButton }
+    : { title: t.resetTitle, label: t.newPassword, repeat: t.repeatPassword, button: t.resetButton };
   return (
-    <LocalizedPage frame={props.frame} title={title}>
-      <h1>{title}</h1>
+    <LocalizedPage frame={props.frame} title={said.title}>
+      <h1>{said.title}</h1>
       <Alert message={props.error} />
       <p>{t.resetFor(props.login)}</p>
       <form method="post" action={actionFor('/account/password/reset', props.frame.locale)}>
@@ -313,13 +315,13 @@ export function ResetPage(props: {
         <input type="hidden" name="token" value={props.token} />
         <input type="hidden" name="login" value={props.login} autocomplete="username" />
         <NewPasswordFields
-          label={t.newPassword}
+          label={said.label}
           hint={t.passwordHint}
           ids={{ password: 'password', repeat: 'password_confirmation' }}
-          repeat={t.repeatPassword}
+          repeat={said.repeat}
           autofocus
         />
-        <button type="submit">{props.first ? t.firstPasswordButton : t.resetButton}</button>
+        <button type="submit">{said.button}</button>
       </form>
     </LocalizedPage>
   );
