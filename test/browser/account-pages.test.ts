@@ -241,8 +241,8 @@ describe('Joining the forum, in a browser', function () {
     await page.goto(await mailedLink('gina@example.com', '/account/password/reset', suite.server.url));
     expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal('Choose a password');
     await shoot(page, 'first-password');
-    await page.getByLabel('New password', { exact: true }).fill('a first passphrase');
-    await page.getByLabel('New password again').fill('a first passphrase');
+    await page.getByLabel('Password', { exact: true }).fill('a first passphrase');
+    await page.getByLabel('Password again').fill('a first passphrase');
     await page.getByRole('button', { name: 'Set password' }).click();
     expect(await page.getByRole('heading', { level: 1 }).innerText()).to.equal('Password set');
     expect(await page.getByRole('status').innerText()).to.include('you may also sign in with gina and this password');
