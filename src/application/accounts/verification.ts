@@ -63,7 +63,6 @@ export class ConfirmAddress {
   }
 }
 
-/** What a verification link is for, before anyone confirms it (the page shows whose address it confirms). */
 /** Whose a mail link is, as its page says it. */
 export interface MailLinkOwner {
   login: string;
@@ -71,6 +70,7 @@ export interface MailLinkOwner {
   spent: boolean;
 }
 
+/** What a mail link is for, before anyone uses it (its page shows whose it is). */
 export class DescribeMailLink {
   constructor(
     private readonly users: UserRepository,

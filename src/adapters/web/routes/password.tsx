@@ -31,8 +31,10 @@ export function passwordRoutes(app: AccountPageUseCases, docs: RouteDeclarer, op
   const { show } = browser;
   const csrfMatches = (ctx: Context) => browser.browserCsrfMatches(ctx, paramsOf(ctx).csrf_token);
 
-  /** The account of a reset link (and the link's token); null when the link cannot be used. */
-  /** The reset link of the request, and whose it is: `first` when its account has no password yet (§25). */
+  /**
+   * The reset link of the request (its token), and whose it is: `first` when its account has no password yet (§25);
+   * null when the link cannot be used.
+   */
   async function resetLink(ctx: Context): Promise<{ token: string; login: string; first: boolean } | null> {
     const token = linkTokenOf(ctx);
     const link = token ? await app.describeMailLink.execute(token, ['reset']) : null;
